@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['COMMONSENSE_CHECKS', 'HARD_CHECKS', 'PROTOCOLS', 'PAPER_TERMS', 'NOT_NEEDED_DAY', 'Restaurant', 'Stay', 'CHECKS',
            'read_city_state', 'default_db', 'EvalIndex', 'eval_index', 'from_to', 'strip_state', 'name_city',
-           'off_total_cost', 'as_total_cost', 'query_fields', 'parse_plan', 'PlanResult', 'run_check', 'evaluate_plan',
+           'off_total_cost', 'as_total_cost', 'query_fields', 'coerce_plan', 'PlanResult', 'run_check', 'evaluate_plan',
            'hard_constraint_count', 'dataset_metrics', 'evaluate_dataset']
 
 # %% ../nbs/02_evaluator.ipynb #664bb8f1
@@ -682,7 +682,7 @@ def query_fields(task):
     q['local_constraint'] = {k: lc.get(k) for k in _CONSTRAINTS} | lc
     return q
 
-def parse_plan(plan):
+def coerce_plan(plan):
     "A structured plan as given (list), or parsed from JSON / Python-literal text; unparsable text is returned as is."
     if isinstance(plan, (bytes, bytearray)): plan = plan.decode('utf-8', 'replace')
     if isinstance(plan, str):
@@ -724,7 +724,7 @@ def run_check(name, task, plan, protocol='official', db=None):
     "Verdict (`True`/`False`/`None`) and reason of one check `name` on `plan`; a crash becomes `False` with its reason."
     checks = CHECKS[protocol]
     fn = checks['commonsense'].get(name) or checks['hard'][name]
-    verdict, reason, _ = _run(fn, query_fields(task), parse_plan(plan), eval_index(db))
+    verdict, reason, _ = _run(fn, query_fields(task), coerce_plan(plan), eval_index(db))
     return verdict, reason
 
 def _delivered(plan):
@@ -737,7 +737,7 @@ def evaluate_plan(task, plan, protocol='official', db=None):
     `plan`: list of day dicts, its JSON / Python-literal text, or `None`. Never raises on a malformed plan (see above);
     raises `ValueError` for an unknown protocol and `KeyError` for a task without the required fields."""
     if protocol not in CHECKS: raise ValueError(f"unknown protocol {protocol!r}; expected one of {PROTOCOLS}")
-    q, plan, ix = query_fields(task), parse_plan(plan), eval_index(db)
+    q, plan, ix = query_fields(task), coerce_plan(plan), eval_index(db)
     if not _delivered(plan):
         reasons = {k: 'plan not delivered' for k in COMMONSENSE_CHECKS + HARD_CHECKS}
         return PlanResult(protocol, False, dict.fromkeys(COMMONSENSE_CHECKS), dict.fromkeys(HARD_CHECKS), reasons)

@@ -10,7 +10,7 @@ import pytest
 
 import star
 from star.evaluator import (COMMONSENSE_CHECKS, HARD_CHECKS, PROTOCOLS, PlanResult, dataset_metrics,
-                            evaluate_dataset, evaluate_plan, hard_constraint_count, parse_plan, query_fields,
+                            evaluate_dataset, evaluate_plan, hard_constraint_count, coerce_plan, query_fields,
                             run_check, _Frames)
 
 FIX = Path(__file__).parent/'fixtures'/'travelplanner'/'evaluator_verdicts.jsonl.gz'
@@ -134,7 +134,7 @@ def test_undelivered_counts_as_failure():
     assert (r.commonsense_micro, r.success, r.hard_applicable) == (0.0, False, 0)
 
 
-GOLD = parse_plan(TRAIN[0]['annotated_plan'])
+GOLD = coerce_plan(TRAIN[0]['annotated_plan'])
 
 
 def _with(day, key, value, drop=False):
