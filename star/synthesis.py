@@ -119,7 +119,8 @@ class SynthesisIndex:
         self.accommodations = {}
         for city, rows in by_city(ac, "city", ["NAME", "price", "room type", "house_rules", "minimum nights",
                                                "maximum occupancy"]).items():
-            keep = _self_matched([r[0] for r in rows])
+            # a name holding a line break cannot be written in one-line plan text (13 listings): never choose it
+            keep = [i for i in _self_matched([r[0] for r in rows]) if "\n" not in str(rows[i][0]) and "\r" not in str(rows[i][0])]
             self.accommodations[city] = [Acc(str(rows[i][0]).strip(), float(rows[i][1]), rows[i][2], str(rows[i][3]),
                                              float(rows[i][4]), int(rows[i][5])) for i in keep]
         at = _frame(db, "attractions").dropna(subset=["Name", "City"])

@@ -16,8 +16,8 @@ from .formatter import canonical_plan, render_plan, format_plan
 
 # %% auto #0
 __all__ = ['MEALS', 'TABLE8_PAPER', 'observation_text', 'read_observation', 'city_name', 'split_entity', 'Leg', 'plan_days',
-           'plan_legs', 'plan_entities', 'retrieved', 'ungrounded', 'writable', 'teacher_index', 'solve', 'openai_chat',
-           'llm_solve', 'accept', 'SFTSet', 'write_sft_jsonl', 'read_sft_jsonl', 'build_sft_set', 'trajectory_tokens',
+           'plan_legs', 'plan_entities', 'retrieved', 'ungrounded', 'writable', 'solve', 'openai_chat', 'llm_solve',
+           'accept', 'SFTSet', 'write_sft_jsonl', 'read_sft_jsonl', 'build_sft_set', 'trajectory_tokens',
            'table8_stats', 'table8_compare']
 
 # %% ../nbs/07_teacher.ipynb #18cbb6bd
@@ -408,29 +408,13 @@ def writable(plan: list[dict]) -> bool:
     "Whether `render_plan` can write the plan as canonical text (no field value holds a line break)."
     return all("\n" not in str(v) and "\r" not in str(v) for d in plan for v in d.values())
 
-_TEACHER_INDEX = {}
-
-def teacher_index(db=None):
-    """`star.synthesis.synthesis_index(db)` without the listings whose names hold a line break (13 accommodations
-    of the embedded database, e.g. 'LOVE MANHATTAN 3\\nNEAR TO YANKE STADIUM'): one-line plan text cannot name them,
-    so the solver must not choose them for a teacher's answer. Cached per database."""
-    from star.synthesis import synthesis_index
-    base = synthesis_index(db)
-    hit = _TEACHER_INDEX.get(id(base))
-    if hit is None or hit[0] is not base:
-        ix = copy.copy(base)
-        ix.accommodations = {c: [a for a in v if "\n" not in a.name and "\r" not in a.name]
-                             for c, v in base.accommodations.items()}
-        hit = _TEACHER_INDEX[id(base)] = (base, ix)
-    return hit[1]
-
 def solve(task, sandbox=None, plan: list[dict] | None = None, rng: random.Random | None = None,
           explore: float = 0.5) -> Trajectory | None:
     """The oracle-planner teacher (DESIGN "Teacher offline"; stands in for the paper's DeepSeek-V3.2 teacher,
     Sec. 4.1 / App. C.2): a full ReAct trajectory for `task` that gathers, with real sandbox calls, every fact of
     a known-good `plan` and then answers with it.
-    `plan`: structured plan (list of day dicts); default: the `star.synthesis` solver's plan (`search_plan` on
-    `teacher_index`, as `find_plan` does); None is returned when the solver finds none.
+    `plan`: structured plan (list of day dicts); default: the `star.synthesis` solver's plan (`find_plan`, whose index
+    never picks a listing whose name holds a line break); None is returned when the solver finds none.
     `sandbox`: a failure-free `star.sandbox.Sandbox` (default: one shared instance); observations are
     `sandbox.react_step` of each turn, byte-exact. `rng`: seeds the call order and whether a leg's alternative mode
     is checked first (probability `explore`); default seeded by the query.
@@ -441,10 +425,9 @@ def solve(task, sandbox=None, plan: list[dict] | None = None, rng: random.Random
     if getattr(sb, "failure_rate", 0): raise ValueError("the teacher needs a failure-free sandbox (failure_rate=0)")
     rng = rng or random.Random(f"oracle|{task.query}")
     if plan is None:
-        from star.synthesis import search_plan
-        found = search_plan(task, teacher_index(getattr(sb, "db", None)), rng=rng)
-        if found is None: return None
-        plan = found[0]
+        from star.synthesis import find_plan
+        plan = find_plan(task, db=getattr(sb, "db", None), rng=rng)
+        if plan is None: return None
     plan = plan_days(plan)
     if not writable(plan): raise ValueError("a plan value holds a line break: it cannot be written as plan text")
     o = _Oracle(task, plan, rng, explore)
