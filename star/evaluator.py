@@ -40,30 +40,10 @@ def read_city_state(path=None):
     path = Path(path) if path else _database_dir()/'citySet_with_states.txt'
     return dict(line.split('\t') for line in path.read_text().split('\n') if line)
 
-class _Frames:
-    "Raw database frames as `pd.read_csv` reads the packaged files (used when `star.sandbox.TravelDB` is unavailable)."
-    def __init__(self, root=None):
-        import pandas as pd
-        root = Path(root) if root else _database_dir()
-        self.flights = pd.read_csv(root/'flights_subset.csv.gz')
-        self.accommodations = pd.read_csv(root/'clean_accommodations_2022.csv.gz')
-        self.restaurants = pd.read_csv(root/'clean_restaurant_2022.csv.gz')
-        self.attractions = pd.read_csv(root/'attractions.csv.gz')
-        self.distance = pd.read_csv(root/'distance.csv.gz')
-        self.city_state = read_city_state(root/'citySet_with_states.txt')
-
-_FRAME_NAMES = ('flights', 'accommodations', 'restaurants', 'attractions', 'distance')
-_DEFAULT_DB = []
 def default_db():
-    "The embedded database: a cached `star.sandbox.TravelDB()`, or the same raw frames loaded here if it is unavailable."
-    if not _DEFAULT_DB:
-        try:
-            from star.sandbox import TravelDB
-            db = TravelDB()
-        except Exception: db = None  # sandbox module absent or not constructible without arguments
-        if db is None or not all(hasattr(db, a) for a in _FRAME_NAMES): db = _Frames()
-        _DEFAULT_DB.append(db)
-    return _DEFAULT_DB[0]
+    "The database the evaluator checks plans against by default: the shared `star.sandbox.TravelDB.load()` (embedded, or `$STAR_DB_DIR`)."
+    from star.sandbox import TravelDB
+    return TravelDB.load()
 
 # %% ../nbs/02_evaluator.ipynb #98b034c3
 Restaurant = namedtuple('Restaurant', 'name cost cuisines')

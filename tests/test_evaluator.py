@@ -9,9 +9,9 @@ from types import SimpleNamespace
 import pytest
 
 import star
-from star.evaluator import (COMMONSENSE_CHECKS, HARD_CHECKS, PROTOCOLS, PlanResult, dataset_metrics,
+from star.evaluator import (default_db, COMMONSENSE_CHECKS, HARD_CHECKS, PROTOCOLS, PlanResult, dataset_metrics,
                             evaluate_dataset, evaluate_plan, hard_constraint_count, coerce_plan, query_fields,
-                            run_check, _Frames)
+                            run_check)
 
 FIX = Path(__file__).parent/'fixtures'/'travelplanner'/'evaluator_verdicts.jsonl.gz'
 QUERIES = Path(star.__file__).parent/'data'/'travelplanner'/'queries'
@@ -191,8 +191,9 @@ def test_plan_and_task_encodings():
 
 def test_run_check_and_db_argument():
     assert run_check('is_valid_information_in_sandbox', TRAIN[0], GOLD) == (True, '')
-    db = _Frames()  # the index is built on first use, so edit the frames before evaluating
-    db.restaurants = db.restaurants[db.restaurants['Name'] != 'Coco Bambu']  # day-1 dinner of the gold plan
+    base = default_db()  # a stand-in with the same raw frames; the index is built on first use, so edit them first
+    db = SimpleNamespace(**{k: getattr(base, k) for k in ('flights', 'accommodations', 'attractions', 'distance', 'city_state')})
+    db.restaurants = base.restaurants[base.restaurants['Name'] != 'Coco Bambu']  # day-1 dinner of the gold plan
     verdict, reason = run_check('is_valid_information_in_sandbox', TRAIN[0], GOLD, db=db)
     assert verdict is False and 'Coco Bambu' in reason
     assert evaluate_plan(TRAIN[0], GOLD).success and not evaluate_plan(TRAIN[0], GOLD, db=db).success
