@@ -1,0 +1,153 @@
+"""The paper's tables and figures (`star.figures`, notebooks in `nbs/figures/`, outputs in `figures/`).
+
+* every artefact of the paper the issue lists has exactly one notebook, which calls its builder, and the notebooks
+  are clean (python3 kernelspec only, no outputs) — `tests/test_notebooks.py` globs `nbs/*.ipynb` only;
+* building twice writes the same bytes, and the committed `figures/` equal a fresh build from `results/`;
+* runs that are missing read *missing* / "no runs yet"; a record that exists fills exactly its cell.
+"""
+import json, re, shutil
+from pathlib import Path
+
+import matplotlib
+import pandas as pd
+import pytest
+
+from star.figures import ARTEFACTS, build_all, fig1, fig7, parse_run, table1, table8, table8_field
+from star.results import QA_DATASETS, new_record, paper_table, save_record
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS, FIGURES, FIG_NBS, ABL = ROOT / "results", ROOT / "figures", ROOT / "nbs" / "figures", ROOT / "ablations"
+PAPER_ARTEFACTS = {"Table 1", "Table 2", "Table 3", "Table 4", "Table 8", "Table 9",
+                   "Figure 1", "Figure 4", "Figure 5", "Figure 6", "Figure 7", "Figure 8", "Figure 9", "Figure 10"}
+RENDERED_WITH = "3.11.2"   # matplotlib that rendered the committed PNG/SVG (other versions may rasterise differently)
+
+
+def _nb(p): return json.loads(p.read_text())
+def _src(c): return "".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+
+
+def test_one_notebook_per_paper_artefact():
+    assert set(ARTEFACTS) == PAPER_ARTEFACTS
+    stems = {stem for _, stem in ARTEFACTS.values()}
+    assert len(stems) == len(ARTEFACTS)
+    nbs = {p.stem for p in FIG_NBS.glob("*.ipynb")}
+    assert nbs == stems | {"00_figures"}, f"unexpected or missing figure notebooks: {nbs ^ (stems | {'00_figures'})}"
+    for art, (builder, stem) in ARTEFACTS.items():
+        code = "\n".join(_src(c) for c in _nb(FIG_NBS / f"{stem}.ipynb")["cells"] if c["cell_type"] == "code")
+        assert re.search(rf"\b{builder.__name__}\(res\)", code), f"{stem}.ipynb must build {art} with {builder.__name__}(res)"
+        prose = " ".join(_src(c) for c in _nb(FIG_NBS / f"{stem}.ipynb")["cells"] if c["cell_type"] == "markdown")
+        assert art in prose and "In the paper" in prose and "Ours" in prose
+
+
+def test_library_chapter_exports_figures():
+    cells = _nb(FIG_NBS / "00_figures.ipynb")["cells"]
+    mods = [m.group(1) for c in cells if c["cell_type"] == "code" for m in [re.search(r"^#\|\s*default_exp\s+(\S+)", _src(c), re.M)] if m]
+    assert mods == ["figures"] and (ROOT / "star" / "figures.py").exists()
+
+
+@pytest.mark.parametrize("nb_path", sorted(FIG_NBS.glob("*.ipynb")), ids=lambda p: p.stem)
+def test_figure_notebook_is_clean(nb_path):
+    nb = _nb(nb_path)
+    assert nb["metadata"].get("kernelspec", {}).get("name") == "python3"
+    assert set(nb["metadata"]) <= {"kernelspec", "jekyll", "jupytext", "doc", "widgets", "nbdev"}
+    for c in nb["cells"]:
+        if c["cell_type"] == "code": assert not c.get("outputs") and c.get("execution_count") is None, "run nbdev-clean"
+        assert set(c.get("metadata", {})) <= {"tags"}
+
+
+def test_build_twice_same_bytes(tmp_path):
+    a = build_all(RESULTS, tmp_path / "a", ABL)
+    b = build_all(RESULTS, tmp_path / "b", ABL)
+    assert [p.name for p in a] == [p.name for p in b] and len(a) == 6 * 2 + 8 * 3
+    for p, q in zip(a, b): assert p.read_bytes() == q.read_bytes(), p.name
+    # a second build into the same folder leaves every file untouched (write_atomic skips identical bytes)
+    mtimes = {p: p.stat().st_mtime_ns for p in a}
+    build_all(RESULTS, tmp_path / "a", ABL)
+    assert {p: p.stat().st_mtime_ns for p in a} == mtimes
+    svg = (tmp_path / "a" / "fig4_scale.svg").read_bytes()
+    assert b"<dc:date>" not in svg and b"Matplotlib v" not in (tmp_path / "a" / "fig4_scale.png").read_bytes()
+
+
+def test_committed_figures_equal_a_fresh_build(tmp_path):
+    "Regenerate from results/ and compare with figures/: run the notebooks of nbs/figures/ after adding records."
+    fresh = {p.name: p.read_bytes() for p in build_all(RESULTS, tmp_path, ABL)}
+    committed = {p.name for p in FIGURES.iterdir() if p.is_file() and not p.name.startswith(".")}
+    assert committed == set(fresh), f"figures/ differs in files: {committed ^ set(fresh)}"
+    stale = [n for n, b in fresh.items() if n.endswith((".md", ".csv")) and (FIGURES / n).read_bytes() != b]
+    assert not stale, f"stale tables/data in figures/ (re-run nbs/figures/): {stale}"
+    if matplotlib.__version__ != RENDERED_WITH: pytest.skip(f"images rendered with matplotlib {RENDERED_WITH}")
+    stale = [n for n, b in fresh.items() if n.endswith((".png", ".svg")) and (FIGURES / n).read_bytes() != b]
+    assert not stale, f"stale images in figures/ (re-run nbs/figures/): {stale}"
+
+
+@pytest.fixture
+def scratch(tmp_path):
+    "A results folder holding only the paper's CSVs."
+    shutil.copytree(RESULTS / "paper", tmp_path / "results" / "paper")
+    return tmp_path / "results"
+
+
+def test_missing_runs_are_marked_not_invented(scratch, tmp_path):
+    out = tmp_path / "out"
+    build_all(scratch, out, ABL)
+    t1 = pd.read_csv(out / "table1_reward_shaping.csv", dtype=str, keep_default_na=False)
+    ours = [c for c in t1.columns if c.endswith(" ours")]
+    assert len(t1) == 18 and (t1[ours] == "missing").all().all() and (t1.n_runs == "0").all()
+    assert t1.record.str.startswith("eval_test_").all()
+    assert "0 of 18 expected present" in (out / "table1_reward_shaping.md").read_text()
+    t2 = pd.read_csv(out / "table2_ood_qa.csv", dtype=str, keep_default_na=False)
+    assert (t2.loc[t2.method == "Search-R1", "record"] == "").all()            # the paper's baseline: never ours
+    for stem in ("fig7_reward_curves", "fig8_scale_curves", "fig9_entropy", "fig10_algorithm_curves"):
+        assert pd.read_csv(out / f"{stem}.csv").empty                           # no runs: nothing plotted
+    f5 = pd.read_csv(out / "fig5_data_quantity.csv")
+    assert f5["test_success paper"].isna().tolist() == [False, True, True, False, False]   # only plotted in the paper
+    assert f5["test_success ours"].isna().all()
+
+
+def test_a_record_fills_exactly_its_cell(scratch, tmp_path):
+    m = {"n": 1000, "delivery_rate": 1.0, "commonsense_micro": 0.91, "commonsense_macro": 0.7, "hard_micro": 0.6,
+         "hard_macro": 0.5, "final_pass": 0.45}
+    for seed, fp in ((0, 0.45), (1, 0.55)):   # two seeds of 3B Macro average into one row
+        save_record(new_record(f"eval_test_rl_3B_grpo_macro_mixed1000_f0_s{seed}", "eval",
+                               validation={"official": {**m, "final_pass": fp}}), scratch)
+    save_record(new_record("eval_validation_tiny", "eval", validation={"official": m}), scratch)
+    save_record(new_record("rl_3B_grpo_macro_mixed1000_f0_s0", "rl",
+                           curve=[{"step": s, "success": s / 10} for s in range(1, 4)]), scratch)
+    t1 = pd.read_csv(table1(scratch, tmp_path, ABL)[0], dtype=str, keep_default_na=False)
+    row = t1[(t1.scale == "3B") & (t1.method == "Macro")].iloc[0]
+    assert (row.n_runs, row["success paper"], row["success ours"], row["cs_micro ours"]) == ("2", "48.2", "50.0", "91.0")
+    assert (t1[~((t1.scale == "3B") & (t1.method == "Macro")) & t1.scale.isin(["1.5B", "3B", "7B"])]["success ours"] == "missing").all()
+    extra = t1[t1.scale == "tiny (validation)"].iloc[0]                          # not a test number: its own row
+    assert (extra.method, extra["success paper"], extra["success ours"]) == ("Base", "—", "45.0")
+    f7 = pd.read_csv(fig7(scratch, tmp_path, ABL)[0])
+    assert f7[["panel", "series", "step"]].values.tolist() == [["Qwen2.5-3B", "Macro", s] for s in (1, 2, 3)]
+
+
+def test_table8_reads_the_record_field(scratch, tmp_path):
+    stats = pd.DataFrame({"# Data Entries": [4], "Share (%)": [100.0], "Avg. Tool Calls": [9.5], "Avg. Tokens": [8000.0],
+                          "Avg. Tokens of Planning": [1100.0]}, index=["All"])
+    save_record(new_record("sft_0.5B", "sft", table8=table8_field(stats)), scratch)
+    t8 = pd.read_csv(table8(scratch, tmp_path, ABL)[0], dtype=str, keep_default_na=False).set_index("level")
+    assert t8.loc["all", ["trajectories paper", "trajectories ours", "avg_tool_calls ours"]].tolist() == ["1198", "4", "9.5"]
+    assert t8.loc["easy", "avg_tool_calls paper"] == "8.8" and t8.loc["easy", "trajectories ours"] == "missing"
+
+
+def test_fig1_states_only_stated_baselines(scratch, tmp_path):
+    base = paper_table("fig1", RESULTS / "paper")
+    assert base.set_index("model").test_success.dropna().to_dict() == {"Kimi-K2.5-1T": 11.8}
+    assert (base.note[base.test_success.isna()].str.contains("not stated")).all()
+    assert "fig1_baselines.csv" in (RESULTS / "paper" / "README.md").read_text()
+    d = pd.read_csv(fig1(scratch, tmp_path, ABL)[0])
+    star = d[d.group == "STAR"].set_index("label").paper.to_dict()
+    assert star == {"STAR-1.5B": 37.5, "STAR-3B": 49.9, "STAR-7B": 62.8}   # App. D.5 recipe: Table 4 ARPO, Table 1 rows
+    assert d[d.group != "LLM"].ours.isna().all()
+
+
+def test_expected_records_are_ablation_jobs():
+    "Every `record` a table names is a job of the ablation grid (so `star ablate` can make it)."
+    from star.cli import load_ablation
+    jobs = {j.name for y in ABL.glob("*.yaml") for j in load_ablation(y).jobs}
+    for stem in ("table1_reward_shaping", "table2_ood_qa", "table3_difficulty", "table4_algorithms", "table9_data_ood"):
+        recs = set(pd.read_csv(FIGURES / f"{stem}.csv", dtype=str, keep_default_na=False).record) - {""}
+        assert recs and recs <= jobs, (stem, recs - jobs)
+    assert parse_run("eval_test_rl_7B_arpo_sum_mixed1000_f0_s0")["algorithm"] == "ARPO"
