@@ -18,11 +18,12 @@ from .models import K, get_spec
 from .rewards import FORMAT_ERROR, REWARD_NAMES, epoch_from_trainer_state, reward, reward_fn, reward_name_at
 
 # %% auto #0
-__all__ = ['ALGORITHMS', 'DATA_MIXES', 'INIT_CHOICES', 'RUN_DEFAULTS', 'RLRunConfig', 'default_run_name', 'resolve_config',
-           'rl_tasks', 'validation_tasks', 'score_rollout', 'rollout_rewards', 'dynamic_sampling_mask', 'turn_entropy',
-           'entropy_deltas', 'ArpoPlan', 'arpo_plan', 'generation_policy', 'arpo_rollouts', 'make_rollout_func',
-           'trl_config', 'evaluate_policy', 'best_checkpoint', 'init_model_source', 'sft_checkpoint',
-           'cpu_compact_logprobs', 'build_trainer', 'train_rl', 'parse_cli', 'main']
+__all__ = ['ALGORITHMS', 'DATA_MIXES', 'INIT_CHOICES', 'RUN_DEFAULTS', 'CURVE_SOURCES', 'RLRunConfig', 'default_run_name',
+           'resolve_config', 'rl_tasks', 'validation_tasks', 'score_rollout', 'rollout_rewards',
+           'dynamic_sampling_mask', 'turn_entropy', 'entropy_deltas', 'ArpoPlan', 'arpo_plan', 'generation_policy',
+           'arpo_rollouts', 'make_rollout_func', 'trl_config', 'evaluate_policy', 'best_checkpoint',
+           'init_model_source', 'sft_checkpoint', 'training_curve', 'cpu_compact_logprobs', 'build_trainer', 'train_rl',
+           'parse_cli', 'main']
 
 # %% ../nbs/10_rl.ipynb #417703d0
 ALGORITHMS = ("grpo", "dapo", "arpo")
@@ -524,8 +525,20 @@ def sft_checkpoint(cfg: RLRunConfig, exclude: Sequence = ()) -> Path:
     return Path(train_sft(cfg.scale, ds, out, **kw))
 
 def _curve(log_history: Sequence[dict]) -> list[dict]:
+    "TRL's per-step training logs (numbers only)."
     keep = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
     return [{k: v for k, v in h.items() if keep(v)} for h in log_history if "reward" in h]
+
+# run-record curve column (`star.results.CURVE_KEYS`) <- key of TRL's log / our rollout stats
+CURVE_SOURCES = {"step": "step", "epoch": "epoch", "reward": "reward", "success": "star/success",
+                 "entropy": "star/entropy", "response_length": "star/policy_tokens", "tool_calls": "star/tool_calls",
+                 "step_time": "step_time"}
+
+def training_curve(log_history: Sequence[dict]) -> list[dict]:
+    """Per-step training curve in the run-record schema (`star.results.CURVE_KEYS`): step, epoch, reward (mean over
+    the batch's rollouts), success (rate on training rollouts), entropy (mean token entropy of policy tokens, nats),
+    response_length (policy tokens per rollout), tool_calls (per rollout), step_time (s); missing values are None."""
+    return [{k: row.get(src) for k, src in CURVE_SOURCES.items()} for row in _curve(log_history)]
 
 def cpu_compact_logprobs(enable: bool = True) -> bool:
     """On CPU, make TRL score only the completion positions in its fused log-prob head (what it does on Triton
@@ -600,20 +613,22 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
         for s in stats: f.write(json.dumps(s) + "\n")
     records = _read_jsonl(Path(cfg.out_dir) / "validation.jsonl")
     strip = lambda r: r and {**r, "metrics": {k: v for k, v in r["metrics"].items() if k != "tasks"}}
-    res = {"run": cfg.run_name, "config": cfg.to_dict(), "init": src, "device": device, "resumed_from": last,
-           "trl": {k: getattr(trainer.args, k) for k in ("beta", "epsilon", "epsilon_high", "loss_type", "scale_rewards",
-                   "num_generations", "generation_batch_size", "per_device_train_batch_size",
-                   "gradient_accumulation_steps", "learning_rate", "temperature", "mask_truncated_completions",
-                   "bf16", "gradient_checkpointing", "max_completion_length")},
-           "steps": trainer.state.global_step, "curve": _curve(trainer.state.log_history),
-           "rollouts": _read_jsonl(Path(cfg.out_dir) / "rollout_stats.jsonl"),
-           "validation": {"init": strip(next((r for r in records if r["step"] == 0), None)),
-                          "checkpoints": [strip(r) for r in records if r["step"] > 0],
-                          "best": strip(best_checkpoint(records))},
-           "seconds": {"train": round(t_train, 1), "total": round(time.time() - t0, 1)}}
-    if trainer.accelerator.is_main_process:
-        Path(cfg.results_dir).mkdir(parents=True, exist_ok=True)
-        cfg.results_path.write_text(json.dumps(res, indent=1, default=str))
+    from star.results import new_record, save_record
+    best, init = strip(best_checkpoint(records)), strip(next((r for r in records if r["step"] == 0), None))
+    trl = {k: getattr(trainer.args, k) for k in ("beta", "epsilon", "epsilon_high", "loss_type", "scale_rewards",
+           "num_generations", "generation_batch_size", "per_device_train_batch_size", "gradient_accumulation_steps",
+           "learning_rate", "temperature", "mask_truncated_completions", "bf16", "gradient_checkpointing",
+           "max_completion_length")}
+    res = new_record(cfg.run_name, "rl", config=cfg.to_dict(), curve=training_curve(trainer.state.log_history),
+                     validation={cfg.protocol: best["metrics"]} if best else {},
+                     validation_init={cfg.protocol: init["metrics"]} if init else {},
+                     duration_s=round(time.time() - t0, 1), init=src, device=device, resumed_from=last, trl=trl,
+                     steps=trainer.state.global_step, best_checkpoint=best and best["checkpoint"],
+                     validation_checkpoints=[strip(r) for r in records if r["step"] > 0],
+                     trl_log=_curve(trainer.state.log_history),
+                     rollouts=_read_jsonl(Path(cfg.out_dir) / "rollout_stats.jsonl"),
+                     seconds={"train": round(t_train, 1), "total": round(time.time() - t0, 1)})
+    if trainer.accelerator.is_main_process: save_record(res, cfg.results_dir)
     return res
 
 # %% ../nbs/10_rl.ipynb #046861a4

@@ -173,9 +173,12 @@ def test_tiny_grpo_end_to_end_writes_results(tmp_path, val):
                          out_dir=str(tmp_path / "run"), results_dir=str(tmp_path / "res"))
     res = train_rl(cfg, val_tasks=[])
     data = json.loads(cfg.results_path.read_text())
-    assert data["steps"] == 1 and len(data["curve"]) == 1
+    assert data["kind"] == "rl" and data["steps"] == 1 and len(data["curve"]) == 1
     c = data["curve"][0]
-    assert {"reward", "star/success", "entropy", "completions/mean_length", "star/tool_calls", "step_time"} <= set(c)
+    from star.results import CURVE_KEYS, load_records
+    assert set(c) == set(CURVE_KEYS) and c["step"] == 1 and c["reward"] is not None and c["step_time"] > 0
+    assert {"reward", "star/success", "entropy", "completions/mean_length", "star/tool_calls"} <= set(data["trl_log"][0])
+    assert load_records(tmp_path / "res").run.tolist() == [cfg.run_name]  # readable by the figures
     assert data["trl"]["loss_type"] == "dapo" and data["trl"]["beta"] == 0.0
     assert (tmp_path / "run" / "checkpoint-1").exists()
     res2 = train_rl(dataclasses.replace(cfg, max_steps=1), val_tasks=[])   # resumes: nothing left to do
