@@ -1,0 +1,132 @@
+"""SFT stage (paper Sec. 4.1, App. C.2): corpus, assistant-only loss mask, per-scale config, tiny end-to-end training."""
+import ast, json
+from pathlib import Path
+
+import pytest
+
+from star.models import load_model, load_tokenizer
+from star.sft import (SFT_PARAMETERS, build_sft_dataset, check_parameters, lora_config, sft_config, sft_tasks,
+                      tokenize_sft, train_sft, _n_devices)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def tok(): return load_tokenizer("tiny")
+
+
+@pytest.fixture(scope="module")
+def ds():
+    "Real oracle-teacher trajectories on synthetic easy/medium/hard queries."
+    return build_sft_dataset(sft_tasks(3, seed=101))
+
+
+def _trained_runs(ids, mask, tok):
+    runs, cur = [], []
+    for t, b in zip(ids + [None], mask + [0]):
+        if b: cur.append(t)
+        elif cur: runs.append(tok.decode(cur)); cur = []
+    return runs
+
+
+def test_mask_is_exactly_the_assistant_turns(ds, tok):
+    for msgs in ds["messages"]:
+        enc = tokenize_sft(msgs, tok)
+        ref = tok.apply_chat_template(msgs, tokenize=True)
+        ref = ref["input_ids"] if hasattr(ref, "keys") else ref
+        assert enc["input_ids"] == list(ref)
+        assert len(enc["assistant_masks"]) == len(enc["input_ids"])
+        assistants = [m["content"] + "<|im_end|>" for m in msgs if m["role"] == "assistant"]
+        assert len(assistants) >= 3
+        assert _trained_runs(enc["input_ids"], enc["assistant_masks"], tok) == assistants
+        untrained = tok.decode([t for t, b in zip(enc["input_ids"], enc["assistant_masks"]) if not b])
+        for m in msgs:   # system prompt, query and tool responses are context; no assistant text is left untrained
+            assert (m["content"] in untrained) == (m["role"] != "assistant")
+
+
+def test_mask_vs_trl_training_template(ds, tok):
+    "TRL's Qwen2.5 training template trains the same tokens plus one '\\n' on each side of every assistant turn."
+    from trl.chat_template_utils import get_training_chat_template
+    msgs = ds[0]["messages"]
+    enc = tokenize_sft(msgs, tok)
+    trl = tok.apply_chat_template(msgs, tokenize=True, return_dict=True, return_assistant_tokens_mask=True,
+                                  chat_template=get_training_chat_template(tok))
+    assert trl["input_ids"] == enc["input_ids"]
+    diff = [(tok.decode([t]), a, b) for t, a, b in zip(enc["input_ids"], enc["assistant_masks"], trl["assistant_masks"]) if a != b]
+    n_turns = sum(m["role"] == "assistant" for m in msgs)
+    assert diff == [("\n", 0, 1)] * (2 * n_turns)
+
+
+def test_mask_rejects_a_template_that_does_not_end_turns(ds, tok):
+    msgs = ds[0]["messages"]
+    bad = tok.chat_template.replace("message.content + '<|im_end|>'", "message.content + '<|endoftext|>'")
+    assert bad != tok.chat_template
+    t2 = load_tokenizer("tiny"); t2.chat_template = bad
+    with pytest.raises(ValueError, match="does not render"):
+        tokenize_sft(msgs, t2)
+
+
+def test_dataset_rows_and_rl_disjointness(ds):
+    assert [r["level"] for r in ds] == ["easy", "easy", "medium"]   # 3 queries in Table 8's 627:373:198
+    assert all(r["messages"][-1]["role"] == "assistant" and "<answer>" in r["messages"][-1]["content"] for r in ds)
+    rl = sft_tasks(5, seed=202)
+    sft = sft_tasks(5, seed=202, exclude=rl)
+    assert not {t.key for t in sft} & {t.key for t in rl}
+    assert len(build_sft_dataset(rl, exclude=rl[:2])) == 3
+
+
+@pytest.mark.parametrize("scale,epochs", [("1.5B", 6), ("3B", 4), ("7B", 4)])
+def test_paper_config(scale, epochs, tmp_path):
+    c = sft_config(scale, out_dir=tmp_path)
+    assert (c.learning_rate, c.lr_scheduler_type, c.warmup_steps, c.num_train_epochs) == (5e-6, "cosine", 0.1, epochs)
+    assert c.per_device_train_batch_size * c.gradient_accumulation_steps * _n_devices() == 32
+    assert (c.max_length, c.truncation_mode, c.bf16, c.gradient_checkpointing) == (20480, "keep_start", True, True)
+    assert (c.packing, c.padding_free, c.assistant_only_loss, c.save_steps) == (False, False, False, 200)
+    assert lora_config(scale) is None
+
+
+def test_cpu_configs(tmp_path):
+    c = sft_config("tiny", out_dir=tmp_path)
+    assert (c.bf16, c.gradient_checkpointing, c.use_cpu, c.max_length) == (False, False, True, 2048)
+    c = sft_config("0.5B", out_dir=tmp_path, max_length=4096)
+    assert (c.learning_rate, c.bf16, c.gradient_checkpointing, c.max_length) == (1e-4, True, True, 4096)
+    lc = lora_config("0.5B")
+    assert lc.r == 16 and set(lc.target_modules) >= {"q_proj", "v_proj", "down_proj"}
+    with pytest.raises(ValueError, match="multiple"):
+        sft_config("3B", out_dir=tmp_path, batch_size=30, per_device_train_batch_size=4)
+
+
+def test_tiny_sft_learns_resumes_and_saves(ds, tmp_path):
+    short = ds.select(range(2)).map(lambda r: {"messages": r["messages"][1:3]})  # query + first teacher turn
+    kw = dict(batch_size=2, learning_rate=3e-3, warmup_steps=0, lr_scheduler_type="constant")
+    final = train_sft("tiny", short, tmp_path, max_steps=4, **kw)
+    log = json.loads((tmp_path / "sft_log.json").read_text())
+    losses = [p["loss"] for p in log["loss_curve"]]
+    assert len(losses) == 4 and losses[-1] < losses[0] - 0.5, losses   # one repeated batch: the loss falls
+    assert log["n_trained_tokens"] < log["n_tokens"] and log["resumed_from"] is None
+    model = load_model(str(final))
+    assert type(model).__name__ == "Qwen2ForCausalLM"
+    assert load_tokenizer(str(final)).chat_template == load_tokenizer("tiny").chat_template
+    final = train_sft("tiny", short, tmp_path, max_steps=6, **kw)
+    log2 = json.loads((tmp_path / "sft_log.json").read_text())
+    assert Path(log2["resumed_from"]).name == "checkpoint-4"
+    assert (log2["steps_this_run"], log2["global_step"]) == (2, 6)
+    assert [p["loss"] for p in log2["loss_curve"]][:4] == losses
+
+
+def test_check_parameters():
+    before = {"json", "Path"}
+    g = {"json": 1, "Path": 2, "_before": before, "In": [], **SFT_PARAMETERS, "scale": "3B"}
+    assert check_parameters(g, before)["scale"] == "3B"
+    with pytest.raises(ValueError, match="n_trian"):
+        check_parameters({**g, "n_trian": 8}, before)
+
+
+def test_run_notebook_declares_exactly_the_parameters():
+    nb = json.loads((ROOT / "nbs" / "sft.ipynb").read_text())
+    cell = [c for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", [])]
+    assert len(cell) == 1
+    src = "".join(cell[0]["source"])
+    assigned = {n.targets[0].id: ast.literal_eval(n.value) for n in ast.parse(src).body}
+    assert assigned == SFT_PARAMETERS
+    assert assigned["scale"] == "tiny" and assigned["results_dir"] is None   # default runs never write results/
