@@ -11,8 +11,9 @@ from importlib.resources import files
 from typing import Callable
 
 # %% auto #0
-__all__ = ['TOOLS_SLOT', 'prompt_template', 'system_prompt', 'build_messages', 'Turn', 'parse_turn', 'tool_call_text',
-           'answer_text', 'Trajectory', 'react_rollout']
+__all__ = ['TOOLS_SLOT', 'STOP', 'prompt_template', 'system_prompt', 'build_messages', 'Turn', 'parse_turn', 'tool_call_text',
+           'answer_text', 'Trajectory', 'react_rollout', 'Generation', 'Policy', 'eos_ids', 'render_chat',
+           'cut_at_stop', 'Rollout', 'HFPolicy', 'VLLMPolicy', 'ScriptedPolicy', 'rollout_batch']
 
 # %% ../nbs/04_agent.ipynb #f3ae109b
 TOOLS_SLOT = "{{ Tools }}"  # placeholder of App. E, replaced by the `<tools>…</tools>` block
@@ -186,3 +187,490 @@ def react_rollout(task, generate: Callable[[list[dict]], str], sandbox, max_turn
         if max_context_tokens is not None and count_tokens is not None and count_tokens(msgs) > max_context_tokens:
             termination = "context_limit"; break
     return Trajectory(msgs, termination, {**(meta or {}), **info})
+
+# %% ../nbs/04_agent.ipynb #ae121f54
+import copy, time
+from typing import Protocol, runtime_checkable
+
+STOP = ["</tool_call>", "</answer>"]  # a turn ends after its action block (or at the end-of-turn token)
+
+@dataclass
+class Generation:
+    """One continuation produced by a `Policy`: the sampled `token_ids` (exactly the ids that were sampled, never
+    re-tokenised), their `logprobs` under the sampling distribution and the `entropies` (nats) of that distribution
+    at each step (three lists of length n), and `finish_reason`: "stop" (an end-of-turn token or a stop string
+    ended it) or "length" (its token budget ran out)."""
+    token_ids: list
+    logprobs: list
+    entropies: list
+    finish_reason: str
+
+@runtime_checkable
+class Policy(Protocol):
+    """A generation backend that continues a batch of token prompts (`HFPolicy`, `VLLMPolicy`, `ScriptedPolicy`).
+    `max_new_tokens`: one budget for all prompts or one per prompt; a continuation ends after an end-of-turn token,
+    after the token that completes one of the `stop` strings, or when its budget is spent."""
+    def generate(self, prompts: list[list[int]], max_new_tokens, temperature: float, top_p: float,
+                 stop: list[str]) -> list[Generation]: ...
+
+def _budgets(max_new_tokens, n: int) -> list[int]:
+    "Per-prompt token budgets from an int or a sequence of n ints."
+    if isinstance(max_new_tokens, int): return [max_new_tokens] * n
+    b = [int(x) for x in max_new_tokens]
+    if len(b) != n: raise ValueError(f"{len(b)} budgets for {n} prompts")
+    return b
+
+def eos_ids(tokenizer) -> list[int]:
+    "End-of-turn token ids of a chat tokenizer: its eos token (`<|im_end|>` for Qwen2.5) and `<|endoftext|>` if present."
+    ids = [tokenizer.eos_token_id]
+    extra = tokenizer.convert_tokens_to_ids("<|endoftext|>")
+    if isinstance(extra, int) and extra != tokenizer.unk_token_id and extra not in ids: ids.append(extra)
+    return [i for i in ids if i is not None]
+
+def render_chat(tokenizer, messages: list[dict]) -> str:
+    "The chat template's text for `messages` followed by the assistant generation prompt."
+    return tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
+
+def _encode(tokenizer, text: str) -> list[int]: return tokenizer.encode(text, add_special_tokens=False)
+
+def cut_at_stop(ids: list[int], tokenizer, stop: list[str], eos: list[int], budget: int) -> tuple[int, str]:
+    """Where a backend that samples `ids` one by one stops: `(n, finish_reason)` with `ids[:n]` the kept tokens:
+    through the first end-of-turn id, or through the token that completes a `stop` string, else the first `budget`
+    tokens ("length"; also when `ids` runs out first)."""
+    text = ""
+    for k, t in enumerate(ids[:budget]):
+        if t in eos: return k + 1, "stop"
+        piece = tokenizer.decode([t])
+        text += piece
+        if any(s in text[-(len(s) + len(piece)):] for s in stop): return k + 1, "stop"
+    return min(len(ids), budget), "length"
+
+
+# %% ../nbs/04_agent.ipynb #e04260dc
+@dataclass
+class Rollout:
+    """One trajectory of the paper's ReAct protocol, tokenised for RL (paper Sec. 3 "RL"; contract of
+    `rollout_batch`). `completion_ids` holds every token after the prompt: the policy's turns (sampled ids) and the
+    environment's (tool responses and chat-template tokens), in order; `env_mask[i]` is 1 iff token i was
+    sampled by the policy (the loss is taken only there); `logprobs`/`entropies` hold the sampling log-probability
+    and entropy (nats) of policy tokens and 0.0 on environment tokens. `turn_spans` are `(start, end, kind)`
+    half-open spans of `completion_ids`, kind 'policy' | 'env'. `termination`: 'answer' | 'tool_budget' |
+    'context_limit' | 'format_error' | 'no_action' | 'max_turns' ('partial' for a `prefix`)."""
+    task: object
+    prompt_ids: list
+    completion_ids: list = field(default_factory=list)
+    env_mask: list = field(default_factory=list)
+    logprobs: list = field(default_factory=list)
+    entropies: list = field(default_factory=list)
+    messages: list = field(default_factory=list)
+    n_tool_calls: int = 0
+    termination: str = "partial"
+    answer: str | None = None
+    format_error: bool = False
+    truncated: bool = False
+    turn_spans: list = field(default_factory=list)
+    meta: dict = field(default_factory=dict)
+
+    @property
+    def input_ids(self) -> list[int]:
+        "`prompt_ids + completion_ids`."
+        return self.prompt_ids + self.completion_ids
+
+    @property
+    def n_policy_tokens(self) -> int:
+        "Number of sampled (trained) tokens."
+        return sum(self.env_mask)
+
+    @property
+    def turns(self) -> list[dict]:
+        "Per assistant turn: action, well_formed, errors, finish_reason, tool name, n_messages (see `rollout_batch`)."
+        return self.meta.get("turns", [])
+
+    def prefix(self, n_turns: int) -> "Rollout":
+        """The partial rollout made of the first `n_turns` assistant turns and the environment's reply to each: it
+        ends with the generation prompt of turn `n_turns + 1`, ready to be continued by `rollout_batch(prefixes=…)`
+        (ARPO branching). Raises ValueError unless 1 <= n_turns and turn `n_turns` was followed by an env span."""
+        pol = [i for i, s in enumerate(self.turn_spans) if s[2] == "policy"]
+        if not 1 <= n_turns <= len(pol): raise ValueError(f"n_turns must be in 1..{len(pol)}, got {n_turns}")
+        k = pol[n_turns - 1] + 1
+        if k >= len(self.turn_spans) or self.turn_spans[k][2] != "env":
+            raise ValueError(f"turn {n_turns} has no environment reply to continue from")
+        end = self.turn_spans[k][1]
+        turns = [dict(t) for t in self.turns[:n_turns]]
+        streak = 0
+        for t in turns: streak = streak + 1 if t["action"] == "none" else 0
+        meta = {**copy.deepcopy({k_: v for k_, v in self.meta.items() if k_ not in ("turns", "tool_calls", "timing")}),
+                "turns": turns, "tool_calls": [dict(c) for c in self.meta.get("tool_calls", []) if c["turn"] < n_turns],
+                "no_action_streak": streak, "prefix_of": self.meta.get("rollout_id")}
+        return Rollout(task=self.task, prompt_ids=list(self.prompt_ids), completion_ids=self.completion_ids[:end],
+                       env_mask=self.env_mask[:end], logprobs=self.logprobs[:end], entropies=self.entropies[:end],
+                       messages=copy.deepcopy(self.messages[:turns[-1]["n_messages"]]),
+                       n_tool_calls=sum(t["action"] == "tool_call" for t in turns), termination="partial",
+                       answer=None, format_error=any(not t["well_formed"] for t in turns), truncated=False,
+                       turn_spans=[tuple(s) for s in self.turn_spans[:k + 1]], meta=meta)
+
+
+# %% ../nbs/04_agent.ipynb #5015a433
+class _Sampler:
+    """A logits processor that samples: it turns raw logits into the sampling distribution (temperature, then the
+    top-p nucleus, renormalised), draws one id per row from it (inverse CDF with one uniform per row from the
+    global torch RNG) and records that id's log-probability and the distribution's entropy (nats).
+    It hands `generate` a one-hot score row, so HF runs greedy decoding on top (its own warpers and its slow
+    `torch.multinomial` over the vocabulary stay off). `temperature=0`: argmax of softmax(logits)."""
+    def __init__(self, temperature: float, top_p: float):
+        self.t, self.top_p, self.lp, self.ent = temperature, top_p, [], []
+
+    def __call__(self, input_ids, scores):
+        import torch
+        s = scores.float()
+        if self.t > 0:
+            if self.t != 1.0: s = s / self.t
+            if self.top_p < 1.0:
+                srt, idx = torch.sort(s, dim=-1, descending=True)
+                p = srt.softmax(-1)
+                drop = (p.cumsum(-1) - p) >= self.top_p   # keep the smallest prefix whose mass reaches top_p
+                s = s.masked_fill(torch.zeros_like(drop).scatter(1, idx, drop), float("-inf"))
+        logp = torch.log_softmax(s, dim=-1)
+        probs = logp.exp()
+        self.ent.append(torch.special.entr(probs).sum(-1))
+        if self.t > 0:   # inverse-CDF draw: one uniform per row (much cheaper than multinomial over the vocabulary)
+            cum = probs.double().cumsum(-1)
+            u = torch.rand((probs.shape[0], 1), dtype=torch.float64, device=probs.device) * cum[:, -1:]
+            choice = torch.searchsorted(cum, u, right=True).clamp_(max=probs.shape[1] - 1)
+        else: choice = logp.argmax(-1, keepdim=True)
+        self.lp.append(logp.gather(1, choice).squeeze(1))
+        return torch.full_like(s, float("-inf")).scatter_(1, choice, 0.0)
+
+    def result(self):
+        "Log-probs (B, n) and entropies (B, n) of the n generated steps."
+        import torch
+        return torch.stack(self.lp, 1), torch.stack(self.ent, 1)
+
+class _RowStop:
+    "Per-row stopping: end-of-turn id, a completed stop string, or the row's own token budget."
+    def __init__(self, start: int, eos: list[int], stop: list[str], budgets: list[int], tokenizer):
+        self.start, self.eos, self.stop, self.budgets, self.tok = start, set(eos), stop, budgets, tokenizer
+        self.done_at, self.reason = [None] * len(budgets), [None] * len(budgets)
+        self.window = max([len(s) for s in stop] + [1]) + 1  # tokens: every token is at least one character
+
+    def __call__(self, input_ids, scores, **kwargs):
+        import torch
+        n = input_ids.shape[1] - self.start
+        for r in range(len(self.budgets)):
+            if self.done_at[r] is not None: continue
+            t = int(input_ids[r, -1])
+            if t in self.eos: why = "stop"
+            elif self.stop and any(s in self.tok.decode(input_ids[r, max(self.start, input_ids.shape[1] - self.window):].tolist())
+                                   for s in self.stop): why = "stop"
+            elif n >= self.budgets[r]: why = "length"
+            else: continue
+            self.done_at[r], self.reason[r] = n, why
+        return torch.tensor([d is not None for d in self.done_at], device=input_ids.device)
+
+class HFPolicy:
+    """Batched sampling with transformers `generate` (CPU or GPU): prompts are left-padded into one batch and
+    advanced together. Log-probs and entropies are those of the distribution the ids are actually drawn from:
+    softmax(logits / temperature) restricted to the top-p nucleus and renormalised (with top_p=1, as in the
+    paper's RL, this is the temperature-scaled policy that GRPO's ratio uses). `temperature=0` is greedy decoding;
+    then log-probs/entropies are those of softmax(logits). `eos`: end-of-turn ids (default `eos_ids(tokenizer)`).
+    `prefix_cache`: compute the key/value cache of the prompts' common prefix once (batch 1) and share it across the
+    rows and with the next call (see `_shared_prefix`); the rows' padding then sits after that prefix. The cache
+    belongs to the current weights: make a new HFPolicy, or call `reset_cache()`, after a training update."""
+    def __init__(self, model, tokenizer, eos: list[int] | None = None, prefix_cache: bool = True, min_prefix: int = 32):
+        self.model, self.tokenizer = model, tokenizer
+        self.eos = list(eos) if eos is not None else eos_ids(tokenizer)
+        self.pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else self.eos[0]
+        self.prefix_cache, self.min_prefix = prefix_cache, min_prefix
+        self._prefix_ids, self._prefix_kv = [], None
+        self.n_calls, self.n_prefix_tokens = 0, 0
+
+    def reset_cache(self):
+        "Forget the cached prefix. The cache holds activations of the current weights: call this after an update."
+        self._prefix_ids, self._prefix_kv = [], None
+
+    def _cache(self, kv, batch: int):
+        from transformers import DynamicCache
+        cache = DynamicCache(config=self.model.config)
+        for i, (k, v) in enumerate(kv): cache.update(k.expand(batch, -1, -1, -1).contiguous(), v.expand(batch, -1, -1, -1).contiguous(), i)
+        return cache
+
+    def _shared_prefix(self, prompts) -> tuple[int, list | None]:
+        """Length P and per-layer (key, value) tensors (batch 1) of the prompts' longest common prefix (at most
+        the shortest prompt minus one token), reusing the longest common part of the previous call's prefix and
+        running the model only on the rest (prefix caching: the system prompt, a group's shared prompt, the
+        history of a trajectory that runs alone). (0, None) if shorter than `min_prefix`."""
+        import torch
+        first, n = prompts[0], min(len(p) for p in prompts) - 1
+        P = next((i for i in range(n) if any(p[i] != first[i] for p in prompts[1:])), n)
+        if P < self.min_prefix: return 0, None
+        target, old = first[:P], self._prefix_ids
+        m = next((i for i in range(min(P, len(old))) if old[i] != target[i]), min(P, len(old)))
+        kv = [(k[:, :, :m], v[:, :, :m]) for k, v in self._prefix_kv] if m >= self.min_prefix else None
+        if kv is None: m = 0
+        if m < P:
+            with torch.no_grad():
+                out = self.model(input_ids=torch.tensor([target[m:]], device=self.model.device),
+                                 past_key_values=self._cache(kv, 1) if kv else None, use_cache=True)
+            kv = [(l.keys, l.values) for l in out.past_key_values.layers]
+            self.n_prefix_tokens += P - m
+        self._prefix_ids, self._prefix_kv = list(target), kv
+        return P, kv
+
+    def reseed(self, seed: int):
+        "Seed the sampler (the global torch RNG, which HF `generate` draws from)."
+        import torch
+        torch.manual_seed(seed)
+
+    def generate(self, prompts, max_new_tokens, temperature: float = 1.0, top_p: float = 1.0, stop=STOP):
+        "See `Policy`. One `model.generate` call for the whole batch. Returns one `Generation` per prompt."
+        import torch
+        from transformers import GenerationConfig, LogitsProcessorList, StoppingCriteriaList
+        self.n_calls += 1
+        budgets = _budgets(max_new_tokens, len(prompts))
+        if not prompts: return []
+        if min(budgets) < 1: raise ValueError("every prompt needs a budget of at least one token")
+        dev = self.model.device
+        L, B = max(len(p) for p in prompts), len(prompts)
+        P, kv = self._shared_prefix(prompts) if self.prefix_cache else (0, None)
+        ids = torch.full((B, L), self.pad, dtype=torch.long)
+        mask = torch.zeros((B, L), dtype=torch.long)
+        for r, p in enumerate(prompts):   # [shared prefix][left padding][rest of the prompt]
+            ids[r, :P] = torch.tensor(p[:P], dtype=torch.long); mask[r, :P] = 1
+            ids[r, L - len(p) + P:] = torch.tensor(p[P:], dtype=torch.long); mask[r, L - len(p) + P:] = 1
+        extra = {"past_key_values": self._cache(kv, B)} if kv else {}
+        rec, crit = _Sampler(temperature, top_p), _RowStop(L, self.eos, list(stop or []), budgets, self.tokenizer)
+        cfg = GenerationConfig(do_sample=False, repetition_penalty=1.0, max_new_tokens=max(budgets),
+                               eos_token_id=self.eos, pad_token_id=self.pad)   # greedy over our one-hot scores
+        with torch.no_grad():
+            seq = self.model.generate(input_ids=ids.to(dev), attention_mask=mask.to(dev), generation_config=cfg,
+                                      logits_processor=LogitsProcessorList([rec]),
+                                      stopping_criteria=StoppingCriteriaList([crit]), **extra)
+        lp, ent = rec.result()
+        gen, lp, ent = seq[:, L:].tolist(), lp.tolist(), ent.tolist()
+        out = []
+        for r in range(len(prompts)):
+            n = crit.done_at[r] if crit.done_at[r] is not None else len(gen[r])
+            out.append(Generation(gen[r][:n], lp[r][:n], ent[r][:n], crit.reason[r] or "length"))
+        return out
+
+
+# %% ../nbs/04_agent.ipynb #f7e9cbec
+class VLLMPolicy:
+    """UNTESTED HERE (needs a GPU and the `gpu` extra): the `Policy` interface on a `vllm.LLM`. Prompts go in as
+    token ids; `SamplingParams(logprobs=k, stop=…, include_stop_str_in_output=True, stop_token_ids=eos)`, one
+    request per prompt with its own `max_tokens`. Log-probs are what vLLM reports for the sampled ids (create the
+    LLM with `logprobs_mode="processed_logprobs"` to get them after temperature/top-p, as `HFPolicy` does);
+    entropies are estimated from the top-`k` log-probs (a lower bound). Raises ImportError if vllm is missing."""
+    def __init__(self, llm, tokenizer, eos: list[int] | None = None, top_logprobs: int = 20):
+        try: import vllm  # noqa: F401
+        except ImportError as e:
+            raise ImportError("VLLMPolicy needs vLLM (GPU nodes: `pip install -e .[gpu]`); on CPU use HFPolicy") from e
+        self.llm, self.tokenizer, self.k, self.seed = llm, tokenizer, top_logprobs, None
+        self.eos = list(eos) if eos is not None else eos_ids(tokenizer)
+        self.n_calls = 0
+
+    def reseed(self, seed: int): self.seed = seed
+
+    def generate(self, prompts, max_new_tokens, temperature: float = 1.0, top_p: float = 1.0, stop=STOP):
+        "See `Policy`. One `llm.generate` call for the whole batch."
+        import math
+        from vllm import SamplingParams
+        from vllm.inputs import TokensPrompt
+        self.n_calls += 1
+        budgets = _budgets(max_new_tokens, len(prompts))
+        params = [SamplingParams(n=1, temperature=temperature, top_p=top_p, max_tokens=b, stop=list(stop or []),
+                                 stop_token_ids=self.eos, include_stop_str_in_output=True, logprobs=self.k,
+                                 skip_special_tokens=False,
+                                 seed=None if self.seed is None else self.seed + 7919 * self.n_calls + r)
+                  for r, b in enumerate(budgets)]
+        outs = self.llm.generate([TokensPrompt(prompt_token_ids=list(p)) for p in prompts], params, use_tqdm=False)
+        res = []
+        for o in outs:
+            c = o.outputs[0]
+            ids = list(c.token_ids)
+            lps, ents = [], []
+            for t, d in zip(ids, c.logprobs or [{}] * len(ids)):
+                lps.append(float(d[t].logprob) if t in d else float("nan"))
+                ps = [math.exp(v.logprob) for v in d.values() if math.isfinite(v.logprob)]
+                ents.append(-sum(p * math.log(p) for p in ps if p > 0))
+            res.append(Generation(ids, lps, ents, "length" if c.finish_reason == "length" else "stop"))
+        return res
+
+
+# %% ../nbs/04_agent.ipynb #f5465178
+class ScriptedPolicy:
+    """A deterministic `Policy` that replays scripted assistant turns token by token (for tests and demos):
+    `scripts` maps a user query to its list of assistant turn texts (or pass `Trajectory`s, e.g. from
+    `star.teacher.solve`). The prompt's query picks the script and its number of assistant turns picks the turn;
+    the turn is tokenised and cut as a sampling backend would (`cut_at_stop`: end-of-turn id, stop string, budget).
+    `eos=True` appends the end-of-turn token to every turn. Log-probs and entropies are 0.0 (a point mass).
+    Raises KeyError for an unknown query and IndexError past the end of a script."""
+    def __init__(self, tokenizer, scripts, eos: bool = False):
+        if not isinstance(scripts, dict):
+            scripts = {t.messages[1]["content"]: [m["content"] for m in t.messages if m["role"] == "assistant"]
+                       for t in scripts}
+        self.tokenizer, self.scripts, self.eos_flag = tokenizer, scripts, eos
+        self.eos = eos_ids(tokenizer)
+        self.n_calls, self.calls = 0, []
+
+    def _which(self, prompt: list[int]) -> tuple[str, int]:
+        text = self.tokenizer.decode(prompt)
+        for q in self.scripts:
+            if f"<|im_start|>user\n{q}<|im_end|>" in text: return q, text.count("<|im_start|>assistant\n") - 1
+        raise KeyError("no script for this prompt's query")
+
+    def generate(self, prompts, max_new_tokens, temperature: float = 1.0, top_p: float = 1.0, stop=STOP):
+        "See `Policy`. Records each call's batch size in `calls`."
+        self.n_calls += 1; self.calls.append(len(prompts))
+        out = []
+        for p, b in zip(prompts, _budgets(max_new_tokens, len(prompts))):
+            q, k = self._which(p)
+            if k >= len(self.scripts[q]): raise IndexError(f"script has {len(self.scripts[q])} turns, asked for turn {k + 1}")
+            ids = self.tokenizer.encode(self.scripts[q][k], add_special_tokens=False) + (self.eos[:1] if self.eos_flag else [])
+            n, why = cut_at_stop(ids, self.tokenizer, list(stop or []), self.eos, b)
+            out.append(Generation(ids[:n], [0.0] * n, [0.0] * n, why))
+        return out
+
+
+# %% ../nbs/04_agent.ipynb #17a5f44c
+class _Run:
+    "Mutable state of one trajectory inside `rollout_batch`."
+    def __init__(self, ro: Rollout, rendered: str):
+        self.ro, self.rendered = ro, rendered
+        self.streak = ro.meta.get("no_action_streak", 0)
+        self.timing = {"generate_s": 0.0, "tool_s": 0.0}
+
+    def add(self, ids, kind, lps=None, ents=None):
+        ro, s = self.ro, len(self.ro.completion_ids)
+        ro.completion_ids += ids
+        ro.env_mask += [int(kind == "policy")] * len(ids)
+        ro.logprobs += list(lps) if lps is not None else [0.0] * len(ids)
+        ro.entropies += list(ents) if ents is not None else [0.0] * len(ids)
+        ro.turn_spans.append((s, s + len(ids), kind))
+
+    @property
+    def length(self) -> int: return len(self.ro.prompt_ids) + len(self.ro.completion_ids)
+
+def rollout_batch(policy, tokenizer, tasks=None, *, group_size: int = 1, sandbox=None, max_turns: int = 60,
+                  max_context: int = 30 * 1024, max_new_tokens_per_turn: int = 8192, temperature: float = 1.0,
+                  top_p: float = 1.0, seed: int | None = None, prefixes: list | None = None,
+                  max_policy_turns: int | None = None, max_no_action: int | None = 3,
+                  stop_on_format_error: bool = False, system: str | None = None, stop: list[str] = STOP) -> list[Rollout]:
+    """Run `group_size` ReAct episodes per task (paper Sec. 2-3; reference `TravelReActAgent.run`), all advancing
+    together: each turn is ONE `policy.generate` call for every active trajectory, then each trajectory's first
+    tool call runs on the shared `sandbox` (`Sandbox.react_step`, so failure injection applies when its
+    `failure_rate` > 0; default: a failure-free `Sandbox()`), then the next turn.
+    Per turn: the reply is parsed with `parse_turn` (any malformed turn sets `format_error`; the paper's reward is
+    then 0); a tool call's observation becomes a user message; an answer ends the episode ('answer'); a reply with
+    neither is re-prompted as the reference does (an assistant message followed by a new generation prompt).
+    Ends: 'answer'; 'tool_budget' after `max_turns` tool calls (paper: 60); 'max_turns' after
+    `max_policy_turns` replies (default `max_turns`, the reference's model-call limit); 'no_action' after
+    `max_no_action` consecutive replies without tool call or answer (None: never); 'format_error' at the first
+    malformed reply if `stop_on_format_error`; 'context_limit' (with `truncated=True`) when prompt + completion
+    reaches `max_context` tokens (a turn never generates past it; an observation that does not fit is dropped).
+    Each reply is capped at `max_new_tokens_per_turn` tokens (reference: 8192) and stops at `stop` or end of turn.
+    `prefixes`: partial Rollouts (`Rollout.prefix`) to continue instead of `tasks`; each is continued
+    `group_size` times. `seed` reseeds the policy (`policy.reseed`) once. Returns the Rollouts, task-major
+    (`group_size` consecutive samples per task/prefix), meta: task_id, group, sample, turns, tool_calls, timing
+    (generate_s: time of the batched calls it was part of, tool_s: its own tool time) and batch (shared totals)."""
+    from star.sandbox import Sandbox
+    t_start = time.perf_counter()
+    if (tasks is None) == (prefixes is None): raise ValueError("pass exactly one of `tasks` and `prefixes`")
+    if group_size < 1: raise ValueError("group_size must be >= 1")
+    sandbox = Sandbox() if sandbox is None else sandbox
+    max_policy_turns = max_turns if max_policy_turns is None else max_policy_turns
+    if seed is not None and hasattr(policy, "reseed"): policy.reseed(seed)
+    eos = set(eos_ids(tokenizer))
+    runs = []
+    if prefixes is not None:
+        for g, pre in enumerate(prefixes):
+            if pre.turn_spans and pre.turn_spans[-1][2] != "env":
+                raise ValueError("a prefix must end with an environment turn (use Rollout.prefix)")
+            for j in range(group_size):
+                ro = copy.deepcopy(pre, {id(pre.task): pre.task})
+                ro.meta.update(group=g, sample=j, rollout_id=f"{ro.meta.get('task_id')}/{g}/{j}",
+                               branched_at=len(pre.turns), prefix_of=pre.meta.get("rollout_id"))
+                runs.append(_Run(ro, render_chat(tokenizer, ro.messages)))
+    else:
+        for g, task in enumerate(tasks):
+            msgs = build_messages(task, system)
+            text = render_chat(tokenizer, msgs)
+            ids = _encode(tokenizer, text)
+            tid = getattr(task, "id", None) if not isinstance(task, (str, dict)) else (task.get("id") if isinstance(task, dict) else None)
+            for j in range(group_size):
+                runs.append(_Run(Rollout(task=task, prompt_ids=list(ids), messages=copy.deepcopy(msgs),
+                                         meta={"task_id": tid, "group": g, "sample": j, "rollout_id": f"{tid}/{g}/{j}",
+                                               "turns": [], "tool_calls": []}), text))
+    batch = {"n_generate_calls": 0, "generate_s": 0.0, "tool_s": 0.0, "n_trajectories": len(runs)}
+
+    def end(run, why, truncated=False):
+        run.ro.termination, run.ro.truncated = why, truncated
+
+    active = [r for r in runs]
+    for r in active:
+        if max_context - r.length < 1: end(r, "context_limit", True)
+    active = [r for r in active if r.ro.termination == "partial"]
+    while active:
+        budgets = [min(max_new_tokens_per_turn, max_context - r.length) for r in active]
+        t0 = time.perf_counter()
+        gens = policy.generate([r.ro.input_ids for r in active], budgets, temperature, top_p, list(stop))
+        dt = time.perf_counter() - t0
+        batch["n_generate_calls"] += 1; batch["generate_s"] += dt
+        if len(gens) != len(active): raise RuntimeError(f"policy returned {len(gens)} generations for {len(active)} prompts")
+        for r, g, b in zip(active, gens, budgets):
+            ro = r.ro
+            r.timing["generate_s"] += dt
+            ids = list(g.token_ids)
+            r.add(ids, "policy", g.logprobs, g.entropies)
+            raw = tokenizer.decode(ids)
+            ended = bool(ids) and ids[-1] in eos
+            text = tokenizer.decode(ids[:-1]) if ended else raw
+            turn = parse_turn(text)
+            ro.messages.append({"role": "assistant", "content": text})
+            info = {"action": turn.action, "well_formed": turn.well_formed, "errors": list(turn.errors),
+                    "finish_reason": g.finish_reason, "n_tokens": len(ids), "tool": None}
+            ro.meta["turns"].append(info)
+            if not turn.well_formed: ro.format_error = True
+            n_turns = len(ro.meta["turns"])
+            if g.finish_reason == "length" and r.length >= max_context:
+                end(r, "context_limit", True)
+            elif stop_on_format_error and not turn.well_formed:
+                end(r, "format_error")
+            else:
+                t1 = time.perf_counter()
+                obs = sandbox.react_step(text)
+                tt = time.perf_counter() - t1
+                r.timing["tool_s"] += tt; batch["tool_s"] += tt
+                if obs is not None:
+                    ro.n_tool_calls += 1
+                    info["tool"] = turn.tool_name if isinstance(turn.tool_name, str) else repr(turn.tool_name)
+                    ro.meta["tool_calls"].append({"turn": n_turns - 1, "name": info["tool"], "arguments": turn.arguments,
+                                                  "observation_chars": len(obs), "failed": obs.startswith("<tool_response> Error: Current tool")})
+                    ro.messages.append({"role": "user", "content": obs})
+                    r.streak = 0
+                elif turn.action == "answer":
+                    ro.answer = turn.answer
+                    end(r, "answer")
+                else:
+                    r.streak += 1
+                if ro.termination == "partial":
+                    new = render_chat(tokenizer, ro.messages)
+                    head = r.rendered + raw
+                    if not new.startswith(head):
+                        raise RuntimeError("the chat template does not render the transcript append-only")
+                    env = _encode(tokenizer, new[len(head):])
+                    if r.length + len(env) >= max_context:   # the observation does not fit: drop it
+                        if obs is not None: ro.messages.pop()
+                        end(r, "context_limit", True)
+                    else:
+                        r.add(env, "env"); r.rendered = new
+                        if ro.n_tool_calls >= max_turns: end(r, "tool_budget")
+                        elif n_turns >= max_policy_turns: end(r, "max_turns")
+                        elif max_no_action is not None and r.streak >= max_no_action: end(r, "no_action")
+            info["n_messages"] = len(ro.messages)
+            ro.meta["no_action_streak"] = r.streak
+        active = [r for r in active if r.ro.termination == "partial"]
+    batch["wall_s"] = time.perf_counter() - t_start
+    for r in runs: r.ro.meta.update(timing=dict(r.timing), batch=batch)
+    return [r.ro for r in runs]
+
