@@ -24,7 +24,11 @@ NOTEBOOKS = {
     "rl": ("nbs/rl.ipynb", ("scale", "reward", "algorithm", "data", "n_train", "failure_rate", "epochs", "max_steps",
                             "group_size", "batch_size", "lr", "max_context", "tool_budget", "init", "seed", "out_dir",
                             "n_val", "pool", "use_vllm", "results_dir", "extra")),
-    "evaluate": ("nbs/evaluate.ipynb", ("checkpoint", "split", "protocol", "n", "out_dir")),
+    "evaluate": ("nbs/evaluate.ipynb", ("checkpoint", "split", "protocol", "n", "out_dir", "results_dir", "scale",
+                                        "temperature", "top_p", "max_context", "tool_budget", "max_new_tokens_per_turn",
+                                        "batch_size", "seed", "formatter", "strict_format", "diagnose", "base_url",
+                                        "api_key_env", "max_workers", "device", "dtype", "use_vllm", "qa_datasets",
+                                        "retriever", "corpus")),
 }
 
 # %% ../nbs/14_cli.ipynb #121d72f4
