@@ -12,7 +12,7 @@ from typing import Callable
 
 # %% auto #0
 __all__ = ['TOOLS_SLOT', 'STOP', 'prompt_template', 'system_prompt', 'build_messages', 'Turn', 'parse_turn', 'tool_call_text',
-           'answer_text', 'Trajectory', 'react_rollout', 'Generation', 'Policy', 'eos_ids', 'render_chat',
+           'answer_text', 'Trajectory', 'react_rollout', 'Generation', 'Policy', 'eos_ids', 'render_chat', 'env_suffix',
            'cut_at_stop', 'Rollout', 'HFPolicy', 'VLLMPolicy', 'ScriptedPolicy', 'rollout_batch']
 
 # %% ../nbs/04_agent.ipynb #f3ae109b
@@ -232,6 +232,30 @@ def render_chat(tokenizer, messages: list[dict]) -> str:
     return tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
 
 def _encode(tokenizer, text: str) -> list[int]: return tokenizer.encode(text, add_special_tokens=False)
+
+_PLACEHOLDER = "\x00star-turn\x00"
+
+def env_suffix(tokenizer, rendered: str, raw: str, text: str, messages: list[dict]) -> tuple[str, str]:
+    """What the environment appends after a policy turn, as chat-template text: `(new_rendered, env_text)` with
+    `new_rendered == rendered + raw + env_text`. `rendered` is the transcript's text up to the generation prompt the
+    policy continued, `raw` the decoded generated turn (with its end-of-turn token, if any), `text` that turn's message
+    content (`raw` without the end-of-turn token) and `messages` the transcript after the turn (and the tool response).
+    Append-only templates: the new rendering minus `rendered + raw`. A template that renders the last assistant turn
+    differently from what was generated (Qwen2.5 drops the newline after `assistant` when the content is empty, i.e.
+    the policy ended its turn at once) is rendered with a placeholder content instead; the text after the placeholder,
+    less the end-of-turn text the policy already generated, is the environment's. Raises RuntimeError when neither
+    works (a template that rewrites earlier turns)."""
+    new, head = render_chat(tokenizer, messages), rendered + raw
+    if new.startswith(head): return new, new[len(head):]
+    k = max(i for i, m in enumerate(messages) if m["role"] == "assistant")
+    probe = render_chat(tokenizer, [*messages[:k], {**messages[k], "content": _PLACEHOLDER}, *messages[k + 1:]])
+    end_text = raw[len(text):] if raw.startswith(text) else None
+    at = probe.find(_PLACEHOLDER)
+    after = probe[at + len(_PLACEHOLDER):] if at >= 0 else None
+    if end_text is None or after is None or not after.startswith(end_text):
+        raise RuntimeError("the chat template does not render the transcript append-only")
+    env = after[len(end_text):]
+    return head + env, env
 
 def cut_at_stop(ids: list[int], tokenizer, stop: list[str], eos: list[int], budget: int) -> tuple[int, str]:
     """Where a backend that samples `ids` one by one stops: `(n, finish_reason)` with `ids[:n]` the kept tokens:
@@ -654,11 +678,8 @@ def rollout_batch(policy, tokenizer, tasks=None, *, group_size: int = 1, sandbox
                 else:
                     r.streak += 1
                 if ro.termination == "partial":
-                    new = render_chat(tokenizer, ro.messages)
-                    head = r.rendered + raw
-                    if not new.startswith(head):
-                        raise RuntimeError("the chat template does not render the transcript append-only")
-                    env = _encode(tokenizer, new[len(head):])
+                    new, env_text = env_suffix(tokenizer, r.rendered, raw, text, ro.messages)
+                    env = _encode(tokenizer, env_text)
                     if r.length + len(env) >= max_context:   # the observation does not fit: drop it
                         if obs is not None: ro.messages.pop()
                         end(r, "context_limit", True)

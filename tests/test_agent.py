@@ -292,3 +292,18 @@ def test_rollout_batch_arguments(tok, sb, train, oracle):
     with pytest.raises(ValueError): rollout_batch(pol, tok, None)
     with pytest.raises(ValueError): rollout_batch(pol, tok, train[:1], group_size=0)
     with pytest.raises(KeyError): rollout_batch(pol, tok, train[1:2], sandbox=sb)   # no script for that query
+
+
+def test_empty_turn_keeps_the_transcript_exact(tok, sb, train):
+    "A policy that ends its turn at once (empty content: Qwen2.5's template then drops the newline after `assistant`)."
+    q = train[0].query
+    call = tool_call_text("Cities first.", "SearchCity", {"state": "Texas"})
+    pol = ScriptedPolicy(tok, {q: ["", call, answer_text("Done.", "no plan")]}, eos=True)
+    r = rollout_batch(pol, tok, train[:1], sandbox=sb, max_no_action=None)[0]
+    assert (r.termination, r.n_tool_calls, r.messages[2]["content"]) == ("answer", 1, "")
+    text = tok.decode(r.prompt_ids + r.completion_ids)
+    # what the policy saw: the generation prompt, its end-of-turn token, then the next generation prompt
+    assert "<|im_start|>assistant\n<|im_end|>\n<|im_start|>assistant\n<think>" in text
+    assert text.endswith("<|im_start|>assistant\n" + r.messages[-1]["content"])  # cut at the `</answer>` stop string
+    assert [sum(r.env_mask[s:e]) == e - s for s, e, k in r.turn_spans if k == "policy"] == [True] * 3
+    assert r.messages[4]["content"] == sb.react_step(call)   # [system, user, "", call, observation, answer]
