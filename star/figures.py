@@ -97,6 +97,7 @@ def tp_results(results_dir, protocol: str = "official") -> pd.DataFrame:
     out = _with_parsed(recs)
     out = out[out.split.notna() & (out.split != "qa") & out.stage.notna()].copy()
     out["scale"] = [s if sp == "test" else f"{s} ({sp})" for s, sp in zip(out.scale, out.split)]
+    out = out[[c for c in out.columns if c not in TP] + list(TP)]   # same column order as with no records
     return out.sort_values("run", kind="stable").reset_index(drop=True)
 
 def qa_results(results_dir) -> pd.DataFrame:
@@ -105,6 +106,7 @@ def qa_results(results_dir) -> pd.DataFrame:
     if recs.empty: return _with_parsed(pd.DataFrame({"run": pd.Series(dtype=str)})).assign(**{m: np.nan for m in QA})
     recs = recs[["run"] + [f"qa.{d}" for d in QA]].rename(columns={f"qa.{d}": d for d in QA})
     out = _with_parsed(recs)
+    out = out[[c for c in out.columns if c not in QA] + list(QA)]   # same column order as with no records
     return out[(out.split == "qa") & out.stage.notna()].sort_values("run", kind="stable").reset_index(drop=True)
 
 def run_records(results_dir) -> dict:
