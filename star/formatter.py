@@ -282,11 +282,12 @@ class LLMFormatter:
         return plan
 
 # %% ../nbs/05_formatter.ipynb #19599979
-def fake_formatter_server(reply: str | list, status: int = 200):
+def fake_formatter_server(reply, status: int = 200):
     """Start a local OpenAI-compatible `/chat/completions` stub on 127.0.0.1 (a free port, daemon thread) that
-    answers every request with `reply` (a string, or a list cycled per request) as the assistant message.
-    Returns `(base_url, server)`; `server.requests` holds the received JSON payloads; stop with `server.shutdown()`.
-    For tests and demos of `LLMFormatter` without a model."""
+    answers every request with `reply` as the assistant message: a string, a list cycled per request, or a callable
+    `reply(payload) -> str` of the request's JSON. Returns `(base_url, server)`; `server.requests` holds the received
+    payloads (with the `Authorization` header under `_authorization`); stop with `server.shutdown()`. For tests and
+    demos of every endpoint client here (LLM formatter, LLM teacher, back-translation, API policies) without a model."""
     import threading
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
     replies = reply if isinstance(reply, list) else [reply]
@@ -295,8 +296,8 @@ def fake_formatter_server(reply: str | list, status: int = 200):
             payload = json.loads(self.rfile.read(int(self.headers['Content-Length'])))
             payload['_authorization'] = self.headers.get('Authorization')
             server.requests.append(payload)
-            body = json.dumps({'choices': [{'index': 0, 'message': {'role': 'assistant',
-                               'content': replies[(len(server.requests) - 1) % len(replies)]}}]}).encode()
+            content = reply(payload) if callable(reply) else replies[(len(server.requests) - 1) % len(replies)]
+            body = json.dumps({'choices': [{'index': 0, 'message': {'role': 'assistant', 'content': content}}]}).encode()
             self.send_response(status); self.send_header('Content-Type', 'application/json')
             self.send_header('Content-Length', str(len(body))); self.end_headers(); self.wfile.write(body)
         def log_message(self, *a): pass

@@ -2,9 +2,8 @@
 all 180 validation queries through the batched pipeline (metrics of both protocols, per-check breakdown, terminations,
 backtracking diagnostic, leaderboard submission file), terminations of real tiny-model rollouts, the QA evaluation of
 the scripted oracle reader on real QA records, and EndpointPolicy against a local fake OpenAI-compatible server."""
-import ast, gzip, json, threading
+import ast, gzip, json
 from collections import Counter
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ from star.evaluation import (EVAL_PARAMETERS, SERVER_ERROR_REPLY, ChatPolicy, En
                              parse_chatml, qa_episodes, qa_predictions, qa_records, qa_run_record, qa_search,
                              run_episodes, submission_rows, teacher_episodes, travelplanner_record, write_submission)
 from star.evaluator import COMMONSENSE_CHECKS, HARD_CHECKS, evaluate_dataset, evaluate_plan, hard_constraint_count
-from star.formatter import PLAN_KEYS
+from star.formatter import PLAN_KEYS, fake_formatter_server
 from star.models import load_tokenizer
 from star.results import record_json, save_record
 from star.tasks import _data_dir, load_tasks, read_jsonl
@@ -181,29 +180,12 @@ def test_parse_chatml_inverts_the_template(tok, val):
     with pytest.raises(ValueError): parse_chatml("<|im_start|>user\nunterminated")
 
 
-def _fake_server(script, status=200):
-    "A local /chat/completions stub: `script(payload) -> str` answers each request; requests are recorded."
-    class H(BaseHTTPRequestHandler):
-        def do_POST(self):
-            payload = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-            payload["_auth"] = self.headers.get("Authorization")
-            srv.requests.append(payload)
-            body = json.dumps({"choices": [{"index": 0, "message": {"role": "assistant", "content": script(payload)}}]}).encode()
-            self.send_response(status); self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body))); self.end_headers(); self.wfile.write(body)
-        def log_message(self, *a): pass
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), H)
-    srv.requests = []
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{srv.server_address[1]}/v1", srv
-
-
 def test_endpoint_policy_against_fake_server(val, monkeypatch):
     tasks = val[:2]
     trajs = {t.query: [m["content"] for m in solve(t).messages if m["role"] == "assistant"] for t in tasks}
     # the "API model" replays the teacher: reply k to a chat holding k assistant turns (plus chatter after the action)
     script = lambda p: trajs[p["messages"][1]["content"]][sum(m["role"] == "assistant" for m in p["messages"])] + "\nextra"
-    url, srv = _fake_server(script)
+    url, srv = fake_formatter_server(script)
     monkeypatch.setenv("STAR_TEST_KEY", "not-a-real-key")
     try:
         policy, tok2, info = load_policy("fake-model", base_url=url, api_key_env="STAR_TEST_KEY", max_workers=2)
@@ -217,20 +199,20 @@ def test_endpoint_policy_against_fake_server(val, monkeypatch):
     assert len(srv.requests) == sum(len(v) for v in trajs.values())
     r0 = srv.requests[0]
     assert (r0["model"], r0["temperature"], r0["top_p"]) == ("fake-model", 0.6, 0.95) and r0["max_tokens"] <= 8192
-    assert all(r["_auth"] == "Bearer not-a-real-key" for r in srv.requests)
+    assert all(r["_authorization"] == "Bearer not-a-real-key" for r in srv.requests)
     assert r0["messages"] == build_messages(tasks[0])
     rec = travelplanner_record("eval_validation_fake-model", rep, {"checkpoint": "fake-model", "base_url": url})
     assert "not-a-real-key" not in record_json(rec)
 
 
 def test_endpoint_errors_follow_the_reference(val, tok):
-    url, srv = _fake_server(lambda p: "boom", status=500)
+    url, srv = fake_formatter_server(lambda p: "boom", status=500)
     try:
         pol = EndpointPolicy(url, "m", api_key_env=None, tokenizer=tok, max_retries=1)
         rs = run_episodes(pol, tok, val[:1], inference_settings(None, tool_budget=5))
     finally:
         srv.shutdown()
-    assert len(srv.requests) == 2 * 3 and all(r["_auth"] is None for r in srv.requests)   # retried, no key header
+    assert len(srv.requests) == 2 * 3 and all(r["_authorization"] is None for r in srv.requests)   # retried, no key header
     assert rs[0].termination == "no_action" and rs[0].messages[2]["content"] == SERVER_ERROR_REPLY
     assert pol.errors == ["HTTP 500"] * 3
 

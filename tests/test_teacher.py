@@ -1,8 +1,7 @@
 """The agent protocol (star.agent) and the teacher (star.teacher) on real data: the reference system prompt, the
 turn format, oracle trajectories for real train queries checked by the evaluator and replayed against the sandbox,
 the LLM-teacher loop against a local OpenAI-compatible stub, rejection sampling and the Table 8 statistics."""
-import copy, gzip, json, threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import copy, gzip, json
 from pathlib import Path
 
 import pytest
@@ -10,7 +9,7 @@ import pytest
 from star.agent import (Trajectory, build_messages, parse_turn, react_rollout, system_prompt, tool_call_text,
                         answer_text)
 from star.evaluator import evaluate_plan
-from star.formatter import parse_plan
+from star.formatter import fake_formatter_server, parse_plan
 from star.sandbox import Sandbox
 from star.tasks import load_tasks
 from star.teacher import (accept, build_sft_set, llm_solve, openai_chat, plan_days, plan_entities, plan_legs,
@@ -182,27 +181,10 @@ def test_validation_success_is_limited_only_by_the_flight_subset(sb):
 
 
 # ---------------------------------------------------------------- LLM teacher against a local stub
-def _stub(replies):
-    class H(BaseHTTPRequestHandler):
-        def do_POST(self):
-            req = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-            req["_auth"] = self.headers.get("Authorization")
-            server.seen.append(req)
-            body = json.dumps({"choices": [{"message": {"role": "assistant",
-                                                        "content": replies[min(len(server.seen), len(replies)) - 1]}}]}).encode()
-            self.send_response(200); self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body))); self.end_headers(); self.wfile.write(body)
-        def log_message(self, *a): pass
-    server = ThreadingHTTPServer(("127.0.0.1", 0), H)
-    server.seen = []
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_address[1]}/v1", server
-
-
 def test_llm_teacher_replays_a_real_trajectory(sb, train, monkeypatch):
     task = train[19]
     oracle = solve(task, sb, plan=task.annotated_plan)
-    url, server = _stub([m["content"] for m in oracle.messages if m["role"] == "assistant"])
+    url, server = fake_formatter_server([m["content"] for m in oracle.messages if m["role"] == "assistant"])
     monkeypatch.setenv("STAR_TEACHER_KEY", "sk-test")
     try:
         traj = llm_solve(task, openai_chat(url, "stub-model", api_key_env="STAR_TEACHER_KEY", temperature=0.9), sb,
@@ -210,17 +192,17 @@ def test_llm_teacher_replays_a_real_trajectory(sb, train, monkeypatch):
     finally: server.shutdown()
     assert traj.messages == oracle.messages
     assert (traj.termination, traj.meta["teacher"], traj.meta["level"]) == ("answer", "stub-model", task.level)
-    assert len(server.seen) == oracle.n_tool_calls + 1
-    assert server.seen[0]["messages"] == build_messages(task) and server.seen[0]["model"] == "stub-model"
-    assert server.seen[0]["temperature"] == 0.9 and server.seen[0]["_auth"] == "Bearer sk-test"
+    assert len(server.requests) == oracle.n_tool_calls + 1
+    assert server.requests[0]["messages"] == build_messages(task) and server.requests[0]["model"] == "stub-model"
+    assert server.requests[0]["temperature"] == 0.9 and server.requests[0]["_authorization"] == "Bearer sk-test"
     assert accept(traj, task) == (True, "ok")
 
 
 def test_llm_teacher_tool_budget(sb, train):
-    url, server = _stub([tool_call_text("again", "SearchCity", {"state": "Ohio"})])
+    url, server = fake_formatter_server([tool_call_text("again", "SearchCity", {"state": "Ohio"})])
     try: traj = llm_solve(train[0], openai_chat(url, "m", api_key_env=None), sb, max_turns=6)
     finally: server.shutdown()
-    assert (traj.termination, traj.n_tool_calls, server.seen[0]["_auth"]) == ("turn_limit", 6, None)
+    assert (traj.termination, traj.n_tool_calls, server.requests[0]["_authorization"]) == ("turn_limit", 6, None)
     assert accept(traj, train[0])[1].startswith("format: ")
 
 
