@@ -197,25 +197,34 @@ def _off_reasonable_visiting_city(q, plan, ix):
     if cities[0] != cities[-1]: return False, f"the trip must end where it starts ({cities[0]!r} vs {cities[-1]!r})"
     return _check_route(q, cities, ix.city_state)
 
-def _off_valid_restaurants(q, plan, ix):
+def _repeated_restaurants(q, plan, meals, filled):
+    "Diverse restaurants: no restaurant twice; meals visited in `meals` order, `filled(unit, meal)` says a slot is used."
     seen = []
     for i in _days(q, plan):
         unit = plan[i]
-        for meal in _MEALS:
-            if meal in unit and _filled(unit[meal]):
+        for meal in meals:
+            if filled(unit, meal):
                 if unit[meal] in seen: return False, f"day {i+1} {meal} {unit[meal]!r} repeats an earlier restaurant"
                 seen.append(unit[meal])
     return True, ''
 
-def _off_valid_attractions(q, plan, ix):
+def _repeated_attractions(q, plan, filled):
+    "Diverse attractions: no attraction twice (entries split on ';', the last piece dropped as both references do)."
     seen = []
     for i in _days(q, plan):
         unit = plan[i]
-        if 'attraction' in unit and _filled(unit['attraction']):
+        if filled(unit, 'attraction'):
             for a in unit['attraction'].split(';')[:-1]:
                 if a in seen: return False, f"day {i+1} attraction {a!r} is repeated"
                 seen.append(a)
     return True, ''
+
+# how each reference tests a slot (they crash differently on a non-dict day, which the crash verdicts keep)
+def _off_slot(unit, key): return key in unit and _filled(unit[key])
+def _as_slot(unit, key): return bool(unit.get(key)) and unit[key] != '-'
+
+def _off_valid_restaurants(q, plan, ix): return _repeated_restaurants(q, plan, _MEALS, _off_slot)
+def _off_valid_attractions(q, plan, ix): return _repeated_attractions(q, plan, _off_slot)
 
 def _min_nights(q, plan, ix, strip):
     stays = []
@@ -496,25 +505,8 @@ def _as_valid_information_in_sandbox(q, plan, ix):
             return False, f"day {i+1} accommodation {unit['accommodation']!r} is not in the sandbox"
     return True, ''
 
-def _as_valid_restaurants(q, plan, ix):
-    seen = []
-    for i in _days(q, plan):
-        unit = plan[i]
-        for meal in _AS_MEALS:
-            if unit.get(meal) and unit[meal] != '-':
-                if unit[meal] in seen: return False, f"day {i+1} {meal} {unit[meal]!r} repeats an earlier restaurant"
-                seen.append(unit[meal])
-    return True, ''
-
-def _as_valid_attractions(q, plan, ix):
-    seen = []
-    for i in _days(q, plan):
-        unit = plan[i]
-        if unit.get('attraction') and unit['attraction'] != '-':
-            for a in unit['attraction'].split(';')[:-1]:
-                if a in seen: return False, f"day {i+1} attraction {a!r} is repeated"
-                seen.append(a)
-    return True, ''
+def _as_valid_restaurants(q, plan, ix): return _repeated_restaurants(q, plan, _AS_MEALS, _as_slot)
+def _as_valid_attractions(q, plan, ix): return _repeated_attractions(q, plan, _as_slot)
 
 def _as_valid_accommodation(q, plan, ix): return _min_nights(q, plan, ix, False)
 
