@@ -197,7 +197,8 @@ def test_endpoint_policy_against_fake_server(val, monkeypatch):
     assert rep["validation"]["official"]["final_pass"] == 1.0 and rep["terminations"]["counts"]["answer"] == 2
     assert [m for m in rs[0].messages] == solve(tasks[0]).messages          # "extra" after the action was cut
     assert len(srv.requests) == sum(len(v) for v in trajs.values())
-    r0 = srv.requests[0]
+    # requests from the two worker threads interleave: take the first turn of task 0, not whichever came first
+    r0 = next(r for r in srv.requests if r["messages"][1]["content"] == tasks[0].query and len(r["messages"]) == 2)
     assert (r0["model"], r0["temperature"], r0["top_p"]) == ("fake-model", 0.6, 0.95) and r0["max_tokens"] <= 8192
     assert all(r["_authorization"] == "Bearer not-a-real-key" for r in srv.requests)
     assert r0["messages"] == build_messages(tasks[0])
