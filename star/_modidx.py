@@ -432,6 +432,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                          'star.rl._abs': ('rl.html#_abs', 'star/rl.py'),
                          'star.rl._counter': ('rl.html#_counter', 'star/rl.py'),
                          'star.rl._curve': ('rl.html#_curve', 'star/rl.py'),
+                         'star.rl._is_main_rank': ('rl.html#_is_main_rank', 'star/rl.py'),
                          'star.rl._on_cuda': ('rl.html#_on_cuda', 'star/rl.py'),
                          'star.rl._read_jsonl': ('rl.html#_read_jsonl', 'star/rl.py'),
                          'star.rl._rollout_kwargs': ('rl.html#_rollout_kwargs', 'star/rl.py'),

@@ -34,10 +34,12 @@ INIT_CHOICES = ("auto", "base", "sft")
 RUN_DEFAULTS = {
     "paper": dict(n_train=1000, n_val=180, max_steps=-1, max_new_tokens_per_turn=8192, lora=False, dtype="bfloat16",
                   gradient_checkpointing=True, per_device_batch=8, save_steps=10, init="sft"),
-    "0.5B": dict(n_train=16, n_val=4, max_steps=3, max_new_tokens_per_turn=320, lora=True, dtype="bfloat16",
-                 gradient_checkpointing=True, per_device_batch=4, save_steps=3, init="base"),
-    "1.5B-offline": dict(n_train=16, n_val=4, max_steps=3, max_new_tokens_per_turn=320, lora=True, dtype="bfloat16",
-                         gradient_checkpointing=True, per_device_batch=4, save_steps=3, init="base"),
+    # offline CPU scales: start from our SFT checkpoint, easy prompts, 3 steps, no validation pass (each one costs
+    # minutes here; `-p n_val 8` turns model selection on) -- the default 0.5B run takes <= 20 min on 2 cores
+    "0.5B": dict(data="easy", n_train=8, n_val=0, max_steps=3, max_new_tokens_per_turn=384, lora=True,
+                 dtype="bfloat16", gradient_checkpointing=True, per_device_batch=4, save_steps=1, init="sft"),
+    "1.5B-offline": dict(data="easy", n_train=8, n_val=0, max_steps=3, max_new_tokens_per_turn=384, lora=True,
+                         dtype="bfloat16", gradient_checkpointing=True, per_device_batch=4, save_steps=1, init="sft"),
     "tiny": dict(n_train=4, n_val=2, max_steps=2, max_new_tokens_per_turn=24, lora=False, dtype="float32",
                  gradient_checkpointing=False, per_device_batch=2, save_steps=1, init="base"),
 }
@@ -134,7 +136,8 @@ def resolve_config(**params) -> RLRunConfig:
                group_size=rl.group_size, batch_size=rl.batch_size, lr=rl.lr, max_context=rl.max_context,
                tool_budget=rl.tool_budget, temperature=rl.temperature, seed=0, beta=rl.beta,
                val_temperature=spec.inference.temperature, val_top_p=spec.inference.top_p,
-               val_max_context=spec.inference.max_context, val_tool_budget=spec.inference.tool_budget, **run)
+               val_max_context=spec.inference.max_context, val_tool_budget=spec.inference.tool_budget)
+    cfg.update(run)
     cfg.update(p)
     if explicit_epochs and "max_steps" not in p: cfg["max_steps"] = -1
     cfg["scale"] = scale
@@ -332,14 +335,16 @@ def arpo_rollouts(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbox,
     return [r for g in out for r in g], plans
 
 def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None, policy_fn=generation_policy,
-                      stats: list | None = None) -> Callable:
+                      stats: list | None = None, log_dir=None) -> Callable:
     """TRL `rollout_func(prompts, trainer) -> dict` for `GRPOTrainer(rollout_func=…)`: maps each prompt (a task's
     query string) to its `Task`, plays G = trainer.num_generations rollouts per distinct prompt with the trainer's
     policy (`policy_fn(trainer, tokenizer)`) on `sandbox` (default `Sandbox(failure_rate=cfg.failure_rate,
     seed=cfg.seed)`: failure injection at training time only), scores them and returns `prompt_ids`,
     `completion_ids`, `logprobs`, `env_mask` (policy tokens 1; truncated rollouts and DAPO-filtered groups all 0) and
     the reward-function fields `eval_result` (verdicts) and `epoch` (1-based). Logs `star/*` metrics into the trainer
-    and appends one summary dict per call to `stats`. Raises KeyError for a prompt that is not a task's query and
+    and appends one summary dict per call to `stats`; with `log_dir`, also appends it at once to
+    `<log_dir>/rollout_stats.jsonl` and the call's highest-reward rollout (chat messages, reward, termination, tool
+    calls) to `<log_dir>/samples.jsonl`, so a killed run keeps every step it finished. Raises KeyError for a prompt that is not a task's query and
     ValueError if the prompts are not consecutive groups of G."""
     from star.sandbox import Sandbox
     from star.agent import rollout_batch
@@ -396,6 +401,13 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
                        "rollout_seconds", "arpo_branches"):
                 metrics[f"star/{k_}"].append(float(summary[k_]))
         if stats is not None: stats.append(summary)
+        if log_dir is not None:
+            b = max(range(len(rollouts)), key=lambda i: rewards[i])
+            sample = {"step": step, "task_id": rollouts[b].task.key, "level": rollouts[b].task.level,
+                      "reward": rewards[b], "success": succ[b], "termination": rollouts[b].termination,
+                      "n_tool_calls": rollouts[b].n_tool_calls, "messages": rollouts[b].messages}
+            for name, rec in (("rollout_stats", summary), ("samples", sample)):
+                with (Path(log_dir) / f"{name}.jsonl").open("a") as f: f.write(json.dumps(rec) + "\n")
         return {"prompt_ids": prompt_ids, "completion_ids": completion_ids, "logprobs": logprobs, "env_mask": env_mask,
                 "eval_result": results, "epoch": [epoch] * len(rollouts)}
     return rollout_func
@@ -505,7 +517,7 @@ def _abs(p) -> Path:
 def init_model_source(cfg: RLRunConfig, exclude: Sequence = ()) -> str:
     """What `train_rl` loads: the scale name (base model; offline scales via `star.models.load_model`), the hub id of
     the released Agent-STAR SFT checkpoint (`init='sft'` on 1.5B/3B/7B), the SFT output of `star.sft.train_sft`
-    (`init='sft'` on an offline scale, trained once and cached under runs/sft/), or `cfg.init` as a path / hub id."""
+    (`init='sft'` on an offline scale, trained once and cached under runs/sft_<scale>/), or `cfg.init` as a path / hub id."""
     if cfg.init == "base": return cfg.scale
     if cfg.init == "sft":
         spec = get_spec(cfg.scale)
@@ -515,12 +527,13 @@ def init_model_source(cfg: RLRunConfig, exclude: Sequence = ()) -> str:
 
 def sft_checkpoint(cfg: RLRunConfig, exclude: Sequence = ()) -> Path:
     """SFT checkpoint of an offline scale for `init='sft'` (paper Sec. 4.1: RL starts from the SFT model): reuses
-    runs/sft/<scale>/final if present, else builds the oracle-teacher SFT set (`star.sft.build_sft_dataset`, RL
-    prompts in `exclude` dropped) and trains it with `star.sft.train_sft` (`cfg.sft_steps` steps if set)."""
-    out = _abs(f"runs/sft/{cfg.scale}")
+    runs/sft_<scale>/final (what `nbs/sft.ipynb -p scale <scale>` writes) if present, else builds the oracle-teacher
+    SFT set `star.sft.OFFLINE_SFT_DATA` (`build_sft_dataset`, RL prompts in `exclude` dropped) and trains it with
+    `star.sft.train_sft` and the scale's SFT defaults (`cfg.sft_steps` steps if set; ~40 min for 0.5B on 2 cores)."""
+    out = _abs(f"runs/sft_{cfg.scale}")
     if (out / "final" / "config.json").exists(): return out / "final"
-    from star.sft import build_sft_dataset, train_sft
-    ds = build_sft_dataset(exclude=list(exclude))
+    from star.sft import OFFLINE_SFT_DATA, build_sft_dataset, train_sft
+    ds = build_sft_dataset(exclude=list(exclude), **OFFLINE_SFT_DATA)
     kw = {"max_steps": cfg.sft_steps} if cfg.sft_steps else {}
     return Path(train_sft(cfg.scale, ds, out, **kw))
 
@@ -556,10 +569,13 @@ def cpu_compact_logprobs(enable: bool = True) -> bool:
     else: tu._use_triton = base
     return True
 
+def _is_main_rank() -> bool:
+    return int(os.environ.get("RANK", "0")) == 0
+
 def build_trainer(cfg: RLRunConfig, model, tokenizer, train_tasks: Sequence, val_tasks: Sequence = (),
                   sandbox=None, stats: list | None = None, **trl_overrides):
     """A `trl.GRPOTrainer` for `cfg`: dataset = one row {"prompt": query} per task; `rollout_func` from
-    `make_rollout_func`; reward function `star.rewards.reward_fn(cfg.reward)` over the `eval_result` field; LoRA
+    `make_rollout_func` (logging per-step stats and samples under `cfg.out_dir` on rank 0); reward function `star.rewards.reward_fn(cfg.reward)` over the `eval_result` field; LoRA
     (`cfg.lora`) through TRL's `peft_config`; a `ValidationCallback` on `val_tasks`."""
     from datasets import Dataset
     from trl import GRPOTrainer
@@ -575,7 +591,8 @@ def build_trainer(cfg: RLRunConfig, model, tokenizer, train_tasks: Sequence, val
     if not _on_cuda(): cpu_compact_logprobs(True)
     trainer = GRPOTrainer(model=model, reward_funcs=[reward_fn(cfg.reward)], args=trl_config(cfg, **trl_overrides),
                           train_dataset=ds, processing_class=tokenizer, peft_config=peft_config,
-                          rollout_func=make_rollout_func(cfg, train_tasks, tokenizer, sandbox=sandbox, stats=stats),
+                          rollout_func=make_rollout_func(cfg, train_tasks, tokenizer, sandbox=sandbox, stats=stats,
+                                                                 log_dir=cfg.out_dir if _is_main_rank() else None),
                           callbacks=[val_cb])
     val_cb.trainer = trainer
     return trainer
@@ -609,8 +626,6 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
     else:
         trainer.train(resume_from_checkpoint=last)
     t_train = time.time() - t_train
-    with (Path(cfg.out_dir) / "rollout_stats.jsonl").open("a") as f:
-        for s in stats: f.write(json.dumps(s) + "\n")
     records = _read_jsonl(Path(cfg.out_dir) / "validation.jsonl")
     strip = lambda r: r and {**r, "metrics": {k: v for k, v in r["metrics"].items() if k != "tasks"}}
     from star.results import new_record, save_record

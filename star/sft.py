@@ -12,7 +12,7 @@ from .agent import Trajectory
 from .models import get_spec, load_model, load_tokenizer
 
 # %% auto #0
-__all__ = ['SFT_SEED', 'TABLE8_MIX', 'IM_END', 'CPU_SCALES', 'LORA_DEFAULTS', 'LORA_LR', 'SFT_PARAMETERS', 'sft_tasks',
+__all__ = ['SFT_SEED', 'TABLE8_MIX', 'IM_END', 'CPU_SCALES', 'LORA_DEFAULTS', 'OFFLINE_SFT_DATA', 'SFT_PARAMETERS', 'sft_tasks',
            'build_sft_dataset', 'dataset_trajectories', 'assistant_spans', 'tokenize_sft', 'tokenize_dataset',
            'uses_lora', 'sft_config', 'lora_config', 'last_checkpoint', 'train_sft', 'check_parameters']
 
@@ -42,11 +42,11 @@ def sft_tasks(n: int, seed: int = SFT_SEED, ratio=TABLE8_MIX, exclude=()) -> lis
 
 # %% ../nbs/09_sft.ipynb #54b5ae8f
 def build_sft_dataset(tasks=None, n: int = 64, seed: int = SFT_SEED, path=None, exclude=(), out=None,
-                      progress: bool = False):
+                      progress: bool = False, ratio=TABLE8_MIX):
     """The SFT corpus as a Hugging Face `datasets.Dataset`, one row per kept teacher trajectory (paper Sec. 4.1:
     rejection-sampled Success trajectories). Source, in order of precedence: `path` (a JSONL written by
     `star.teacher.write_sft_jsonl`; the first `n` rows if `n`), else `star.teacher.build_sft_set` (oracle teacher,
-    Success + format + grounding filter) on `tasks`, else on `sft_tasks(n, seed, exclude=exclude)`. `out`: also
+    Success + format + grounding filter) on `tasks`, else on `sft_tasks(n, seed, ratio, exclude)`. `out`: also
     write the kept trajectories as JSONL. Rows whose query is in `exclude` (RL tasks) are dropped in every case.
     Columns: `messages` (list of {role, content}: system, user, then assistant / user(<tool_response>) turns,
     ending with the assistant's answer), `task_id`, `level`, `n_tool_calls`, `termination`."""
@@ -57,7 +57,7 @@ def build_sft_dataset(tasks=None, n: int = 64, seed: int = SFT_SEED, path=None, 
         trajs = read_sft_jsonl(path)
         trajs = trajs[:n] if n else trajs
     else:
-        tasks = list(tasks) if tasks is not None else sft_tasks(n, seed, exclude=exclude)
+        tasks = list(tasks) if tasks is not None else sft_tasks(n, seed, ratio=ratio, exclude=exclude)
         trajs = build_sft_set(tasks, progress=progress).kept
     from star.tasks import normalize_query
     trajs = [t for t in trajs if normalize_query(t.meta.get("query") or "") not in banned]
@@ -127,7 +127,9 @@ CPU_SCALES = ("tiny", "0.5B", "1.5B-offline")
 LORA_DEFAULTS = dict(r=16, lora_alpha=32, lora_dropout=0.05, bias="none", task_type="CAUSAL_LM",
                      target_modules=["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"])
 
-LORA_LR = 1e-4  # LoRA adapters need a ~10x larger step than full fine-tuning (our choice for the CPU scales)
+# The offline CPU SFT set: 12 easy teacher trajectories (~5.5-6.1K tokens each, so a whole episode, answer included,
+# fits the CPU scales' 6,400-token cutoff; medium/hard episodes would be cut before their answer). Our choice.
+OFFLINE_SFT_DATA = dict(n=12, ratio=(1, 0, 0))
 
 def _n_devices() -> int:
     import torch
@@ -158,7 +160,7 @@ def sft_config(scale: str = "tiny", out_dir="runs/sft", **overrides):
     if batch % (per_device * n_dev):
         raise ValueError(f"global batch {batch} is not a multiple of {per_device} per device x {n_dev} devices")
     tiny = get_spec(scale).scale == "tiny"
-    lr = LORA_LR if uses_lora(scale) else spec.lr
+    lr = spec.lr  # CPU scales: a LoRA learning rate (2e-4 / 1e-4), ~20-40x the paper's full fine-tuning rate
     kw = dict(output_dir=str(out_dir), learning_rate=lr, lr_scheduler_type=spec.lr_scheduler,
               warmup_steps=float(spec.warmup_ratio),  # a float < 1 is a ratio of the total steps
               num_train_epochs=float(epochs), per_device_train_batch_size=per_device,
@@ -240,12 +242,13 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
 SFT_PARAMETERS = dict(
     scale="tiny",        # registered model scale (star.models.REGISTRY): tiny, 0.5B, 1.5B, 3B, 7B
     run=None,            # run name: results file sft_<run>.json, default out dir runs/sft_<run>; None -> scale
-    n_train=4,           # teacher trajectories to train on (paper: 1,198)
+    n_train=4,           # teacher trajectories to train on (paper: 1,198; offline 0.5B recipe: 12)
+    mix=None,            # easy:medium:hard of the synthetic SFT queries, "1:0:0" or [1, 0, 0]; None -> Table 8's 52:31:17
     data_path=None,      # SFT JSONL (star.teacher.write_sft_jsonl); None -> oracle teacher on synthetic queries
     seed=SFT_SEED,       # synthesis seed of the SFT queries (keep it different from the RL pool's)
     epochs=None,         # None -> the scale's default (paper: 6 for 1.5B, 4 for 3B/7B)
     max_steps=2,         # > 0 caps the optimizer steps (smoke runs); -1 -> train for `epochs`
-    lr=None,             # None -> scale default (paper 5e-6; LoRA scales 1e-4)
+    lr=None,             # None -> scale default (paper 5e-6; LoRA scales 2e-4 / 1e-4)
     batch_size=1,        # global batch in sequences; None -> scale default (paper 32)
     max_length=None,     # tokens per sequence (keep_start truncation); None -> scale default (paper 20,480)
     out_dir=None,        # checkpoints + final model; None -> runs/sft_<run>

@@ -168,6 +168,33 @@ def test_notebook_resolves_paper_config(tmp_path):
            ("grpo", "curriculum", "mixed", 1000, 2e-6, 32, 8, 5, 30720, 60, "sft")
 
 
+def test_notebook_default_is_the_offline_0_5B_run(tmp_path):
+    pm = pytest.importorskip("papermill")
+    out_dir = tmp_path / "run"
+    pm.execute_notebook(str(ROOT / "nbs" / "rl.ipynb"), str(tmp_path / "out.ipynb"), cwd=str(ROOT),
+                        parameters=dict(stop_after="config", out_dir=str(out_dir)), progress_bar=False)
+    c = json.loads((out_dir / "config.json").read_text())
+    assert (c["scale"], c["init"], c["data"], c["algorithm"], c["group_size"], c["batch_size"], c["max_steps"]) == \
+           ("0.5B", "sft", "easy", "grpo", 4, 1, 3)
+    assert (c["lora"], c["results_dir"], c["run_name"]) == (True, "results", "rl_0.5B_grpo_curriculum_easy8_f0_s0")
+
+
+def test_notebook_tiny_end_to_end(tmp_path):
+    """The whole run notebook on the random-weight model (what CI executes): results JSON, per-step rollout stats and
+    samples, and the printed sample conversation."""
+    pm = pytest.importorskip("papermill")
+    out_dir, res_dir = tmp_path / "run", tmp_path / "res"
+    nb = pm.execute_notebook(str(ROOT / "nbs" / "rl.ipynb"), str(tmp_path / "out.ipynb"), cwd=str(ROOT),
+                             parameters=dict(scale="tiny", out_dir=str(out_dir), results_dir=str(res_dir)),
+                             progress_bar=False)
+    data = json.loads((res_dir / "rl_tiny_grpo_curriculum_mixed4_f0_s0.json").read_text())
+    assert data["steps"] == 2 and [c["step"] for c in data["curve"]] == [1, 2] and len(data["rollouts"]) == 2
+    samples = [json.loads(l) for l in (out_dir / "samples.jsonl").read_text().splitlines()]
+    assert [s["step"] for s in samples] == [0, 1] and all(s["messages"][0]["role"] == "system" for s in samples)
+    text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
+    assert "ended by" in text and "[user]" in text and (out_dir / "curves.png").exists()
+
+
 def test_tiny_grpo_end_to_end_writes_results(tmp_path, val):
     cfg = resolve_config(scale="tiny", max_steps=1, n_train=2, batch_size=1, group_size=2, n_val=0,
                          out_dir=str(tmp_path / "run"), results_dir=str(tmp_path / "res"))

@@ -89,7 +89,7 @@ def test_cpu_configs(tmp_path):
     c = sft_config("tiny", out_dir=tmp_path)
     assert (c.bf16, c.gradient_checkpointing, c.use_cpu, c.max_length) == (False, False, True, 2048)
     c = sft_config("0.5B", out_dir=tmp_path, max_length=4096)
-    assert (c.learning_rate, c.bf16, c.gradient_checkpointing, c.max_length) == (1e-4, True, True, 4096)
+    assert (c.learning_rate, c.bf16, c.gradient_checkpointing, c.max_length) == (2e-4, True, True, 4096)
     lc = lora_config("0.5B")
     assert lc.r == 16 and set(lc.target_modules) >= {"q_proj", "v_proj", "down_proj"}
     with pytest.raises(ValueError, match="multiple"):
