@@ -12,9 +12,10 @@ from .agent import Trajectory
 from .models import get_spec, load_model, load_tokenizer
 
 # %% auto #0
-__all__ = ['SFT_SEED', 'TABLE8_MIX', 'IM_END', 'CPU_SCALES', 'LORA_DEFAULTS', 'OFFLINE_SFT_DATA', 'SFT_PARAMETERS', 'sft_tasks',
-           'build_sft_dataset', 'dataset_trajectories', 'assistant_spans', 'tokenize_sft', 'tokenize_dataset',
-           'uses_lora', 'sft_config', 'lora_config', 'last_checkpoint', 'train_sft', 'check_parameters']
+__all__ = ['SFT_SEED', 'TABLE8_MIX', 'IM_END', 'CPU_SCALES', 'LORA_DEFAULTS', 'OFFLINE_SFT_DATA', 'PROTOCOL_TOKENS',
+           'SFT_PARAMETERS', 'sft_tasks', 'build_sft_dataset', 'dataset_trajectories', 'assistant_spans',
+           'tokenize_sft', 'tokenize_dataset', 'uses_lora', 'sft_config', 'lora_config', 'last_checkpoint', 'train_sft',
+           'check_parameters']
 
 # %% ../nbs/09_sft.ipynb #f5722062
 SFT_SEED = 2603  # synthesis seed of the SFT query pool; RL pools use other seeds (and `exclude` keeps them disjoint)
@@ -177,11 +178,22 @@ def sft_config(scale: str = "tiny", out_dir="runs/sft", **overrides):
     kw.update(overrides)
     return SFTConfig(**kw)
 
-def lora_config(scale: str, **overrides):
-    "peft `LoraConfig` (`LORA_DEFAULTS` + `overrides`) for a scale `uses_lora`, else None (full fine-tuning)."
+PROTOCOL_TOKENS = ("<tool_call>", "</tool_call>")  # Qwen2.5 added tokens the ReAct protocol emits (ids 151657/151658)
+
+def lora_config(scale: str, tokenizer=None, **overrides):
+    """peft `LoraConfig` (`LORA_DEFAULTS` + `overrides`) for a scale `uses_lora`, else None (full fine-tuning). With
+    `tokenizer`, the embedding rows of `PROTOCOL_TOKENS` are trained too (peft `trainable_token_indices`; tied to the
+    output layer, merged by `merge_and_unload`): in the offline Qwen2.5-Coder models they were never trained (see
+    below), and LoRA on the projections alone cannot make the model emit them. Raises KeyError if `tokenizer` lacks
+    one of them."""
     if not uses_lora(scale): return None
     from peft import LoraConfig
-    return LoraConfig(**(LORA_DEFAULTS | overrides))
+    extra = {}
+    if tokenizer is not None:
+        ids = [tokenizer.convert_tokens_to_ids(t) for t in PROTOCOL_TOKENS]
+        if any(i is None or i == tokenizer.unk_token_id for i in ids): raise KeyError(f"tokenizer lacks {PROTOCOL_TOKENS}")
+        extra["trainable_token_indices"] = ids
+    return LoraConfig(**(LORA_DEFAULTS | extra | overrides))
 
 # %% ../nbs/09_sft.ipynb #108f7bd7
 def _peak_rss_gib() -> float:
@@ -210,7 +222,7 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
     data = data.select_columns(["input_ids", "assistant_masks"])
     m = model if model is not None else load_model(scale)
     m.train()
-    peft_cfg = lora_config(scale, **(lora or {}))
+    peft_cfg = lora_config(scale, tok, **(lora or {}))
     trainer = SFTTrainer(model=m, args=cfg, train_dataset=data, processing_class=tok, peft_config=peft_cfg)
     ckpt = last_checkpoint(out_dir) if resume else None
     t0 = time.time()

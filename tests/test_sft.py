@@ -130,3 +130,25 @@ def test_run_notebook_declares_exactly_the_parameters():
     assigned = {n.targets[0].id: ast.literal_eval(n.value) for n in ast.parse(src).body}
     assert assigned == SFT_PARAMETERS
     assert assigned["scale"] == "tiny" and assigned["results_dir"] is None   # default runs never write results/
+
+
+def test_lora_trains_the_protocol_token_rows():
+    """The 0.5B LoRA config also trains the `<tool_call>` / `</tool_call>` embedding rows (tied output layer); after
+    merging, those rows moved, no other row did, and the saved model reloads with them."""
+    import torch
+    from peft import get_peft_model
+    from star.models import load_model, load_tokenizer
+    from star.sft import lora_config
+    tok = load_tokenizer("0.5B")
+    m = load_model("tiny")
+    E0 = m.get_input_embeddings().weight.detach().clone()
+    pm = get_peft_model(m, lora_config("0.5B", tok))
+    opt = torch.optim.AdamW([p for p in pm.parameters() if p.requires_grad], lr=1e-2)
+    x = torch.tensor([tok("<think>\nx\n</think>\n<tool_call>\n{}\n</tool_call>")["input_ids"]])
+    for _ in range(2):
+        pm(input_ids=x, labels=x).loss.backward(); opt.step(); opt.zero_grad()
+    merged = pm.merge_and_unload()
+    E1 = merged.get_input_embeddings().weight.detach()
+    moved = ((E1 - E0).norm(dim=1) > 0).nonzero().flatten().tolist()
+    assert moved == [151657, 151658]
+    assert torch.equal(merged.get_output_embeddings().weight, E1)        # still tied
