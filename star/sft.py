@@ -14,8 +14,8 @@ from .models import get_spec, load_model, load_tokenizer
 # %% auto #0
 __all__ = ['SFT_SEED', 'TABLE8_MIX', 'IM_END', 'CPU_SCALES', 'LORA_DEFAULTS', 'OFFLINE_SFT_DATA', 'PROTOCOL_TOKENS',
            'SFT_PARAMETERS', 'sft_tasks', 'build_sft_dataset', 'dataset_trajectories', 'assistant_spans',
-           'tokenize_sft', 'tokenize_dataset', 'uses_lora', 'sft_config', 'lora_config', 'last_checkpoint', 'train_sft',
-           'check_parameters']
+           'tokenize_sft', 'tokenize_dataset', 'uses_lora', 'sft_config', 'lora_config', 'protocol_token_ids',
+           'train_embedding_rows', 'last_checkpoint', 'train_sft', 'check_parameters']
 
 # %% ../nbs/09_sft.ipynb #f5722062
 SFT_SEED = 2603  # synthesis seed of the SFT query pool; RL pools use other seeds (and `exclude` keeps them disjoint)
@@ -180,20 +180,30 @@ def sft_config(scale: str = "tiny", out_dir="runs/sft", **overrides):
 
 PROTOCOL_TOKENS = ("<tool_call>", "</tool_call>")  # Qwen2.5 added tokens the ReAct protocol emits (ids 151657/151658)
 
-def lora_config(scale: str, tokenizer=None, **overrides):
-    """peft `LoraConfig` (`LORA_DEFAULTS` + `overrides`) for a scale `uses_lora`, else None (full fine-tuning). With
-    `tokenizer`, the embedding rows of `PROTOCOL_TOKENS` are trained too (peft `trainable_token_indices`; tied to the
-    output layer, merged by `merge_and_unload`): in the offline Qwen2.5-Coder models they were never trained (see
-    below), and LoRA on the projections alone cannot make the model emit them. Raises KeyError if `tokenizer` lacks
-    one of them."""
+def lora_config(scale: str, **overrides):
+    "peft `LoraConfig` (`LORA_DEFAULTS` + `overrides`) for a scale `uses_lora`, else None (full fine-tuning)."
     if not uses_lora(scale): return None
     from peft import LoraConfig
-    extra = {}
-    if tokenizer is not None:
-        ids = [tokenizer.convert_tokens_to_ids(t) for t in PROTOCOL_TOKENS]
-        if any(i is None or i == tokenizer.unk_token_id for i in ids): raise KeyError(f"tokenizer lacks {PROTOCOL_TOKENS}")
-        extra["trainable_token_indices"] = ids
-    return LoraConfig(**(LORA_DEFAULTS | extra | overrides))
+    return LoraConfig(**(LORA_DEFAULTS | overrides))
+
+def protocol_token_ids(tokenizer) -> list[int]:
+    "Ids of `PROTOCOL_TOKENS` in `tokenizer` ([151657, 151658] for Qwen2.5). Raises KeyError if one is missing."
+    ids = [tokenizer.convert_tokens_to_ids(t) for t in PROTOCOL_TOKENS]
+    if any(i is None or i == tokenizer.unk_token_id for i in ids): raise KeyError(f"tokenizer lacks {PROTOCOL_TOKENS}")
+    return ids
+
+def train_embedding_rows(model, token_ids):
+    """Make rows `token_ids` of `model`'s input embedding trainable on top of LoRA (the output layer is tied to it,
+    so its rows train too): `requires_grad` on the matrix and a gradient hook that zeroes every other row, so with
+    AdamW (no weight decay) no other row ever moves. Used instead of peft's `trainable_token_indices`, whose wrapper
+    TRL's fused LM-head loss cannot read. Returns the embedding parameter."""
+    import torch
+    W = model.get_input_embeddings().weight
+    mask = torch.zeros(W.shape[0], 1)
+    mask[list(token_ids)] = 1.0
+    W.requires_grad_(True)
+    W.register_hook(lambda g: g * mask.to(g.device, g.dtype))
+    return W
 
 # %% ../nbs/09_sft.ipynb #108f7bd7
 def _peak_rss_gib() -> float:
@@ -203,6 +213,16 @@ def last_checkpoint(out_dir):
     "The newest `checkpoint-*` directory under `out_dir` (transformers' `get_last_checkpoint`), or None."
     from transformers.trainer_utils import get_last_checkpoint
     return get_last_checkpoint(str(out_dir)) if Path(out_dir).is_dir() else None
+
+def _save_rows_callback(W, rows):
+    "A TrainerCallback writing the trained embedding rows next to every adapter checkpoint (`embedding_rows.pt`)."
+    import torch
+    from transformers import TrainerCallback
+    class SaveRows(TrainerCallback):
+        def on_save(self, args, state, control, **kw):
+            d = Path(args.output_dir) / f"checkpoint-{state.global_step}"
+            if d.is_dir(): torch.save(W[rows].detach().cpu().clone(), d / "embedding_rows.pt")
+    return SaveRows()
 
 def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resume: bool = True,
               lora: dict | None = None, **overrides) -> Path:
@@ -222,9 +242,19 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
     data = data.select_columns(["input_ids", "assistant_masks"])
     m = model if model is not None else load_model(scale)
     m.train()
-    peft_cfg = lora_config(scale, tok, **(lora or {}))
-    trainer = SFTTrainer(model=m, args=cfg, train_dataset=data, processing_class=tok, peft_config=peft_cfg)
+    peft_cfg = lora_config(scale, **(lora or {}))
+    rows, callbacks = [], []
+    if peft_cfg is not None:  # LoRA + the protocol tokens' embedding rows (see "Why the protocol tokens are trained")
+        from peft import get_peft_model
+        m = get_peft_model(m, peft_cfg)
+        rows = protocol_token_ids(tok)
+        W = train_embedding_rows(m, rows)
+        callbacks.append(_save_rows_callback(W, rows))
+    trainer = SFTTrainer(model=m, args=cfg, train_dataset=data, processing_class=tok, callbacks=callbacks)
     ckpt = last_checkpoint(out_dir) if resume else None
+    if ckpt and rows and (Path(ckpt) / "embedding_rows.pt").exists():  # the adapter checkpoint does not hold them
+        import torch
+        with torch.no_grad(): W[rows] = torch.load(Path(ckpt) / "embedding_rows.pt").to(W.dtype)
     t0 = time.time()
     res = trainer.train(resume_from_checkpoint=ckpt)
     secs = time.time() - t0

@@ -133,22 +133,22 @@ def test_run_notebook_declares_exactly_the_parameters():
 
 
 def test_lora_trains_the_protocol_token_rows():
-    """The 0.5B LoRA config also trains the `<tool_call>` / `</tool_call>` embedding rows (tied output layer); after
-    merging, those rows moved, no other row did, and the saved model reloads with them."""
+    """On top of LoRA, `train_embedding_rows` trains the `<tool_call>` / `</tool_call>` embedding rows (tied output
+    layer): after AdamW steps and merging, those two rows moved, no other row did, and the layers are still tied."""
     import torch
     from peft import get_peft_model
     from star.models import load_model, load_tokenizer
-    from star.sft import lora_config
+    from star.sft import lora_config, protocol_token_ids, train_embedding_rows
     tok = load_tokenizer("0.5B")
     m = load_model("tiny")
     E0 = m.get_input_embeddings().weight.detach().clone()
-    pm = get_peft_model(m, lora_config("0.5B", tok))
-    opt = torch.optim.AdamW([p for p in pm.parameters() if p.requires_grad], lr=1e-2)
+    pm = get_peft_model(m, lora_config("0.5B"))
+    train_embedding_rows(pm, protocol_token_ids(tok))
+    opt = torch.optim.AdamW([p for p in pm.parameters() if p.requires_grad], lr=1e-2, weight_decay=0.0)
     x = torch.tensor([tok("<think>\nx\n</think>\n<tool_call>\n{}\n</tool_call>")["input_ids"]])
     for _ in range(2):
         pm(input_ids=x, labels=x).loss.backward(); opt.step(); opt.zero_grad()
     merged = pm.merge_and_unload()
     E1 = merged.get_input_embeddings().weight.detach()
-    moved = ((E1 - E0).norm(dim=1) > 0).nonzero().flatten().tolist()
-    assert moved == [151657, 151658]
-    assert torch.equal(merged.get_output_embeddings().weight, E1)        # still tied
+    assert ((E1 - E0).norm(dim=1) > 0).nonzero().flatten().tolist() == [151657, 151658]
+    assert merged.get_output_embeddings().weight is merged.get_input_embeddings().weight
