@@ -534,6 +534,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
             'star.sft': { 'star.sft._n_devices': ('sft.html#_n_devices', 'star/sft.py'),
                           'star.sft._peak_rss_gib': ('sft.html#_peak_rss_gib', 'star/sft.py'),
                           'star.sft._save_rows_callback': ('sft.html#_save_rows_callback', 'star/sft.py'),
+                          'star.sft._train_protocol_rows': ('sft.html#_train_protocol_rows', 'star/sft.py'),
                           'star.sft.assistant_spans': ('sft.html#assistant_spans', 'star/sft.py'),
                           'star.sft.build_sft_dataset': ('sft.html#build_sft_dataset', 'star/sft.py'),
                           'star.sft.check_parameters': ('sft.html#check_parameters', 'star/sft.py'),

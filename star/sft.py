@@ -128,8 +128,8 @@ CPU_SCALES = ("tiny", "0.5B", "1.5B-offline")
 LORA_DEFAULTS = dict(r=16, lora_alpha=32, lora_dropout=0.05, bias="none", task_type="CAUSAL_LM",
                      target_modules=["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"])
 
-# The offline CPU SFT set: 12 easy teacher trajectories (~5.5-6.1K tokens each, so a whole episode, answer included,
-# fits the CPU scales' 6,400-token cutoff; medium/hard episodes would be cut before their answer). Our choice.
+# The offline CPU SFT set: 12 easy teacher trajectories (10.0K tokens on average; the CPU scales' 6,400-token cutoff
+# keeps their first ~7 tool-calling turns -- the protocol -- and cuts the plan). Our choice.
 OFFLINE_SFT_DATA = dict(n=12, ratio=(1, 0, 0))
 
 def _n_devices() -> int:
@@ -224,15 +224,32 @@ def _save_rows_callback(W, rows):
             if d.is_dir(): torch.save(W[rows].detach().cpu().clone(), d / "embedding_rows.pt")
     return SaveRows()
 
+def _train_protocol_rows(scale, model, data, tok, out_dir, rows, steps, lr, max_length):
+    """Second SFT stage of the LoRA scales: only the `rows` of the (merged) model's tied embedding train, with a
+    constant, large learning rate on the first `max_length` tokens of each trajectory (its first tool calls).
+    Returns (model, loss curve)."""
+    from trl import SFTTrainer
+    for p in model.parameters(): p.requires_grad_(False)
+    W = train_embedding_rows(model, rows)
+    cfg = sft_config(scale, out_dir=out_dir, max_steps=steps, learning_rate=lr, max_length=max_length, batch_size=1,
+                     per_device_train_batch_size=1, lr_scheduler_type="constant", warmup_steps=0, save_strategy="no")
+    tr = SFTTrainer(model=model, args=cfg, train_dataset=data, processing_class=tok)
+    tr.train()
+    W.requires_grad_(False)
+    return model, [{"step": h["step"], "loss": h["loss"]} for h in tr.state.log_history if "loss" in h]
+
 def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resume: bool = True,
-              lora: dict | None = None, **overrides) -> Path:
+              lora: dict | None = None, row_steps: int | None = None, row_lr: float = 1e-2,
+              row_max_length: int = 2048, **overrides) -> Path:
     """Supervised fine-tuning of `scale` on `dataset` (paper Sec. 4.1 / App. C.2) with TRL's `SFTTrainer`.
     `dataset`: rows of `build_sft_dataset` (chat `messages`) or already `tokenize_dataset`d. `out_dir`: Trainer
     checkpoints (`checkpoint-N`, resumed from the newest when `resume` and one exists), `final/` (a full model +
     tokenizer that `star.models.load_model(path)` / `load_tokenizer(path)` load; LoRA adapters are merged first) and
     `sft_log.json` (config, loss curve per step, step time, peak RSS). `model`/`tokenizer` default to
     `load_model(scale)` (fp32 weights; bf16 autocast per `sft_config`) / `load_tokenizer(scale)`; `lora`: LoraConfig
-    overrides; `overrides` go to `sft_config`. Returns the `final/` path."""
+    overrides; `overrides` go to `sft_config`. LoRA scales then run `row_steps` (None: 16) steps of a second stage
+    that trains only the protocol tokens' embedding rows at `row_lr` on `row_max_length`-token prefixes (their
+    rows need a far larger step than LoRA's; see "Why the protocol tokens are trained"). Returns the `final/` path."""
     from trl import SFTTrainer
     out_dir = Path(out_dir); out_dir.mkdir(parents=True, exist_ok=True)
     cfg = sft_config(scale, out_dir=out_dir, **overrides)
@@ -261,6 +278,11 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
     final = out_dir / "final"
     model_out = trainer.model
     if peft_cfg is not None: model_out = model_out.merge_and_unload()
+    n_row_steps = (16 if rows else 0) if row_steps is None else row_steps
+    row_curve = []
+    if n_row_steps and rows:
+        model_out, row_curve = _train_protocol_rows(scale, model_out, data, tok, out_dir / "rows", rows, n_row_steps,
+                                                    row_lr, row_max_length)
     model_out.save_pretrained(final)
     tok.padding_side = "left"  # generation-time default of `load_tokenizer`
     tok.save_pretrained(final)
@@ -275,7 +297,8 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
            "config": {k: getattr(cfg, k) for k in ("learning_rate", "lr_scheduler_type", "warmup_steps",
                       "num_train_epochs", "max_steps", "per_device_train_batch_size", "gradient_accumulation_steps",
                       "max_length", "bf16", "gradient_checkpointing", "packing", "seed")},
-           "loss_curve": curve, "train_metrics": res.metrics}
+           "loss_curve": curve, "train_metrics": res.metrics,
+           "protocol_rows": {"steps": n_row_steps, "lr": row_lr, "max_length": row_max_length, "loss_curve": row_curve}}
     (out_dir / "sft_log.json").write_text(json.dumps(log, indent=1, default=str))
     return final
 

@@ -152,3 +152,21 @@ def test_lora_trains_the_protocol_token_rows():
     E1 = merged.get_input_embeddings().weight.detach()
     assert ((E1 - E0).norm(dim=1) > 0).nonzero().flatten().tolist() == [151657, 151658]
     assert merged.get_output_embeddings().weight is merged.get_input_embeddings().weight
+
+
+def test_lora_sft_two_stages_end_to_end(tmp_path):
+    """`train_sft` on the LoRA path (the 0.5B recipe, run on the tiny weights for speed): LoRA + protocol rows, then
+    the rows-only stage; the merged `final/` differs from the start exactly in the projections and the two rows."""
+    import torch
+    from star.models import load_model
+    from star.tasks import load_tasks
+    ds = build_sft_dataset(tasks=load_tasks("validation")[:2])
+    E0 = load_model("tiny").get_input_embeddings().weight.detach().clone()
+    final = train_sft("0.5B", ds, tmp_path, model=load_model("tiny"), max_length=1600, max_steps=2, save_steps=1,
+                      row_steps=2, row_max_length=1600)
+    m = load_model(str(final))
+    E1 = m.get_input_embeddings().weight.detach()
+    assert ((E1 - E0).norm(dim=1) > 0).nonzero().flatten().tolist() == [151657, 151658]
+    assert (tmp_path / "checkpoint-2" / "embedding_rows.pt").exists()
+    log = json.loads((tmp_path / "sft_log.json").read_text())
+    assert log["protocol_rows"]["steps"] == 2 and len(log["protocol_rows"]["loss_curve"]) == 2
