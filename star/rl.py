@@ -529,7 +529,7 @@ def sft_checkpoint(cfg: RLRunConfig, exclude: Sequence = ()) -> Path:
     """SFT checkpoint of an offline scale for `init='sft'` (paper Sec. 4.1: RL starts from the SFT model): reuses
     runs/sft_<scale>/final (what `nbs/sft.ipynb -p scale <scale>` writes) if present, else builds the oracle-teacher
     SFT set `star.sft.OFFLINE_SFT_DATA` (`build_sft_dataset`, RL prompts in `exclude` dropped) and trains it with
-    `star.sft.train_sft` and the scale's SFT defaults (`cfg.sft_steps` steps if set; ~40 min for 0.5B on 2 cores)."""
+    `star.sft.train_sft` and the scale's SFT defaults (`cfg.sft_steps` steps if set; ~50 min for 0.5B on 2 cores)."""
     out = _abs(f"runs/sft_{cfg.scale}")
     if (out / "final" / "config.json").exists(): return out / "final"
     from star.sft import OFFLINE_SFT_DATA, build_sft_dataset, train_sft
