@@ -344,8 +344,8 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
     the reward-function fields `eval_result` (verdicts) and `epoch` (1-based). Logs `star/*` metrics into the trainer
     and appends one summary dict per call to `stats`; with `log_dir`, also appends it at once to
     `<log_dir>/rollout_stats.jsonl` and the call's highest-reward rollout (chat messages, reward, termination, tool
-    calls) to `<log_dir>/samples.jsonl`, so a killed run keeps every step it finished. Raises KeyError for a prompt that is not a task's query and
-    ValueError if the prompts are not consecutive groups of G."""
+    calls) to `<log_dir>/samples.jsonl`, so a killed run keeps every step it finished. Raises KeyError for a prompt
+    that is not a task's query and ValueError if the prompts are not consecutive groups of G."""
     from star.sandbox import Sandbox
     from star.agent import rollout_batch
     by_query = {t.query: t for t in tasks}
@@ -575,8 +575,9 @@ def _is_main_rank() -> bool:
 def build_trainer(cfg: RLRunConfig, model, tokenizer, train_tasks: Sequence, val_tasks: Sequence = (),
                   sandbox=None, stats: list | None = None, **trl_overrides):
     """A `trl.GRPOTrainer` for `cfg`: dataset = one row {"prompt": query} per task; `rollout_func` from
-    `make_rollout_func` (logging per-step stats and samples under `cfg.out_dir` on rank 0); reward function `star.rewards.reward_fn(cfg.reward)` over the `eval_result` field; LoRA
-    (`cfg.lora`) through TRL's `peft_config`; a `ValidationCallback` on `val_tasks`."""
+    `make_rollout_func` (logging per-step stats and samples under `cfg.out_dir` on rank 0); reward function
+    `star.rewards.reward_fn(cfg.reward)` over the `eval_result` field; LoRA (`cfg.lora`) through TRL's `peft_config`;
+    a `ValidationCallback` on `val_tasks`."""
     from datasets import Dataset
     from trl import GRPOTrainer
     peft_config = None
@@ -592,7 +593,7 @@ def build_trainer(cfg: RLRunConfig, model, tokenizer, train_tasks: Sequence, val
     trainer = GRPOTrainer(model=model, reward_funcs=[reward_fn(cfg.reward)], args=trl_config(cfg, **trl_overrides),
                           train_dataset=ds, processing_class=tokenizer, peft_config=peft_config,
                           rollout_func=make_rollout_func(cfg, train_tasks, tokenizer, sandbox=sandbox, stats=stats,
-                                                                 log_dir=cfg.out_dir if _is_main_rank() else None),
+                                                         log_dir=cfg.out_dir if _is_main_rank() else None),
                           callbacks=[val_cb])
     val_cb.trainer = trainer
     return trainer
@@ -615,8 +616,7 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
     device = "cuda" if _on_cuda() else "cpu"
     tokenizer = tokenizer or load_tokenizer(cfg.scale if src == cfg.scale else src)
     model = model if model is not None else load_model(src, dtype=cfg.dtype, device=device)
-    stats: list = []
-    trainer = build_trainer(cfg, model, tokenizer, train_tasks, val_tasks, stats=stats, **trl_overrides)
+    trainer = build_trainer(cfg, model, tokenizer, train_tasks, val_tasks, **trl_overrides)
     last = get_last_checkpoint(cfg.out_dir) if any(Path(cfg.out_dir).glob("checkpoint-*")) else None
     t_train = time.time()
     done = last is not None and json.loads((Path(last) / "trainer_state.json").read_text())["global_step"] >= cfg.total_steps

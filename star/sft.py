@@ -239,7 +239,7 @@ def _train_protocol_rows(scale, model, data, tok, out_dir, rows, steps, lr, max_
     return model, [{"step": h["step"], "loss": h["loss"]} for h in tr.state.log_history if "loss" in h]
 
 def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resume: bool = True,
-              lora: dict | None = None, row_steps: int | None = None, row_lr: float = 1e-2,
+              lora: dict | None = None, row_steps: int = 16, row_lr: float = 1e-2,
               row_max_length: int = 2048, **overrides) -> Path:
     """Supervised fine-tuning of `scale` on `dataset` (paper Sec. 4.1 / App. C.2) with TRL's `SFTTrainer`.
     `dataset`: rows of `build_sft_dataset` (chat `messages`) or already `tokenize_dataset`d. `out_dir`: Trainer
@@ -247,7 +247,7 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
     tokenizer that `star.models.load_model(path)` / `load_tokenizer(path)` load; LoRA adapters are merged first) and
     `sft_log.json` (config, loss curve per step, step time, peak RSS). `model`/`tokenizer` default to
     `load_model(scale)` (fp32 weights; bf16 autocast per `sft_config`) / `load_tokenizer(scale)`; `lora`: LoraConfig
-    overrides; `overrides` go to `sft_config`. LoRA scales then run `row_steps` (None: 16) steps of a second stage
+    overrides; `overrides` go to `sft_config`. LoRA scales then run `row_steps` steps of a second stage
     that trains only the protocol tokens' embedding rows at `row_lr` on `row_max_length`-token prefixes (their
     rows need a far larger step than LoRA's; see "Why the protocol tokens are trained"). Returns the `final/` path."""
     from trl import SFTTrainer
@@ -278,9 +278,9 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
     final = out_dir / "final"
     model_out = trainer.model
     if peft_cfg is not None: model_out = model_out.merge_and_unload()
-    n_row_steps = (16 if rows else 0) if row_steps is None else row_steps
+    n_row_steps = row_steps if rows else 0  # the rows stage belongs to the LoRA scales only
     row_curve = []
-    if n_row_steps and rows:
+    if n_row_steps:
         model_out, row_curve = _train_protocol_rows(scale, model_out, data, tok, out_dir / "rows", rows, n_row_steps,
                                                     row_lr, row_max_length)
     model_out.save_pretrained(final)
