@@ -9,7 +9,7 @@ import json, os, resource, time
 from pathlib import Path
 
 from .agent import Trajectory
-from .models import get_spec, load_model, load_tokenizer
+from .models import get_spec, load_model, load_tokenizer, train_device
 
 # %% auto #0
 __all__ = ['SFT_SEED', 'TABLE8_MIX', 'IM_END', 'CPU_SCALES', 'LORA_DEFAULTS', 'OFFLINE_SFT_DATA', 'PROTOCOL_TOKENS',
@@ -245,7 +245,8 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
     checkpoints (`checkpoint-N`, resumed from the newest when `resume` and one exists), `final/` (a full model +
     tokenizer that `star.models.load_model(path)` / `load_tokenizer(path)` load; LoRA adapters are merged first) and
     `sft_log.json` (config, loss curve per step, step time, peak RSS). `model`/`tokenizer` default to
-    `load_model(scale)` (fp32 weights; bf16 autocast per `sft_config`) / `load_tokenizer(scale)`; `lora`: LoraConfig
+    `load_model(scale)` with float32 weights (AdamW's master copy; bf16 autocast per `sft_config`) on this
+    process's device (`star.models.train_device`) / `load_tokenizer(scale)`; `lora`: LoraConfig
     overrides; `overrides` go to `sft_config`. LoRA scales then run `row_steps` steps of a second stage
     that trains only the protocol tokens' embedding rows at `row_lr` on `row_max_length`-token prefixes (their
     rows need a far larger step than LoRA's; see "Why the protocol tokens are trained"). Returns the `final/` path."""
@@ -256,7 +257,7 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
     tok.padding_side = "right"
     data = dataset if "input_ids" in dataset.column_names else tokenize_dataset(dataset, tok)
     data = data.select_columns(["input_ids", "assistant_masks"])
-    m = model if model is not None else load_model(scale)
+    m = model if model is not None else load_model(scale, dtype="float32", device=train_device(cfg))
     m.train()
     peft_cfg = lora_config(scale, **(lora or {}))
     rows, callbacks = [], []

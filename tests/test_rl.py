@@ -35,8 +35,8 @@ def easy2(val): return [t for t in val if t.level == "easy"][:2]
 def scripted(tok, easy2): return ScriptedPolicy(tok, [solve(t) for t in easy2], eos=True)
 
 
-def _trainer(G=2, epoch=0.0, step=0):
-    return SimpleNamespace(num_generations=G, state=SimpleNamespace(global_step=step, epoch=epoch),
+def _trainer(G=2, step=0, total=10):
+    return SimpleNamespace(num_generations=G, state=SimpleNamespace(global_step=step, max_steps=total, epoch=step / total),
                            _metrics={"train": defaultdict(list)})
 
 def _policy_fn(policy):
@@ -94,15 +94,21 @@ def test_each_reward_on_real_plans(val):
     assert score_rollout(SimpleNamespace(**{**vars(roll), "truncated": True})) is FORMAT_ERROR
 
 
-def test_curriculum_switches_by_epoch(tok, easy2, scripted):
+def test_curriculum_switches_by_fraction_of_training(tok, easy2, scripted):
+    "Sum for the first 40 % of the steps, Macro for the next 40 %, Success for the last 20 % (the paper's 2:2:1)."
     stats = []
     rf = make_rollout_func(_cfg(reward="curriculum"), easy2, tok, policy_fn=_policy_fn(scripted), stats=stats)
     prompts = [t.query for t in easy2 for _ in range(2)]
-    outs = [rf(prompts, _trainer(epoch=e)) for e in (0.0, 1.5, 2.0, 3.9, 4.2)]   # TRL's 0-based fractional epoch
-    assert [s["reward_name"] for s in stats] == ["curriculum:" + n for n in ("sum", "sum", "macro", "macro", "success")]
+    outs = [rf(prompts, _trainer(step=s, total=10)) for s in (0, 3, 4, 7, 8, 9)]
+    assert [s["reward_name"] for s in stats] == ["curriculum:" + n for n in ("sum", "sum", "macro", "macro", "success", "success")]
     f = reward_fn("curriculum")
     got = [f(completions=[None] * 4, eval_result=o["eval_result"], epoch=o["epoch"])[0] for o in outs]
-    assert got == [5.0, 5.0, 3.0, 3.0, 1.0]                          # the teacher's plans succeed
+    assert got == [5.0, 5.0, 3.0, 3.0, 1.0, 1.0]                      # the teacher's plans succeed
+    assert [o["star_reward"][0] for o in outs] == got                 # what TRL's reward function passes on
+    # a short-epoch run (e.g. 0.1K prompts, 3 steps/epoch) keeps the same 2:2:1 split of its steps
+    stats.clear()
+    for s in range(0, 156, 13): rf(prompts, _trainer(step=s, total=156))
+    assert [x["reward_name"].split(":")[1] for x in stats] == ["sum"] * 5 + ["macro"] * 5 + ["success"] * 2
 
 
 def test_dapo_filters_zero_variance_groups_on_real_rewards(tok, easy2, scripted, val):
