@@ -43,7 +43,7 @@ RUN_DEFAULTS = {
     "1.5B-offline": dict(data="easy", n_train=8, n_val=0, max_steps=3, max_new_tokens_per_turn=384, lora=True,
                          dtype="bfloat16", gradient_checkpointing=True, per_device_batch=4, save_steps=1, init="sft"),
     "tiny": dict(n_train=4, n_val=2, max_steps=2, max_new_tokens_per_turn=24, lora=False, dtype="float32",
-                 gradient_checkpointing=False, per_device_batch=2, save_steps=1, init="base"),
+                 gradient_checkpointing=False, per_device_batch=2, save_steps=1, init="base", vllm_kv_cache_gib=1),
 }
 
 @dataclass(frozen=True)
@@ -809,6 +809,27 @@ def _validation_callback_cls():
             self._eval(state, str(Path(args.output_dir) / f"checkpoint-{state.global_step}"))
     return ValidationCallback
 
+@contextmanager
+def _cpu_map_location():
+    """`torch.load` cannot restore tensors to `cpu:N`, the device accelerate gives CPU rank N, which transformers
+    passes as `map_location` when a multi-process run resumes its optimizer: map such locations to `cpu`."""
+    import torch
+    orig = torch.load
+    def load(*a, **kw):
+        if str(kw.get("map_location", "")).startswith("cpu:"): kw["map_location"] = "cpu"
+        return orig(*a, **kw)
+    torch.load = load
+    try: yield
+    finally: torch.load = orig
+
+def _grpo_trainer_cls():
+    from trl import GRPOTrainer
+    class StarGRPOTrainer(GRPOTrainer):
+        "TRL's `GRPOTrainer`; a multi-process CPU run resumes its optimizer state on `cpu` (see `_cpu_map_location`)."
+        def _load_optimizer_and_scheduler(self, checkpoint):
+            with _cpu_map_location(): return super()._load_optimizer_and_scheduler(checkpoint)
+    return StarGRPOTrainer
+
 def build_trainer(cfg: RLRunConfig, model, tokenizer, train_tasks: Sequence, val_tasks: Sequence = (),
                   sandbox=None, stats: list | None = None, args=None, family=None, **trl_overrides):
     """A `trl.GRPOTrainer` for `cfg`: dataset = one row {"prompt": query} per task; `rollout_func` from
@@ -816,7 +837,6 @@ def build_trainer(cfg: RLRunConfig, model, tokenizer, train_tasks: Sequence, val
     `rollout_reward_fn(cfg.reward)` as reward function; LoRA (`cfg.lora`) through TRL's `peft_config`; a
     `ValidationCallback` on `val_tasks`. `args`: a prebuilt `trl_config(cfg)` (else built here with `trl_overrides`)."""
     from datasets import Dataset
-    from trl import GRPOTrainer
     fam = family if family is not None else task_family(cfg)
     peft_config = None
     if cfg.lora:
@@ -827,7 +847,7 @@ def build_trainer(cfg: RLRunConfig, model, tokenizer, train_tasks: Sequence, val
     val_cb = _validation_callback_cls()(cfg, tokenizer, val_tasks, Path(cfg.out_dir) / "validation.jsonl", fam)
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
     if not on_cuda(): cpu_compact_logprobs(True)
-    trainer = GRPOTrainer(model=model, reward_funcs=[rollout_reward_fn(cfg.reward)],
+    trainer = _grpo_trainer_cls()(model=model, reward_funcs=[rollout_reward_fn(cfg.reward)],
                           args=args if args is not None else trl_config(cfg, **trl_overrides),
                           train_dataset=ds, processing_class=tokenizer, peft_config=peft_config,
                           rollout_func=make_rollout_func(cfg, train_tasks, tokenizer, sandbox=sandbox, stats=stats,
@@ -875,6 +895,9 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
     if model is None:
         model = load_model(model_path(src) if cfg.use_vllm else src, dtype=param_dtype(cfg, args), device=train_device(args))
     trainer = build_trainer(cfg, model, tokenizer, train_tasks, val_tasks, args=args, family=fam)
+    engine = _engine_info(cfg)
+    if cfg.use_vllm:   # the engine's own precision (vLLM's "auto": bfloat16 for a float32 checkpoint on CPU)
+        engine["vllm_dtype"] = str(trainer.vllm_generation.llm.llm_engine.model_config.dtype).removeprefix("torch.")
     last = get_last_checkpoint(cfg.out_dir) if any(Path(cfg.out_dir).glob("checkpoint-*")) else None
     last_step = json.loads((Path(last) / "trainer_state.json").read_text())["global_step"] if last else 0
     if last and trainer.accelerator.is_main_process:
@@ -899,7 +922,7 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
                      validation_init={cfg.protocol: init["metrics"]} if init else {},
                      duration_s=round(time.time() - t0, 1), init=src, device=str(trainer.accelerator.device),
                      param_dtype=str(next(trainer.model.parameters()).dtype).removeprefix("torch."),
-                     engine=_engine_info(cfg), task_family=fam.name, resumed_from=last, trl=trl,
+                     engine=engine, task_family=fam.name, resumed_from=last, trl=trl,
                      steps=trainer.state.global_step, best_checkpoint=best and best["checkpoint"],
                      validation_checkpoints=[strip(r) for r in records if r["step"] > 0],
                      trl_log=_curve(trainer.state.log_history),
