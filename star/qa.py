@@ -7,7 +7,7 @@ benchmarks answered with a single `Search` tool over a local Wikipedia corpus (t
 from __future__ import annotations
 import gzip, json, os, random, re, string, warnings
 from collections import Counter
-from importlib.resources import files
+from .paths import data_path
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
@@ -25,7 +25,7 @@ __all__ = ['QA_DIR', 'QA_BENCHMARKS', 'QA_FILES', 'FLASHRAG_REPO', 'FLASHRAG_FIL
            'qa_system_prompt', 'QASandbox', 'title_baseline_policy', 'oracle_reader_policy', 'answer_qa']
 
 # %% ../nbs/11_qa.ipynb #304e54a5
-QA_DIR = Path(str(files("star") / "data" / "qa"))
+QA_DIR = data_path("qa")
 QA_BENCHMARKS = ("nq", "triviaqa", "popqa", "hotpotqa", "2wiki", "musique", "bamboogle")  # Table 2 column order
 QA_FILES = {  # name -> packaged file under star/data/qa/benchmarks/
     "nq": "nq_test.jsonl.gz", "triviaqa": "triviaqa_test_1k.jsonl.gz", "popqa": "popqa_test_1k.jsonl.gz",
@@ -372,7 +372,7 @@ def search_tools_block(schema: dict = SEARCH_TOOL_SCHEMA) -> str:
 
 def qa_system_prompt(tools_block: str | None = None) -> str:
     "The QA system prompt of App. E (`star/data/prompts/qa_system.txt`) with `tools_block` (default `search_tools_block()`)."
-    template = (files("star") / "data" / "prompts" / "qa_system.txt").read_text(encoding="utf-8")
+    template = data_path("prompts", "qa_system.txt").read_text(encoding="utf-8")
     return template.replace(TOOLS_SLOT, search_tools_block() if tools_block is None else tools_block)
 
 class QASandbox:

@@ -12,7 +12,7 @@ __all__ = ['EMBEDDED_DB_DIR', 'TABLE_FILES', 'PANDAS_NA_VALUES', 'PANDAS3', 'CIT
 
 # %% ../nbs/00_sandbox.ipynb #6eae15a8
 import ast, gzip, hashlib, json, os, random, re, threading, warnings
-from importlib import resources
+from .paths import data_path
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -24,8 +24,8 @@ import pyarrow.csv as pacsv
 
 # %% ../nbs/00_sandbox.ipynb #2a637e3d
 def data_dir() -> Path:
-    "Folder of the packaged TravelPlanner data (`star/data/travelplanner`)."
-    return Path(str(resources.files('star'))) / 'data' / 'travelplanner'
+    "Folder of the packaged TravelPlanner data (`star/data/travelplanner`, found by `star.paths.data_path`)."
+    return data_path('travelplanner')
 
 EMBEDDED_DB_DIR = data_dir() / 'database'
 

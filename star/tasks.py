@@ -111,8 +111,8 @@ class Task:
 # %% ../nbs/01_tasks.ipynb #ec6f62d8
 def _data_dir() -> Path:
     "The packaged TravelPlanner data directory (`star/data/travelplanner`)."
-    from importlib.resources import files
-    return Path(str(files("star") / "data" / "travelplanner"))
+    from star.paths import data_path
+    return data_path("travelplanner")
 
 EMBEDDED_SPLITS = {"train": "queries/train45.jsonl.gz", "validation": "queries/validation180.jsonl.gz"}
 
