@@ -473,8 +473,8 @@ def evaluate_policy(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbo
     return m
 
 def _read_jsonl(path) -> list[dict]:
-    p = Path(path)
-    return [json.loads(l) for l in p.read_text().splitlines() if l.strip()] if p.exists() else []
+    from star.results import read_jsonl
+    return read_jsonl(path, missing_ok=True)
 
 def best_checkpoint(records: Sequence[dict]) -> dict | None:
     """The validation record with the highest success (`final_pass`), ties broken by hard macro, commonsense macro,

@@ -527,10 +527,10 @@ def write_sft_jsonl(trajectories: Iterable[Trajectory], path) -> Path:
     return path
 
 def read_sft_jsonl(path) -> list[Trajectory]:
-    "Read a file written by `write_sft_jsonl` back into Trajectories."
-    path = Path(path)
-    with (gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz" else open(path, encoding="utf-8")) as f:
-        return [Trajectory.from_json(json.loads(l)) for l in f if l.strip()]
+    """Read a file written by `write_sft_jsonl` back into Trajectories (`star.results.read_jsonl`: a last line cut
+    short by an interrupted write is dropped with a warning)."""
+    from star.results import read_jsonl
+    return [Trajectory.from_json(r) for r in read_jsonl(path)]
 
 def build_sft_set(tasks, trajectories: list | None = None, teacher: Callable | None = None, sandbox=None,
                   out=None, protocol: str = "official", formatter: str = "auto", progress: bool = False) -> SFTSet:
