@@ -237,11 +237,12 @@ def load_records(results_dir="results", kind: str | None = None) -> pd.DataFrame
     """One row per run record `results_dir/*.json` (sorted by run): the columns of `record_columns()` (missing
     values NaN; `qa.avg` is the record's own average if it has one, else the mean over the seven datasets when all
     are present) plus any extra config keys. `kind` keeps only that kind. An empty or absent folder gives an empty
-    frame with these columns."""
+    frame with these columns. A config key named like a fixed column (`run`, `kind`, `path`: the SFT notebook has a
+    `run` parameter) does not override it."""
     rows = []
     for p, r in _records(results_dir):
         if kind is not None and r["kind"] != kind: continue
-        row = {"run": r["run"], "kind": r["kind"], **r["config"]}
+        row = {**{k: v for k, v in r["config"].items() if k not in ("run", "kind", "path")}, "run": r["run"], "kind": r["kind"]}
         for proto in PROTOCOLS:
             for m in METRICS: row[f"{proto}.{m}"] = r["validation"][proto][m]
         for d, v in r["qa"].items(): row[f"qa.{d}"] = v
