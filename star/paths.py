@@ -32,10 +32,11 @@ def package_root():
 
 # %% ../nbs/00_paths.ipynb #f9f038a0
 def _cache_bases() -> list[Path]:
-    "Candidate folders for extracted data, in order: `$STAR_DATA_CACHE`, `$XDG_CACHE_HOME/star` (~/.cache/star), temp."
+    """Candidate folders for extracted data, in order: `$STAR_DATA_CACHE`; else STAR's cache root (`$STAR_CACHE`, as
+    `star.models.cache_dir`, default `~/.cache/star`), then the temporary folder."""
     if os.environ.get("STAR_DATA_CACHE"): return [Path(os.environ["STAR_DATA_CACHE"])]
-    home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return [home / "star", Path(tempfile.gettempdir()) / "star-cache"]
+    root = os.environ.get("STAR_CACHE") or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "star"
+    return [Path(root).expanduser(), Path(tempfile.gettempdir()) / "star-cache"]
 
 def _extract(src, dest: Path) -> None:
     "Copy the file or folder `src` (a `zipfile.Path`) to `dest` file by file (temporary name + rename; kept if present)."
