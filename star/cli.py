@@ -231,7 +231,8 @@ def format_plan(planned: Sequence[tuple[Job, str, str]]) -> str:
     for i, (j, st, why) in enumerate(planned):
         lines.append(f"{i:3d} {'done' if st == 'done' else 'todo'}  {j.name}  papermill {j.path} "
                      f"runs/papermill/{j.name}.ipynb {_pm_args(j.parameters)}".rstrip())
-        if st in ("unreadable", "mismatch"): lines.append(f"      (its record is {st}: {why})")
+        if st in ("unreadable", "mismatch"):
+            lines.append(f"      ({'its record is unreadable' if st == 'unreadable' else 'its record has other settings'}: {why})")
     return "\n".join(lines)
 
 # %% ../nbs/14_cli.ipynb #8a625fd3
