@@ -13,7 +13,8 @@ and writes back the outputs of the cells it ran, made deterministic so that re-r
 * stderr streams (warnings, progress bars) and widget outputs (tqdm's `IProgress`) are dropped;
 * the repository's absolute path becomes relative, the home folder `~`, temporary folders `<tmp>`, memory
   addresses `0x…`; execution counts are cleared;
-* the interpreter runs with `PYTHONHASHSEED=0` (set and dict-of-set printing order), and the HF libraries offline.
+* the interpreter runs with `PYTHONHASHSEED=0` (set printing order), `COLUMNS=120` (argparse help width), tqdm
+  disabled and the HF libraries offline.
 
 Timings have no place in a cell's output: `--check` runs the notebook and compares with the committed outputs
 (exit 1 and the differing cells listed), which is how a cell printing a time or another unstable value is found.
