@@ -400,7 +400,7 @@ def _add_run_command(sub, name: str, root=None):
     g = r.add_argument_group(f"parameters of {NOTEBOOKS[name]}")
     for p in params.values():
         flags = dict.fromkeys([f"--{p.name.replace('_', '-')}", f"--{p.name}"])
-        g.add_argument(*flags, dest=p.name, type=option_type(p), metavar=p.type.upper(),
+        g.add_argument(*flags, dest=p.name, type=option_type(p), metavar="VALUE" if p.type == "any" else p.type.upper(),
                        help=f"{p.help} (default: {p.source})".replace("%", "%%").replace(" ()", ""))
     r.add_argument("--output", default=None, help="where the executed notebook goes (default: "
                    f"runs/papermill/{name}-<UTC time>.ipynb)")
