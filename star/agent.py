@@ -7,7 +7,7 @@ the format of one assistant turn, and the reference loop that turns a reply into
 from __future__ import annotations
 import json, re
 from dataclasses import dataclass, field
-from importlib.resources import files
+from .paths import data_path
 from typing import Callable
 
 # %% auto #0
@@ -20,7 +20,7 @@ TOOLS_SLOT = "{{ Tools }}"  # placeholder of App. E, replaced by the `<tools>…
 
 def prompt_template(name: str = "travelplanner_system") -> str:
     "Text of a packaged prompt template `star/data/prompts/{name}.txt` (exact bytes). Raises FileNotFoundError."
-    return (files("star") / "data" / "prompts" / f"{name}.txt").read_text(encoding="utf-8")
+    return data_path("prompts", f"{name}.txt").read_text(encoding="utf-8")
 
 def system_prompt(tools_block: str | None = None) -> str:
     """The TravelPlanner system prompt of Agent-STAR (paper App. E; `Inference/prompt.py` TRAVEL_SYSTEM_PROMPT).

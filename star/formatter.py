@@ -14,7 +14,7 @@ import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
-from importlib import resources
+from .paths import data_path
 from pathlib import Path
 
 # %% auto #0
@@ -193,7 +193,7 @@ FORMAT_SYSTEM_PROMPT = "You are a helpful assistant that formats text into a str
 
 def format_prompt_template() -> str:
     "The paper's plan formatting prompt (App. E; Agent-STAR `FORMAT_PLANNING`), placeholders `{{{user_query}}}`, `{{{planning_text}}}`."
-    return (resources.files('star') / 'data' / 'prompts' / 'format_plan.txt').read_text(encoding='utf-8')
+    return data_path('prompts', 'format_plan.txt').read_text(encoding='utf-8')
 
 def format_messages(text: str, query: str = '') -> list[dict]:
     """Chat messages of the paper's formatting call: system message + App. E prompt with the user query and the

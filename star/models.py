@@ -7,9 +7,10 @@ Qwen2.5-family model assembled from verified data wheels)."""
 # %% ../nbs/08_models.ipynb #725f91ae
 from __future__ import annotations
 
-import gzip, hashlib, math, importlib.metadata, importlib.resources, json, os, shutil, tempfile, time
+import gzip, hashlib, importlib.metadata, json, math, os, shutil, tempfile, time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from .paths import data_path
 
 # %% auto #0
 __all__ = ['K', 'QWEN25_CODER_05B_GGUF', 'QWEN25_CODER_15B_GGUF', 'QWEN25_VOCAB', 'TINY_CONFIG', 'REGISTRY', 'TOKENIZER_DATA',
@@ -180,7 +181,7 @@ def registry_table():
     return pd.DataFrame(rows).set_index("scale")
 
 # %% ../nbs/08_models.ipynb #b11c2826
-TOKENIZER_DATA = Path(str(importlib.resources.files("star"))) / "data" / "tokenizer" / "qwen2.5"  # packaged copy
+TOKENIZER_DATA = data_path("tokenizer", "qwen2.5")  # packaged copy
 
 def cache_dir() -> Path:
     "Root of STAR's cache: `$STAR_CACHE` if set, else `~/.cache/star`. Created if missing."

@@ -70,7 +70,7 @@ class RLRunConfig:
     init: str                 # 'base' | 'sft' | a checkpoint path / hub id
     seed: int
     out_dir: str
-    results_dir: str
+    results_dir: str | None   # also publish the record here (e.g. "results", what the figures read); None: only out_dir
     run_name: str
     n_val: int
     max_new_tokens_per_turn: int
@@ -118,7 +118,7 @@ class RLRunConfig:
     @property
     def total_steps(self) -> int: return self.max_steps if self.max_steps > 0 else self.epochs * self.steps_per_epoch
     @property
-    def results_path(self) -> Path: return Path(self.results_dir) / f"{self.run_name}.json"
+    def results_path(self) -> Path: return Path(self.results_dir or self.out_dir) / f"{self.run_name}.json"
     def to_dict(self) -> dict: return asdict(self)
 
 _PARAMS = {f.name for f in dataclasses.fields(RLRunConfig)}
@@ -161,7 +161,8 @@ def resolve_config(**params) -> RLRunConfig:
     `RUN_DEFAULTS` (data size, steps, LoRA, dtype), then the task family's `run_defaults(scale)` when `data` names
     one (`TASK_FAMILIES`). `epochs` set explicitly wins over a default `max_steps`; `use_vllm=None` means "where vLLM
     imports". Relative `out_dir` / `results_dir` stay relative (resolved against the repository root by `train_rl`);
-    defaults: `runs/rl/<run_name>` and `runs/rl/results`. Raises TypeError for an unknown parameter, ValueError for
+    default `out_dir` `runs/rl/<run_name>`; `results_dir` None (the record stays in `out_dir`; publishing it to
+    `results/` is an explicit choice). Raises TypeError for an unknown parameter, ValueError for
     an invalid value, `star.models.UnknownScaleError` for an unknown scale."""
     unknown = sorted(set(params) - _PARAMS)
     if unknown: raise TypeError(f"unknown RL parameter(s) {unknown}; known: {sorted(_PARAMS)}")
@@ -210,7 +211,7 @@ def resolve_config(**params) -> RLRunConfig:
     cfg.setdefault("run_name", default_run_name(scale, cfg["algorithm"], cfg["reward"], cfg["data"], cfg["n_train"],
                                                 cfg["failure_rate"], cfg["seed"]))
     cfg.setdefault("out_dir", f"runs/rl/{cfg['run_name']}")
-    cfg.setdefault("results_dir", "runs/rl/results")
+    cfg.setdefault("results_dir", None)
     return RLRunConfig(**cfg)
 
 # %% ../nbs/10_rl.ipynb #fe777b81
@@ -624,16 +625,9 @@ def evaluate_policy(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbo
     return m
 
 def _read_jsonl(path) -> list[dict]:
-    "Records of a JSONL file ([] if missing); a truncated last line (a run killed mid-write) is skipped."
-    p, out = Path(path), []
-    if not p.exists(): return out
-    lines = p.read_text().splitlines()
-    for i, l in enumerate(lines):
-        if not l.strip(): continue
-        try: out.append(json.loads(l))
-        except json.JSONDecodeError:
-            if i != len(lines) - 1: raise
-    return out
+    "Records of a JSONL file ([] if missing; a truncated last line is dropped: `star.results.read_jsonl`)."
+    from star.results import read_jsonl
+    return read_jsonl(path, missing_ok=True)
 
 def best_checkpoint(records: Sequence[dict]) -> dict | None:
     """The validation record with the highest success (`final_pass`), ties broken by hard macro, commonsense macro,
@@ -876,13 +870,15 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
     `init_model_source(cfg)`, loaded with float32 parameters (`param_dtype`) on this process's device
     (`star.models.train_device`) -- from its checkpoint directory when vLLM rollouts need the engine to load the same
     weights. With vLLM on a CPU, the engine's linear layers keep their weights (`keep_cpu_linear_weights`) so TRL can
-    reload them every step, and its KV cache is `cfg.vllm_kv_cache_gib`. Relative `out_dir` / `results_dir` are
-    resolved against the repository root. Resumes from the last `checkpoint-*` in `out_dir`, dropping what the
+    reload them every step, and its KV cache is `cfg.vllm_kv_cache_gib`. The record is written to `out_dir`, and also to `results_dir` when one
+    is given (publishing: `star.results.save_record` says so when it replaces a committed record). Relative `out_dir`
+    / `results_dir` are resolved against the repository root. Resumes from the last `checkpoint-*` in `out_dir`, dropping what the
     killed run logged after it."""
     from transformers.trainer_utils import get_last_checkpoint
     from star.models import keep_cpu_linear_weights, load_model, load_tokenizer, model_path, set_cpu_kv_cache, train_device
     t0 = time.time()
-    cfg = dataclasses.replace(cfg, out_dir=str(_abs(cfg.out_dir)), results_dir=str(_abs(cfg.results_dir)))
+    cfg = dataclasses.replace(cfg, out_dir=str(_abs(cfg.out_dir)),
+                              results_dir=str(_abs(cfg.results_dir)) if cfg.results_dir else None)
     Path(cfg.out_dir).mkdir(parents=True, exist_ok=True)
     fam = task_family(cfg)
     train_tasks = fam.train_tasks(cfg) if train_tasks is None else list(train_tasks)
@@ -928,7 +924,9 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
                      trl_log=_curve(trainer.state.log_history),
                      rollouts=_read_jsonl(Path(cfg.out_dir) / "rollout_stats.jsonl"),
                      seconds={"train": round(t_train, 1), "total": round(time.time() - t0, 1)})
-    if trainer.accelerator.is_main_process: save_record(res, cfg.results_dir)
+    if trainer.accelerator.is_main_process:
+        save_record(res, cfg.out_dir)
+        if cfg.results_dir: save_record(res, cfg.results_dir)
     return res
 
 # %% ../nbs/10_rl.ipynb #046861a4

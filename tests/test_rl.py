@@ -182,7 +182,7 @@ def test_notebook_default_is_the_offline_0_5B_run(tmp_path):
     c = json.loads((out_dir / "config.json").read_text())
     assert (c["scale"], c["init"], c["data"], c["algorithm"], c["group_size"], c["batch_size"], c["max_steps"]) == \
            ("0.5B", "sft", "easy", "grpo", 4, 1, 3)
-    assert (c["lora"], c["results_dir"], c["run_name"]) == (True, "results", "rl_0.5B_grpo_curriculum_easy8_f0_s0")
+    assert (c["lora"], c["results_dir"], c["run_name"]) == (True, None, "rl_0.5B_grpo_curriculum_easy8_f0_s0")
 
 
 def test_notebook_tiny_end_to_end(tmp_path):
