@@ -130,7 +130,7 @@ def _paper(scale, hub, n_params, sft_epochs, algorithm, reward):
 _CPU_NOTE = "offline CPU scale: recipe shape of the paper, CPU-sized batch/group/context (our choice)"
 REGISTRY: dict[str, ModelSpec] = {
     "tiny": ModelSpec(scale="tiny", hub_id=None, n_params=9_816_640,
-                      sft=SFTDefaults(epochs=1, lr=1e-3, batch_size=2, max_length=2 * K),
+                      sft=SFTDefaults(epochs=1, lr=1e-3, batch_size=2, max_length=8 * K),
                       rl=RLDefaults(algorithm="grpo", reward="curriculum", lr=1e-4, batch_size=2, group_size=2,
                                     epochs=1, max_context=2 * K, tool_budget=8),
                       inference=InferenceDefaults(max_context=2 * K, tool_budget=8),

@@ -43,29 +43,47 @@ def sft_tasks(n: int, seed: int = SFT_SEED, ratio=TABLE8_MIX, exclude=()) -> lis
 
 # %% ../nbs/09_sft.ipynb #54b5ae8f
 def build_sft_dataset(tasks=None, n: int = 64, seed: int = SFT_SEED, path=None, exclude=(), out=None,
-                      progress: bool = False, ratio=TABLE8_MIX):
+                      progress: bool = False, ratio=TABLE8_MIX, max_tokens: int | None = None, pool_factor: int = 4):
     """The SFT corpus as a Hugging Face `datasets.Dataset`, one row per kept teacher trajectory (paper Sec. 4.1:
     rejection-sampled Success trajectories). Source, in order of precedence: `path` (a JSONL written by
     `star.teacher.write_sft_jsonl`; the first `n` rows if `n`), else `star.teacher.build_sft_set` (oracle teacher,
     Success + format + grounding filter) on `tasks`, else on `sft_tasks(n, seed, ratio, exclude)`. `out`: also
     write the kept trajectories as JSONL. Rows whose query is in `exclude` (RL tasks) are dropped in every case.
-    Columns: `messages` (list of {role, content}: system, user, then assistant / user(<tool_response>) turns,
-    ending with the assistant's answer), `task_id`, `level`, `n_tool_calls`, `termination`."""
+    `max_tokens`: keep only trajectories whose chat fits in that many tokens (Qwen2.5 template) -- a trajectory cut
+    at the training cutoff loses its `<answer>` and teaches the model never to answer; candidates are then drawn from
+    `pool_factor x n` synthetic queries (or all of `path` / `tasks`), the first `n` that fit are kept (all of
+    `tasks`'), and what was dropped is printed. Columns: `messages` (list of {role, content}: system, user, then assistant /
+    user(<tool_response>) turns, ending with the assistant's answer), `task_id`, `level`, `n_tool_calls`,
+    `termination`, `n_tokens`. Raises ValueError if no trajectory is left (or fewer than `n` fit)."""
     from datasets import Dataset
     from star.teacher import build_sft_set, read_sft_jsonl, write_sft_jsonl
     banned = {getattr(x, "key", x) for x in exclude}
+    fit, exact_n = max_tokens is not None, tasks is None and bool(n)   # drawn here or read from `path`: n asked
     if path is not None:
         trajs = read_sft_jsonl(path)
-        trajs = trajs[:n] if n else trajs
+        trajs = trajs[:n] if n and not fit else trajs
     else:
-        tasks = list(tasks) if tasks is not None else sft_tasks(n, seed, ratio=ratio, exclude=exclude)
+        k = n * pool_factor if fit else n
+        tasks = list(tasks) if tasks is not None else sft_tasks(k, seed, ratio=ratio, exclude=exclude)
         trajs = build_sft_set(tasks, progress=progress).kept
     from star.tasks import normalize_query
     trajs = [t for t in trajs if normalize_query(t.meta.get("query") or "") not in banned]
+    tok = load_tokenizer("tiny")   # the packaged Qwen2.5 tokenizer and chat template of every scale
+    n_tok = [len(tok(tok.apply_chat_template(t.messages, tokenize=False), add_special_tokens=False)["input_ids"])
+             for t in trajs]
+    if fit:
+        keep = [i for i, x in enumerate(n_tok) if x <= max_tokens]
+        print(f"SFT set: {len(trajs) - len(keep)} of {len(trajs)} teacher trajectories are longer than {max_tokens:,} "
+              f"tokens and dropped")
+        if exact_n:
+            if len(keep) < n: raise ValueError(f"only {len(keep)} trajectories fit in {max_tokens} tokens, {n} asked")
+            keep = keep[:n]
+        trajs, n_tok = [trajs[i] for i in keep], [n_tok[i] for i in keep]
     if out is not None: write_sft_jsonl(trajs, out)
     rows = [{"messages": [{"role": m["role"], "content": m["content"]} for m in t.messages],
              "task_id": str(t.meta.get("task_id")), "level": str(t.meta.get("level") or ""),
-             "n_tool_calls": t.n_tool_calls, "termination": t.termination or ""} for t in trajs]
+             "n_tool_calls": t.n_tool_calls, "termination": t.termination or "", "n_tokens": x}
+            for t, x in zip(trajs, n_tok)]
     if not rows: raise ValueError("no trajectory passed the SFT filter")
     return Dataset.from_list(rows)
 
@@ -128,9 +146,9 @@ CPU_SCALES = ("tiny", "0.5B", "1.5B-offline")
 LORA_DEFAULTS = dict(r=16, lora_alpha=32, lora_dropout=0.05, bias="none", task_type="CAUSAL_LM",
                      target_modules=["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"])
 
-# The offline CPU SFT set: 12 easy teacher trajectories (10.0K tokens on average; the CPU scales' 6,400-token cutoff
-# keeps their first ~7 tool-calling turns -- the protocol -- and cuts the plan). Our choice.
-OFFLINE_SFT_DATA = dict(n=12, ratio=(1, 0, 0))
+# The offline CPU SFT set (our choice): 12 easy teacher trajectories that fit whole -- answer included -- in the CPU
+# scales' 6,400-token cutoff (the short end of the teacher's 5K-16K-token range: 5-6 tool calls).
+OFFLINE_SFT_DATA = dict(n=12, ratio=(1, 0, 0), max_tokens=6400)
 
 def _n_devices() -> int:
     import torch
@@ -247,7 +265,9 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
     `sft_log.json` (config, loss curve per step, step time, peak RSS). `model`/`tokenizer` default to
     `load_model(scale)` with float32 weights (AdamW's master copy; bf16 autocast per `sft_config`) on this
     process's device (`star.models.train_device`) / `load_tokenizer(scale)`; `lora`: LoraConfig
-    overrides; `overrides` go to `sft_config`. LoRA scales then run `row_steps` steps of a second stage
+    overrides; `overrides` go to `sft_config`. Trajectories longer than the config's `max_length` are dropped, counted in `sft_log.json`
+    (`n_dropped_overlong`) and reported -- truncating them would cut off the `<answer>` and teach the model never to
+    answer; ValueError if none is left. LoRA scales then run `row_steps` steps of a second stage
     that trains only the protocol tokens' embedding rows at `row_lr` on `row_max_length`-token prefixes (their
     rows need a far larger step than LoRA's; see "Why the protocol tokens are trained"). Returns the `final/` path."""
     from trl import SFTTrainer
@@ -256,6 +276,11 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
     tok = tokenizer if tokenizer is not None else load_tokenizer(scale)
     tok.padding_side = "right"
     data = dataset if "input_ids" in dataset.column_names else tokenize_dataset(dataset, tok)
+    n_in = len(data)
+    data = data.filter(lambda r: len(r["input_ids"]) <= cfg.max_length)   # never train on a cut trajectory
+    n_dropped = n_in - len(data)
+    if n_dropped: print(f"train_sft: dropped {n_dropped} of {n_in} trajectories longer than max_length={cfg.max_length}")
+    if not len(data): raise ValueError(f"every trajectory is longer than max_length={cfg.max_length}")
     data = data.select_columns(["input_ids", "assistant_masks"])
     m = model if model is not None else load_model(scale, dtype="float32", device=train_device(cfg))
     m.train()
@@ -291,6 +316,7 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
               "epoch": h.get("epoch")} for h in hist if "loss" in h]
     done_now = trainer.state.global_step - (int(Path(ckpt).name.split("-")[-1]) if ckpt else 0)
     log = {"scale": scale, "lora": peft_cfg is not None, "resumed_from": ckpt, "n_examples": len(data),
+           "n_dropped_overlong": n_dropped,
            "n_tokens": sum(map(len, data["input_ids"])), "n_trained_tokens": sum(map(sum, data["assistant_masks"])),
            "global_step": trainer.state.global_step, "steps_this_run": done_now, "train_seconds": round(secs, 2),
            "seconds_per_step": round(secs / done_now, 3) if done_now else None, "peak_rss_gib": round(_peak_rss_gib(), 2),
