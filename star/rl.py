@@ -404,12 +404,14 @@ def _tp_union(trainer, tasks: list) -> tuple[list, slice]:
     return [t for p in parts for t in p], slice(start, start + len(tasks))
 
 # %% ../nbs/10_rl.ipynb #e15bf2ad
-def _rollout_kwargs(cfg: RLRunConfig, sandbox, seed, system=None) -> dict:
+def _rollout_kwargs(cfg: RLRunConfig, sandbox, seed, system=None, progress=False) -> dict:
     return dict(sandbox=sandbox, max_turns=cfg.tool_budget, max_context=cfg.max_context, system=system,
-                max_new_tokens_per_turn=cfg.max_new_tokens_per_turn, temperature=cfg.temperature, top_p=1.0, seed=seed)
+                max_new_tokens_per_turn=cfg.max_new_tokens_per_turn, temperature=cfg.temperature, top_p=1.0, seed=seed,
+                progress=progress)
 
 def arpo_rollouts(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbox, seed: int | None = None,
-                  rng: random.Random | None = None, system: str | None = None) -> tuple[list, list[ArpoPlan]]:
+                  rng: random.Random | None = None, system: str | None = None,
+                  progress=False) -> tuple[list, list[ArpoPlan]]:
     """G = cfg.group_size rollouts per task by ARPO's adaptive rollout (see above): M = cfg.arpo_initial global
     rollouts per task in one `rollout_batch` call, `arpo_plan` per task, then one `rollout_batch(prefixes=…)` call
     for every partial rollout and fresh global rollout of the batch. `system`: the system prompt (None:
@@ -417,7 +419,7 @@ def arpo_rollouts(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbox,
     `meta['arpo']` = 'global' | 'branch' | 'fresh') and the plans."""
     from star.agent import rollout_batch
     G, M, rng = cfg.group_size, cfg.arpo_initial, rng or random.Random(seed)
-    kw = _rollout_kwargs(cfg, sandbox, seed, system)
+    kw = _rollout_kwargs(cfg, sandbox, seed, system, progress)
     first = rollout_batch(policy, tokenizer, list(tasks), group_size=M, **kw)
     groups = [first[i * M:(i + 1) * M] for i in range(len(tasks))]
     vocab = len(tokenizer)
@@ -503,12 +505,14 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
         rank, _ = rollout_rank(trainer)
         play, share = _tp_union(trainer, [by_query[p] for p in prompts[::G]])
         seed, sb, plans = step_seed(cfg.seed, step, rank), step_sandbox(db, cfg.failure_rate, cfg.seed, step, rank), []
+        bar = log_dir is not None and f"step {step + 1} rollouts"
         with policy_fn(trainer, tokenizer) as policy:
             if cfg.algorithm == "arpo":
                 rollouts, plans = arpo_rollouts(policy, tokenizer, play, cfg, sb, seed=seed, system=fam.system,
-                                                rng=random.Random(f"arpo-{cfg.seed}-{step}-{rank}"))
+                                                rng=random.Random(f"arpo-{cfg.seed}-{step}-{rank}"), progress=bar)
             else:
-                rollouts = rollout_batch(policy, tokenizer, play, group_size=G, **_rollout_kwargs(cfg, sb, seed, fam.system))
+                rollouts = rollout_batch(policy, tokenizer, play, group_size=G,
+                                         **_rollout_kwargs(cfg, sb, seed, fam.system, bar))
         rollouts = rollouts[share.start * G:share.stop * G]
         t_gen = time.time() - t0
         if len(rollouts) != len(prompts): raise RuntimeError(f"{len(rollouts)} rollouts for {len(prompts)} prompts")
@@ -583,7 +587,7 @@ def trl_config(cfg: RLRunConfig, num_processes: int | None = None, **overrides):
 
 # %% ../nbs/10_rl.ipynb #795f701c
 def evaluate_policy(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbox=None, seed: int | None = None,
-                    family=None, trainer=None) -> dict:
+                    family=None, trainer=None, progress: bool | str = False) -> dict:
     """Validation metrics of `policy` on `tasks` (one rollout each, `cfg.val_*` sampling, failure-free sandbox by
     default, the family's system prompt). With `trainer` on several processes each rollout rank plays only its share
     (`tasks[rank::n]`) and the verdicts are all-gathered, so every process returns the same metrics over all tasks,
@@ -603,7 +607,7 @@ def evaluate_policy(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbo
     sandbox = sandbox if sandbox is not None else Sandbox(failure_rate=0.0)
     rs = rollout_batch(policy, tokenizer, play, group_size=1, sandbox=sandbox, max_turns=cfg.val_tool_budget,
                        max_context=cfg.val_max_context, max_new_tokens_per_turn=cfg.max_new_tokens_per_turn,
-                       temperature=cfg.val_temperature, top_p=cfg.val_top_p, system=fam.system,
+                       temperature=cfg.val_temperature, top_p=cfg.val_top_p, system=fam.system, progress=progress,
                        seed=(cfg.seed if seed is None else seed) + rank) if play else []
     rs = rs[share]
     light = lambda r: SimpleNamespace(answer=r.answer, termination=r.termination, n_tool_calls=r.n_tool_calls,
@@ -789,7 +793,8 @@ def _validation_callback_cls():
             if not any(r["step"] == step for r in _read_jsonl(self.path)):
                 self._sync(state)
                 with generation_policy(self.trainer, self.tok) as policy:
-                    m = evaluate_policy(policy, self.tok, self.val, self.cfg, family=self.family, trainer=self.trainer)
+                    m = evaluate_policy(policy, self.tok, self.val, self.cfg, family=self.family, trainer=self.trainer,
+                                        progress=self.trainer.accelerator.is_main_process and f"validation @ step {step}")
                 if self.trainer.accelerator.is_main_process:
                     with self.path.open("a") as f: f.write(json.dumps({"step": step, "checkpoint": ckpt, "metrics": m}) + "\n")
                 self.trainer.accelerator.wait_for_everyone()
@@ -848,7 +853,8 @@ def build_trainer(cfg: RLRunConfig, model, tokenizer, train_tasks: Sequence, val
                                                          log_dir=cfg.out_dir if _is_main_rank() else None, family=fam),
                           callbacks=[val_cb])
     val_cb.trainer = trainer
-    return trainer
+    from star.sft import use_step_progress
+    return use_step_progress(trainer, "GRPO steps", keys=("reward", "star/success", "star/tool_calls"))
 
 # %% ../nbs/10_rl.ipynb #4709a84e
 def _engine_info(cfg: RLRunConfig) -> dict:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json, os, resource, time
 from pathlib import Path
+from typing import Sequence
 
 from .agent import Trajectory
 from .models import get_spec, load_model, load_tokenizer, train_device
@@ -15,7 +16,8 @@ from .models import get_spec, load_model, load_tokenizer, train_device
 __all__ = ['SFT_SEED', 'TABLE8_MIX', 'IM_END', 'CPU_SCALES', 'LORA_DEFAULTS', 'OFFLINE_SFT_DATA', 'PROTOCOL_TOKENS',
            'SFT_PARAMETERS', 'sft_tasks', 'build_sft_dataset', 'dataset_trajectories', 'assistant_spans',
            'tokenize_sft', 'tokenize_dataset', 'uses_lora', 'sft_config', 'lora_config', 'protocol_token_ids',
-           'train_embedding_rows', 'last_checkpoint', 'train_sft', 'check_parameters']
+           'train_embedding_rows', 'last_checkpoint', 'train_sft', 'step_progress', 'use_step_progress',
+           'check_parameters']
 
 # %% ../nbs/09_sft.ipynb #f5722062
 SFT_SEED = 2603  # synthesis seed of the SFT query pool; RL pools use other seeds (and `exclude` keeps them disjoint)
@@ -250,7 +252,8 @@ def _train_protocol_rows(scale, model, data, tok, out_dir, rows, steps, lr, max_
     W = train_embedding_rows(model, rows)
     cfg = sft_config(scale, out_dir=out_dir, max_steps=steps, learning_rate=lr, max_length=max_length, batch_size=1,
                      per_device_train_batch_size=1, lr_scheduler_type="constant", warmup_steps=0, save_strategy="no")
-    tr = SFTTrainer(model=model, args=cfg, train_dataset=data, processing_class=tok)
+    tr = use_step_progress(SFTTrainer(model=model, args=cfg, train_dataset=data, processing_class=tok),
+                           f"SFT {scale}: protocol rows")
     tr.train()
     W.requires_grad_(False)
     return model, [{"step": h["step"], "loss": h["loss"]} for h in tr.state.log_history if "loss" in h]
@@ -292,7 +295,8 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
         rows = protocol_token_ids(tok)
         W = train_embedding_rows(m, rows)
         callbacks.append(_save_rows_callback(W, rows))
-    trainer = SFTTrainer(model=m, args=cfg, train_dataset=data, processing_class=tok, callbacks=callbacks)
+    trainer = use_step_progress(SFTTrainer(model=m, args=cfg, train_dataset=data, processing_class=tok,
+                                           callbacks=callbacks), f"SFT {scale}")
     ckpt = last_checkpoint(out_dir) if resume else None
     if ckpt and rows and (Path(ckpt) / "embedding_rows.pt").exists():  # the adapter checkpoint does not hold them
         import torch
@@ -327,6 +331,36 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
            "protocol_rows": {"steps": n_row_steps, "lr": row_lr, "max_length": row_max_length, "loss_curve": row_curve}}
     (out_dir / "sft_log.json").write_text(json.dumps(log, indent=1, default=str))
     return final
+
+# %% ../nbs/09_sft.ipynb #6a105f80
+def step_progress(desc: str, keys: Sequence[str] = ("loss",)):
+    """A `transformers.TrainerCallback` showing the optimizer steps as a text progress bar with ETA (tqdm on stderr)
+    and the latest logged values of `keys` (e.g. loss; reward, success for RL); only on the main process."""
+    import sys
+    from tqdm.std import tqdm
+    from transformers import TrainerCallback
+    class StepProgress(TrainerCallback):
+        bar = None
+        def on_train_begin(self, args, state, control, **kw):
+            if state.is_world_process_zero:
+                self.bar = tqdm(total=state.max_steps, initial=state.global_step, desc=desc, unit="step",
+                                file=sys.stderr, mininterval=0, dynamic_ncols=False, ncols=110, position=0)
+        def on_step_end(self, args, state, control, **kw):
+            if self.bar is not None: self.bar.update(state.global_step - self.bar.n)
+        def on_log(self, args, state, control, logs=None, **kw):
+            vals = {k: round(float(v), 3) for k, v in (logs or {}).items() if k in keys and isinstance(v, (int, float))}
+            if self.bar is not None and vals: self.bar.set_postfix(vals, refresh=True)
+        def on_train_end(self, args, state, control, **kw):
+            if self.bar is not None: self.bar.close(); self.bar = None
+    return StepProgress()
+
+def use_step_progress(trainer, desc: str, keys: Sequence[str] = ("loss",)):
+    "Replace `trainer`'s default progress / log-printing callbacks by `step_progress(desc, keys)`. Returns the trainer."
+    from transformers.trainer_callback import PrinterCallback, ProgressCallback
+    from transformers.utils.notebook import NotebookProgressCallback
+    for c in (PrinterCallback, ProgressCallback, NotebookProgressCallback): trainer.remove_callback(c)
+    trainer.add_callback(step_progress(desc, keys))
+    return trainer
 
 # %% ../nbs/09_sft.ipynb #0985b87b
 # The parameters of the run notebook `nbs/sft.ipynb` (its papermill `parameters` cell assigns exactly these names).
