@@ -7,7 +7,8 @@ Qwen2.5-family model assembled from verified data wheels)."""
 # %% ../nbs/08_models.ipynb #725f91ae
 from __future__ import annotations
 
-import gzip, hashlib, importlib.metadata, json, math, os, shutil, tempfile, time
+import gzip, hashlib, importlib.metadata, json, math, os, shutil, sys, tempfile, time
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from .paths import data_path
@@ -19,7 +20,8 @@ __all__ = ['K', 'QWEN25_CODER_05B_GGUF', 'QWEN25_CODER_15B_GGUF', 'QWEN25_VOCAB'
            'ModelIntegrityError', 'ModelUnavailableError', 'sha256_file', 'verify_file', 'part_files',
            'parts_available', 'assemble_parts', 'assemble_gguf', 'tie_report', 'convert_gguf_checkpoint',
            'offline_checkpoint', 'load_model', 'vllm_available', 'tiny_checkpoint', 'model_path',
-           'keep_cpu_linear_weights', 'on_cuda', 'set_cpu_kv_cache', 'make_llm', 'uses_deepspeed', 'train_device']
+           'keep_cpu_linear_weights', 'fd_stdout', 'on_cuda', 'set_cpu_kv_cache', 'make_llm', 'uses_deepspeed',
+           'train_device']
 
 # %% ../nbs/08_models.ipynb #468d2547
 K = 1024  # the paper's "30K"/"32K" contexts are in units of 1,024 tokens (vLLM `--max-model-len 32768`)
@@ -504,6 +506,19 @@ def keep_cpu_linear_weights(enable: bool = True) -> bool:
     U.dispatch_cpu_unquantized_gemm = dispatch if enable else orig
     return True
 
+@contextmanager
+def fd_stdout():
+    """Inside a Jupyter kernel (notebooks, papermill) `sys.stdout` has no file descriptor, and vLLM's engine start
+    (`suppress_stdout` around its gloo groups) calls `sys.stdout.fileno()`: for the duration of the block, use the
+    process's real stdout (`sys.__stdout__`) when the current one has no descriptor. A no-op in a terminal."""
+    import io
+    try: sys.stdout.fileno(); yield; return
+    except (io.UnsupportedOperation, AttributeError, ValueError): pass
+    old = sys.stdout
+    sys.stdout = sys.__stdout__
+    try: yield
+    finally: sys.stdout = old
+
 def on_cuda() -> bool:
     "Whether a CUDA device is visible to torch."
     import torch
@@ -546,7 +561,8 @@ def make_llm(scale_or_path: str = "tiny", *, max_model_len: int = 8 * K, dtype: 
     kw.update(kwargs)
     import random, numpy as np, torch
     states = random.getstate(), np.random.get_state(), torch.get_rng_state()
-    try: return LLM(**kw)
+    try:
+        with fd_stdout(): return LLM(**kw)
     finally:
         random.setstate(states[0]); np.random.set_state(states[1]); torch.set_rng_state(states[2])
 

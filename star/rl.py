@@ -19,13 +19,14 @@ from .rewards import (FORMAT_ERROR, REWARD_NAMES, curriculum_epoch_from_trainer_
                           reward, reward_fn, reward_name_at)
 
 # %% auto #0
-__all__ = ['ALGORITHMS', 'DATA_MIXES', 'INIT_CHOICES', 'RUN_DEFAULTS', 'TASK_FAMILIES', 'CURVE_SOURCES', 'RLRunConfig',
-           'default_run_name', 'TaskFamily', 'load_family', 'resolve_config', 'rl_tasks', 'validation_tasks',
-           'score_rollout', 'rollout_rewards', 'dynamic_sampling_mask', 'turn_entropy', 'entropy_deltas', 'ArpoPlan',
-           'arpo_plan', 'generation_policy', 'rollout_rank', 'step_seed', 'step_sandbox', 'arpo_rollouts',
-           'rollout_reward_fn', 'make_rollout_func', 'trl_config', 'evaluate_policy', 'best_checkpoint',
-           'TravelPlannerFamily', 'formatter_llm', 'task_family', 'init_model_source', 'sft_checkpoint',
-           'training_curve', 'cpu_compact_logprobs', 'param_dtype', 'build_trainer', 'train_rl', 'parse_cli', 'main']
+__all__ = ['ALGORITHMS', 'DATA_MIXES', 'INIT_CHOICES', 'RUN_DEFAULTS', 'TASK_FAMILIES', 'CPU_COSTS', 'CURVE_SOURCES',
+           'RLRunConfig', 'default_run_name', 'TaskFamily', 'load_family', 'resolve_config', 'rl_tasks',
+           'validation_tasks', 'score_rollout', 'rollout_rewards', 'dynamic_sampling_mask', 'turn_entropy',
+           'entropy_deltas', 'ArpoPlan', 'arpo_plan', 'generation_policy', 'rollout_rank', 'step_seed', 'step_sandbox',
+           'arpo_rollouts', 'rollout_reward_fn', 'make_rollout_func', 'trl_config', 'evaluate_policy',
+           'best_checkpoint', 'TravelPlannerFamily', 'formatter_llm', 'task_family', 'init_model_source', 'sft_dir',
+           'sft_checkpoint', 'run_plan', 'training_curve', 'cpu_compact_logprobs', 'param_dtype', 'build_trainer',
+           'train_rl', 'parse_cli', 'main']
 
 # %% ../nbs/10_rl.ipynb #417703d0
 ALGORITHMS = ("grpo", "dapo", "arpo")
@@ -452,8 +453,10 @@ def _row(r, verdict, reward_: float, kept: bool) -> dict:
             "format_error": verdict is FORMAT_ERROR, "truncated": bool(r.truncated), "kept": bool(kept),
             "termination": r.termination}
 
-def _summary(rows: list[dict], **extra) -> dict:
-    "Step statistics of `rows` (`_row`): means per rollout, token-weighted entropy, termination counts."
+def _summary(rows: list[dict], group_size: int = 1, **extra) -> dict:
+    """Step statistics of `rows` (`_row`, consecutive groups of `group_size`): means per rollout, token-weighted
+    entropy, termination counts, every rollout's reward and the number of groups whose rewards differ (the groups that
+    carry a gradient: GRPO's advantages are zero in a group of equal rewards)."""
     from collections import Counter
     n = max(1, len(rows))
     mean = lambda k: sum(float(x[k]) for x in rows) / n
@@ -461,7 +464,10 @@ def _summary(rows: list[dict], **extra) -> dict:
             "tool_calls": mean("tool_calls"), "policy_tokens": mean("policy_tokens"),
             "entropy": sum(x["ent_sum"] for x in rows) / max(1, sum(x["ent_n"] for x in rows)),
             "format_error": mean("format_error"), "truncated": mean("truncated"), "kept": mean("kept"),
-            "terminations": dict(sorted(Counter(x["termination"] for x in rows).items()))}
+            "terminations": dict(sorted(Counter(x["termination"] for x in rows).items())),
+            "rewards": [round(float(x["reward"]), 6) for x in rows],
+            "groups_with_variance": sum(max(g) - min(g) > 1e-6 for g in (
+                [float(x["reward"]) for x in rows[i:i + group_size]] for i in range(0, len(rows), group_size)))}
 
 def rollout_reward_fn(name: str) -> Callable[..., list[float]]:
     """The TRL reward function of a run: the rewards `rollout_func` already computed with the task family's rule
@@ -536,7 +542,7 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
             "step": step, "task_id": rollouts[b].task.key, "level": rollouts[b].task.level, "reward": rewards[b],
             "success": bool(getattr(results[b], "success", False)), "termination": rollouts[b].termination,
             "n_tool_calls": rollouts[b].n_tool_calls, "messages": rollouts[b].messages})]), key=lambda x: (x[0], -x[1]))[2]
-        summary = _summary(rows, step=step, epoch=epoch_from_trainer_state(trainer.state), curriculum_epoch=cur,
+        summary = _summary(rows, G, step=step, epoch=epoch_from_trainer_state(trainer.state), curriculum_epoch=cur,
                            reward_name=cfg.reward if cfg.reward != "curriculum" else f"curriculum:{reward_name_at(cur)}")
         summary.update(rollout_seconds=t_gen, scoring_seconds=time.time() - t0 - t_gen,
                        arpo_branches=sum(len(p.branches) for p in plans), arpo_fresh=sum(p.n_fresh for p in plans),
@@ -700,18 +706,59 @@ def init_model_source(cfg: RLRunConfig, exclude: Sequence = (), family=None) -> 
         return str(sft_checkpoint(cfg, exclude, family))
     return cfg.init
 
+def sft_dir(cfg: RLRunConfig, family=None) -> Path:
+    """Where `sft_checkpoint` keeps the SFT run of `cfg`: `runs/sft_<scale>` for TravelPlanner (what `nbs/sft.ipynb -p
+    scale <scale>` writes), `runs/sft_<scale>_<family>` for another task family, with `_s<n>` appended when
+    `cfg.sft_steps` shortens it (a smoke SFT never stands in for the real one). Its model is `<dir>/final`."""
+    fam = family if family is not None else task_family(cfg)
+    name = f"sft_{cfg.scale}" + ("" if fam.name == "travelplanner" else f"_{fam.name}")
+    return _abs(f"runs/{name}" + (f"_s{cfg.sft_steps}" if cfg.sft_steps else ""))
+
 def sft_checkpoint(cfg: RLRunConfig, exclude: Sequence = (), family=None) -> Path:
     """SFT checkpoint of an offline scale for `init='sft'` (paper Sec. 4.1: RL starts from the SFT model):
-    `runs/sft_<scale>/final` for TravelPlanner (what `nbs/sft.ipynb -p scale <scale>` writes) or
-    `runs/sft_<scale>_<family>/final` for another task family, reused if present; else the family's SFT set
-    (`family.sft_dataset`, RL prompts in `exclude` dropped) is trained with `star.sft.train_sft` and the scale's SFT
-    defaults (`cfg.sft_steps` steps if set)."""
+    `sft_dir(cfg)/final`, reused if present; else the family's SFT set (`family.sft_dataset`, RL prompts in `exclude`
+    dropped) is trained there with `star.sft.train_sft` and the scale's SFT defaults (`cfg.sft_steps` steps of each
+    stage if set)."""
     fam = family if family is not None else task_family(cfg)
-    out = _abs(f"runs/sft_{cfg.scale}" + ("" if fam.name == "travelplanner" else f"_{fam.name}"))
+    out = sft_dir(cfg, fam)
     if (out / "final" / "config.json").exists(): return out / "final"
     from star.sft import train_sft
-    kw = {"max_steps": cfg.sft_steps} if cfg.sft_steps else {}
+    kw = dict(max_steps=cfg.sft_steps, row_steps=min(16, cfg.sft_steps)) if cfg.sft_steps else {}
     return Path(train_sft(cfg.scale, fam.sft_dataset(exclude=list(exclude)), out, **kw))
+
+# %% ../nbs/10_rl.ipynb #daf95a63
+# Measured costs on the 2-core CPU development machine (no other job running), used by `run_plan` to tell a user up
+# front what a run will cost: minutes of the scale's SFT recipe (`sft_checkpoint`, once), of one GRPO step at the
+# scale's run defaults (rollouts + update), of validating one query, and the peak resident memory of a run.
+CPU_COSTS = {"0.5B": dict(sft_min=None, step_min=None, val_query_min=None, peak_gib=None)}
+
+def run_plan(cfg: RLRunConfig, family=None) -> str:
+    """What `train_rl(cfg)` is about to do, in words: task family and prompts, steps x prompts x G, episode limits,
+    rollout engine, precision, where it starts from (and whether that SFT checkpoint must be trained first),
+    validation, and -- for a scale with measured `CPU_COSTS` on a machine without GPU -- the expected minutes and
+    peak memory."""
+    fam = family if family is not None else task_family(cfg)
+    what = f"{cfg.n_train} {cfg.data} TravelPlanner prompts" if fam.name == "travelplanner" else f"{cfg.n_train} {fam.name} tasks"
+    lines = [f"{cfg.run_name}: {cfg.algorithm.upper()} + {cfg.reward} reward on {what}; {cfg.total_steps} optimizer "
+             f"step(s) x {cfg.batch_size} prompt(s) x G={cfg.group_size} rollouts, episodes <= {cfg.max_context:,} "
+             f"tokens and {cfg.tool_budget} tool calls, lr {cfg.lr:g}",
+             f"rollouts: {'vLLM (colocated engine, weights reloaded every step)' if cfg.use_vllm else 'transformers generate'}"
+             f"; training: {'LoRA r=%d on ' % cfg.lora_r if cfg.lora else ''}float32 weights, {cfg.dtype} compute"]
+    sft = None
+    if cfg.init == "sft" and (get_spec(cfg.scale).offline is not None or get_spec(cfg.scale).tiny_config is not None):
+        d = sft_dir(cfg, fam)
+        sft = not (d / "final" / "config.json").exists()
+        lines.append(f"starts from {d}/final" + (" (missing: trained first on the family's SFT set)" if sft else ""))
+    else: lines.append(f"starts from {init_model_source(cfg) if cfg.init != 'sft' else get_spec(cfg.scale).model_id('sft')}")
+    lines.append(f"validation: {cfg.n_val} queries before training and at every checkpoint" if cfg.n_val else
+                 "validation: off (n_val 0: no model selection)")
+    cost = CPU_COSTS.get(cfg.scale) if not on_cuda() else None
+    if cost and cost.get("step_min"):
+        mins = cfg.total_steps * cost["step_min"] * (cfg.group_size * cfg.batch_size) / 4 \
+               + (cost["sft_min"] if sft else 0) + cfg.n_val * (1 + cfg.total_steps // cfg.save_steps) * cost["val_query_min"]
+        lines.append(f"expected on a 2-core CPU: ~{mins:.0f} min, peak memory ~{cost['peak_gib']:.0f} GiB "
+                     f"(measured: SFT {cost['sft_min']:.0f} min, {cost['step_min']:.0f} min per step at G x batch = 4)")
+    return "\n".join(lines)
 
 # %% ../nbs/10_rl.ipynb #3d191496
 def _curve(log_history: Sequence[dict]) -> list[dict]:
@@ -846,12 +893,13 @@ def build_trainer(cfg: RLRunConfig, model, tokenizer, train_tasks: Sequence, val
     val_cb = _validation_callback_cls()(cfg, tokenizer, val_tasks, Path(cfg.out_dir) / "validation.jsonl", fam)
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
     if not on_cuda(): cpu_compact_logprobs(True)
-    trainer = _grpo_trainer_cls()(model=model, reward_funcs=[rollout_reward_fn(cfg.reward)],
-                          args=args if args is not None else trl_config(cfg, **trl_overrides),
-                          train_dataset=ds, processing_class=tokenizer, peft_config=peft_config,
-                          rollout_func=make_rollout_func(cfg, train_tasks, tokenizer, sandbox=sandbox, stats=stats,
-                                                         log_dir=cfg.out_dir if _is_main_rank() else None, family=fam),
-                          callbacks=[val_cb])
+    kw = dict(model=model, reward_funcs=[rollout_reward_fn(cfg.reward)],
+              args=args if args is not None else trl_config(cfg, **trl_overrides), train_dataset=ds,
+              processing_class=tokenizer, peft_config=peft_config, callbacks=[val_cb],
+              rollout_func=make_rollout_func(cfg, train_tasks, tokenizer, sandbox=sandbox, stats=stats,
+                                             log_dir=cfg.out_dir if _is_main_rank() else None, family=fam))
+    from star.models import fd_stdout
+    with fd_stdout(): trainer = _grpo_trainer_cls()(**kw)   # TRL starts the colocated vLLM engine in a kernel too
     val_cb.trainer = trainer
     from star.sft import use_step_progress
     return use_step_progress(trainer, "GRPO steps", keys=("reward", "star/success", "star/tool_calls"))
