@@ -47,6 +47,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                             'star.agent._Sampler.result': ('agent.html#_sampler.result', 'star/agent.py'),
                             'star.agent._budgets': ('agent.html#_budgets', 'star/agent.py'),
                             'star.agent._encode': ('agent.html#_encode', 'star/agent.py'),
+                            'star.agent._layout': ('agent.html#_layout', 'star/agent.py'),
                             'star.agent._reject_constant': ('agent.html#_reject_constant', 'star/agent.py'),
                             'star.agent.answer_text': ('agent.html#answer_text', 'star/agent.py'),
                             'star.agent.build_messages': ('agent.html#build_messages', 'star/agent.py'),
