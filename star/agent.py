@@ -63,7 +63,7 @@ _TAGS = ("<think>", "</think>", "<tool_call>", "</tool_call>", "<answer>", "</an
 def _reject_constant(c): raise ValueError(f"{c} is not valid JSON")
 
 def _layout(text: str):
-    """`(action, body)` when `text` is exactly `<think>…</think><action>body</action>` with only whitespace around the
+    r"""`(action, body)` when `text` is exactly `<think>…</think><action>body</action>` with only whitespace around the
     blocks (`\s` = `str.isspace`), else None; for a reply holding each tag once (checked before), by `str.find`:
     linear time on any input (a backtracking regular expression here was quadratic on repeated tags)."""
     s = text.lstrip()

@@ -122,13 +122,13 @@ def eval_index(db=None):
 
 # %% ../nbs/02_evaluator.ipynb #9f5b9ff3
 def _ws_end(text, i):
-    "Index of the first non-whitespace character of `text` at or after `i` (`len(text)` if none); `\s` = `str.isspace`."
+    r"Index of the first non-whitespace character of `text` at or after `i` (`len(text)` if none); `\s` = `str.isspace`."
     n = len(text)
     while i < n and text[i].isspace(): i += 1
     return i
 
 def _to_tail(text, f):
-    "Start of the reference's `[^,]+` group when `to\s+[^,]+` matches at `f`, else -1 (`\s+` gives back a space before a comma)."
+    r"Start of the reference's `[^,]+` group when `to\s+[^,]+` matches at `f`, else -1 (`\s+` gives back a space before a comma)."
     if not text.startswith('to', f): return -1
     h = f + 2
     g = _ws_end(text, h)
@@ -137,7 +137,7 @@ def _to_tail(text, f):
     return g - 1 if g - h >= 2 else -1
 
 def from_to(text):
-    """`'... from A to B, ...'` -> `('A', 'B')`, or `(None, None)`: the groups of both references'
+    r"""`'... from A to B, ...'` -> `('A', 'B')`, or `(None, None)`: the groups of both references'
     `re.search(r"from\s+(.+?)\s+to\s+([^,]+)(?=[,\s]|$)", text)`, computed in linear time (see above).
     A: the shortest text after `from` and its spaces, on one line, followed by spaces, `to` and a space; B: from
     there to the next comma. Raises `TypeError` if `text` is not a string."""
@@ -179,7 +179,7 @@ def from_to(text):
 
 # %% ../nbs/02_evaluator.ipynb #7f12ada2
 def strip_state(city):
-    """`'Dallas(Texas)'` -> `'Dallas'`: the text before the first `(` of the first line when a `)` follows it
+    r"""`'Dallas(Texas)'` -> `'Dallas'`: the text before the first `(` of the first line when a `)` follows it
     (the references' `re.search(r'^(.*?)\([^)]*\)', city).group(1)`), else `city`; `TypeError` on a non-string."""
     if not isinstance(city, str): raise TypeError(f"expected string or bytes-like object, got '{type(city).__name__}'")
     j = city.find('(')
@@ -189,7 +189,7 @@ def strip_state(city):
     return city[:j] if city.find(')', j + 1) >= 0 else city
 
 def name_city(info, strip_suffix=True):
-    """`'Name, City'` -> `('Name', 'City')` split at the last comma (the name starts after the last line break before
+    r"""`'Name, City'` -> `('Name', 'City')` split at the last comma (the name starts after the last line break before
     it; `('-', '-')` if there is no comma or nothing after it), both stripped; the city's `(State)` suffix is removed
     unless `strip_suffix` is False. The references' `re.search(r'(.*?),\s*([^,]+)(\(\w[\w\s]*\))?$', info)`."""
     if not isinstance(info, str): raise TypeError(f"expected string or bytes-like object, got '{type(info).__name__}'")
