@@ -259,8 +259,10 @@ def env_suffix(tokenizer, rendered: str, raw: str, text: str, messages: list[dic
     Append-only templates: the new rendering minus `rendered + raw`. A template that renders the last assistant turn
     differently from what was generated (Qwen2.5 drops the newline after `assistant` when the content is empty, i.e.
     the policy ended its turn at once) is rendered with a placeholder content instead; the text after the placeholder,
-    less the end-of-turn text the policy already generated, is the environment's. Raises RuntimeError when neither
-    works (a template that rewrites earlier turns)."""
+    less the end-of-turn text the policy already generated, is the environment's. A turn the policy ended with an
+    end-of-turn token the template does not write there (`<|endoftext|>` where Qwen2.5's template closes a turn with
+    `<|im_end|>`) keeps that token, and the environment closes the turn the template's way after it. Raises
+    RuntimeError when none of this works (a template that rewrites earlier turns)."""
     new, head = render_chat(tokenizer, messages), rendered + raw
     if new.startswith(head): return new, new[len(head):]
     k = max(i for i, m in enumerate(messages) if m["role"] == "assistant")
@@ -268,9 +270,11 @@ def env_suffix(tokenizer, rendered: str, raw: str, text: str, messages: list[dic
     end_text = raw[len(text):] if raw.startswith(text) else None
     at = probe.find(_PLACEHOLDER)
     after = probe[at + len(_PLACEHOLDER):] if at >= 0 else None
-    if end_text is None or after is None or not after.startswith(end_text):
+    if end_text is None or after is None:
         raise RuntimeError("the chat template does not render the transcript append-only")
-    env = after[len(end_text):]
+    if after.startswith(end_text): env = after[len(end_text):]
+    elif end_text in {tokenizer.decode([i]) for i in eos_ids(tokenizer)}: env = after
+    else: raise RuntimeError("the chat template does not render the transcript append-only")
     return head + env, env
 
 def cut_at_stop(ids: list[int], tokenizer, stop: list[str], eos: list[int], budget: int) -> tuple[int, str]:
@@ -496,46 +500,52 @@ class HFPolicy:
 
 # %% ../nbs/04_agent.ipynb #f7e9cbec
 class VLLMPolicy:
-    """UNTESTED HERE (needs a GPU and the `gpu` extra): the `Policy` interface on a `vllm.LLM`. Prompts go in as
-    token ids; `SamplingParams(logprobs=k, stop=…, include_stop_str_in_output=True, stop_token_ids=eos)`, one
-    request per prompt with its own `max_tokens`. Log-probs are what vLLM reports for the sampled ids (create the
-    LLM with `logprobs_mode="processed_logprobs"` to get them after temperature/top-p, as `HFPolicy` does);
-    entropies are estimated from the top-`k` log-probs (a lower bound). Raises ImportError if vllm is missing."""
+    """The `Policy` interface on a `vllm.LLM` (`star.models.make_llm`, or TRL's colocated engine via `star.rl`).
+    Each prompt (token ids) is one request: `SamplingParams(max_tokens=<its budget>, stop=stop,
+    include_stop_str_in_output=True, stop_token_ids=eos, logprobs=top_logprobs, skip_special_tokens=False,
+    seed=<seed + 7919 * call + row once reseeded, else None>)`. Returns `Generation`s whose `logprobs` are vLLM's
+    log-probs of the sampled ids (under the sampling distribution when the engine has
+    `logprobs_mode="processed_logprobs"`; NaN if vLLM reports none) and whose `entropies` (nats) are estimated from
+    the top-`top_logprobs` log-probs (a lower bound). `eos`: end-of-turn ids (default `eos_ids(tokenizer)`). Raises
+    ImportError if vllm is missing."""
     def __init__(self, llm, tokenizer, eos: list[int] | None = None, top_logprobs: int = 20):
         try: import vllm  # noqa: F401
         except ImportError as e:
-            raise ImportError("VLLMPolicy needs vLLM (GPU nodes: `pip install -e .[gpu]`); on CPU use HFPolicy") from e
+            raise ImportError("VLLMPolicy needs vLLM (`pip install -e .[cpu]` on CPU, `.[gpu]` on GPU nodes); "
+                              "else use HFPolicy") from e
         self.llm, self.tokenizer, self.k, self.seed = llm, tokenizer, top_logprobs, None
         self.eos = list(eos) if eos is not None else eos_ids(tokenizer)
-        self.n_calls = 0
+        self.n_calls, self._seeded_calls = 0, 0
 
-    def reseed(self, seed: int): self.seed = seed
+    def reseed(self, seed: int):
+        "Seed the following calls: request r of the c-th call after this one gets seed + 7919 * c + r."
+        self.seed, self._seeded_calls = int(seed), 0
+
+    def sampling_params(self, budgets: list[int], temperature: float, top_p: float, stop) -> list:
+        "The `vllm.SamplingParams` of one call, one per prompt (see the class docstring)."
+        from vllm import SamplingParams
+        return [SamplingParams(n=1, temperature=temperature, top_p=top_p, max_tokens=b, stop=list(stop or []),
+                               stop_token_ids=self.eos, include_stop_str_in_output=True, logprobs=self.k,
+                               skip_special_tokens=False,
+                               seed=None if self.seed is None else self.seed + 7919 * self._seeded_calls + r)
+                for r, b in enumerate(budgets)]
 
     def generate(self, prompts, max_new_tokens, temperature: float = 1.0, top_p: float = 1.0, stop=STOP):
         "See `Policy`. One `llm.generate` call for the whole batch."
         import math
-        from vllm import SamplingParams
-        from vllm.inputs import TokensPrompt
-        self.n_calls += 1
-        budgets = _budgets(max_new_tokens, len(prompts))
-        params = [SamplingParams(n=1, temperature=temperature, top_p=top_p, max_tokens=b, stop=list(stop or []),
-                                 stop_token_ids=self.eos, include_stop_str_in_output=True, logprobs=self.k,
-                                 skip_special_tokens=False,
-                                 seed=None if self.seed is None else self.seed + 7919 * self.n_calls + r)
-                  for r, b in enumerate(budgets)]
-        outs = self.llm.generate([TokensPrompt(prompt_token_ids=list(p)) for p in prompts], params, use_tqdm=False)
+        self.n_calls += 1; self._seeded_calls += 1
+        params = self.sampling_params(_budgets(max_new_tokens, len(prompts)), temperature, top_p, stop)
+        outs = self.llm.generate([{"prompt_token_ids": list(p)} for p in prompts], params, use_tqdm=False)
         res = []
         for o in outs:
             c = o.outputs[0]
-            ids = list(c.token_ids)
-            lps, ents = [], []
+            ids, lps, ents = list(c.token_ids), [], []
             for t, d in zip(ids, c.logprobs or [{}] * len(ids)):
                 lps.append(float(d[t].logprob) if t in d else float("nan"))
                 ps = [math.exp(v.logprob) for v in d.values() if math.isfinite(v.logprob)]
-                ents.append(-sum(p * math.log(p) for p in ps if p > 0))
+                ents.append(-sum(q * math.log(q) for q in ps if q > 0))
             res.append(Generation(ids, lps, ents, "length" if c.finish_reason == "length" else "stop"))
         return res
-
 
 # %% ../nbs/04_agent.ipynb #f5465178
 class ScriptedPolicy:

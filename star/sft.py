@@ -167,14 +167,13 @@ def sft_config(scale: str = "tiny", out_dir="runs/sft", **overrides):
               num_train_epochs=float(epochs), per_device_train_batch_size=per_device,
               gradient_accumulation_steps=batch // (per_device * n_dev), max_length=spec.max_length,
               packing=False, padding_free=False, assistant_only_loss=False, completion_only_loss=None,
-              truncation_mode="keep_start", bf16=not tiny, activation_checkpointing=not tiny,  # (transformers 5 name of gradient_checkpointing)
-             
+              truncation_mode="keep_start", bf16=not tiny, gradient_checkpointing=not tiny,  # the name every transformers 5.x accepts
               use_cpu=cpu or not torch.cuda.is_available(), logging_steps=1, save_strategy="steps",
               save_steps=200 if not cpu else 10, save_total_limit=2, save_only_model=False, report_to="none",
               seed=0, data_seed=0, dataloader_num_workers=0, weight_decay=0.0, max_grad_norm=1.0,
               optim="adamw_torch", shuffle_dataset=False, dataset_num_proc=None, remove_unused_columns=True,
               disable_tqdm=True)
-    if kw["activation_checkpointing"]: kw["activation_checkpointing_kwargs"] = {"use_reentrant": False}
+    if kw["gradient_checkpointing"]: kw["gradient_checkpointing_kwargs"] = {"use_reentrant": False}
     kw.update(overrides)
     return SFTConfig(**kw)
 

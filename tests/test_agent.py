@@ -307,3 +307,30 @@ def test_empty_turn_keeps_the_transcript_exact(tok, sb, train):
     assert text.endswith("<|im_start|>assistant\n" + r.messages[-1]["content"])  # cut at the `</answer>` stop string
     assert [sum(r.env_mask[s:e]) == e - s for s, e, k in r.turn_spans if k == "policy"] == [True] * 3
     assert r.messages[4]["content"] == sb.react_step(call)   # [system, user, "", call, observation, answer]
+
+
+def test_turn_ended_by_endoftext_continues(tok, sb, train):
+    """`<|endoftext|>` is an end-of-turn id (`eos_ids`) that Qwen2.5's template never writes after a turn: a policy
+    may still sample it. The episode goes on: the sampled token stays, the environment closes the turn the template's
+    way (`<|im_end|>`) and appends the tool response (this raised 'not append-only' and killed the training step)."""
+    q = train[0].query
+    call = tool_call_text("Cities first.", "SearchCity", {"state": "Texas"})
+    endoftext = tok.convert_tokens_to_ids("<|endoftext|>")
+
+    class EndoftextPolicy(ScriptedPolicy):   # the first reply ends with <|endoftext|> instead of <|im_end|>
+        def generate(self, prompts, max_new_tokens, temperature=1.0, top_p=1.0, stop=STOP):
+            out = super().generate(prompts, max_new_tokens, temperature, top_p, stop)
+            if self.n_calls == 1:
+                g = out[0]
+                out[0] = Generation(g.token_ids + [endoftext], g.logprobs + [0.0], g.entropies + [0.0], "stop")
+            return out
+
+    pol = EndoftextPolicy(tok, {q: [call, answer_text("Done.", "no plan")]})
+    r = rollout_batch(pol, tok, train[:1], sandbox=sb, stop=[])[0]
+    assert (r.termination, r.n_tool_calls) == ("answer", 1)
+    s, e, k = r.turn_spans[0]
+    assert k == "policy" and r.completion_ids[e - 1] == endoftext and r.env_mask[e - 1] == 1
+    env = tok.decode(r.completion_ids[r.turn_spans[1][0]:r.turn_spans[1][1]])
+    assert env.startswith("<|im_end|>\n<|im_start|>user\n<tool_response>")
+    assert r.messages[1:4] == [{"role": "user", "content": q}, {"role": "assistant", "content": call},
+                               {"role": "user", "content": sb.react_step(call)}]

@@ -193,3 +193,18 @@ def test_05b_offline_checkpoint_loads_trainable_and_answers(tmp_path):
     ans = tok.decode(model.generate(**q, max_new_tokens=6, do_sample=False)[0, q["input_ids"].shape[1]:],
                      skip_special_tokens=True)
     assert "Paris" in ans
+
+
+def test_install_gives_a_working_vllm_and_trl():
+    """The README's install command (CI sets STAR_REQUIRE_VLLM=1) leaves a vLLM that imports, and no torchvision /
+    torchaudio built for another torch (they break `import transformers` models and TRL's GRPOTrainer)."""
+    import importlib, importlib.util, os, subprocess, sys
+    from star.models import vllm_available
+    if os.environ.get("STAR_REQUIRE_VLLM") == "1": assert vllm_available(), "vLLM does not import"
+    code = "import transformers; from trl import GRPOTrainer, SFTTrainer; from transformers import AutoProcessor; print('ok')"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0 and "ok" in out.stdout, out.stderr[-2000:]
+    for name in ("torchvision", "torchaudio"):
+        if importlib.util.find_spec(name) is not None:
+            r = subprocess.run([sys.executable, "-c", f"import {name}"], capture_output=True, text=True, timeout=300)
+            assert r.returncode == 0, f"{name} is installed but broken: {r.stderr[-500:]}"
