@@ -141,6 +141,7 @@ _LABEL_CHARS = frozenset('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ _
 _EMPTY = {'', '-', '—', '–', 'none', 'n/a', 'na', 'null', 'nil'}
 _END_WORDS = frozenset({'budget', 'cost', 'costs', 'summary', 'note', 'notes', 'tip', 'tips', 'highlights', 'breakdown'})
 
+# %% ../nbs/05_formatter.ipynb #1a8f7786
 def _skip(s: str, i: int, chars: str = '') -> int:
     "First index >= i of `s` that is neither whitespace nor in `chars`."
     while i < len(s) and (s[i].isspace() or s[i] in chars): i += 1
@@ -176,6 +177,7 @@ def _tol_end(line: str) -> bool:
         return _word_at(line, _skip(line, i + len(w))).lower() in _END_WORDS
     return False
 
+# %% ../nbs/05_formatter.ipynb #8807f617
 def _tol_field(line: str) -> tuple[str, str] | None:
     """(label, value) of `[bullets] [**]label[**] [(…)]: value`, label made of letters, spaces, '_' and parentheses;
     None if the line is not of that shape."""
@@ -612,6 +614,53 @@ class _Day:
 
 _MEAL_TABLE = {'breakfast': 'restaurants', 'lunch': 'restaurants', 'dinner': 'restaurants', 'accommodation': 'accommodations'}
 
+def _fill_slots(day, text, ws, cls, venue_at, city_at, order, travel, index, notes):
+    "Fill `day`'s meals, attractions and accommodation from its clauses (see the rules above)."
+    def pick(m, table, slot=None):
+        es = [v for v in m.entries if v.table == table]
+        if not es: return None
+        after = city_at.get(m.j)                     # "Flying Mango, Rockford": the city written after the name
+        if after and any(v.city == after[0] for v in es): return next(v for v in es if v.city == after[0])
+        o = order[1::-1] + order[2:] if slot == 'breakfast' and travel else order
+        return min(es, key=lambda v: o.index(v.city) if v.city in o else len(o))
+    def value(m, v): return f"{v.name if m.full else _written(text, ws, m.i, m.j)}, {v.city}"
+    def as_written(c, first_only):
+        start = ws[c.lo - 1].b
+        raw = text[start:(ws[c.hi].a if c.hi < len(ws) else len(text))]
+        out, pos = [], start
+        for piece in raw.replace(';', '\n').split('\n'):
+            name = clean_piece(piece, index.city_seqs)
+            if name == '-': out.append('-')
+            elif name is not None:
+                at = pos + max(piece.find(name[:8]), 0)
+                city = next((cc for q, (cc, _) in sorted(city_at.items()) if c.lo <= q < c.hi and at < ws[q].a <= pos + len(piece)), None)
+                out.append(f"{name}, {city or (order[0] if order else '-')}")
+                notes.append(f"day {day.number}: {name!r} is kept as written")
+            if first_only and out: break
+            pos += len(piece) + 1
+        return out
+    for c in cls:
+        ms = [venue_at[q] for q in range(c.lo, c.hi) if q in venue_at]
+        if c.kind in _MEAL_TABLE and c.kind not in day.slots:
+            table = _MEAL_TABLE[c.kind]
+            hit = next(((m, v) for m in ms if (v := pick(m, table, c.kind))), None)
+            if hit: day.slots[c.kind] = value(*hit)
+            elif (fb := as_written(c, True)): day.slots[c.kind] = fb[0]
+            if c.kind == 'accommodation' and c.kind in day.slots:
+                day.stay_city = hit[1].city if hit else day.slots[c.kind].rsplit(', ', 1)[-1]
+        if c.kind in ('transport', 'checkout'): continue
+        found = False
+        for m in ms:
+            v = pick(m, 'attractions')
+            if v and (c.kind in ('attraction', 'time') or not pick(m, _MEAL_TABLE.get(c.kind, ''))):
+                if value(m, v) not in day.attractions: day.attractions.append(value(m, v))
+                found = True
+            elif c.kind == 'time' and 'accommodation' not in day.slots and (v := pick(m, 'accommodations')):
+                day.slots['accommodation'], day.stay_city = value(m, v), v.city
+        if c.kind == 'attraction' and not found:
+            day.attractions += [a for a in as_written(c, False) if a != '-' and a not in day.attractions]
+
+# %% ../nbs/05_formatter.ipynb #b28c94d8
 def format_grounded(text: str, task=None, notes: list | None = None, db=None) -> list[dict]:
     """Structured plan (all 8 `PLAN_KEYS` per day, `days` = the number written) of a free-form itinerary `text` (or a
     response with `<answer>`), by matching what it names against the sandbox database (`db`, default the packaged
@@ -665,51 +714,6 @@ def format_grounded(text: str, task=None, notes: list | None = None, db=None) ->
              'lunch': d.slots.get('lunch', '-'), 'dinner': d.slots.get('dinner', '-'),
              'accommodation': d.slots.get('accommodation', '-')} for d in days]
 
-def _fill_slots(day, text, ws, cls, venue_at, city_at, order, travel, index, notes):
-    "Fill `day`'s meals, attractions and accommodation from its clauses (see the rules above)."
-    def pick(m, table, slot=None):
-        es = [v for v in m.entries if v.table == table]
-        if not es: return None
-        after = city_at.get(m.j)                     # "Flying Mango, Rockford": the city written after the name
-        if after and any(v.city == after[0] for v in es): return next(v for v in es if v.city == after[0])
-        o = order[1::-1] + order[2:] if slot == 'breakfast' and travel else order
-        return min(es, key=lambda v: o.index(v.city) if v.city in o else len(o))
-    def value(m, v): return f"{v.name if m.full else _written(text, ws, m.i, m.j)}, {v.city}"
-    def as_written(c, first_only):
-        start = ws[c.lo - 1].b
-        raw = text[start:(ws[c.hi].a if c.hi < len(ws) else len(text))]
-        out, pos = [], start
-        for piece in raw.replace(';', '\n').split('\n'):
-            name = clean_piece(piece, index.city_seqs)
-            if name == '-': out.append('-')
-            elif name is not None:
-                at = pos + max(piece.find(name[:8]), 0)
-                city = next((cc for q, (cc, _) in sorted(city_at.items()) if c.lo <= q < c.hi and at < ws[q].a <= pos + len(piece)), None)
-                out.append(f"{name}, {city or (order[0] if order else '-')}")
-                notes.append(f"day {day.number}: {name!r} is kept as written")
-            if first_only and out: break
-            pos += len(piece) + 1
-        return out
-    for c in cls:
-        ms = [venue_at[q] for q in range(c.lo, c.hi) if q in venue_at]
-        if c.kind in _MEAL_TABLE and c.kind not in day.slots:
-            table = _MEAL_TABLE[c.kind]
-            hit = next(((m, v) for m in ms if (v := pick(m, table, c.kind))), None)
-            if hit: day.slots[c.kind] = value(*hit)
-            elif (fb := as_written(c, True)): day.slots[c.kind] = fb[0]
-            if c.kind == 'accommodation' and c.kind in day.slots:
-                day.stay_city = hit[1].city if hit else day.slots[c.kind].rsplit(', ', 1)[-1]
-        if c.kind in ('transport', 'checkout'): continue
-        found = False
-        for m in ms:
-            v = pick(m, 'attractions')
-            if v and (c.kind in ('attraction', 'time') or not pick(m, _MEAL_TABLE.get(c.kind, ''))):
-                if value(m, v) not in day.attractions: day.attractions.append(value(m, v))
-                found = True
-            elif c.kind == 'time' and 'accommodation' not in day.slots and (v := pick(m, 'accommodations')):
-                day.slots['accommodation'], day.stay_city = value(m, v), v.city
-        if c.kind == 'attraction' and not found:
-            day.attractions += [a for a in as_written(c, False) if a != '-' and a not in day.attractions]
 
 # %% ../nbs/05_formatter.ipynb #ad7664cb
 FORMAT_SYSTEM_PROMPT = "You are a helpful assistant that formats text into a strict JSON format."
