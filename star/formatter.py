@@ -652,7 +652,7 @@ def _fill_slots(day, text, ws, cls, venue_at, city_at, order, travel, index, not
         found = False
         for m in ms:
             v = pick(m, 'attractions')
-            if v and (c.kind in ('attraction', 'time') or not pick(m, _MEAL_TABLE.get(c.kind, ''))):
+            if v and c.kind in ('attraction', 'time'):             # a meal's or stay's clause describes that venue
                 if value(m, v) not in day.attractions: day.attractions.append(value(m, v))
                 found = True
             elif c.kind == 'time' and 'accommodation' not in day.slots and (v := pick(m, 'accommodations')):
