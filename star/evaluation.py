@@ -543,7 +543,8 @@ def qa_run_record(name: str, report: dict, config: dict, duration_s: float | Non
 
 def write_episodes(path, rollouts: Sequence, scored: Sequence[Scored] = (), extra: Sequence[dict] | None = None) -> Path:
     """Per-episode details as gzipped JSONL under runs/: task id, termination, tool calls, format error, the chat
-    transcript and, when scored, each protocol's verdicts. Returns the path."""
+    transcript and, when scored, the plan, which formatter read it (and its LLM prompt, notes) and each protocol's
+    verdicts. Returns the path."""
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
     scored = list(scored)
     with gzip.open(path, "wt", encoding="utf-8") as f:
@@ -552,7 +553,8 @@ def write_episodes(path, rollouts: Sequence, scored: Sequence[Scored] = (), extr
                    "format_error": r.format_error, "truncated": r.truncated, "answer": r.answer, "messages": r.messages}
             if i < len(scored):
                 s = scored[i]
-                row |= {"plan": s.plan, "plan_reason": s.reason, "results": {p: v.to_dict() for p, v in s.results.items()}}
+                row |= {"plan": s.plan, "plan_reason": s.reason, "formatter": s.formatter, "formatter_prompt": s.prompt,
+                        "formatter_notes": list(s.notes), "results": {p: v.to_dict() for p, v in s.results.items()}}
             if extra: row |= extra[i]
             f.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")
     return path
