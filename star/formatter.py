@@ -735,10 +735,11 @@ def format_messages(text: str, query: str = '', prompt: str = 'paper') -> list[d
     return [{'role': 'system', 'content': FORMAT_SYSTEM_PROMPT}, {'role': 'user', 'content': body}]
 
 def plan_json_schema(max_days: int | None = None, max_length: int | None = None) -> dict:
-    """JSON schema of a formatter reply: an array (1 to `max_days` items) of objects with an integer `day` and the 7
-    string fields (at most `max_length` characters each), all required, nothing else."""
+    """JSON schema of a formatter reply: an array (1 to `max_days` items) of objects with an integer `day` (1 to
+    `max_days`) and the 7 string fields (at most `max_length` characters each), all required, nothing else."""
     s = {'type': 'string'} if max_length is None else {'type': 'string', 'maxLength': max_length}
-    item = {'type': 'object', 'properties': {'day': {'type': 'integer'}, **{k: dict(s) for k in FIELD_LABELS}},
+    day = {'type': 'integer', 'minimum': 1, **({'maximum': max_days} if max_days else {})}
+    item = {'type': 'object', 'properties': {'day': day, **{k: dict(s) for k in FIELD_LABELS}},
             'required': ['day', *FIELD_LABELS], 'additionalProperties': False}
     return {'type': 'array', 'items': item, 'minItems': 1, **({'maxItems': max_days} if max_days else {})}
 

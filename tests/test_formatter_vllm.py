@@ -39,7 +39,7 @@ def serve(model_dir, name, log, max_model_len=4096, timeout=900):
     env = dict(os.environ, VLLM_CPU_KVCACHE_SPACE=os.environ.get('VLLM_CPU_KVCACHE_SPACE', '1'))
     cmd = [sys.executable, '-m', 'vllm.entrypoints.openai.api_server', '--model', str(model_dir), '--served-model-name', name,
            '--host', '127.0.0.1', '--port', str(port), '--max-model-len', str(max_model_len), '--dtype', 'float32',
-           '--seed', '0', '--structured-outputs-config', '{"disable_any_whitespace": true}']
+           '--seed', '0', '--structured-outputs-config', '{"backend": "xgrammar", "disable_any_whitespace": true}']
     proc = subprocess.Popen(cmd, env=env, stdout=open(log, 'w'), stderr=subprocess.STDOUT, start_new_session=True)
     url, t0 = f'http://127.0.0.1:{port}/v1', time.time()
     while True:
@@ -86,6 +86,7 @@ def test_structured_output_gives_a_plan_and_replays_from_cache(tiny_server, tmp_
     assert 1 <= len(fp.plan) <= 3 and all(set(d) <= {'days', 'current_city', 'transportation', 'breakfast', 'attraction',
                                                      'lunch', 'dinner', 'accommodation'} for d in fp.plan)
     assert all(isinstance(v, str) and len(v) <= 12 for d in fp.plan for k, v in d.items() if k != 'days')
+    assert all(1 <= d['days'] <= 3 for d in fp.plan)
     r = evaluate_plan(TASK, fp.plan)                                          # a random model's plan: scored, and failing
     assert r.delivered and not r.success
     n = llm.n_requests
