@@ -289,7 +289,6 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                 'star.formatter.FormattedPlan.ok': ('formatter.html#formattedplan.ok', 'star/formatter.py'),
                                 'star.formatter.GroundingIndex': ('formatter.html#groundingindex', 'star/formatter.py'),
                                 'star.formatter.GroundingIndex.__init__': ('formatter.html#groundingindex.__init__', 'star/formatter.py'),
-                                'star.formatter.GroundingIndex.venues': ('formatter.html#groundingindex.venues', 'star/formatter.py'),
                                 'star.formatter.LLMFormatError': ('formatter.html#llmformaterror', 'star/formatter.py'),
                                 'star.formatter.LLMFormatter': ('formatter.html#llmformatter', 'star/formatter.py'),
                                 'star.formatter.LLMFormatter.__call__': ('formatter.html#llmformatter.__call__', 'star/formatter.py'),

@@ -331,8 +331,9 @@ def words(text: str) -> list[Word]:
 
 # %% ../nbs/05_formatter.ipynb #89a9de2d
 class Trie:
-    "Word-sequence trie: `add(seq, entry)` names, then `freeze()` counts the entries below every node."
-    def __init__(self): self.root = [{}, [], 0, None]        # children, entries ending here, entries below, sole entry
+    """Word-sequence trie: `add(seq, entry)` names, then `freeze()` records below every node how many distinct names
+    (terminal nodes) there are and, when exactly one, its terminal node."""
+    def __init__(self): self.root = [{}, [], 0, None]        # children, entries ending here, names below, sole terminal
     def add(self, seq, entry):
         node = self.root
         for w in seq: node = node[0].setdefault(w, [{}, [], 0, None])
@@ -343,24 +344,26 @@ class Trie:
             node, done = stack.pop()
             if not done:
                 stack.append((node, True)); stack.extend((c, False) for c in node[0].values()); continue
-            node[2] = len(node[1]) + sum(c[2] for c in node[0].values())
-            if node[2] == 1: node[3] = node[1][0] if node[1] else next(c[3] for c in node[0].values() if c[2])
+            node[2] = (1 if node[1] else 0) + sum(c[2] for c in node[0].values())
+            if node[2] == 1: node[3] = node if node[1] else next(c[3] for c in node[0].values() if c[2])
         return self
 
 @dataclass
 class Match:
-    "Words `[i, j)` name `entries` (every entry of that exact name if `full`, else the one longer name they begin)."
+    "Words `[i, j)` name `entries` (every kept entry of that exact name if `full`, else of the one longer name they begin)."
     i: int
     j: int
     entries: list
     full: bool
 
 def find_matches(ws: list[Word], trie: Trie, lo: int = 0, hi: int | None = None, min_prefix: int = 2,
-                 covered=None, stop=frozenset(), reject=frozenset()) -> list[Match]:
+                 covered=None, stop=frozenset(), reject=frozenset(), keep=None) -> list[Match]:
     """Leftmost-longest names of `trie` in the words `ws[lo:hi]`, never across a strong break nor over `covered`
     words: a complete name, else (`min_prefix` > 0) the first `>= min_prefix` words of exactly one longer name when
-    punctuation, a break, a word of `stop` or the end follows and the words are not a sequence of `reject`."""
+    punctuation, a break, a word of `stop` or the end follows and the words are not a sequence of `reject`. `keep`
+    filters a name's entries (e.g. to the query's cities); a name with no entry left does not count."""
     hi = len(ws) if hi is None else hi
+    keep = keep or (lambda es: list(es))
     out, i = [], lo
     while i < hi:
         if covered is not None and covered[i]: i += 1; continue
@@ -369,12 +372,12 @@ def find_matches(ws: list[Word], trie: Trie, lo: int = 0, hi: int | None = None,
             nxt = node[0].get(ws[k].w)
             if nxt is None: break
             node, k = nxt, k + 1
-            if node[1]: best = (k, node)
+            if node[1] and (es := keep(node[1])): best = (k, es)
         if best is not None:
-            out.append(Match(i, best[0], list(best[1][1]), True)); i = best[0]; continue
+            out.append(Match(i, best[0], best[1], True)); i = best[0]; continue
         if (min_prefix and k - i >= min_prefix and node[2] == 1 and (k == hi or ws[k].strong or ws[k].weak or ws[k].w in stop)
-                and tuple(w.w for w in ws[i:k]) not in reject):
-            out.append(Match(i, k, [node[3]], False)); i = k; continue
+                and tuple(w.w for w in ws[i:k]) not in reject and (es := keep(node[3][1]))):
+            out.append(Match(i, k, es, False)); i = k; continue
         i += 1
     return out
 
@@ -476,21 +479,29 @@ def _seq(name: str) -> tuple: return tuple(w.w for w in words(name))
 
 class GroundingIndex:
     """What the grounded formatter looks up in a database `db` (`star.sandbox.TravelDB` frames): `cities` (a trie of
-    every city name), `by_city` (`{city: {Venue: None}}`), `flights` (`{number: (origin, dest, dep, arr)}`, the first
-    row per number), `roads` (`{(origin, dest): (duration, distance)}`, the first distance row); `venues(cities)`."""
+    every city name), `venues` (a trie of every venue name of every city, entries `Venue`), `by_city`
+    (`{city: {Venue: None}}`), `flights` (`{number: (origin, dest, dep, arr)}`, the first row per number), `roads`
+    (`{(origin, dest): (duration, distance)}`, the first distance row). Built once per database (~1 s)."""
     def __init__(self, db):
         self.cities, self.city_seqs = Trie(), {}
         d = db.distance
         for c in sorted(set(map(str, d['origin'])) | set(map(str, d['destination'])) | set(dict(db.city_state))):
             if _seq(c): self.cities.add(_seq(c), c); self.city_seqs[_seq(c)] = c
         self.cities.freeze()
-        self.by_city = {}
+        self.by_city, self.venues = {}, Trie()
         for table, frame, name_col, city_col in (('restaurants', db.restaurants, 'Name', 'City'),
                                                  ('attractions', db.attractions, 'Name', 'City'),
                                                  ('accommodations', db.accommodations, 'NAME', 'city')):
             for name, city in zip(frame[name_col].tolist(), frame[city_col].tolist()):
-                if isinstance(name, str) and isinstance(city, str):
-                    self.by_city.setdefault(city, {}).setdefault(Venue(table, name, city), None)
+                if not (isinstance(name, str) and isinstance(city, str)): continue
+                v = Venue(table, name, city)
+                if v in self.by_city.setdefault(city, {}): continue
+                self.by_city[city][v] = None
+                seq = _seq(name)                   # single common words and exact city names are no venue names
+                if not seq or seq in self.city_seqs: continue
+                if len(seq) == 1 and (len(seq[0]) < 3 or seq[0] in _STOP or seq[0] in _SLOT_WORDS): continue
+                self.venues.add(seq, v)
+        self.venues.freeze()
         f = db.flights
         self.flights = {}
         for row in zip(f['Flight Number'], f['OriginCityName'], f['DestCityName'], f['DepTime'], f['ArrTime']):
@@ -498,27 +509,10 @@ class GroundingIndex:
         self.roads = {}
         for o, t, dur, dist in zip(d['origin'].tolist(), d['destination'].tolist(), d['duration'].tolist(), d['distance'].tolist()):
             self.roads.setdefault((o, t), (dur, dist))
-        self._tries = {}
-
-    def venues(self, cities) -> Trie:
-        "The trie of the venue names of `cities` (cached per set; single common words and exact city names left out)."
-        key = frozenset(cities)
-        t = self._tries.get(key)
-        if t is None:
-            if len(self._tries) > 256: self._tries.clear()
-            t = Trie()
-            for c in sorted(key):
-                for v in self.by_city.get(c, ()):
-                    seq = _seq(v.name)
-                    if not seq or seq in self.city_seqs: continue
-                    if len(seq) == 1 and (len(seq[0]) < 3 or seq[0] in _STOP or seq[0] in _SLOT_WORDS): continue
-                    t.add(seq, v)
-            t = self._tries[key] = t.freeze()
-        return t
 
 _GINDEXES = {}
 def grounding_index(db=None) -> GroundingIndex:
-    "The `GroundingIndex` of `db` (default: `star.evaluator.default_db()`), built once (~0.3 s) and cached per database object."
+    "The `GroundingIndex` of `db` (default: `star.evaluator.default_db()`), built once (~1 s) and cached per database object."
     from star.evaluator import default_db
     db = default_db() if db is None else db
     hit = _GINDEXES.get(id(db))
@@ -675,9 +669,11 @@ def format_grounded(text: str, task=None, notes: list | None = None, db=None) ->
     org, dest = _task_cities(task)
     cands = list(dict.fromkeys([c for c in (org, dest) if c in index.by_city] +
                                [m.entries[0] for m in find_matches(ws, index.cities, min_prefix=0)]))
-    trie, covered, venue_at = index.venues(cands), bytearray(len(ws)), {}
+    wanted = set(cands)
+    def keep(entries): return [v for v in entries if v.city in wanted]
+    covered, venue_at = bytearray(len(ws)), {}
     for _, k, e in spans:
-        for m in find_matches(ws, trie, k + 2, e, stop=_SLOT_WORDS, reject=index.city_seqs):
+        for m in find_matches(ws, index.venues, k + 2, e, stop=_SLOT_WORDS, reject=index.city_seqs, keep=keep):
             venue_at[m.i] = m
             covered[m.i:m.j] = b'\1' * (m.j - m.i)
     city_at = {}                                     # cities named outside venue names: first word -> (city, end)
