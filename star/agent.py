@@ -7,7 +7,7 @@ the format of one assistant turn, and the reference loop that turns a reply into
 from __future__ import annotations
 import json, re
 from dataclasses import dataclass, field
-from importlib.resources import files
+from .paths import data_path
 from typing import Callable
 
 # %% auto #0
@@ -20,7 +20,7 @@ TOOLS_SLOT = "{{ Tools }}"  # placeholder of App. E, replaced by the `<tools>…
 
 def prompt_template(name: str = "travelplanner_system") -> str:
     "Text of a packaged prompt template `star/data/prompts/{name}.txt` (exact bytes). Raises FileNotFoundError."
-    return (files("star") / "data" / "prompts" / f"{name}.txt").read_text(encoding="utf-8")
+    return data_path("prompts", f"{name}.txt").read_text(encoding="utf-8")
 
 def system_prompt(tools_block: str | None = None) -> str:
     """The TravelPlanner system prompt of Agent-STAR (paper App. E; `Inference/prompt.py` TRAVEL_SYSTEM_PROMPT).
@@ -205,7 +205,7 @@ def react_rollout(task, generate: Callable[[list[dict]], str], sandbox, max_turn
     return Trajectory(msgs, termination, {**(meta or {}), **info})
 
 # %% ../nbs/04_agent.ipynb #ae121f54
-import copy, time
+import copy, sys, time
 from typing import Protocol, runtime_checkable
 
 STOP = ["</tool_call>", "</answer>"]  # a turn ends after its action block (or at the end-of-turn token)
@@ -605,7 +605,8 @@ def rollout_batch(policy, tokenizer, tasks=None, *, group_size: int = 1, sandbox
                   max_context: int = 30 * 1024, max_new_tokens_per_turn: int = 8192, temperature: float = 1.0,
                   top_p: float = 1.0, seed: int | None = None, prefixes: list | None = None,
                   max_policy_turns: int | None = None, max_no_action: int | None = 3,
-                  stop_on_format_error: bool = False, system: str | None = None, stop: list[str] = STOP) -> list[Rollout]:
+                  stop_on_format_error: bool = False, system: str | None = None, stop: list[str] = STOP,
+                  progress: bool | str = False) -> list[Rollout]:
     """Run `group_size` ReAct episodes per task (paper Sec. 2-3; reference `TravelReActAgent.run`), all advancing
     together: each turn is ONE `policy.generate` call for every active trajectory, then each trajectory's first
     tool call runs on the shared `sandbox` (`Sandbox.react_step`, so failure injection applies when its
@@ -622,7 +623,9 @@ def rollout_batch(policy, tokenizer, tasks=None, *, group_size: int = 1, sandbox
     `prefixes`: partial Rollouts (`Rollout.prefix`) to continue instead of `tasks`; each is continued
     `group_size` times. `seed` reseeds the policy (`policy.reseed`) once. Returns the Rollouts, task-major
     (`group_size` consecutive samples per task/prefix), meta: task_id, group, sample, turns, tool_calls, timing
-    (generate_s: time of the batched calls it was part of, tool_s: its own tool time) and batch (shared totals)."""
+    (generate_s: time of the batched calls it was part of, tool_s: its own tool time) and batch (shared totals).
+    `progress` (True or a description): a text progress bar of finished trajectories on stderr (tqdm: the same in a
+    terminal, a papermill log and a notebook) with the turn number and the number still running."""
     from star.sandbox import Sandbox
     t_start = time.perf_counter()
     if (tasks is None) == (prefixes is None): raise ValueError("pass exactly one of `tasks` and `prefixes`")
@@ -656,10 +659,16 @@ def rollout_batch(policy, tokenizer, tasks=None, *, group_size: int = 1, sandbox
     def end(run, why, truncated=False):
         run.ro.termination, run.ro.truncated = why, truncated
 
+    bar = None
+    if progress:
+        from tqdm.std import tqdm
+        bar = tqdm(total=len(runs), desc=progress if isinstance(progress, str) else "rollouts", unit="traj",
+                   file=sys.stderr, mininterval=2.0, dynamic_ncols=False, ncols=100, position=0)
     active = [r for r in runs]
     for r in active:
         if max_context - r.length < 1: end(r, "context_limit", True)
     active = [r for r in active if r.ro.termination == "partial"]
+    if bar is not None: bar.update(len(runs) - len(active))
     while active:
         budgets = [min(max_new_tokens_per_turn, max_context - r.length) for r in active]
         t0 = time.perf_counter()
@@ -716,7 +725,12 @@ def rollout_batch(policy, tokenizer, tasks=None, *, group_size: int = 1, sandbox
                         elif max_no_action is not None and r.streak >= max_no_action: end(r, "no_action")
             info["n_messages"] = len(ro.messages)
             ro.meta["no_action_streak"] = r.streak
+        done = len(active) - sum(r.ro.termination == "partial" for r in active)
         active = [r for r in active if r.ro.termination == "partial"]
+        if bar is not None:
+            bar.set_postfix_str(f"turn {batch['n_generate_calls']}, {len(active)} running", refresh=False)
+            bar.update(done)
+    if bar is not None: bar.close()
     batch["wall_s"] = time.perf_counter() - t_start
     for r in runs: r.ro.meta.update(timing=dict(r.timing), batch=batch)
     return [r.ro for r in runs]

@@ -32,8 +32,8 @@ _MEALS = ('breakfast', 'lunch', 'dinner')
 
 # %% ../nbs/02_evaluator.ipynb #bdc8165d
 def _database_dir():
-    import star
-    return Path(star.__file__).parent/'data'/'travelplanner'/'database'
+    from star.paths import data_path
+    return data_path('travelplanner', 'database')
 
 def read_city_state(path=None):
     "`citySet_with_states.txt` (`city<TAB>state` lines) -> `{city: state}`, the map both references use for routes."

@@ -15,8 +15,9 @@ import unicodedata
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
+
+from .paths import data_path
 
 # %% auto #0
 __all__ = ['PLAN_KEYS', 'FIELD_LABELS', 'FIELD_SYNONYMS', 'FORMAT_SYSTEM_PROMPT', 'FORMAT_PROMPTS', 'FORMATTERS',
@@ -722,7 +723,7 @@ def format_prompt_template(prompt: str = 'paper') -> str:
     """The plan formatting prompt `prompt` (a `FORMAT_PROMPTS` key), placeholders `{{{user_query}}}`,
     `{{{planning_text}}}`. Raises `ValueError` for an unknown name."""
     if prompt not in FORMAT_PROMPTS: raise ValueError(f"prompt must be one of {tuple(FORMAT_PROMPTS)}, got {prompt!r}")
-    return (resources.files('star') / 'data' / 'prompts' / FORMAT_PROMPTS[prompt]).read_text(encoding='utf-8')
+    return data_path('prompts', FORMAT_PROMPTS[prompt]).read_text(encoding='utf-8')
 
 def format_messages(text: str, query: str = '', prompt: str = 'paper') -> list[dict]:
     """Chat messages of the paper's formatting call: system message + the `prompt` template with the user query and

@@ -7,9 +7,10 @@ Qwen2.5-family model assembled from verified data wheels)."""
 # %% ../nbs/08_models.ipynb #725f91ae
 from __future__ import annotations
 
-import gzip, hashlib, math, importlib.metadata, importlib.resources, json, os, shutil, tempfile, time
+import gzip, hashlib, importlib.metadata, json, math, os, shutil, tempfile, time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from .paths import data_path
 
 # %% auto #0
 __all__ = ['K', 'QWEN25_CODER_05B_GGUF', 'QWEN25_CODER_15B_GGUF', 'QWEN25_VOCAB', 'TINY_CONFIG', 'REGISTRY', 'TOKENIZER_DATA',
@@ -18,7 +19,7 @@ __all__ = ['K', 'QWEN25_CODER_05B_GGUF', 'QWEN25_CODER_15B_GGUF', 'QWEN25_VOCAB'
            'ModelIntegrityError', 'ModelUnavailableError', 'sha256_file', 'verify_file', 'part_files',
            'parts_available', 'assemble_parts', 'assemble_gguf', 'tie_report', 'convert_gguf_checkpoint',
            'offline_checkpoint', 'load_model', 'vllm_available', 'tiny_checkpoint', 'model_path',
-           'keep_cpu_linear_weights', 'on_cuda', 'set_cpu_kv_cache', 'make_llm']
+           'keep_cpu_linear_weights', 'on_cuda', 'set_cpu_kv_cache', 'make_llm', 'uses_deepspeed', 'train_device']
 
 # %% ../nbs/08_models.ipynb #468d2547
 K = 1024  # the paper's "30K"/"32K" contexts are in units of 1,024 tokens (vLLM `--max-model-len 32768`)
@@ -129,7 +130,7 @@ def _paper(scale, hub, n_params, sft_epochs, algorithm, reward):
 _CPU_NOTE = "offline CPU scale: recipe shape of the paper, CPU-sized batch/group/context (our choice)"
 REGISTRY: dict[str, ModelSpec] = {
     "tiny": ModelSpec(scale="tiny", hub_id=None, n_params=9_816_640,
-                      sft=SFTDefaults(epochs=1, lr=1e-3, batch_size=2, max_length=2 * K),
+                      sft=SFTDefaults(epochs=1, lr=1e-3, batch_size=2, max_length=8 * K),
                       rl=RLDefaults(algorithm="grpo", reward="curriculum", lr=1e-4, batch_size=2, group_size=2,
                                     epochs=1, max_context=2 * K, tool_budget=8),
                       inference=InferenceDefaults(max_context=2 * K, tool_budget=8),
@@ -180,7 +181,7 @@ def registry_table():
     return pd.DataFrame(rows).set_index("scale")
 
 # %% ../nbs/08_models.ipynb #b11c2826
-TOKENIZER_DATA = Path(str(importlib.resources.files("star"))) / "data" / "tokenizer" / "qwen2.5"  # packaged copy
+TOKENIZER_DATA = data_path("tokenizer", "qwen2.5")  # packaged copy
 
 def cache_dir() -> Path:
     "Root of STAR's cache: `$STAR_CACHE` if set, else `~/.cache/star`. Created if missing."
@@ -435,10 +436,11 @@ def _dtype(dtype, device):
     if dtype is None: return torch.bfloat16 if str(device).startswith("cuda") else torch.float32
     return getattr(torch, dtype) if isinstance(dtype, str) else dtype
 
-def load_model(scale_or_path: str = "tiny", *, variant: str = "base", dtype=None, device: str = "cpu",
+def load_model(scale_or_path: str = "tiny", *, variant: str = "base", dtype=None, device: str | None = "cpu",
                seed: int = 0, **kwargs):
     """A causal LM for `scale_or_path` (see the table above) on `device` with `dtype` ("bfloat16"/"float32" or a
-    torch dtype; default float32 on CPU, bfloat16 on CUDA), in eval mode. `variant` picks the base, SFT or RL
+    torch dtype; default float32 on CPU, bfloat16 on CUDA), in eval mode; `device=None` leaves the weights where
+    they were loaded (DeepSpeed ZeRO-3 partitions them while loading). `variant` picks the base, SFT or RL
     checkpoint of a hub scale; `seed` the weights of "tiny"; `kwargs` go to `from_pretrained`. Raises
     `UnknownScaleError`, `ModelUnavailableError` (offline parts missing) or `ModelIntegrityError`."""
     dt = _dtype(dtype, device)
@@ -446,12 +448,13 @@ def load_model(scale_or_path: str = "tiny", *, variant: str = "base", dtype=None
     except UnknownScaleError: spec = None
     if spec is not None and spec.tiny_config is not None:
         if variant != "base": raise ValueError("the tiny model has only the 'base' variant")
-        return build_tiny_model(seed, dt, spec.tiny_config).to(device)
+        m = build_tiny_model(seed, dt, spec.tiny_config)
+        return m if device is None else m.to(device)
     from transformers import AutoModelForCausalLM
     if spec is not None and spec.offline is not None and variant == "base": path = str(offline_checkpoint(spec.scale))
     else: path = _resolve_hub_or_path(scale_or_path, variant)
     model = AutoModelForCausalLM.from_pretrained(path, dtype=dt, **kwargs)
-    return model.to(device).eval()
+    return (model if device is None else model.to(device)).eval()
 
 # %% ../nbs/08_models.ipynb #e27cf96a
 def vllm_available() -> bool:
@@ -546,3 +549,16 @@ def make_llm(scale_or_path: str = "tiny", *, max_model_len: int = 8 * K, dtype: 
     try: return LLM(**kw)
     finally:
         random.setstate(states[0]); np.random.set_state(states[1]); torch.set_rng_state(states[2])
+
+# %% ../nbs/08_models.ipynb #b91ded2c
+def uses_deepspeed(args=None) -> bool:
+    "Whether training runs under DeepSpeed (a `deepspeed` config in the args, or `accelerate launch` with a DS plugin)."
+    return bool(getattr(args, "deepspeed", None)) or os.environ.get("ACCELERATE_USE_DEEPSPEED", "").lower() == "true"
+
+def train_device(args=None) -> str | None:
+    """Where `star.rl.train_rl` / `star.sft.train_sft` load the policy: this process's GPU `cuda:$LOCAL_RANK` (plain `cuda` would put
+    every rank's copy on GPU 0), the CPU without a GPU, or None under DeepSpeed (ZeRO places and partitions the
+    weights itself; the model is not moved)."""
+    if uses_deepspeed(args): return None
+    if not on_cuda(): return "cpu"
+    return f"cuda:{int(os.environ.get('LOCAL_RANK', 0))}"

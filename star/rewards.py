@@ -11,8 +11,9 @@ from numbers import Integral
 from typing import Callable, Mapping
 
 # %% auto #0
-__all__ = ['FORMAT_ERROR', 'REWARD_NAMES', 'COMPONENTS', 'ZERO', 'CURRICULUM', 'is_scorable', 'reward_components',
-           'reward_name_at', 'reward', 'epoch_from_trainer_state', 'reward_fn']
+__all__ = ['FORMAT_ERROR', 'REWARD_NAMES', 'COMPONENTS', 'ZERO', 'CURRICULUM', 'CURRICULUM_EPOCHS', 'is_scorable',
+           'reward_components', 'reward_name_at', 'reward', 'epoch_from_trainer_state', 'reward_fn', 'curriculum_epoch',
+           'curriculum_epoch_from_trainer_state']
 
 # %% ../nbs/03_rewards.ipynb #5c26784f
 class _FormatError:
@@ -111,7 +112,7 @@ def reward_fn(name: str = "sum", schedule: Mapping[int, str] | Callable[[int], s
     """A TRL-style reward function `f(completions, **kwargs) -> list[float]` computing `reward(r, name, epoch,
     schedule)` for each verdict `r` in `kwargs[result_key]` (aligned with `completions`; `None`/`FORMAT_ERROR`
     entries give 0.0). Under 'curriculum' the epoch is `kwargs['epoch']` (int or per-sample list) or else taken
-    from `kwargs['trainer_state']`. Raises KeyError if the verdicts are missing, ValueError on a length mismatch."""
+    from `kwargs['trainer_state']` (`curriculum_epoch_from_trainer_state`, defined below). Raises KeyError if the verdicts are missing, ValueError on a length mismatch."""
     reward(None, name, epoch=1 if str(name).lower() == "curriculum" else None, schedule=schedule)  # validate early
     def f(completions=None, **kwargs):
         if result_key not in kwargs:
@@ -121,8 +122,27 @@ def reward_fn(name: str = "sum", schedule: Mapping[int, str] | Callable[[int], s
             raise ValueError(f"{len(results)} verdicts for {len(completions)} completions")
         epochs = kwargs.get("epoch")
         if epochs is None and str(name).lower() == "curriculum":
-            epochs = epoch_from_trainer_state(kwargs.get("trainer_state"))
+            epochs = curriculum_epoch_from_trainer_state(kwargs.get("trainer_state"))
         if epochs is None or isinstance(epochs, Integral): epochs = [epochs] * len(results)
         return [reward(r, name, epoch=e, schedule=schedule) for r, e in zip(results, epochs)]
     f.__name__ = f"{str(name).lower()}_reward"
     return f
+
+# %% ../nbs/03_rewards.ipynb #24f9a4b9
+CURRICULUM_EPOCHS = 5  # the paper's curriculum spans 5 epochs (App. C.2)
+
+def curriculum_epoch(step: int, total_steps: int, epochs: int = CURRICULUM_EPOCHS) -> int:
+    """The 1-based curriculum epoch of 0-based optimiser step `step` of a run of `total_steps` steps: the paper's
+    `epochs`-epoch schedule stretched over the whole run, `min(epochs, floor(epochs * step / total_steps) + 1)`.
+    Equals the true epoch when an epoch is total_steps / epochs steps (the paper's 155 = 5 x 31). Raises ValueError
+    for `total_steps` < 1 or `step` < 0."""
+    if isinstance(total_steps, bool) or int(total_steps) != total_steps or total_steps < 1:
+        raise ValueError(f"total_steps must be a positive integer, got {total_steps!r}")
+    if int(step) != step or step < 0: raise ValueError(f"step must be a non-negative integer, got {step!r}")
+    return min(epochs, int(step) * epochs // int(total_steps) + 1)
+
+def curriculum_epoch_from_trainer_state(state, epochs: int = CURRICULUM_EPOCHS) -> int:
+    """`curriculum_epoch(state.global_step, state.max_steps)` for a `transformers.TrainerState` (1 before training,
+    when `max_steps` is not set yet)."""
+    total = getattr(state, "max_steps", 0) or 0
+    return 1 if total < 1 else curriculum_epoch(min(getattr(state, "global_step", 0) or 0, total - 1), total, epochs)

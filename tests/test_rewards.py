@@ -144,8 +144,12 @@ def test_reward_fn_trl_style(verdicts):
     assert reward_fn("macro")(comps, eval_result=res) == [3.0, 1.0, 0.0, 0.0, 0.0]
     cur = reward_fn("curriculum")
     assert cur.__name__ == "curriculum_reward"
-    by_state = {e: cur(comps, eval_result=res, trainer_state=SimpleNamespace(epoch=e))[1] for e in (0.0, 1.99, 2.0, 4.0)}
-    assert by_state == {0.0: 2.75, 1.99: 2.75, 2.0: 1.0, 4.0: 0.0}
+    # the schedule follows the run's progress (step / max_steps), not the loader's epoch: the paper's 155 steps
+    # switch at steps 62 and 124; a 0.1K-prompt run of 52 epochs x 3 steps switches at the same fractions
+    state = lambda step, total=155, epoch=None: SimpleNamespace(global_step=step, max_steps=total, epoch=epoch)
+    by_step = {s: cur(comps, eval_result=res, trainer_state=state(s))[1] for s in (0, 61, 62, 123, 124, 154)}
+    assert by_step == {0: 2.75, 61: 2.75, 62: 1.0, 123: 1.0, 124: 0.0, 154: 0.0}
+    assert cur(comps, eval_result=res, trainer_state=state(12, 156, epoch=4.0))[1] == 2.75   # epoch 5 of 52: still Sum
     assert cur(comps, eval_result=res, epoch=[1, 3, 5, 1, 1]) == [5.0, 1.0, 0.0, 0.0, 0.0]
     assert cur(comps[:1], eval_result=res[:1]) == [5.0]  # no trainer state: epoch 1
     assert reward_fn("sum", result_key="verdict")(comps[:1], verdict=res[:1]) == [5.0]
