@@ -58,17 +58,33 @@ class Turn:
         "True iff the reply follows one of the two App. E patterns exactly."
         return not self.errors
 
-_BLOCK = re.compile(r"\s*<think>(.*?)</think>\s*<(tool_call|answer)>(.*?)</\2>\s*", re.S)
 _TAGS = ("<think>", "</think>", "<tool_call>", "</tool_call>", "<answer>", "</answer>")
 
 def _reject_constant(c): raise ValueError(f"{c} is not valid JSON")
+
+def _layout(text: str):
+    r"""`(action, body)` when `text` is exactly `<think>…</think><action>body</action>` with only whitespace around the
+    blocks (`\s` = `str.isspace`), else None; for a reply holding each tag once (checked before), by `str.find`:
+    linear time on any input (a backtracking regular expression here was quadratic on repeated tags)."""
+    s = text.lstrip()
+    if not s.startswith("<think>"): return None
+    j = s.find("</think>")
+    rest = s[j + 8:].lstrip()
+    for action in ("tool_call", "answer"):
+        open_, close = f"<{action}>", f"</{action}>"
+        if rest.startswith(open_):
+            k = rest.find(close)
+            if k < 0 or rest[k + len(close):].strip(): return None
+            return action, rest[len(open_):k]
+    return None
 
 def parse_turn(text: str) -> Turn:
     """Read one assistant reply (str) into a `Turn`: the reference loop's action (`Inference/react_agent.py`)
     and the format verdict of the paper's App. E requirements. Never raises."""
     t = Turn(text=text)
-    m = re.search(r"<think>(.*?)</think>", text, re.S)
-    if m: t.think = m.group(1).strip()
+    i = text.find("<think>")
+    j = text.find("</think>", i + 7) if i >= 0 else -1
+    if j >= 0: t.think = text[i + 7:j].strip()
     # -- the reference loop's reading
     if "<tool_call>" in text and "</tool_call>" in text:
         t.action = "tool_call"
@@ -85,7 +101,6 @@ def parse_turn(text: str) -> Turn:
         else: t.answer = text.split("<answer>")[1].strip()
     # -- the format verdict
     counts = {tag: text.count(tag) for tag in _TAGS}
-    full = _BLOCK.fullmatch(text)
     if counts["<think>"] != 1 or counts["</think>"] != 1: t.errors.append("expected exactly one <think>…</think>")
     n_call, n_ans = counts["<tool_call>"] + counts["</tool_call>"], counts["<answer>"] + counts["</answer>"]
     if n_call and n_ans: t.errors.append("both <tool_call> and <answer>")
@@ -94,10 +109,11 @@ def parse_turn(text: str) -> Turn:
         t.errors.append("expected exactly one <tool_call>…</tool_call>")
     elif n_ans and (counts["<answer>"], counts["</answer>"]) != (1, 1):
         t.errors.append("expected exactly one <answer>…</answer>")
+    full = None if t.errors else _layout(text)
     if not t.errors and not full: t.errors.append("text outside <think>…</think><action>…</action> or wrong order")
     if full and not t.errors:
-        body = full.group(3).strip()
-        if full.group(2) == "answer":
+        body = full[1].strip()
+        if full[0] == "answer":
             if not body: t.errors.append("empty <answer>")
         else:
             try: call = json.loads(body, parse_constant=_reject_constant)

@@ -81,9 +81,11 @@ class RLRunConfig:
     beta: float = 0.0
     protocol: str = "agent_star"   # evaluator protocol of rewards and validation
     formatter: str = "auto"        # star.formatter.format_plan mode of rewards and validation
-    formatter_base_url: str | None = None   # formatter="llm": OpenAI-compatible endpoint ...
-    formatter_model: str | None = None      # ... its model name
-    formatter_key_env: str = "OPENAI_API_KEY"  # ... and the environment variable holding its key (never the key)
+    formatter_base_url: str | None = None   # LLM formatter (formatter 'llm', or 'auto' with an endpoint): base URL ...
+    formatter_model: str | None = None      # ... its served model name
+    formatter_key_env: str = "OPENAI_API_KEY"  # ... the environment variable holding its key (never the key itself)
+    formatter_prompt: str = "paper"          # ... 'paper' (App. E) | 'upstream' (Agent-STAR's FORMAT_PLANNING)
+    formatter_cache: str | None = None       # ... reply cache folder (default runs/formatter_cache)
     lora: bool = False
     lora_r: int = 16
     lora_alpha: int = 32
@@ -242,13 +244,17 @@ def validation_tasks(n: int, seed: int = 0) -> list:
 # %% ../nbs/10_rl.ipynb #3f215d6c
 def score_rollout(rollout, protocol: str = "agent_star", formatter: str = "auto", llm=None):
     """Verdict on one `star.agent.Rollout`: `FORMAT_ERROR` if it has a format error, no answer or was truncated;
-    else `star.evaluator.evaluate_plan(task, format_plan(answer).plan, protocol)` (a `PlanResult`). Never raises on
-    model output; raises ValueError for an unknown protocol/formatter."""
+    else `star.evaluator.evaluate_plan(task, format_plan(answer, task, formatter, llm).plan, protocol)` (a
+    `PlanResult`; `formatter` 'auto' reads the canonical text exactly, then asks `llm` -- the LLM formatter, e.g.
+    `star.formatter.llm_formatter` -- if given, else the grounded formatter; its `.formatter` attribute says which
+    one read the plan). Never raises on model output; raises ValueError for an unknown protocol/formatter."""
     from star.evaluator import evaluate_plan
     from star.formatter import format_plan
     if rollout.format_error or rollout.truncated or rollout.answer is None: return FORMAT_ERROR
-    fp = format_plan(rollout.answer, rollout.task.query, formatter=formatter, llm=llm)
-    return evaluate_plan(rollout.task, fp.plan, protocol=protocol)
+    fp = format_plan(rollout.answer, rollout.task, formatter=formatter, llm=llm)
+    res = evaluate_plan(rollout.task, fp.plan, protocol=protocol)
+    res.formatter = fp.formatter
+    return res
 
 def rollout_rewards(results: Sequence, name: str, epoch: int = 1) -> list[float]:
     """Scalar rewards of verdicts (`PlanResult` / `FORMAT_ERROR` / None) under reward `name` at 1-based `epoch`
@@ -451,7 +457,7 @@ def _row(r, verdict, reward_: float, kept: bool) -> dict:
     return {"reward": reward_, "success": bool(getattr(verdict, "success", False)), "tool_calls": r.n_tool_calls,
             "policy_tokens": sum(r.env_mask), "ent_sum": float(sum(pol)), "ent_n": len(pol),
             "format_error": verdict is FORMAT_ERROR, "truncated": bool(r.truncated), "kept": bool(kept),
-            "termination": r.termination}
+            "termination": r.termination, "formatter": getattr(verdict, "formatter", None)}
 
 def _summary(rows: list[dict], group_size: int = 1, **extra) -> dict:
     """Step statistics of `rows` (`_row`, consecutive groups of `group_size`): means per rollout, token-weighted
@@ -466,6 +472,7 @@ def _summary(rows: list[dict], group_size: int = 1, **extra) -> dict:
             "format_error": mean("format_error"), "truncated": mean("truncated"), "kept": mean("kept"),
             "terminations": dict(sorted(Counter(x["termination"] for x in rows).items())),
             "rewards": [round(float(x["reward"]), 6) for x in rows],
+            "formatters": dict(sorted(Counter(str(x.get("formatter")) for x in rows if x.get("formatter")).items())),
             "groups_with_variance": sum(max(g) - min(g) > 1e-6 for g in (
                 [float(x["reward"]) for x in rows[i:i + group_size]] for i in range(0, len(rows), group_size)))}
 
@@ -676,11 +683,13 @@ class TravelPlannerFamily:
         return build_sft_dataset(exclude=list(exclude), **OFFLINE_SFT_DATA)
 
 def formatter_llm(cfg: RLRunConfig):
-    """The LLM formatter a run's rewards use when `cfg.formatter == 'llm'` (`star.formatter.LLMFormatter` on
-    `cfg.formatter_base_url` / `cfg.formatter_model`, key read from `$<cfg.formatter_key_env>`), else None."""
-    if cfg.formatter != "llm": return None
-    from star.formatter import LLMFormatter
-    return LLMFormatter(cfg.formatter_base_url, cfg.formatter_model, api_key_env=cfg.formatter_key_env)
+    """The LLM formatter of a run's rewards and validation (paper: free-form plans are formatted by an LLM before
+    checking): `star.evaluation.eval_formatter` on `cfg.formatter_base_url` / `cfg.formatter_model` with the prompt
+    `cfg.formatter_prompt`, the key read from `$<cfg.formatter_key_env>` at call time, replies cached; None without an
+    endpoint (formatter 'auto' then falls back to the grounded formatter). Raises ValueError for 'llm' without one."""
+    from star.evaluation import eval_formatter
+    return eval_formatter(cfg.formatter, cfg.formatter_base_url, cfg.formatter_model, cfg.formatter_key_env,
+                          cfg.formatter_prompt, cfg.formatter_cache)
 
 def task_family(cfg: RLRunConfig):
     "The `TaskFamily` of a run: `load_family(cfg.data)` for a registered family, else `TravelPlannerFamily`."

@@ -15,6 +15,7 @@ from star.models import load_tokenizer
 from star.rewards import FORMAT_ERROR, reward, reward_fn
 from star.rl import (arpo_plan, arpo_rollouts, dynamic_sampling_mask, entropy_deltas, make_rollout_func,
                      resolve_config, rollout_rewards, score_rollout, train_rl, trl_config)
+import star.rl as star_rl
 from star.sandbox import Sandbox
 from star.tasks import example_plans, load_tasks
 from star.teacher import solve
@@ -473,3 +474,27 @@ def test_two_ranks_end_to_end_and_resume(tmp_path):
         if attempt == 0: shutil.rmtree(out / "checkpoint-2")
     rec = json.loads((res / "rl_tiny_grpo_curriculum_mixed4_f0_s0.json").read_text())
     assert rec["resumed_from"].endswith("checkpoint-1") and rec["steps"] == 2
+
+
+def test_rl_reward_reads_free_form_answers(val):
+    """The paper's own successful App. F answer (Appleton, validation idx 11) is free-form prose: the RL reward reads it
+    with the grounded formatter (no endpoint) or the LLM formatter on a local OpenAI-compatible server, and both give
+    the Success it earned; the verdict says which formatter read it."""
+    from star.formatter import fake_formatter_server
+    fx = json.loads((ROOT / "tests/fixtures/travelplanner/appendix_f_answers.json").read_text())["answers"]
+    app = next(a for a in fx if a["name"] == "appleton")
+    task = next(t for t in val if t.idx == int(app["idx"]))
+    roll = SimpleNamespace(task=task, answer=app["text"], format_error=False, truncated=False)
+    fam = star_rl.task_family(_cfg())
+    v = fam.score(roll)
+    assert (v.formatter, v.success, fam.reward(v, "success", 1)) == ("grounded", True, 1.0)
+    from star.formatter import format_grounded
+    gold = json.dumps(format_grounded(app["text"], task))       # the structured plan the LLM is asked to write
+    url, srv = fake_formatter_server(["not json", gold])         # one invalid reply first: resampled
+    try:
+        cfg = _cfg(formatter="llm", formatter_base_url=url, formatter_model="m", formatter_cache=None)
+        fam_llm = star_rl.task_family(cfg)
+        v2 = fam_llm.score(roll)
+        assert (v2.formatter, v2.success) == ("llm", True) and len(srv.requests) == 2
+        assert "Self-driving" in srv.requests[0]["messages"][-1]["content"]     # the paper's App. E prompt
+    finally: srv.shutdown()
