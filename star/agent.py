@@ -390,6 +390,7 @@ class _Sampler:
         import torch
         return torch.stack(self.lp, 1), torch.stack(self.ent, 1)
 
+# %% ../nbs/04_agent.ipynb #3e83a54e
 class _RowStop:
     "Per-row stopping: end-of-turn id, a completed stop string, or the row's own token budget."
     def __init__(self, start: int, eos: list[int], stop: list[str], budgets: list[int], tokenizer):
@@ -411,6 +412,7 @@ class _RowStop:
             self.done_at[r], self.reason[r] = n, why
         return torch.tensor([d is not None for d in self.done_at], device=input_ids.device)
 
+# %% ../nbs/04_agent.ipynb #8a80dc3b
 class HFPolicy:
     """Batched sampling with transformers `generate` (CPU or GPU): prompts are left-padded into one batch and
     advanced together. Log-probs and entropies are those of the distribution the ids are actually drawn from:
@@ -496,7 +498,6 @@ class HFPolicy:
             n = crit.done_at[r] if crit.done_at[r] is not None else len(gen[r])
             out.append(Generation(gen[r][:n], lp[r][:n], ent[r][:n], crit.reason[r] or "length"))
         return out
-
 
 # %% ../nbs/04_agent.ipynb #f7e9cbec
 class VLLMPolicy:
@@ -601,6 +602,7 @@ class _Run:
     @property
     def length(self) -> int: return len(self.ro.prompt_ids) + len(self.ro.completion_ids)
 
+# %% ../nbs/04_agent.ipynb #1df26d94
 def rollout_batch(policy, tokenizer, tasks=None, *, group_size: int = 1, sandbox=None, max_turns: int = 60,
                   max_context: int = 30 * 1024, max_new_tokens_per_turn: int = 8192, temperature: float = 1.0,
                   top_p: float = 1.0, seed: int | None = None, prefixes: list | None = None,
@@ -734,4 +736,3 @@ def rollout_batch(policy, tokenizer, tasks=None, *, group_size: int = 1, sandbox
     batch["wall_s"] = time.perf_counter() - t_start
     for r in runs: r.ro.meta.update(timing=dict(r.timing), batch=batch)
     return [r.ro for r in runs]
-

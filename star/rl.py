@@ -47,6 +47,7 @@ RUN_DEFAULTS = {
                  gradient_checkpointing=False, per_device_batch=2, save_steps=1, init="base", vllm_kv_cache_gib=1),
 }
 
+# %% ../nbs/10_rl.ipynb #20376591
 @dataclass(frozen=True)
 class RLRunConfig:
     """One RL run, fully resolved. Units: `lr` per step, `max_context` / `max_new_tokens_per_turn` in tokens,
@@ -488,6 +489,7 @@ def rollout_reward_fn(name: str) -> Callable[..., list[float]]:
     f.__name__ = f"{str(name).lower()}_reward"
     return f
 
+# %% ../nbs/10_rl.ipynb #e687bf15
 def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None, policy_fn=generation_policy,
                       stats: list | None = None, log_dir=None, family=None) -> Callable:
     """TRL `rollout_func(prompts, trainer) -> dict` for `GRPOTrainer(rollout_func=…)`: maps each prompt (a task's
@@ -822,6 +824,7 @@ def _drop_steps_from(path, step: int) -> int:
         Path(path).write_text("".join(json.dumps(r) + "\n" for r in keep))
     return len(recs) - len(keep)
 
+# %% ../nbs/10_rl.ipynb #c01a2963
 def _validation_callback_cls():
     from transformers import TrainerCallback
     class ValidationCallback(TrainerCallback):
@@ -864,6 +867,7 @@ def _validation_callback_cls():
             self._eval(state, str(Path(args.output_dir) / f"checkpoint-{state.global_step}"))
     return ValidationCallback
 
+# %% ../nbs/10_rl.ipynb #5d28ffff
 @contextmanager
 def _cpu_map_location():
     """`torch.load` cannot restore tensors to `cpu:N`, the device accelerate gives CPU rank N, which transformers
