@@ -182,7 +182,9 @@ def test_notebook_default_is_the_offline_0_5B_run(tmp_path):
                         parameters=dict(stop_after="config", out_dir=str(out_dir)), progress_bar=False)
     c = json.loads((out_dir / "config.json").read_text())
     assert (c["scale"], c["init"], c["data"], c["algorithm"], c["group_size"], c["batch_size"], c["max_steps"]) == \
-           ("0.5B", "sft", "easy", "grpo", 4, 1, 3)
+           ("0.5B", "sft", "easy", "grpo", 4, 1, 2)
+    # episodes long enough for the SFT model's whole trajectories (<= 6,400 tokens) and a plan-sized answer turn
+    assert (c["max_context"], c["tool_budget"], c["max_new_tokens_per_turn"]) == (7168, 15, 768)
     assert (c["lora"], c["results_dir"], c["run_name"]) == (True, None, "rl_0.5B_grpo_curriculum_easy8_f0_s0")
 
 
