@@ -503,7 +503,7 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
     `env_mask` (policy tokens 1; truncated rollouts and DAPO-filtered groups all 0), `star_reward` (for
     `rollout_reward_fn`), `eval_result` (verdicts) and `epoch` (curriculum epoch). Step statistics over every rank's
     rollouts go to `trainer._metrics` (`star/*`) and `stats`; with `log_dir`, also at once to
-    `<log_dir>/rollout_stats.jsonl` and the step's highest-reward rollout (chat messages, reward, termination, tool
+    `<log_dir>/rollout_stats.jsonl` and the step's highest-reward rollout (among equals one that answered; chat messages, reward, termination, tool
     calls) to `<log_dir>/samples.jsonl`, so a killed run keeps every step it finished. Raises KeyError for a prompt
     that is not a task's query and ValueError if the prompts are not consecutive groups of G."""
     from star.sandbox import Sandbox
@@ -547,7 +547,7 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
             prompt_ids.append(list(r.prompt_ids)); completion_ids.append(ids); logprobs.append(lps); env_mask.append(mask)
         # statistics over every rank's rollouts (collective calls: every rank gets here)
         rows = _gather(trainer, [_row(r, v, w, k) for r, v, w, k in zip(rollouts, results, rewards, keep)])
-        b = max(range(len(rollouts)), key=lambda i: rewards[i])
+        b = max(range(len(rollouts)), key=lambda i: (rewards[i], rollouts[i].termination == "answer"))  # ties: an answer
         best = max(_gather(trainer, [(rewards[b], rank, {
             "step": step, "task_id": rollouts[b].task.key, "level": rollouts[b].task.level, "reward": rewards[b],
             "success": bool(getattr(results[b], "success", False)), "termination": rollouts[b].termination,
