@@ -188,6 +188,18 @@ def test_notebook_default_is_the_offline_0_5B_run(tmp_path):
     assert (c["lora"], c["results_dir"], c["run_name"]) == (True, None, "rl_0.5B_grpo_curriculum_easy8_f0_s0")
 
 
+def test_notebook_quick_variant_is_a_smoke_run(tmp_path):
+    "`-p quick True` shrinks the same run (own short SFT, one step of one group of 2) under its own run name."
+    pm = pytest.importorskip("papermill")
+    out_dir = tmp_path / "run"
+    pm.execute_notebook(str(ROOT / "nbs" / "rl.ipynb"), str(tmp_path / "out.ipynb"), cwd=str(ROOT),
+                        parameters=dict(quick=True, stop_after="config", out_dir=str(out_dir)), progress_bar=False)
+    c = json.loads((out_dir / "config.json").read_text())
+    assert (c["scale"], c["run_name"], c["max_steps"], c["group_size"], c["batch_size"], c["sft_steps"], c["n_val"]) == \
+           ("0.5B", "rl_quick_0.5B", 1, 2, 1, 2, 0)
+    assert (c["max_context"], c["tool_budget"], c["max_new_tokens_per_turn"]) == (3072, 4, 128)
+
+
 def test_notebook_tiny_end_to_end(tmp_path):
     """The whole run notebook on the random-weight model (what CI executes): results JSON, per-step rollout stats and
     samples, and the printed sample conversation."""
