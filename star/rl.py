@@ -39,11 +39,14 @@ RUN_DEFAULTS = {
                   gradient_checkpointing=True, per_device_batch=8, save_steps=10, init="sft"),
     # offline CPU scales: start from our SFT checkpoint, easy prompts, 2 steps of one group, 768-token turns (a whole
     # plan fits in the answer turn), one rollout per forward/backward (a 7K-token episode's logits alone are ~2 GB),
-    # no validation pass (each one costs minutes here; `-p n_val 8` turns model selection on)
-    "0.5B": dict(data="easy", n_train=8, n_val=0, max_steps=2, max_new_tokens_per_turn=768, lora=True,
+    # rollouts at temperature 0.6 (at the paper's 1.0 the small SFT models break the ReAct format in every episode,
+    # so every reward is 0 and no gradient flows), no validation pass (each one costs minutes here; `-p n_val 8`
+    # turns model selection on)
+    "0.5B": dict(data="easy", n_train=8, n_val=0, max_steps=2, max_new_tokens_per_turn=768, lora=True, temperature=0.6,
                  dtype="bfloat16", gradient_checkpointing=True, per_device_batch=1, save_steps=1, init="sft"),
     "1.5B-offline": dict(data="easy", n_train=8, n_val=0, max_steps=2, max_new_tokens_per_turn=768, lora=True,
-                         dtype="bfloat16", gradient_checkpointing=True, per_device_batch=1, save_steps=1, init="sft"),
+                         temperature=0.6, dtype="bfloat16", gradient_checkpointing=True, per_device_batch=1,
+                         save_steps=1, init="sft"),
     "tiny": dict(n_train=4, n_val=2, max_steps=2, max_new_tokens_per_turn=24, lora=False, dtype="float32",
                  gradient_checkpointing=False, per_device_batch=2, save_steps=1, init="base", vllm_kv_cache_gib=1),
 }

@@ -185,6 +185,7 @@ def test_notebook_default_is_the_offline_0_5B_run(tmp_path):
            ("0.5B", "sft", "easy", "grpo", 4, 1, 2)
     # episodes long enough for the SFT model's whole trajectories (<= 6,400 tokens) and a plan-sized answer turn
     assert (c["max_context"], c["tool_budget"], c["max_new_tokens_per_turn"]) == (7168, 15, 768)
+    assert c["temperature"] == 0.6            # at the paper's 1.0 every 0.5B episode breaks the format: no reward
     assert (c["lora"], c["results_dir"], c["run_name"]) == (True, None, "rl_0.5B_grpo_curriculum_easy8_f0_s0")
 
 
