@@ -358,6 +358,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                             'star.probe._first_call': ('probe.html#_first_call', 'star/probe.py'),
                             'star.probe._flight_tasks': ('probe.html#_flight_tasks', 'star/probe.py'),
                             'star.probe._intent': ('probe.html#_intent', 'star/probe.py'),
+                            'star.probe.probe_figure': ('probe.html#probe_figure', 'star/probe.py'),
+                            'star.probe.probe_learning': ('probe.html#probe_learning', 'star/probe.py'),
                             'star.probe.probe_metrics': ('probe.html#probe_metrics', 'star/probe.py'),
                             'star.probe.probe_pool': ('probe.html#probe_pool', 'star/probe.py'),
                             'star.probe.probe_reward': ('probe.html#probe_reward', 'star/probe.py'),

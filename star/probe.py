@@ -19,7 +19,7 @@ from .rewards import FORMAT_ERROR, REWARD_NAMES
 __all__ = ['PROBE_KINDS', 'MAX_FLIGHTS', 'VAL_SHARE', 'PROBE_QUERIES', 'PROBE_TOOLS', 'PROBE_SYSTEM', 'PROBE_SFT_N',
            'PROBE_SFT_SEED', 'PROBE_RUN_DEFAULTS', 'FAMILY', 'ProbeTask', 'probe_split', 'probe_pool', 'probe_tasks',
            'probe_trajectory', 'ProbeVerdict', 'score_probe', 'probe_reward', 'probe_metrics', 'probe_sft_dataset',
-           'ProbeFamily']
+           'ProbeFamily', 'probe_learning', 'probe_figure']
 
 # %% ../nbs/16_probe.ipynb #p005
 PROBE_KINDS = ("flight", "taxi", "drive", "cities")
@@ -236,14 +236,15 @@ def probe_sft_dataset(n: int = PROBE_SFT_N, seed: int = PROBE_SFT_SEED, exclude=
     return Dataset.from_list(rows)
 
 # %% ../nbs/16_probe.ipynb #p032
-_PROBE_EPISODE = dict(max_context=768, tool_budget=3, max_new_tokens_per_turn=128, val_max_context=768,
-                      val_tool_budget=3)
+_PROBE_EPISODE = dict(max_context=768, tool_budget=2, max_new_tokens_per_turn=96, val_max_context=768,
+                      val_tool_budget=2)
 PROBE_RUN_DEFAULTS = {
     "0.5B": dict(n_train=64, n_val=64, group_size=4, batch_size=2, lr=1e-4, max_steps=16, save_steps=8,
-                 per_device_batch=4, gradient_checkpointing=False, sft_steps=24),
+                 per_device_batch=4, gradient_checkpointing=False, sft_steps=8, use_vllm=False),
     "1.5B-offline": dict(n_train=64, n_val=64, group_size=4, batch_size=2, lr=5e-5, max_steps=16, save_steps=8,
-                         per_device_batch=4, gradient_checkpointing=False, sft_steps=24),
-    "tiny": dict(n_train=4, n_val=4, group_size=2, batch_size=2, max_steps=2, save_steps=1, max_new_tokens_per_turn=24),
+                         per_device_batch=4, gradient_checkpointing=False, sft_steps=8, use_vllm=False),
+    "tiny": dict(n_train=4, n_val=4, group_size=2, batch_size=2, max_steps=2, save_steps=2, max_new_tokens_per_turn=24,
+                 use_vllm=False),
     "paper": dict(n_train=512, n_val=128, group_size=8, batch_size=16, lr=1e-6, max_steps=40, save_steps=10),
 }
 
@@ -266,3 +267,53 @@ class ProbeFamily:
     def sft_dataset(self, exclude=()): return probe_sft_dataset(exclude=exclude)
 
 FAMILY = ProbeFamily()
+
+# %% ../nbs/16_probe.ipynb #p035
+def probe_learning(record: dict, window: int = 4) -> "pd.DataFrame":
+    """The learning curves of a probe run record (a dict as `star.rl.train_rl` writes it): one row per (series,
+    step, value) with series 'train_reward' (mean exact match of the step's rollouts), 'train_reward_mean' (running
+    mean over the last `window` steps), 'val_em' (validation exact match at step 0 and every saved checkpoint) and
+    'val_em_<kind>'. Raises KeyError for a record without a curve."""
+    import pandas as pd
+    rows = []
+    rew = [(c["step"], c["reward"]) for c in record["curve"] if c.get("reward") is not None]
+    for i, (s, r) in enumerate(rew):
+        last = [x for _, x in rew[max(0, i - window + 1):i + 1]]
+        rows += [("train_reward", s, r), ("train_reward_mean", s, sum(last) / len(last))]
+    protocol = record.get("config", {}).get("protocol", "agent_star")
+    vals = [(0, (record.get("validation_init") or {}).get(protocol))]
+    vals += [(v["step"], v["metrics"]) for v in record.get("validation_checkpoints") or []]
+    for s, m in vals:
+        if not m: continue
+        rows.append(("val_em", s, m["final_pass"]))
+        rows += [(f"val_em_{k}", s, m[f"em_{k}"]) for k in PROBE_KINDS if m.get(f"em_{k}") is not None]
+    return pd.DataFrame(rows, columns=["series", "step", "value"])
+
+def probe_figure(record: dict, out_dir=None, name: str = "probe_learning") -> list[Path]:
+    """Draw `probe_learning(record)` -- (a) training reward per step with its running mean, (b) validation exact
+    match overall and per kind -- and write `out_dir/name.{png,svg,csv}` with `star.figures.write_figure`
+    (deterministic bytes). `out_dir` default: `figures/` next to the repository's `results/`. Returns the paths."""
+    from star.figures import COLORS, new_figure, styled, write_figure
+    from star.results import find_results_dir
+    out_dir = Path(out_dir) if out_dir is not None else find_results_dir().parent / "figures"
+    d = probe_learning(record)
+    @styled
+    def draw():
+        fig, (a, b) = new_figure(7.6, 2.8, ncols=2)
+        s = lambda k: d[d.series == k]
+        a.plot(s("train_reward").step, s("train_reward").value, "o", color=COLORS[0], alpha=0.45, label="step mean")
+        a.plot(s("train_reward_mean").step, s("train_reward_mean").value, "-", color=COLORS[0], label="running mean (4 steps)")
+        a.set_ylim(-0.03, 1.03); a.set_xlabel("GRPO step"); a.set_ylabel("exact match (training rollouts)")
+        a.set_title("(a) reward of the training rollouts"); a.legend(loc="lower right")
+        for c, k in zip(COLORS[1:], PROBE_KINDS):
+            g = s(f"val_em_{k}")
+            if len(g): b.plot(g.step, g.value, "--", color=c, linewidth=0.9, marker=".", label=k)
+        g = s("val_em")
+        b.plot(g.step, g.value, "-", color="black", marker="s", label="all")
+        for x, y in zip(g.step, g.value): b.annotate(f"{100 * y:.0f}%", (x, y), textcoords="offset points", xytext=(0, 6), ha="center", fontsize=7)
+        b.set_ylim(-0.03, 1.1); b.set_xlabel("GRPO step"); b.set_ylabel("exact match (validation)")
+        n = (record.get("validation_init") or {}).get(record.get("config", {}).get("protocol", "agent_star"), {}).get("n")
+        b.set_title(f"(b) held-out questions (n = {n})"); b.legend(loc="lower right", ncol=2)
+        fig.suptitle(f"Learning probe: {record['run']}"); fig.tight_layout()
+        return fig
+    return write_figure(draw(), out_dir, name, d)
