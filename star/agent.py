@@ -7,7 +7,7 @@ the format of one assistant turn, and the reference loop that turns a reply into
 from __future__ import annotations
 import json, re
 from dataclasses import dataclass, field
-from importlib.resources import files
+from .paths import data_path
 from typing import Callable
 
 # %% auto #0
@@ -20,7 +20,7 @@ TOOLS_SLOT = "{{ Tools }}"  # placeholder of App. E, replaced by the `<tools>…
 
 def prompt_template(name: str = "travelplanner_system") -> str:
     "Text of a packaged prompt template `star/data/prompts/{name}.txt` (exact bytes). Raises FileNotFoundError."
-    return (files("star") / "data" / "prompts" / f"{name}.txt").read_text(encoding="utf-8")
+    return data_path("prompts", f"{name}.txt").read_text(encoding="utf-8")
 
 def system_prompt(tools_block: str | None = None) -> str:
     """The TravelPlanner system prompt of Agent-STAR (paper App. E; `Inference/prompt.py` TRAVEL_SYSTEM_PROMPT).
@@ -58,17 +58,33 @@ class Turn:
         "True iff the reply follows one of the two App. E patterns exactly."
         return not self.errors
 
-_BLOCK = re.compile(r"\s*<think>(.*?)</think>\s*<(tool_call|answer)>(.*?)</\2>\s*", re.S)
 _TAGS = ("<think>", "</think>", "<tool_call>", "</tool_call>", "<answer>", "</answer>")
 
 def _reject_constant(c): raise ValueError(f"{c} is not valid JSON")
+
+def _layout(text: str):
+    r"""`(action, body)` when `text` is exactly `<think>…</think><action>body</action>` with only whitespace around the
+    blocks (`\s` = `str.isspace`), else None; for a reply holding each tag once (checked before), by `str.find`:
+    linear time on any input (a backtracking regular expression here was quadratic on repeated tags)."""
+    s = text.lstrip()
+    if not s.startswith("<think>"): return None
+    j = s.find("</think>")
+    rest = s[j + 8:].lstrip()
+    for action in ("tool_call", "answer"):
+        open_, close = f"<{action}>", f"</{action}>"
+        if rest.startswith(open_):
+            k = rest.find(close)
+            if k < 0 or rest[k + len(close):].strip(): return None
+            return action, rest[len(open_):k]
+    return None
 
 def parse_turn(text: str) -> Turn:
     """Read one assistant reply (str) into a `Turn`: the reference loop's action (`Inference/react_agent.py`)
     and the format verdict of the paper's App. E requirements. Never raises."""
     t = Turn(text=text)
-    m = re.search(r"<think>(.*?)</think>", text, re.S)
-    if m: t.think = m.group(1).strip()
+    i = text.find("<think>")
+    j = text.find("</think>", i + 7) if i >= 0 else -1
+    if j >= 0: t.think = text[i + 7:j].strip()
     # -- the reference loop's reading
     if "<tool_call>" in text and "</tool_call>" in text:
         t.action = "tool_call"
@@ -85,7 +101,6 @@ def parse_turn(text: str) -> Turn:
         else: t.answer = text.split("<answer>")[1].strip()
     # -- the format verdict
     counts = {tag: text.count(tag) for tag in _TAGS}
-    full = _BLOCK.fullmatch(text)
     if counts["<think>"] != 1 or counts["</think>"] != 1: t.errors.append("expected exactly one <think>…</think>")
     n_call, n_ans = counts["<tool_call>"] + counts["</tool_call>"], counts["<answer>"] + counts["</answer>"]
     if n_call and n_ans: t.errors.append("both <tool_call> and <answer>")
@@ -94,10 +109,11 @@ def parse_turn(text: str) -> Turn:
         t.errors.append("expected exactly one <tool_call>…</tool_call>")
     elif n_ans and (counts["<answer>"], counts["</answer>"]) != (1, 1):
         t.errors.append("expected exactly one <answer>…</answer>")
+    full = None if t.errors else _layout(text)
     if not t.errors and not full: t.errors.append("text outside <think>…</think><action>…</action> or wrong order")
     if full and not t.errors:
-        body = full.group(3).strip()
-        if full.group(2) == "answer":
+        body = full[1].strip()
+        if full[0] == "answer":
             if not body: t.errors.append("empty <answer>")
         else:
             try: call = json.loads(body, parse_constant=_reject_constant)
@@ -189,7 +205,7 @@ def react_rollout(task, generate: Callable[[list[dict]], str], sandbox, max_turn
     return Trajectory(msgs, termination, {**(meta or {}), **info})
 
 # %% ../nbs/04_agent.ipynb #ae121f54
-import copy, time
+import copy, sys, time
 from typing import Protocol, runtime_checkable
 
 STOP = ["</tool_call>", "</answer>"]  # a turn ends after its action block (or at the end-of-turn token)
@@ -374,6 +390,7 @@ class _Sampler:
         import torch
         return torch.stack(self.lp, 1), torch.stack(self.ent, 1)
 
+# %% ../nbs/04_agent.ipynb #3e83a54e
 class _RowStop:
     "Per-row stopping: end-of-turn id, a completed stop string, or the row's own token budget."
     def __init__(self, start: int, eos: list[int], stop: list[str], budgets: list[int], tokenizer):
@@ -395,6 +412,7 @@ class _RowStop:
             self.done_at[r], self.reason[r] = n, why
         return torch.tensor([d is not None for d in self.done_at], device=input_ids.device)
 
+# %% ../nbs/04_agent.ipynb #8a80dc3b
 class HFPolicy:
     """Batched sampling with transformers `generate` (CPU or GPU): prompts are left-padded into one batch and
     advanced together. Log-probs and entropies are those of the distribution the ids are actually drawn from:
@@ -480,7 +498,6 @@ class HFPolicy:
             n = crit.done_at[r] if crit.done_at[r] is not None else len(gen[r])
             out.append(Generation(gen[r][:n], lp[r][:n], ent[r][:n], crit.reason[r] or "length"))
         return out
-
 
 # %% ../nbs/04_agent.ipynb #f7e9cbec
 class VLLMPolicy:
@@ -585,11 +602,13 @@ class _Run:
     @property
     def length(self) -> int: return len(self.ro.prompt_ids) + len(self.ro.completion_ids)
 
+# %% ../nbs/04_agent.ipynb #1df26d94
 def rollout_batch(policy, tokenizer, tasks=None, *, group_size: int = 1, sandbox=None, max_turns: int = 60,
                   max_context: int = 30 * 1024, max_new_tokens_per_turn: int = 8192, temperature: float = 1.0,
                   top_p: float = 1.0, seed: int | None = None, prefixes: list | None = None,
                   max_policy_turns: int | None = None, max_no_action: int | None = 3,
-                  stop_on_format_error: bool = False, system: str | None = None, stop: list[str] = STOP) -> list[Rollout]:
+                  stop_on_format_error: bool = False, system: str | None = None, stop: list[str] = STOP,
+                  progress: bool | str = False) -> list[Rollout]:
     """Run `group_size` ReAct episodes per task (paper Sec. 2-3; reference `TravelReActAgent.run`), all advancing
     together: each turn is ONE `policy.generate` call for every active trajectory, then each trajectory's first
     tool call runs on the shared `sandbox` (`Sandbox.react_step`, so failure injection applies when its
@@ -606,7 +625,9 @@ def rollout_batch(policy, tokenizer, tasks=None, *, group_size: int = 1, sandbox
     `prefixes`: partial Rollouts (`Rollout.prefix`) to continue instead of `tasks`; each is continued
     `group_size` times. `seed` reseeds the policy (`policy.reseed`) once. Returns the Rollouts, task-major
     (`group_size` consecutive samples per task/prefix), meta: task_id, group, sample, turns, tool_calls, timing
-    (generate_s: time of the batched calls it was part of, tool_s: its own tool time) and batch (shared totals)."""
+    (generate_s: time of the batched calls it was part of, tool_s: its own tool time) and batch (shared totals).
+    `progress` (True or a description): a text progress bar of finished trajectories on stderr (tqdm: the same in a
+    terminal, a papermill log and a notebook) with the turn number and the number still running."""
     from star.sandbox import Sandbox
     t_start = time.perf_counter()
     if (tasks is None) == (prefixes is None): raise ValueError("pass exactly one of `tasks` and `prefixes`")
@@ -640,10 +661,16 @@ def rollout_batch(policy, tokenizer, tasks=None, *, group_size: int = 1, sandbox
     def end(run, why, truncated=False):
         run.ro.termination, run.ro.truncated = why, truncated
 
+    bar = None
+    if progress:
+        from tqdm.std import tqdm
+        bar = tqdm(total=len(runs), desc=progress if isinstance(progress, str) else "rollouts", unit="traj",
+                   file=sys.stderr, mininterval=2.0, dynamic_ncols=False, ncols=100, position=0)
     active = [r for r in runs]
     for r in active:
         if max_context - r.length < 1: end(r, "context_limit", True)
     active = [r for r in active if r.ro.termination == "partial"]
+    if bar is not None: bar.update(len(runs) - len(active))
     while active:
         budgets = [min(max_new_tokens_per_turn, max_context - r.length) for r in active]
         t0 = time.perf_counter()
@@ -700,8 +727,12 @@ def rollout_batch(policy, tokenizer, tasks=None, *, group_size: int = 1, sandbox
                         elif max_no_action is not None and r.streak >= max_no_action: end(r, "no_action")
             info["n_messages"] = len(ro.messages)
             ro.meta["no_action_streak"] = r.streak
+        done = len(active) - sum(r.ro.termination == "partial" for r in active)
         active = [r for r in active if r.ro.termination == "partial"]
+        if bar is not None:
+            bar.set_postfix_str(f"turn {batch['n_generate_calls']}, {len(active)} running", refresh=False)
+            bar.update(done)
+    if bar is not None: bar.close()
     batch["wall_s"] = time.perf_counter() - t_start
     for r in runs: r.ro.meta.update(timing=dict(r.timing), batch=batch)
     return [r.ro for r in runs]
-

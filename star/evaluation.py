@@ -19,9 +19,10 @@ from .evaluator import COMMONSENSE_CHECKS, HARD_CHECKS, PAPER_TERMS, PROTOCOLS, 
 # %% auto #0
 __all__ = ['SERVER_ERROR_REPLY', 'TERMINATIONS', 'EVAL_PARAMETERS', 'EvalSettings', 'inference_settings', 'parse_chatml',
            'ChatPolicy', 'EndpointPolicy', 'teacher_policy', 'model_dir', 'resolve_checkpoint', 'load_policy',
-           'eval_tasks', 'run_episodes', 'teacher_episodes', 'Scored', 'episode_plan', 'score_episodes',
-           'check_applies', 'constraint_breakdown', 'termination_breakdown', 'backtracking_summary', 'submission_rows',
-           'write_submission', 'evaluate_travelplanner', 'breakdown_frame', 'qa_records', 'qa_search', 'qa_episodes',
+           'eval_tasks', 'run_episodes', 'teacher_episodes', 'Scored', 'day_count_reason', 'episode_format',
+           'episode_plan', 'score_episodes', 'check_applies', 'constraint_breakdown', 'termination_breakdown',
+           'formatter_breakdown', 'backtracking_summary', 'submission_plan', 'submission_rows', 'write_submission',
+           'evaluate_travelplanner', 'breakdown_frame', 'eval_formatter', 'qa_records', 'qa_search', 'qa_episodes',
            'qa_predictions', 'evaluate_qa_episodes', 'eval_run_name', 'travelplanner_record', 'qa_run_record',
            'write_episodes']
 
@@ -283,29 +284,53 @@ def teacher_episodes(tasks: Sequence, tokenizer, settings: EvalSettings, sandbox
 # %% ../nbs/15_evaluation.ipynb #03712351
 @dataclass
 class Scored:
-    "One episode's verdicts: the structured plan (None: not delivered), why not, and a `PlanResult` per protocol."
+    """One episode's verdicts: the structured plan (None: not delivered), `reason` ("ok", why no plan, or how its
+    day count differs from the query's), a `PlanResult` per protocol, and the plan's provenance: `formatter`
+    ('exact' | 'grounded' | 'llm' | 'tolerant' | None), the LLM `prompt`, the grounded formatter's `notes`."""
     plan: list | None
     reason: str
     results: dict
+    formatter: str | None = None
+    prompt: str | None = None
+    notes: tuple = ()
+
+def day_count_reason(task, plan) -> str | None:
+    """Why a delivered `plan` does not have the query's number of days (`task.days`), or None when it has: days are
+    the non-empty day dicts; the evaluators read the first `days` entries by position."""
+    if not plan: return None
+    want, n = int(task.days if not isinstance(task, dict) else task["days"]), sum(1 for d in plan if d)
+    if n == want and all(plan[i] for i in range(min(n, len(plan)))): return None
+    if n < want: return f"the plan has {n} day{'s' * (n != 1)}, the query asks for {want}: the missing days fail Complete Information"
+    if n > want: return f"the plan has {n} days, the query asks for {want}: the evaluators ignore the days after day {want}"
+    return f"the plan has {want} days but an empty day among the first {want}"
+
+def episode_format(rollout, formatter: str = "auto", strict_format: bool = False, llm=None):
+    """`star.formatter.FormattedPlan` of one episode's final `<answer>` (read with the episode's task, `formatter`,
+    `llm`), or a `FormattedPlan(None, None, reason)` when the episode ended without an answer, was truncated, or
+    (`strict_format`) had a malformed turn (`star.rl.score_rollout`'s rule)."""
+    from star.formatter import FormattedPlan, format_plan
+    if rollout.termination != "answer" or rollout.answer is None: return FormattedPlan(None, None, f"ended by {rollout.termination}")
+    if rollout.truncated: return FormattedPlan(None, None, "truncated")
+    if strict_format and rollout.format_error: return FormattedPlan(None, None, "format error")
+    fp = format_plan(rollout.answer, rollout.task, formatter=formatter, llm=llm)
+    return fp if fp.ok else replace(fp, reason=f"unparseable answer: {fp.reason}")
 
 def episode_plan(rollout, formatter: str = "auto", strict_format: bool = False, llm=None) -> tuple[list | None, str]:
-    """(plan, reason) of one episode: the final `<answer>` read by `star.formatter.format_plan` (`formatter`, `llm`);
-    None with the reason when the episode ended without an answer, was truncated, or (`strict_format`) had a
-    malformed turn (`star.rl.score_rollout`'s rule)."""
-    from star.formatter import format_plan
-    if rollout.termination != "answer" or rollout.answer is None: return None, f"ended by {rollout.termination}"
-    if rollout.truncated: return None, "truncated"
-    if strict_format and rollout.format_error: return None, "format error"
-    fp = format_plan(rollout.answer, rollout.task.query, formatter=formatter, llm=llm)
-    return (fp.plan, "ok") if fp.ok else (None, f"unparseable answer: {fp.reason}")
+    """(plan, reason) of one episode (`episode_format`): reason "ok", a day-count mismatch (`day_count_reason`), or
+    why no plan was delivered."""
+    fp = episode_format(rollout, formatter, strict_format, llm)
+    if not fp.ok: return None, fp.reason
+    return fp.plan, day_count_reason(rollout.task, fp.plan) or "ok"
 
 def score_episodes(rollouts: Sequence, formatter: str = "auto", strict_format: bool = False, llm=None,
                    protocols: Sequence[str] = PROTOCOLS) -> list[Scored]:
-    "`Scored` per episode: `episode_plan` then `star.evaluator.evaluate_plan` under each protocol."
+    "`Scored` per episode: `episode_format` then `star.evaluator.evaluate_plan` under each protocol."
     out = []
     for r in rollouts:
-        plan, why = episode_plan(r, formatter, strict_format, llm)
-        out.append(Scored(plan, why, {p: evaluate_plan(r.task, plan, p) for p in protocols}))
+        fp = episode_format(r, formatter, strict_format, llm)
+        why = (day_count_reason(r.task, fp.plan) or "ok") if fp.ok else fp.reason
+        out.append(Scored(fp.plan, why, {p: evaluate_plan(r.task, fp.plan, p) for p in protocols}, fp.formatter, fp.prompt,
+                          tuple(fp.notes)))
     return out
 
 _HARD_KEY = {"valid_cost": None, "valid_room_rule": "house rule", "valid_cuisine": "cuisine",
@@ -342,6 +367,12 @@ def termination_breakdown(rollouts: Sequence) -> dict:
             "format_error": sum(bool(r.format_error) for r in rs) / n if n else float("nan"),
             "truncated": sum(bool(r.truncated) for r in rs) / n if n else float("nan")}
 
+def formatter_breakdown(scored: Sequence[Scored]) -> dict:
+    "How the plans were read: `{formatter or 'none': count}` and the LLM prompts used (`{'prompts': {name: count}}`)."
+    return {"formatters": dict(Counter(s.formatter or "none" for s in scored)),
+            "prompts": dict(Counter(s.prompt for s in scored if s.prompt)),
+            "day_count_mismatch": sum(s.plan is not None and s.reason != "ok" for s in scored)}
+
 # %% ../nbs/15_evaluation.ipynb #2306198a
 def backtracking_summary(rollouts: Sequence, scored: Sequence[Scored], protocol: str = "official") -> dict:
     """`{"rate", "n_failed", "n_flagged", "n_delivered_failed", "constraints": {constraint: k}, "diagnoses": [...]}`
@@ -358,19 +389,42 @@ def backtracking_summary(rollouts: Sequence, scored: Sequence[Scored], protocol:
             "diagnoses": [d.to_dict() for d in ds]}
 
 # %% ../nbs/15_evaluation.ipynb #49b79b7d
-def submission_rows(tasks: Sequence, plans: Sequence) -> list[dict]:
+def submission_plan(task, plan, normalize: bool = False) -> tuple[list | None, str | None]:
+    """`(plan, None)` ready for the leaderboard, or `(None, reason)`: canonical keys, trailing `{}` days dropped,
+    all eight fields per day (missing / None → '-', other values `str`), Agent-STAR's test-split transportation
+    rewrite when `normalize`; None when nothing is left or the official evaluator would still crash on it
+    (`star.evaluator.evaluate_plan(...).crash`)."""
+    from star.formatter import FIELD_LABELS, PlanFormatError, canonical_plan, normalize_test_transportation
+    if not plan: return None, "no plan"
+    try: days = canonical_plan(list(plan) if isinstance(plan, tuple) else plan)
+    except PlanFormatError as e: return None, str(e)
+    while days and not days[-1]: days.pop()
+    if not days: return None, "no day"
+    out = []
+    for i, d in enumerate(days):
+        n = d.get("days", i + 1)
+        day = {"days": n if isinstance(n, int) else i + 1}
+        for k in FIELD_LABELS: day[k] = "-" if d.get(k) is None else (d[k] if isinstance(d[k], str) else str(d[k]))
+        out.append(day)
+    if normalize: out = normalize_test_transportation(out)
+    crash = evaluate_plan(task, out, "official").crash
+    if crash: return None, f"the official evaluator would raise {crash} on this plan"
+    return out, None
+
+def submission_rows(tasks: Sequence, plans: Sequence, normalize: bool | None = None) -> list[dict]:
     """Leaderboard rows `{idx, query, plan}` (idx = `task.idx + 1` when the task has one, else the position + 1;
-    plan: canonical day dicts or None). Raises ValueError if the lengths differ."""
-    from star.formatter import canonical_plan
+    plan: `submission_plan` or None). `normalize`: Agent-STAR's test-split transportation rewrite (None: when every
+    task's `split` is 'test'). Raises ValueError if the lengths differ."""
     tasks, plans = list(tasks), list(plans)
     if len(tasks) != len(plans): raise ValueError(f"{len(plans)} plans for {len(tasks)} tasks")
+    if normalize is None: normalize = bool(tasks) and all(getattr(t, "split", None) == "test" for t in tasks)
     return [{"idx": (t.idx + 1) if getattr(t, "idx", None) is not None else i + 1, "query": t.query,
-             "plan": canonical_plan(p) if p else None} for i, (t, p) in enumerate(zip(tasks, plans))]
+             "plan": submission_plan(t, p, normalize)[0]} for i, (t, p) in enumerate(zip(tasks, plans))]
 
-def write_submission(path, tasks: Sequence, plans: Sequence) -> Path:
+def write_submission(path, tasks: Sequence, plans: Sequence, normalize: bool | None = None) -> Path:
     "Write `submission_rows` as JSONL (UTF-8, one row per line). Returns the path."
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in submission_rows(tasks, plans)), encoding="utf-8")
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in submission_rows(tasks, plans, normalize)), encoding="utf-8")
     return path
 
 # %% ../nbs/15_evaluation.ipynb #88e9e0f2
@@ -379,15 +433,20 @@ def evaluate_travelplanner(tasks: Sequence, rollouts: Sequence, primary: str = "
     """Report of one TravelPlanner evaluation: `{"validation": {protocol: dataset_metrics + format_error, truncated,
     tool_calls, policy_tokens}, "constraints": {protocol: constraint_breakdown}, "terminations":
     termination_breakdown, "backtracking": backtracking_summary (primary protocol; without the per-task list),
-    "plans": [...], "scored": [Scored], "diagnoses": [...]}`. `score=False` (test split): only plans and terminations."""
+    "plans": [...], "scored": [Scored], "diagnoses": [...], "formatting": formatter_breakdown}`. `score=False` (test split):
+    only plans, terminations and formatting. `llm`: an LLM formatter (`eval_formatter`), used for every answer that is
+    not canonical text."""
     tasks, rollouts = list(tasks), list(rollouts)
     if primary not in PROTOCOLS: raise ValueError(f"unknown protocol {primary!r}; expected one of {PROTOCOLS}")
     n = len(rollouts)
     rep = {"terminations": termination_breakdown(rollouts)}
     if not score:
-        plans = [episode_plan(r, formatter, strict_format, llm)[0] for r in rollouts]
-        return rep | {"plans": plans, "scored": [], "validation": {}, "constraints": {}, "backtracking": {}, "diagnoses": []}
+        fps = [episode_format(r, formatter, strict_format, llm) for r in rollouts]
+        return rep | {"plans": [f.plan for f in fps], "scored": [], "validation": {}, "constraints": {}, "backtracking": {},
+                      "diagnoses": [], "formatting": {"formatters": dict(Counter(f.formatter or "none" for f in fps)),
+                                                      "prompts": dict(Counter(f.prompt for f in fps if f.prompt))}}
     sc = score_episodes(rollouts, formatter, strict_format, llm)
+    rep["formatting"] = formatter_breakdown(sc)
     ep = {"format_error": sum(bool(r.format_error) for r in rollouts) / n, "truncated": sum(bool(r.truncated) for r in rollouts) / n,
           "tool_calls": sum(r.n_tool_calls for r in rollouts) / n, "policy_tokens": sum(sum(r.env_mask) for r in rollouts) / n}
     rep["validation"] = {p: dataset_metrics(tasks, [s.results[p] for s in sc]) | ep for p in PROTOCOLS}
@@ -402,6 +461,22 @@ def breakdown_frame(constraints: dict):
     df = pd.DataFrame.from_dict(constraints, orient="index")
     df["fail_rate"] = 100 * df["fail_rate"]
     return df.set_index("term")
+
+def eval_formatter(formatter: str = "auto", base_url: str | None = None, model: str | None = None,
+                   api_key_env: str | None = "OPENAI_API_KEY", prompt: str = "paper", cache_dir=None):
+    """The LLM formatter of an evaluation (`star.formatter.llm_formatter`), or None: built when `base_url` is given
+    (for `formatter` 'auto' or 'llm'); `model` the served name, the key read from the environment variable
+    `api_key_env` at call time, `prompt` 'paper' | 'upstream', replies cached under `cache_dir` (default
+    `runs/formatter_cache`). Raises ValueError for `formatter='llm'` without `base_url` and `model`, or an unknown
+    formatter / prompt."""
+    from star.formatter import FORMATTERS, llm_formatter
+    if formatter not in FORMATTERS: raise ValueError(f"formatter must be one of {FORMATTERS}, got {formatter!r}")
+    if formatter == "llm" and not (base_url and model):
+        raise ValueError("formatter='llm' needs formatter_base_url and formatter_model (an OpenAI-compatible endpoint)")
+    if not base_url or formatter not in ("auto", "llm"): return None
+    if not model: raise ValueError("formatter_base_url needs formatter_model")
+    return llm_formatter(base_url, model, api_key_env=api_key_env, prompt=prompt,
+                         cache_dir=cache_dir if cache_dir is not None else Path("runs") / "formatter_cache")
 
 # %% ../nbs/15_evaluation.ipynb #405e9aa9
 def qa_records(datasets: Sequence[str] | None = None, n: int | None = None, seed: int = 0) -> list[dict]:
@@ -468,7 +543,8 @@ def qa_run_record(name: str, report: dict, config: dict, duration_s: float | Non
 
 def write_episodes(path, rollouts: Sequence, scored: Sequence[Scored] = (), extra: Sequence[dict] | None = None) -> Path:
     """Per-episode details as gzipped JSONL under runs/: task id, termination, tool calls, format error, the chat
-    transcript and, when scored, each protocol's verdicts. Returns the path."""
+    transcript and, when scored, the plan, which formatter read it (and its LLM prompt, notes) and each protocol's
+    verdicts. Returns the path."""
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
     scored = list(scored)
     with gzip.open(path, "wt", encoding="utf-8") as f:
@@ -477,7 +553,8 @@ def write_episodes(path, rollouts: Sequence, scored: Sequence[Scored] = (), extr
                    "format_error": r.format_error, "truncated": r.truncated, "answer": r.answer, "messages": r.messages}
             if i < len(scored):
                 s = scored[i]
-                row |= {"plan": s.plan, "plan_reason": s.reason, "results": {p: v.to_dict() for p, v in s.results.items()}}
+                row |= {"plan": s.plan, "plan_reason": s.reason, "formatter": s.formatter, "formatter_prompt": s.prompt,
+                        "formatter_notes": list(s.notes), "results": {p: v.to_dict() for p, v in s.results.items()}}
             if extra: row |= extra[i]
             f.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")
     return path
@@ -486,5 +563,7 @@ def write_episodes(path, rollouts: Sequence, scored: Sequence[Scored] = (), extr
 EVAL_PARAMETERS = dict(
     checkpoint="teacher", split="validation", protocol="official", n=2, out_dir=None, results_dir=None, scale=None,
     temperature=None, top_p=None, max_context=None, tool_budget=None, max_new_tokens_per_turn=None, batch_size=None,
-    seed=0, formatter="auto", strict_format=False, diagnose=True, base_url=None, api_key_env="OPENAI_API_KEY",
-    max_workers=8, device=None, dtype=None, use_vllm=False, qa_datasets=None, retriever="bm25", corpus="wiki")
+    seed=0, formatter="auto", formatter_base_url=None, formatter_model="deepseek-chat",
+    formatter_api_key_env="DEEPSEEK_API_KEY", formatter_prompt="paper", formatter_cache=None, strict_format=False,
+    diagnose=True, base_url=None, api_key_env="OPENAI_API_KEY", max_workers=8, device=None, dtype=None, use_vllm=False,
+    qa_datasets=None, retriever="bm25", corpus="wiki")

@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['COMMONSENSE_CHECKS', 'HARD_CHECKS', 'PROTOCOLS', 'PAPER_TERMS', 'NOT_NEEDED_DAY', 'Restaurant', 'Stay', 'CHECKS',
            'read_city_state', 'default_db', 'EvalIndex', 'eval_index', 'from_to', 'strip_state', 'name_city',
-           'off_total_cost', 'as_total_cost', 'query_fields', 'coerce_plan', 'PlanResult', 'run_check', 'evaluate_plan',
+           'query_fields', 'coerce_plan', 'off_total_cost', 'as_total_cost', 'PlanResult', 'run_check', 'evaluate_plan',
            'hard_constraint_count', 'dataset_metrics', 'evaluate_dataset']
 
 # %% ../nbs/02_evaluator.ipynb #664bb8f1
@@ -32,8 +32,8 @@ _MEALS = ('breakfast', 'lunch', 'dinner')
 
 # %% ../nbs/02_evaluator.ipynb #bdc8165d
 def _database_dir():
-    import star
-    return Path(star.__file__).parent/'data'/'travelplanner'/'database'
+    from star.paths import data_path
+    return data_path('travelplanner', 'database')
 
 def read_city_state(path=None):
     "`citySet_with_states.txt` (`city<TAB>state` lines) -> `{city: state}`, the map both references use for routes."
@@ -121,28 +121,121 @@ def eval_index(db=None):
     return hit[1]
 
 # %% ../nbs/02_evaluator.ipynb #9f5b9ff3
-_FROM_TO = re.compile(r"from\s+(.+?)\s+to\s+([^,]+)(?=[,\s]|$)")
-_STATE_SUFFIX = re.compile(r'^(.*?)\([^)]*\)')
-_NAME_CITY = re.compile(r'(.*?),\s*([^,]+)(\(\w[\w\s]*\))?$')
+def _ws_end(text, i):
+    r"Index of the first non-whitespace character of `text` at or after `i` (`len(text)` if none); `\s` = `str.isspace`."
+    n = len(text)
+    while i < n and text[i].isspace(): i += 1
+    return i
+
+def _to_tail(text, f):
+    r"Start of the reference's `[^,]+` group when `to\s+[^,]+` matches at `f`, else -1 (`\s+` gives back a space before a comma)."
+    if not text.startswith('to', f): return -1
+    h = f + 2
+    g = _ws_end(text, h)
+    if g == h: return -1
+    if g < len(text) and text[g] != ',': return g
+    return g - 1 if g - h >= 2 else -1
 
 def from_to(text):
-    "`'... from A to B, ...'` -> `('A', 'B')`, or `(None, None)`; `TypeError` if `text` is not a string."
-    m = _FROM_TO.search(text)
-    return m.groups() if m else (None, None)
+    r"""`'... from A to B, ...'` -> `('A', 'B')`, or `(None, None)`: the groups of both references'
+    `re.search(r"from\s+(.+?)\s+to\s+([^,]+)(?=[,\s]|$)", text)`, computed in linear time (see above).
+    A: the shortest text after `from` and its spaces, on one line, followed by spaces, `to` and a space; B: from
+    there to the next comma. Raises `TypeError` if `text` is not a string."""
+    if not isinstance(text, str): raise TypeError(f"expected string or bytes-like object, got '{type(text).__name__}'")
+    n, p = len(text), text.find('from')
+    run, exhausted, nl, scan = None, False, -1, 0   # run: first whitespace run (a, b, tail) followed by `to\s+[^,]`
+    while p >= 0:
+        i = p + 4
+        s0 = _ws_end(text, i)
+        if s0 > i:
+            lo = s0 + 1                             # group 1 has at least one character
+            if not exhausted and (run is None or run[1] <= lo):
+                a, run = max(scan, lo), None
+                while True:                         # runs are scanned once, left to right, over all `from`s
+                    while a < n and not text[a].isspace(): a += 1
+                    if a >= n: exhausted = True; break
+                    b = _ws_end(text, a)
+                    t = _to_tail(text, b)
+                    if t >= 0: run = (a, b, t); break
+                    a = b
+                scan = a
+            if run is not None and not exhausted:
+                e = max(run[0], lo)
+                if nl < s0:
+                    nl = text.find('\n', s0)
+                    if nl < 0: nl = n
+                if e <= nl:                         # group 1 may not cross a line break
+                    c = text.find(',', run[2])
+                    return text[s0:e], text[run[2]:n if c < 0 else c]
+            # the regex's last resort: `from` + spaces + `to`: group 1 is a single space of that run
+            if s0 - i >= 3 and text.startswith('to', s0):
+                k = next((k for k in range(s0 - i - 2, 0, -1) if text[i + k] != '\n'), 0)
+                t = _to_tail(text, s0) if k else -1
+                if t >= 0:
+                    c = text.find(',', t)
+                    return text[i + k], text[t:n if c < 0 else c]
+        p = text.find('from', p + 4)
+    return None, None
 
+# %% ../nbs/02_evaluator.ipynb #7f12ada2
 def strip_state(city):
-    "`'Dallas(Texas)'` -> `'Dallas'` (text before the first parenthesised group); `TypeError` on a non-string."
-    m = _STATE_SUFFIX.search(city)
-    return m.group(1) if m else city
+    r"""`'Dallas(Texas)'` -> `'Dallas'`: the text before the first `(` of the first line when a `)` follows it
+    (the references' `re.search(r'^(.*?)\([^)]*\)', city).group(1)`), else `city`; `TypeError` on a non-string."""
+    if not isinstance(city, str): raise TypeError(f"expected string or bytes-like object, got '{type(city).__name__}'")
+    j = city.find('(')
+    if j < 0: return city
+    nl = city.find('\n')
+    if 0 <= nl < j: return city
+    return city[:j] if city.find(')', j + 1) >= 0 else city
 
 def name_city(info, strip_suffix=True):
-    "`'Name, City'` -> `('Name', 'City')` split at the last comma (`('-', '-')` if none); suffix kept if not `strip_suffix`."
-    m = _NAME_CITY.search(info)
-    if not m: return '-', '-'
-    city = m.group(2).strip()
-    return m.group(1).strip(), (strip_state(city).strip() if strip_suffix else city)
+    r"""`'Name, City'` -> `('Name', 'City')` split at the last comma (the name starts after the last line break before
+    it; `('-', '-')` if there is no comma or nothing after it), both stripped; the city's `(State)` suffix is removed
+    unless `strip_suffix` is False. The references' `re.search(r'(.*?),\s*([^,]+)(\(\w[\w\s]*\))?$', info)`."""
+    if not isinstance(info, str): raise TypeError(f"expected string or bytes-like object, got '{type(info).__name__}'")
+    c = info.rfind(',')
+    if c < 0 or c == len(info) - 1: return '-', '-'
+    name, city = info[info.rfind('\n', 0, c) + 1:c].strip(), info[c + 1:].strip()
+    return name, (strip_state(city).strip() if strip_suffix else city)
 
-# %% ../nbs/02_evaluator.ipynb #ac4bf995
+# %% ../nbs/02_evaluator.ipynb #f02978ef
+_TASK_FIELDS = ('org', 'dest', 'days', 'visiting_city_number', 'date', 'people_number', 'local_constraint', 'budget',
+                'query', 'level')
+_CONSTRAINTS = ('house rule', 'cuisine', 'room type', 'transportation')
+
+def _literal(v):
+    if isinstance(v, str):
+        try: return ast.literal_eval(v)
+        except (ValueError, SyntaxError): return v
+    return v
+
+def query_fields(task):
+    """Task (dict or object with the HF TravelPlanner attributes) -> dict of the fields the checks read.
+
+    `date` and `local_constraint` are parsed from Python literals when given as strings; missing constraint keys
+    become `None`. Raises `KeyError` if `org`, `dest`, `days`, `visiting_city_number`, `people_number` or `budget`
+    is missing."""
+    get = task.get if isinstance(task, dict) else (lambda k, d=None: getattr(task, k, d))
+    q = {k: get(k) for k in _TASK_FIELDS}
+    for k in ('org', 'dest', 'days', 'visiting_city_number', 'people_number', 'budget'):
+        if q[k] is None: raise KeyError(f"task has no {k!r}")
+    q['date'] = _literal(q['date'])
+    lc = _literal(q['local_constraint']) or {}
+    if not isinstance(lc, dict): lc = {}
+    q['local_constraint'] = {k: lc.get(k) for k in _CONSTRAINTS} | lc
+    return q
+
+def coerce_plan(plan):
+    "A structured plan as given (list), or parsed from JSON / Python-literal text; unparsable text is returned as is."
+    if isinstance(plan, (bytes, bytearray)): plan = plan.decode('utf-8', 'replace')
+    if isinstance(plan, str):
+        s = plan.strip()
+        for parse in (json.loads, ast.literal_eval):
+            try: return parse(s)
+            except Exception: pass
+    return plan
+
+# %% ../nbs/02_evaluator.ipynb #8f87bbc0
 def _days(q, plan): return range(min(q['days'], len(plan)))
 def _filled(v): return v and v != '-'
 
@@ -197,6 +290,7 @@ def _off_reasonable_visiting_city(q, plan, ix):
     if cities[0] != cities[-1]: return False, f"the trip must end where it starts ({cities[0]!r} vs {cities[-1]!r})"
     return _check_route(q, cities, ix.city_state)
 
+# %% ../nbs/02_evaluator.ipynb #7a4e2bba
 def _repeated_restaurants(q, plan, meals, filled):
     "Diverse restaurants: no restaurant twice; meals visited in `meals` order, `filled(unit, meal)` says a slot is used."
     seen = []
@@ -226,6 +320,7 @@ def _as_slot(unit, key): return bool(unit.get(key)) and unit[key] != '-'
 def _off_valid_restaurants(q, plan, ix): return _repeated_restaurants(q, plan, _MEALS, _off_slot)
 def _off_valid_attractions(q, plan, ix): return _repeated_attractions(q, plan, _off_slot)
 
+# %% ../nbs/02_evaluator.ipynb #103411f3
 def _min_nights(q, plan, ix, strip):
     stays = []
     for i in _days(q, plan):
@@ -240,6 +335,7 @@ def _min_nights(q, plan, ix, strip):
 
 def _off_valid_accommodation(q, plan, ix): return _min_nights(q, plan, ix, True)
 
+# %% ../nbs/02_evaluator.ipynb #11545a20
 def _off_mode(text):
     low = text.lower()
     if 'taxi' in low: return 'Taxi'
@@ -256,6 +352,7 @@ def _off_valid_transportation(q, plan, ix):
         return False, f"conflicting transportation: {sorted(set(m for m in modes if m))}"
     return True, ''
 
+# %% ../nbs/02_evaluator.ipynb #9549078e
 def _off_valid_information_in_current_city(q, plan, ix):
     for i in _days(q, plan):
         unit = plan[i]
@@ -277,6 +374,7 @@ def _off_valid_information_in_current_city(q, plan, ix):
             return False, f"day {i+1} accommodation {unit['accommodation']!r} is not in {places[-1]!r}"
     return True, ''
 
+# %% ../nbs/02_evaluator.ipynb #a67ce260
 def _off_valid_information_in_sandbox(q, plan, ix):
     for i in _days(q, plan):
         unit = plan[i]
@@ -305,6 +403,7 @@ def _off_valid_information_in_sandbox(q, plan, ix):
             return False, f"day {i+1} accommodation {unit['accommodation']!r} is not in the sandbox"
     return True, ''
 
+# %% ../nbs/02_evaluator.ipynb #9bed0826
 _FIELDS = ('transportation', 'breakfast', 'lunch', 'dinner', 'attraction', 'accommodation')
 
 def _off_is_not_absent(q, plan, ix):
@@ -340,7 +439,7 @@ def _off_is_not_absent(q, plan, ix):
     if total * 1.0 / (6 * days) < 0.5: return False, f"only {total} of {6 * days} fields are filled (< 50 %)"
     return True, ''
 
-# %% ../nbs/02_evaluator.ipynb #d2fd58f8
+# %% ../nbs/02_evaluator.ipynb #0c844f12
 _HOUSE_RULE_BANS = {'smoking': 'No smoking', 'parties': 'No parties', 'children under 10': 'No children under 10',
                     'visitors': 'No visitors', 'pets': 'No pets'}
 _ROOM_TYPES = {'shared room': 'Shared room', 'private room': 'Private room', 'entire room': 'Entire home/apt'}
@@ -374,6 +473,7 @@ def _room_type(q, plan, ix, strip, acc=lambda unit: unit['accommodation']):
 def _off_valid_room_rule(q, plan, ix): return _house_rules(q, plan, ix, True)
 def _off_valid_room_type(q, plan, ix): return _room_type(q, plan, ix, True)
 
+# %% ../nbs/02_evaluator.ipynb #b6d417bd
 def _off_valid_cuisine(q, plan, ix):
     wanted = q['local_constraint'].get('cuisine')
     if not wanted: return None, "no cuisine constraint"
@@ -391,6 +491,7 @@ def _off_valid_cuisine(q, plan, ix):
         if c not in found: return False, f"no meal outside {q['org']} serves {c}"
     raise TypeError("the reference's is_valid_cuisine returns None here (repeated cuisine), which crashes eval.py")
 
+# %% ../nbs/02_evaluator.ipynb #19ef1893
 def _off_valid_transportation_hard(q, plan, ix):
     rule = q['local_constraint'].get('transportation')
     if rule is None: return None, "no transportation constraint"
@@ -401,6 +502,7 @@ def _off_valid_transportation_hard(q, plan, ix):
             if rule == 'no self-driving' and 'Self-driving' in v: return False, f"day {i+1} self-drives (query: no self-driving)"
     return True, ''
 
+# %% ../nbs/02_evaluator.ipynb #a68bf9ef
 def off_total_cost(q, plan, ix):
     """Total cost (USD, number) of the first `days` days of `plan` as official `get_total_cost` computes it; `q` from
     `query_fields`, `ix` an `EvalIndex`. Raises like the reference (e.g. `TypeError` for a road leg without distance)."""
@@ -435,7 +537,7 @@ def _off_valid_cost(q, plan, ix):
     ok = bool(total <= q['budget'])
     return ok, f"total cost ${total} {'<=' if ok else '>'} budget ${q['budget']}"
 
-# %% ../nbs/02_evaluator.ipynb #7ed418d0
+# %% ../nbs/02_evaluator.ipynb #0843ab32
 def _as_mode(text):
     "Agent-STAR `detect_transportation_type`: 'flight' / 'taxi' / 'driving' (any other wording), None if empty."
     if not text or text == '-': return None
@@ -446,6 +548,7 @@ def _as_mode(text):
 
 _AS_MEALS = ('lunch', 'dinner', 'breakfast')  # the order Agent-STAR checks meals in
 
+# %% ../nbs/02_evaluator.ipynb #24d5497e
 def _as_is_not_absent(q, plan, ix):
     days, n = q['days'], min(q['days'], len(plan))
     filled = 0
@@ -480,6 +583,7 @@ def _as_is_not_absent(q, plan, ix):
     if total * 1.0 / (6 * days) < 0.5: return False, f"only {total} of {6 * days} fields are filled (< 50 %)"
     return True, ''
 
+# %% ../nbs/02_evaluator.ipynb #65df2917
 def _as_valid_information_in_sandbox(q, plan, ix):
     for i in _days(q, plan):
         unit = plan[i]
@@ -505,6 +609,7 @@ def _as_valid_information_in_sandbox(q, plan, ix):
             return False, f"day {i+1} accommodation {unit['accommodation']!r} is not in the sandbox"
     return True, ''
 
+# %% ../nbs/02_evaluator.ipynb #e11dae13
 def _as_valid_restaurants(q, plan, ix): return _repeated_restaurants(q, plan, _AS_MEALS, _as_slot)
 def _as_valid_attractions(q, plan, ix): return _repeated_attractions(q, plan, _as_slot)
 
@@ -528,6 +633,7 @@ def _as_valid_transportation(q, plan, ix):
         return False, f"conflicting transportation: {sorted(set(modes))}"
     return True, ''
 
+# %% ../nbs/02_evaluator.ipynb #b7a019fb
 def _as_valid_information_in_current_city(q, plan, ix):
     for i in _days(q, plan):
         unit = plan[i]
@@ -546,6 +652,7 @@ def _as_valid_information_in_current_city(q, plan, ix):
             return False, f"day {i+1} accommodation {unit['accommodation']!r} is not in {places[-1]!r}"
     return True, ''
 
+# %% ../nbs/02_evaluator.ipynb #0573f73a
 def _as_valid_cuisine(q, plan, ix):
     wanted = q['local_constraint'].get('cuisine')
     if not wanted: return None, "no cuisine constraint"
@@ -574,6 +681,7 @@ def _as_valid_transportation_hard(q, plan, ix):
         if rule == 'no self-driving' and mode == 'driving': return False, f"day {i+1} drives (query: no self-driving)"
     return True, ''
 
+# %% ../nbs/02_evaluator.ipynb #fe779a05
 def as_total_cost(q, plan, ix):
     """Total cost (USD, number) of the first `days` days of `plan` as Agent-STAR's `calculate_total_cost` computes it
     (no `City(State)` stripping). Raises like the reference (e.g. `TypeError` for a road leg without distance)."""
@@ -626,43 +734,6 @@ CHECKS = {
         'hard': {'valid_cuisine': _as_valid_cuisine, 'valid_room_type': _as_valid_room_type,
                  'valid_room_rule': _as_valid_room_rule, 'valid_transportation': _as_valid_transportation_hard,
                  'valid_cost': _as_valid_cost}}}
-
-# %% ../nbs/02_evaluator.ipynb #f02978ef
-_TASK_FIELDS = ('org', 'dest', 'days', 'visiting_city_number', 'date', 'people_number', 'local_constraint', 'budget',
-                'query', 'level')
-_CONSTRAINTS = ('house rule', 'cuisine', 'room type', 'transportation')
-
-def _literal(v):
-    if isinstance(v, str):
-        try: return ast.literal_eval(v)
-        except (ValueError, SyntaxError): return v
-    return v
-
-def query_fields(task):
-    """Task (dict or object with the HF TravelPlanner attributes) -> dict of the fields the checks read.
-
-    `date` and `local_constraint` are parsed from Python literals when given as strings; missing constraint keys
-    become `None`. Raises `KeyError` if `org`, `dest`, `days`, `visiting_city_number`, `people_number` or `budget`
-    is missing."""
-    get = task.get if isinstance(task, dict) else (lambda k, d=None: getattr(task, k, d))
-    q = {k: get(k) for k in _TASK_FIELDS}
-    for k in ('org', 'dest', 'days', 'visiting_city_number', 'people_number', 'budget'):
-        if q[k] is None: raise KeyError(f"task has no {k!r}")
-    q['date'] = _literal(q['date'])
-    lc = _literal(q['local_constraint']) or {}
-    if not isinstance(lc, dict): lc = {}
-    q['local_constraint'] = {k: lc.get(k) for k in _CONSTRAINTS} | lc
-    return q
-
-def coerce_plan(plan):
-    "A structured plan as given (list), or parsed from JSON / Python-literal text; unparsable text is returned as is."
-    if isinstance(plan, (bytes, bytearray)): plan = plan.decode('utf-8', 'replace')
-    if isinstance(plan, str):
-        s = plan.strip()
-        for parse in (json.loads, ast.literal_eval):
-            try: return parse(s)
-            except Exception: pass
-    return plan
 
 # %% ../nbs/02_evaluator.ipynb #fc6c0714
 @dataclass

@@ -14,7 +14,8 @@ import numpy as np
 import pandas as pd
 
 from .results import (find_results_dir, load_curves, load_records, markdown_table, paper_metrics, paper_table,
-                          read_record, save_figure, side_by_side, write_atomic, PAPER_METRICS, QA_DATASETS)
+                          read_record, save_figure, scan_records, side_by_side, write_atomic, PAPER_METRICS, QA_DATASETS,
+                          UnreadableRecordWarning)
 
 
 # %% auto #0
@@ -111,12 +112,9 @@ def qa_results(results_dir) -> pd.DataFrame:
 
 def run_records(results_dir) -> dict:
     "{run name: normalised record (`star.results.read_record`)} for every readable record file in `results_dir`."
-    out = {}
-    for p in sorted(Path(results_dir).glob("*.json")):
-        try: rec = read_record(p)
-        except (OSError, ValueError): continue
-        if isinstance(rec.get("kind"), str): out[str(rec["run"])] = rec
-    return out
+    good, bad = scan_records(results_dir)
+    for p, why in bad: warnings.warn(f"skipping {p}: {why}", UnreadableRecordWarning, stacklevel=2)
+    return {str(rec["run"]): rec for _, rec in good}
 
 
 # %% ../nbs/figures/00_figures.ipynb #1e0246ad
@@ -582,11 +580,10 @@ ARTEFACTS = {  # artefact -> (builder, output stem); one notebook nbs/figures/<s
     "Figure 9": (fig9, "fig9_entropy"), "Figure 10": (fig10, "fig10_algorithm_curves")}
 
 def build_all(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
-    "Every artefact of `ARTEFACTS` (what running all of `nbs/figures/` writes). Returns the written paths, sorted."
-    import warnings
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")   # records that are not run records are skipped (load_records warns)
-        return sorted(p for b, _ in ARTEFACTS.values() for p in b(results_dir, out_dir, ablations_dir))
+    """Every artefact of `ARTEFACTS` (what running all of `nbs/figures/` writes). Returns the written paths, sorted.
+    A `*.json` in the results folder that is not a readable run record is skipped with an `UnreadableRecordWarning`
+    naming the file and the reason."""
+    return sorted(p for b, _ in ARTEFACTS.values() for p in b(results_dir, out_dir, ablations_dir))
 
 def table_summary(csv_path, metric: str | None = None) -> str:
     """One line on how ours compares, from a table written by a builder (`<metric> paper` / `<metric> ours` columns):

@@ -6,22 +6,28 @@ TravelPlanner evaluator reads, and records *which* formatter produced it."""
 # %% ../nbs/05_formatter.ipynb #41551f89
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import os
-import re
 import time
+import unicodedata
 import urllib.error
 import urllib.request
-from dataclasses import dataclass
-from importlib import resources
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from .paths import data_path
+
 # %% auto #0
-__all__ = ['PLAN_KEYS', 'FIELD_LABELS', 'FIELD_SYNONYMS', 'FORMAT_SYSTEM_PROMPT', 'FORMATTERS', 'PlanFormatError',
-           'canonical_plan', 'render_plan', 'extract_answer', 'parse_plan', 'parse_plan_tolerant',
-           'format_prompt_template', 'format_messages', 'LLMFormatError', 'parse_llm_plan', 'LLMFormatter',
-           'fake_formatter_server', 'FormattedPlan', 'format_plan']
+__all__ = ['PLAN_KEYS', 'FIELD_LABELS', 'FIELD_SYNONYMS', 'FORMAT_SYSTEM_PROMPT', 'FORMAT_PROMPTS', 'FORMATTERS',
+           'FREEFORM_STYLES', 'VIOLATIONS', 'PlanFormatError', 'canonical_plan', 'render_plan', 'extract_answer',
+           'parse_plan', 'parse_plan_tolerant', 'Word', 'words', 'Trie', 'Match', 'find_matches', 'Clause', 'clauses',
+           'day_spans', 'Venue', 'GroundingIndex', 'grounding_index', 'transport_text', 'day_leg', 'clean_piece',
+           'format_grounded', 'format_prompt_template', 'format_messages', 'plan_json_schema', 'LLMFormatError',
+           'parse_llm_plan', 'LLMFormatter', 'llm_formatter', 'fake_formatter_server', 'FormattedPlan', 'format_plan',
+           'normalize_test_transportation', 'plain_plan', 'render_freeform', 'violation_plans', 'agreement_fixtures',
+           'agreement', 'agreement_table']
 
 # %% ../nbs/05_formatter.ipynb #9b08b8f4
 PLAN_KEYS = ('days', 'current_city', 'transportation', 'breakfast', 'attraction', 'lunch', 'dinner', 'accommodation')
@@ -83,7 +89,12 @@ def extract_answer(text: str) -> str:
     return body if j < 0 else body[:j]
 
 _LABEL_KEYS = {v: k for k, v in FIELD_LABELS.items()}
-_CANON_HEADER = re.compile(r'Day ([^\s:][^:]*):')
+
+def _canon_header(line: str) -> str | None:
+    "The day label of a canonical header line `Day <label>:` (label: no ':' and not starting with a space), else None."
+    if len(line) > 5 and line.startswith('Day ') and line.endswith(':') and ':' not in line[4:-1] and not line[4].isspace():
+        return line[4:-1]
+    return None
 
 def _lines(text: str) -> list[tuple[int, str]]:
     "Numbered lines split on '\\n' only (values may hold other Unicode separators), '\\r' dropped, outer blank lines cut."
@@ -101,9 +112,8 @@ def parse_plan(text: str) -> list[dict]:
     days, cur = [], None
     for n, line in _lines(extract_answer(text)):
         if not line.strip(): continue
-        m = _CANON_HEADER.fullmatch(line)
-        if m:
-            num = m.group(1)
+        num = _canon_header(line)
+        if num is not None:
             cur = {'days': int(num) if num.isdigit() else num}
             days.append(cur)
             continue
@@ -128,58 +138,146 @@ FIELD_SYNONYMS = {
 "Lower-case labels (after markdown is stripped) that `parse_plan_tolerant` maps to each field."
 
 _SYN = {s: k for k, ss in FIELD_SYNONYMS.items() for s in ss}
-_MARK = r'(?:\*\*|__|\*|_)?'
-_TOL_HEADER = re.compile(r'^[\s#>*_\-•+]*(?:\*\*|__)?\s*day\s*(\d+)\b', re.I)
-_TOL_END = re.compile(r'^[\s#>*_|-]*(?:total\s+|estimated\s+|key\s+)?(?:budget|costs?|summary|notes?|tips?|highlights|breakdown)\b', re.I)
-_TOL_FIELD = re.compile(r'^\s*(?:(?:[-*+•>]|\d+[.)])\s+)*' + _MARK + r'\s*(?P<label>[A-Za-z][A-Za-z _()]*?)\s*'
-                        r'(?:\([^)]*\))?\s*' + _MARK + r'\s*:\s*(?:\*\*|__)?\s*(?P<value>.*)$')
-_BULLET = re.compile(r'^\s*(?:[-*+•]|\d+[.)])\s+(?P<item>.+)$')
-_LINK = re.compile(r'\[([^\]]+)\]\([^)]*\)')
+_LABEL_CHARS = frozenset('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ _()')
 _EMPTY = {'', '-', '—', '–', 'none', 'n/a', 'na', 'null', 'nil'}
+_END_WORDS = frozenset({'budget', 'cost', 'costs', 'summary', 'note', 'notes', 'tip', 'tips', 'highlights', 'breakdown'})
+
+# %% ../nbs/05_formatter.ipynb #1a8f7786
+def _skip(s: str, i: int, chars: str = '') -> int:
+    "First index >= i of `s` that is neither whitespace nor in `chars`."
+    while i < len(s) and (s[i].isspace() or s[i] in chars): i += 1
+    return i
+
+def _word_at(s: str, i: int) -> str:
+    "The run of word characters (letters, digits, '_') of `s` starting at i."
+    j = i
+    while j < len(s) and (s[j].isalnum() or s[j] == '_'): j += 1
+    return s[i:j]
+
+def _skip_mark(s: str, i: int) -> int:
+    "Skip one markdown emphasis marker (`**`, `__`, `*` or `_`) at i."
+    if s.startswith(('**', '__'), i): return i + 2
+    return i + 1 if i < len(s) and s[i] in '*_' else i
+
+def _tol_header(line: str) -> tuple[int, int] | None:
+    "(day number, index after it) when `line` (markup skipped) starts with `Day <n>` followed by a non-word character."
+    i = _skip(line, 0, '#>*_-•+')
+    if line[i:i + 3].lower() != 'day': return None
+    j = _skip(line, i + 3)
+    k = j
+    while k < len(line) and line[k].isdecimal(): k += 1
+    if k == j or (k < len(line) and (line[k].isalnum() or line[k] == '_')): return None
+    return int(line[j:k]), k
+
+def _tol_end(line: str) -> bool:
+    "Is `line` (markup skipped) a budget / costs / summary / notes / tips / highlights / breakdown heading?"
+    i = _skip(line, 0, '#>*_|-')
+    w = _word_at(line, i).lower()
+    if w in _END_WORDS: return True
+    if w in ('total', 'estimated', 'key') and i + len(w) < len(line) and line[i + len(w)].isspace():
+        return _word_at(line, _skip(line, i + len(w))).lower() in _END_WORDS
+    return False
+
+# %% ../nbs/05_formatter.ipynb #8807f617
+def _tol_field(line: str) -> tuple[str, str] | None:
+    """(label, value) of `[bullets] [**]label[**] [(…)]: value`, label made of letters, spaces, '_' and parentheses;
+    None if the line is not of that shape."""
+    s, n = line, len(line)
+    i = _skip(s, 0)
+    while i < n:                                          # bullets: '-', '*', '+', '•', '>', '1.', '2)'
+        if s[i] in '-*+•>' and i + 1 < n and s[i + 1].isspace(): i = _skip(s, i + 1); continue
+        j = i
+        while j < n and s[j].isdecimal(): j += 1
+        if j > i and j + 1 < n and s[j] in '.)' and s[j + 1].isspace(): i = _skip(s, j + 1); continue
+        break
+    i = _skip(s, _skip_mark(s, i))
+    if i >= n or not ('a' <= s[i].lower() <= 'z'): return None
+    j = i
+    while j < n and s[j] in _LABEL_CHARS: j += 1
+    label, k = s[i:j], j
+    if (j == n or s[j] != ':') and '(' in label and ')' not in label[label.rfind('('):]:
+        close = s.find(')', j)                            # a parenthesis opened in the label, e.g. 'Dinner (7:30 pm):'
+        if close < 0: return None
+        label, k = s[i:i + label.rfind('(')], close + 1
+    k = _skip(s, _skip_mark(s, _skip(s, k)))
+    if k >= n or s[k] != ':': return None
+    v = _skip(s, k + 1)
+    v = _skip(s, v + 2) if s.startswith(('**', '__'), v) else v
+    return label, s[v:]
+
+def _bullet_item(line: str) -> str | None:
+    "The item of a bullet line (`- x`, `* x`, `1. x`, `2) x`), else None."
+    i, n = _skip(line, 0), len(line)
+    if i < n and line[i] in '-*+•': j = i + 1
+    else:
+        j = i
+        while j < n and line[j].isdecimal(): j += 1
+        if j == i or j >= n or line[j] not in '.)': return None
+        j += 1
+    if j >= n or not line[j].isspace(): return None
+    item = line[_skip(line, j):]
+    return item or line[-1]
+
+def _unlink(v: str) -> str:
+    "Markdown links `[text](url)` -> `text`, in one pass."
+    out, i = [], 0
+    while True:
+        a = v.find('[', i)
+        if a < 0: break
+        b = v.find(']', a + 1)
+        if b < 0: break
+        if b > a + 1 and v.startswith('(', b + 1):
+            c = v.find(')', b + 2)
+            if c < 0: break
+            out.append(v[i:a] + v[a + 1:b]); i = c + 1
+        else:
+            out.append(v[i:b + 1]); i = b + 1
+    out.append(v[i:])
+    return ''.join(out)
 
 def _clean(v: str) -> str:
-    v = _LINK.sub(r'\1', v).replace('**', '').replace('__', '').replace('`', '').strip()
+    v = _unlink(v).replace('**', '').replace('__', '').replace('`', '').strip()
     return '-' if v.lower().rstrip('.') in _EMPTY else v
 
+# %% ../nbs/05_formatter.ipynb #9e4e9efc
 def parse_plan_tolerant(text: str) -> list[dict]:
     """Parse a free-text plan whose days are introduced by `Day <n>` and whose fields are `label: value` lines in
     any common layout (markdown headers/bold, bullets, any case, `FIELD_SYNONYMS`, sub-bullet lists, prose around
     the plan, `<answer>` wrapper). Returns a structured plan with all 8 `PLAN_KEYS` per day (`days` = the header
     number, missing fields `'-'`, multiple items joined by `';'`; a day without any known field is the padding
-    day `{}`, as in `parse_plan`). Values are kept as written (minus markdown).
+    day `{}`, as in `parse_plan`). Values are kept as written (minus markdown). Linear time in `len(text)`.
     Raises `PlanFormatError` when no `Day <n>` header or no known field is found, or the text says 'answer not found'."""
     body = extract_answer(text)
     if 'answer not found' in body.lower(): raise PlanFormatError("the answer says 'answer not found'")
     days, cur, pending, nfields = [], None, None, 0
     for _, line in _lines(body):
         if not line.strip(): continue
-        m = _TOL_HEADER.match(line)
-        if m:
-            cur, pending = {'days': int(m.group(1))}, None
+        h = _tol_header(line)
+        if h:
+            cur, pending = {'days': h[0]}, None
             days.append(cur)
             # "Day 1: Current City: ..." style: a field may follow the header on the same line
-            rest = line[m.end():].lstrip(' *_:-–—)(').strip()
-            fm = _TOL_FIELD.match(rest) if rest else None
-            if fm and fm.group('label').strip().lower() in _SYN:
-                line = rest
+            rest = line[h[1]:].lstrip(' *_:-–—)(').strip()
+            f = _tol_field(rest) if rest else None
+            if f and f[0].strip().lower() in _SYN: line = rest
             else: continue
         if cur is None: continue
         st = line.strip()
-        if (st.startswith(('#', '|')) or (st.startswith('**') and st.endswith('**'))) and _TOL_END.match(st):
+        if (st.startswith(('#', '|')) or (st.startswith('**') and st.endswith('**'))) and _tol_end(st):
             cur, pending = None, None; continue      # a budget/summary/notes section after the days ends the plan
-        fm = _TOL_FIELD.match(line)
-        key = _SYN.get(re.sub(r'\s+', ' ', fm.group('label').strip().lower())) if fm else None
+        f = _tol_field(line)
+        key = _SYN.get(' '.join(f[0].lower().split())) if f else None
         if key is not None:
             pending = None
             if key in cur: continue
-            val = _clean(fm.group('value'))
+            val = _clean(f[1])
             cur[key] = val
             nfields += 1
-            if val == '-' and not fm.group('value').strip(' *_'): pending = (key, [])
+            if val == '-' and not f[1].strip(' *_'): pending = (key, [])
             continue
-        bm = _BULLET.match(line)
-        if pending and bm:
-            item = _clean(bm.group('item'))
+        item = _bullet_item(line)
+        if pending and item is not None:
+            item = _clean(item)
             if item != '-':
                 pending[1].append(item)
                 cur[pending[0]] = ';'.join(pending[1])
@@ -187,30 +285,480 @@ def parse_plan_tolerant(text: str) -> list[dict]:
     if not nfields: raise PlanFormatError(f"found {len(days)} 'Day <n>' headers but no known plan field")
     return [{'days': d['days'], **{k: d.get(k, '-') for k in PLAN_KEYS[1:]}} if len(d) > 1 else {} for d in days]
 
+# %% ../nbs/05_formatter.ipynb #51cdece7
+_APOSTROPHES = "'’‘ʼ`"
+_SYMBOLS = '&+'                 # symbols that are words of their own (they occur in venue names)
+_STRONG = '\n[]'                # no venue name contains these: a name never spans them
+_WEAK = ',.;:|()!?–—"“”*#'      # punctuation that can end a truncated name
+
+def _fold(s: str) -> str:
+    "Case- and accent-folded form of a word: NFKD, combining marks dropped, casefolded."
+    if s.isascii(): return s.lower()
+    return ''.join(c for c in unicodedata.normalize('NFKD', s) if not unicodedata.combining(c)).casefold()
+
+@dataclass
+class Word:
+    "A word of a text: folded form `w`, span `[a, b)` in the text, and what separates it from the previous word."
+    w: str
+    a: int
+    b: int
+    strong: bool = False   # a line break or bracket lies between the previous word and this one (or it is the first)
+    weak: bool = False     # other punctuation lies between them
+    colon: bool = False    # the text after this word (spaces and `*`, `_` skipped) starts with ':'
+
+def words(text: str) -> list[Word]:
+    """The words of `text` in one linear pass: runs of letters and digits (an apostrophe between two of them is
+    dropped) and the symbols `&`, `+`, each folded by `_fold`, with their separators (see `Word`)."""
+    out, n, i, prev = [], len(text), 0, 0
+    while i < n:
+        c = text[i]
+        if c.isalnum():
+            j = i + 1
+            while j < n and (text[j].isalnum() or (text[j] in _APOSTROPHES and j + 1 < n and text[j + 1].isalnum())): j += 1
+            w = text[i:j]
+            if not w.isalnum(): w = ''.join(ch for ch in w if ch not in _APOSTROPHES)
+        elif c in _SYMBOLS: j, w = i + 1, c
+        else:
+            i += 1
+            continue
+        gap = text[prev:i]
+        out.append(Word(_fold(w), i, j, not out or any(ch in _STRONG for ch in gap), any(ch in _WEAK for ch in gap)))
+        prev = i = j
+    for k, wd in enumerate(out):
+        end, s = (out[k + 1].a if k + 1 < len(out) else n), wd.b
+        while s < end and text[s] in ' \t*_': s += 1
+        wd.colon = s < end and text[s] == ':'
+    return out
+
+# %% ../nbs/05_formatter.ipynb #89a9de2d
+class Trie:
+    """Word-sequence trie: `add(seq, entry)` names, then `freeze()` records below every node how many distinct names
+    (terminal nodes) there are and, when exactly one, its terminal node."""
+    def __init__(self): self.root = [{}, [], 0, None]        # children, entries ending here, names below, sole terminal
+    def add(self, seq, entry):
+        node = self.root
+        for w in seq: node = node[0].setdefault(w, [{}, [], 0, None])
+        node[1].append(entry)
+    def freeze(self):
+        stack = [(self.root, False)]
+        while stack:                                         # post-order without recursion
+            node, done = stack.pop()
+            if not done:
+                stack.append((node, True)); stack.extend((c, False) for c in node[0].values()); continue
+            node[2] = (1 if node[1] else 0) + sum(c[2] for c in node[0].values())
+            if node[2] == 1: node[3] = node if node[1] else next(c[3] for c in node[0].values() if c[2])
+        return self
+
+@dataclass
+class Match:
+    "Words `[i, j)` name `entries` (every kept entry of that exact name if `full`, else of the one longer name they begin)."
+    i: int
+    j: int
+    entries: list
+    full: bool
+
+def find_matches(ws: list[Word], trie: Trie, lo: int = 0, hi: int | None = None, min_prefix: int = 2,
+                 covered=None, stop=frozenset(), reject=frozenset(), keep=None) -> list[Match]:
+    """Leftmost-longest names of `trie` in the words `ws[lo:hi]`, never across a strong break nor over `covered`
+    words: a complete name, else (`min_prefix` > 0) the first `>= min_prefix` words of exactly one longer name when
+    punctuation, a break, a word of `stop` or the end follows and the words are not a sequence of `reject`. `keep`
+    filters a name's entries (e.g. to the query's cities); a name with no entry left does not count."""
+    hi = len(ws) if hi is None else hi
+    keep = keep or (lambda es: list(es))
+    out, i = [], lo
+    while i < hi:
+        if covered is not None and covered[i]: i += 1; continue
+        node, k, best = trie.root, i, None
+        while k < hi and (k == i or not ws[k].strong) and (covered is None or not covered[k]):
+            nxt = node[0].get(ws[k].w)
+            if nxt is None: break
+            node, k = nxt, k + 1
+            if node[1] and (es := keep(node[1])): best = (k, es)
+        if best is not None:
+            out.append(Match(i, best[0], best[1], True)); i = best[0]; continue
+        if (min_prefix and k - i >= min_prefix and node[2] == 1 and (k == hi or ws[k].strong or ws[k].weak or ws[k].w in stop)
+                and tuple(w.w for w in ws[i:k]) not in reject and (es := keep(node[3][1]))):
+            out.append(Match(i, k, es, False)); i = k; continue
+        i += 1
+    return out
+
+# %% ../nbs/05_formatter.ipynb #e5158895
+_SLOTS = {
+    ('breakfast',): 'breakfast', ('lunch',): 'lunch', ('brunch',): 'lunch', ('dinner',): 'dinner', ('supper',): 'dinner',
+    ('attraction',): 'attraction', ('attractions',): 'attraction', ('sightseeing',): 'attraction',
+    ('visit',): 'attraction', ('visiting',): 'attraction', ('visits',): 'attraction',
+    ('accommodation',): 'accommodation', ('accommodations',): 'accommodation', ('lodging',): 'accommodation',
+    ('check', 'in'): 'accommodation', ('check', 'into'): 'accommodation', ('checkin',): 'accommodation',
+    ('hotel',): 'accommodation', ('stay',): 'accommodation', ('staying',): 'accommodation',
+    ('check', 'out'): 'checkout', ('checkout',): 'checkout',
+    ('flight',): 'transport', ('flights',): 'transport', ('fly',): 'transport', ('flying',): 'transport',
+    ('drive',): 'transport', ('driving',): 'transport', ('self', 'driving'): 'transport', ('taxi',): 'transport',
+    ('cab',): 'transport', ('car',): 'transport', ('transportation',): 'transport', ('transport',): 'transport',
+    ('morning',): 'time', ('afternoon',): 'time', ('evening',): 'time',
+}
+"Word sequences that open a clause of a day, and the slot the clause fills ('time' and 'checkout' fill none)."
+_GATED = {('hotel',): 'colon', ('stay',): 'at', ('staying',): 'at'}     # only "Hotel: …", "Stay at …" / "Stay: …"
+_SLOT_WORDS = frozenset(w for k in _SLOTS for w in k)
+_FLIGHT_WORDS, _TAXI_WORDS = frozenset({'flight', 'flights', 'fly', 'flying'}), frozenset({'taxi', 'cab'})
+_DRIVE_WORDS = frozenset({'drive', 'driving', 'car', 'self'})
+_MODE_WORDS = _FLIGHT_WORDS | _TAXI_WORDS | _DRIVE_WORDS
+
+@dataclass
+class Clause:
+    "The words `[lo, hi)` of a day that follow a slot word of `kind` starting at word `key` ('time': the day header)."
+    kind: str
+    key: int
+    lo: int
+    hi: int
+
+def clauses(ws: list[Word], s: int, e: int, covered) -> list[Clause]:
+    "Split the words `[s, e)` of one day at every slot word (`_SLOTS`) that is not part of a name (`covered`)."
+    out, k = [Clause('time', s, s, e)], s
+    while k < e:
+        if covered[k]: k += 1; continue
+        two = (ws[k].w, ws[k + 1].w) if k + 1 < e and not covered[k + 1] else None
+        seq = two if two in _SLOTS else (ws[k].w,) if (ws[k].w,) in _SLOTS else None
+        if seq is not None:
+            gate, last = _GATED.get(seq), k + len(seq) - 1
+            if gate == 'colon' and not ws[last].colon: seq = None
+            elif gate == 'at' and not (ws[last].colon or (last + 1 < e and ws[last + 1].w == 'at')): seq = None
+        if seq is None: k += 1; continue
+        out[-1].hi = k
+        out.append(Clause(_SLOTS[seq], k, k + len(seq), e))
+        k += len(seq)
+    return out
+
+# %% ../nbs/05_formatter.ipynb #2895ce15
+_MARKUP = ' \t#*_>-•+|'
+_TRAILER2 = frozenset({('key', 'highlights'), ('budget', 'summary'), ('budget', 'breakdown'), ('cost', 'breakdown'),
+                       ('cost', 'summary'), ('costs', 'breakdown'), ('total', 'cost'), ('total', 'costs'),
+                       ('total', 'budget'), ('total', 'estimated'), ('estimated', 'cost'), ('estimated', 'costs'),
+                       ('estimated', 'total'), ('remaining', 'budget'), ('trip', 'summary'), ('budget', 'overview')})
+_TRAILER1 = frozenset({'summary', 'notes', 'note', 'tips', 'highlights', 'breakdown', 'total', 'budget'})
+
+def _line_start(text: str, ws: list[Word], k: int) -> bool:
+    "Is word k the first thing on its line (only markup before it)?"
+    lo = ws[k - 1].b if k else 0
+    nl = text.rfind('\n', lo, ws[k].a)
+    if nl < 0 and k: return False
+    return all(c in _MARKUP for c in text[nl + 1:ws[k].a])
+
+def _dash_after(text: str, ws: list[Word], k: int) -> bool:
+    end, s = (ws[k + 1].a if k + 1 < len(ws) else len(text)), ws[k].b
+    while s < end and text[s] in ' \t*_': s += 1
+    return s < end and text[s] in '-–—'
+
+def day_spans(text: str, ws: list[Word]) -> list[tuple[int, int, int]]:
+    """`[(day number, first word, end word)]` of an answer's words `ws`: a day starts at `Day <n>` that begins a
+    line or is followed by ':' or a dash, `n` larger than the previous day's; the last day ends at a closing section."""
+    marks, last = [], 0
+    for k in range(len(ws) - 1):
+        if ws[k].w != 'day' or not ws[k + 1].w.isdecimal(): continue
+        n = int(ws[k + 1].w)
+        if n > last and (_line_start(text, ws, k) or ws[k + 1].colon or _dash_after(text, ws, k + 1)):
+            marks.append((n, k)); last = n
+    spans = [(n, k, marks[i + 1][1] if i + 1 < len(marks) else len(ws)) for i, (n, k) in enumerate(marks)]
+    if spans:
+        n, k, e = spans[-1]
+        for p in range(k + 2, e):
+            w = ws[p].w
+            if (p + 1 < e and (w, ws[p + 1].w) in _TRAILER2) or (w in _TRAILER1 and (ws[p].colon or _line_start(text, ws, p))):
+                spans[-1] = (n, k, p); break
+    return spans
+
+# %% ../nbs/05_formatter.ipynb #675a2d6b
+_STOP = frozenset('a an the at in of on to and for with by from or de la le el my our your this that'.split())
+
+@dataclass(frozen=True)
+class Venue:
+    "A database venue: its table ('restaurants' | 'attractions' | 'accommodations'), name and city as stored."
+    table: str
+    name: str
+    city: str
+
+def _seq(name: str) -> tuple: return tuple(w.w for w in words(name))
+
+class GroundingIndex:
+    """What the grounded formatter looks up in a database `db` (`star.sandbox.TravelDB` frames): `cities` (a trie of
+    every city name), `venues` (a trie of every venue name of every city, entries `Venue`), `by_city`
+    (`{city: {Venue: None}}`), `flights` (`{number: (origin, dest, dep, arr)}`, the first row per number), `roads`
+    (`{(origin, dest): (duration, distance)}`, the first distance row). Built once per database (~1 s)."""
+    def __init__(self, db):
+        self.cities, self.city_seqs = Trie(), {}
+        d = db.distance
+        for c in sorted(set(map(str, d['origin'])) | set(map(str, d['destination'])) | set(dict(db.city_state))):
+            if _seq(c): self.cities.add(_seq(c), c); self.city_seqs[_seq(c)] = c
+        self.cities.freeze()
+        self.by_city, self.venues = {}, Trie()
+        for table, frame, name_col, city_col in (('restaurants', db.restaurants, 'Name', 'City'),
+                                                 ('attractions', db.attractions, 'Name', 'City'),
+                                                 ('accommodations', db.accommodations, 'NAME', 'city')):
+            for name, city in zip(frame[name_col].tolist(), frame[city_col].tolist()):
+                if not (isinstance(name, str) and isinstance(city, str)): continue
+                v = Venue(table, name, city)
+                if v in self.by_city.setdefault(city, {}): continue
+                self.by_city[city][v] = None
+                seq = _seq(name)                   # single common words and exact city names are no venue names
+                if not seq or seq in self.city_seqs: continue
+                if len(seq) == 1 and (len(seq[0]) < 3 or seq[0] in _STOP or seq[0] in _SLOT_WORDS): continue
+                self.venues.add(seq, v)
+        self.venues.freeze()
+        f = db.flights
+        self.flights = {}
+        for row in zip(f['Flight Number'], f['OriginCityName'], f['DestCityName'], f['DepTime'], f['ArrTime']):
+            self.flights.setdefault(str(row[0]).upper(), row[1:])
+        self.roads = {}
+        for o, t, dur, dist in zip(d['origin'].tolist(), d['destination'].tolist(), d['duration'].tolist(), d['distance'].tolist()):
+            self.roads.setdefault((o, t), (dur, dist))
+
+_GINDEXES = {}
+def grounding_index(db=None) -> GroundingIndex:
+    "The `GroundingIndex` of `db` (default: `star.evaluator.default_db()`), built once (~1 s) and cached per database object."
+    from star.evaluator import default_db
+    db = default_db() if db is None else db
+    hit = _GINDEXES.get(id(db))
+    if hit is None or hit[0] is not db: hit = _GINDEXES[id(db)] = (db, GroundingIndex(db))
+    return hit[1]
+
+# %% ../nbs/05_formatter.ipynb #65d8065a
+def transport_text(index: GroundingIndex, mode: str | None, a: str, b: str, number: str | None = None) -> str:
+    """The transportation value of a leg `a -> b` in the database's format: mode 'flight' (with `number`: the
+    flight's times when the database has it), 'taxi' / 'drive' (the distance row's duration, distance, cost), or None
+    (`'from a to b'`, no mode written)."""
+    if mode == 'flight':
+        if number and number in index.flights:
+            dep, arr = index.flights[number][2:4]
+            return f"Flight Number: {number}, from {a} to {b}, Departure Time: {dep}, Arrival Time: {arr}"
+        return f"Flight Number: {number}, from {a} to {b}" if number else f"Flight from {a} to {b}"
+    if mode in ('taxi', 'drive'):
+        label = 'Taxi' if mode == 'taxi' else 'Self-driving'
+        dur, dist = index.roads.get((a, b), (None, None))
+        try: km = float(dist.replace('km', '').replace(',', ''))
+        except (AttributeError, ValueError): return f"{label}, from {a} to {b}"
+        return f"{label}, from {a} to {b}, duration: {dur}, distance: {dist}, cost: {int(km) if mode == 'taxi' else int(km * 0.05)}"
+    return f"from {a} to {b}"
+
+def day_leg(index: GroundingIndex, ws: list[Word], cls: list[Clause], s: int, e: int, covered, city_at: dict,
+            here: str | None) -> tuple[tuple | None, str | None, str | None]:
+    """`(leg (a, b) or None, mode, flight number)` of the day whose words are `[s, e)`, clauses `cls`: cities of the
+    transport clauses in order (`city_at`: first word -> (city, end word)), the traveller's city `here`."""
+    cities, modes = [], set()
+    for c in cls:
+        if c.kind != 'transport': continue
+        modes.update(w.w for w in ws[c.key:c.lo])
+        modes.update(ws[q].w for q in range(c.lo, c.hi) if not covered[q] and ws[q].w in _MODE_WORDS)
+        for q in range(c.lo, c.hi):
+            if q in city_at and (not cities or cities[-1] != city_at[q][0]): cities.append(city_at[q][0])
+    num = next((ws[q].w.upper() for q in range(s, e) if not covered[q] and len(ws[q].w) >= 5
+                and ws[q].w[0] == 'f' and ws[q].w[1:].isdecimal()), None)
+    mode = 'flight' if num or modes & _FLIGHT_WORDS else 'taxi' if modes & _TAXI_WORDS else 'drive' if modes & _DRIVE_WORDS else None
+    if len(cities) >= 2: leg = (cities[0], cities[1])
+    elif len(cities) == 1 and here and cities[0] != here: leg = (here, cities[0])
+    elif num in index.flights and (not cities or index.flights[num][0] == cities[0]): leg = index.flights[num][:2]
+    else: leg = None
+    return leg, mode, num
+
+# %% ../nbs/05_formatter.ipynb #e5e8d97c
+_QUOTES = str.maketrans({'’': "'", '‘': "'", 'ʼ': "'", '“': '"', '”': '"'})
+_CUTS = (' | ', '|', ' (', '(', '[', ' - ', ' – ', ' — ', ', ', '. ', ' / ')
+_EMPTY_SLOT = frozenset({'', 'none', 'n a', 'na', 'null', 'nil', 'no', 'on the road', 'at home', 'eat at home', 'skip',
+                         'skipped', 'tbd', 'free', 'not needed', 'not applicable', 'on your own', 'in flight', 'not included'})
+
+def _written(text: str, ws: list[Word], i: int, j: int) -> str:
+    "The text of words `[i, j)` as written (typographic quotes straightened)."
+    return text[ws[i].a:ws[j - 1].b].translate(_QUOTES)
+
+def clean_piece(piece: str, city_seqs=()) -> str | None:
+    """A venue name as written in one piece of a slot's text: the bracketed name, or the text up to the first
+    separator without a leading 'At' / 'In' / 'Visit'; '-' for an explicitly empty slot; None when the piece names
+    nothing (no letters, or only a city of `city_seqs`)."""
+    p = piece.replace('**', '').replace('__', '').translate(_QUOTES).strip(' \t*_•>:#.')
+    if p in ('-', '—', '–'): return '-'
+    p = p.strip(' \t*_-–—•>:#.')
+    if p.startswith('['):
+        close = p.find(']')
+        p = p[1:close] if close > 0 else p[1:]
+    else:
+        low = p.lower()
+        for lead in ('at ', 'in ', 'visit ', 'eat at ', 'dine at '):
+            if low.startswith(lead): p = p[len(lead):]; break
+        p = p[:min((i for i in (p.find(c) for c in _CUTS) if i >= 0), default=len(p))]
+    if p in ('-', '—', '–'): return '-'
+    p = p.strip(' \t.,;:*_-–—')
+    if not p: return None
+    key = tuple(w.w for w in words(p))
+    if ' '.join(key) in _EMPTY_SLOT: return '-'
+    if key in city_seqs or not any(c.isalpha() for c in p): return None
+    return p
+
+# %% ../nbs/05_formatter.ipynb #8a1bedfc
+def _task_cities(task) -> tuple:
+    if task is None or isinstance(task, str): return None, None
+    get = task.get if isinstance(task, dict) else (lambda k, d=None: getattr(task, k, d))
+    return get('org'), get('dest')
+
+@dataclass
+class _Day:
+    number: int
+    city: str = '-'
+    transportation: str = '-'
+    slots: dict = field(default_factory=dict)
+    attractions: list = field(default_factory=list)
+    end: str | None = None          # the city the day ends in
+    stay_city: str | None = None    # the city of its accommodation
+
+_MEAL_TABLE = {'breakfast': 'restaurants', 'lunch': 'restaurants', 'dinner': 'restaurants', 'accommodation': 'accommodations'}
+
+def _fill_slots(day, text, ws, cls, venue_at, city_at, order, travel, index, notes):
+    "Fill `day`'s meals, attractions and accommodation from its clauses (see the rules above)."
+    def pick(m, table, slot=None):
+        es = [v for v in m.entries if v.table == table]
+        if not es: return None
+        after = city_at.get(m.j)                     # "Flying Mango, Rockford": the city written after the name
+        if after and any(v.city == after[0] for v in es): return next(v for v in es if v.city == after[0])
+        o = order[1::-1] + order[2:] if slot == 'breakfast' and travel else order
+        return min(es, key=lambda v: o.index(v.city) if v.city in o else len(o))
+    def value(m, v): return f"{v.name if m.full else _written(text, ws, m.i, m.j)}, {v.city}"
+    def as_written(c, first_only):
+        start = ws[c.lo - 1].b
+        raw = text[start:(ws[c.hi].a if c.hi < len(ws) else len(text))]
+        out, pos = [], start
+        for piece in raw.replace(';', '\n').split('\n'):
+            name = clean_piece(piece, index.city_seqs)
+            if name == '-': out.append('-')
+            elif name is not None:
+                at = pos + max(piece.find(name[:8]), 0)
+                city = next((cc for q, (cc, _) in sorted(city_at.items()) if c.lo <= q < c.hi and at < ws[q].a <= pos + len(piece)), None)
+                out.append(f"{name}, {city or (order[0] if order else '-')}")
+                notes.append(f"day {day.number}: {name!r} is kept as written")
+            if first_only and out: break
+            pos += len(piece) + 1
+        return out
+    for c in cls:
+        ms = [venue_at[q] for q in range(c.lo, c.hi) if q in venue_at]
+        if c.kind in _MEAL_TABLE and c.kind not in day.slots:
+            table = _MEAL_TABLE[c.kind]
+            hit = next(((m, v) for m in ms if (v := pick(m, table, c.kind))), None)
+            if hit: day.slots[c.kind] = value(*hit)
+            elif (fb := as_written(c, True)): day.slots[c.kind] = fb[0]
+            if c.kind == 'accommodation' and c.kind in day.slots:
+                day.stay_city = hit[1].city if hit else day.slots[c.kind].rsplit(', ', 1)[-1]
+        if c.kind in ('transport', 'checkout'): continue
+        found = False
+        for m in ms:
+            v = pick(m, 'attractions')
+            if v and c.kind in ('attraction', 'time'):             # a meal's or stay's clause describes that venue
+                if value(m, v) not in day.attractions: day.attractions.append(value(m, v))
+                found = True
+            elif c.kind == 'time' and 'accommodation' not in day.slots and (v := pick(m, 'accommodations')):
+                day.slots['accommodation'], day.stay_city = value(m, v), v.city
+        if c.kind == 'attraction' and not found:
+            day.attractions += [a for a in as_written(c, False) if a != '-' and a not in day.attractions]
+
+# %% ../nbs/05_formatter.ipynb #b28c94d8
+def format_grounded(text: str, task=None, notes: list | None = None, db=None) -> list[dict]:
+    """Structured plan (all 8 `PLAN_KEYS` per day, `days` = the number written) of a free-form itinerary `text` (or a
+    response with `<answer>`), by matching what it names against the sandbox database (`db`, default the packaged
+    one) for the cities of `task` (dict or `Task`: origin, destination; optional) and of the text (see above).
+    Appends what it noticed to `notes` (names kept as written, day numbers missing, days with several legs). Never
+    invents or repairs a value. Linear in `len(text)`. Raises `PlanFormatError` when the text has no `Day <n>`."""
+    notes = [] if notes is None else notes
+    index, text = grounding_index(db), extract_answer(text)
+    ws = words(text)
+    spans = day_spans(text, ws)
+    if not spans: raise PlanFormatError("no 'Day <n>' header found in the answer")
+    org, dest = _task_cities(task)
+    cands = list(dict.fromkeys([c for c in (org, dest) if c in index.by_city] +
+                               [m.entries[0] for m in find_matches(ws, index.cities, min_prefix=0)]))
+    wanted = set(cands)
+    def keep(entries): return [v for v in entries if v.city in wanted]
+    covered, venue_at = bytearray(len(ws)), {}
+    for _, k, e in spans:
+        for m in find_matches(ws, index.venues, k + 2, e, stop=_SLOT_WORDS, reject=index.city_seqs, keep=keep):
+            venue_at[m.i] = m
+            covered[m.i:m.j] = b'\1' * (m.j - m.i)
+    city_at = {}                                     # cities named outside venue names: first word -> (city, end)
+    for m in find_matches(ws, index.cities, covered=covered, min_prefix=0):
+        city_at[m.i] = (m.entries[0], m.j)
+        covered[m.i:m.j] = b'\2' * (m.j - m.i)
+    days, here = [], None
+    for number, k, e in spans:
+        day, cls = _Day(number), clauses(ws, k + 2, e, covered)
+        leg, mode, num = day_leg(index, ws, cls, k + 2, e, covered, city_at, here or org)
+        if leg:
+            a, b = leg
+            day.city, day.end, day.transportation = f"from {a} to {b}", b, transport_text(index, mode, a, b, num)
+            order = [b, a]
+        else:
+            if mode or num: notes.append(f"day {number}: transportation without a route")
+            if here is None:                         # where the text puts the day: its venues' and cities' majority
+                seen = [m.entries[0].city for q, m in venue_at.items() if k <= q < e] + [c for q, (c, _) in city_at.items() if k <= q < e]
+                here = max(seen, key=seen.count) if seen else None
+            day.city, day.end, order = (here or '-'), here, ([here] if here else [])
+        order = order + [c for c in cands if c not in order]
+        _fill_slots(day, text, ws, cls, venue_at, city_at, order, bool(leg), index, notes)
+        days.append(day)
+        here = day.end
+    for i in range(1, len(days) - 1):                # a stay named at check-in covers the next nights in its city
+        d, prev = days[i], days[i - 1]
+        if 'accommodation' not in d.slots and prev.slots.get('accommodation', '-') != '-' and prev.stay_city == d.end:
+            d.slots['accommodation'], d.stay_city = prev.slots['accommodation'], prev.stay_city
+    nums = [d.number for d in days]
+    missing = sorted(set(range(1, max(nums) + 1)) - set(nums))
+    if missing: notes.append(f"days {missing} are not in the answer")
+    return [{'days': d.number, 'current_city': d.city, 'transportation': d.transportation,
+             'breakfast': d.slots.get('breakfast', '-'), 'attraction': ''.join(a + ';' for a in d.attractions) or '-',
+             'lunch': d.slots.get('lunch', '-'), 'dinner': d.slots.get('dinner', '-'),
+             'accommodation': d.slots.get('accommodation', '-')} for d in days]
+
+
 # %% ../nbs/05_formatter.ipynb #ad7664cb
 FORMAT_SYSTEM_PROMPT = "You are a helpful assistant that formats text into a strict JSON format."
 "System message of Agent-STAR's plan formatting call (Inference/utils.py)."
 
-def format_prompt_template() -> str:
-    "The paper's plan formatting prompt (App. E; Agent-STAR `FORMAT_PLANNING`), placeholders `{{{user_query}}}`, `{{{planning_text}}}`."
-    return (resources.files('star') / 'data' / 'prompts' / 'format_plan.txt').read_text(encoding='utf-8')
+FORMAT_PROMPTS = {'paper': 'format_plan_paper.txt', 'upstream': 'format_plan.txt'}
+"The formatting prompts (package data `star/data/prompts/`): 'paper' = App. E as printed, 'upstream' = Agent-STAR `FORMAT_PLANNING`."
 
-def format_messages(text: str, query: str = '') -> list[dict]:
-    """Chat messages of the paper's formatting call: system message + App. E prompt with the user query and the
-    plan text substituted (Agent-STAR `format_planning`). Returns `[{'role','content'}] * 2`."""
-    prompt = format_prompt_template().replace('{{{planning_text}}}', text).replace('{{{user_query}}}', query)
-    return [{'role': 'system', 'content': FORMAT_SYSTEM_PROMPT}, {'role': 'user', 'content': prompt}]
+def format_prompt_template(prompt: str = 'paper') -> str:
+    """The plan formatting prompt `prompt` (a `FORMAT_PROMPTS` key), placeholders `{{{user_query}}}`,
+    `{{{planning_text}}}`. Raises `ValueError` for an unknown name."""
+    if prompt not in FORMAT_PROMPTS: raise ValueError(f"prompt must be one of {tuple(FORMAT_PROMPTS)}, got {prompt!r}")
+    return data_path('prompts', FORMAT_PROMPTS[prompt]).read_text(encoding='utf-8')
+
+def format_messages(text: str, query: str = '', prompt: str = 'paper') -> list[dict]:
+    """Chat messages of the paper's formatting call: system message + the `prompt` template with the user query and
+    the plan text substituted (Agent-STAR `format_planning`). Returns `[{'role','content'}] * 2`."""
+    body = format_prompt_template(prompt).replace('{{{planning_text}}}', text).replace('{{{user_query}}}', query)
+    return [{'role': 'system', 'content': FORMAT_SYSTEM_PROMPT}, {'role': 'user', 'content': body}]
+
+def plan_json_schema(max_days: int | None = None, max_length: int | None = None) -> dict:
+    """JSON schema of a formatter reply: an array (1 to `max_days` items) of objects with an integer `day` (1 to
+    `max_days`) and the 7 string fields (at most `max_length` characters each), all required, nothing else."""
+    s = {'type': 'string'} if max_length is None else {'type': 'string', 'maxLength': max_length}
+    day = {'type': 'integer', 'minimum': 1, **({'maximum': max_days} if max_days else {})}
+    item = {'type': 'object', 'properties': {'day': day, **{k: dict(s) for k in FIELD_LABELS}},
+            'required': ['day', *FIELD_LABELS], 'additionalProperties': False}
+    return {'type': 'array', 'items': item, 'minItems': 1, **({'maxItems': max_days} if max_days else {})}
 
 class LLMFormatError(PlanFormatError):
     "The LLM formatter's endpoint failed or its reply is not a JSON array of day dicts."
 
-_FENCE = re.compile(r'```(?:json)?', re.I)
+def _unfence(s: str) -> str:
+    "Remove every ``` fence (and a `json` right after it, any case), as the reference's `replace` calls do."
+    out, i = [], 0
+    while True:
+        j = s.find('```', i)
+        if j < 0: break
+        out.append(s[i:j]); i = j + 3
+        if s[i:i + 4].lower() == 'json': i += 4
+    out.append(s[i:])
+    return ''.join(out)
 
 def parse_llm_plan(content: str) -> list[dict]:
     """Parse a formatting model's reply into a structured plan: ```json fences removed (as Agent-STAR does), JSON
     array decoded (falling back to the outermost `[...]` when prose surrounds it), then `canonical_plan`
     (`day` → `days`). Raises `LLMFormatError` when no JSON array of day dicts can be read or it is empty."""
-    s = _FENCE.sub('', content or '').strip()
+    s = _unfence(content or '').strip()
     try: obj = json.loads(s)
     except json.JSONDecodeError:
         i, j = s.find('['), s.rfind(']')
@@ -226,24 +774,36 @@ def parse_llm_plan(content: str) -> list[dict]:
 class LLMFormatter:
     """The paper's plan formatter (App. B.4/E) on any OpenAI-compatible `/chat/completions` endpoint (DeepSeek,
     OpenAI, a local vLLM server). `base_url` e.g. `'http://127.0.0.1:8000/v1'`; `model` the served model name;
-    the bearer key is read from the environment variable `api_key_env` at call time (no header when unset or
-    `None`); `cache_dir`: replies are stored as `<sha256(model + messages)>.json` and replayed without network.
-    Calling it returns a structured plan (`parse_llm_plan`); raises `LLMFormatError` on HTTP/network failure
-    (after `max_retries` retries of transient errors) or an unreadable reply (never cached)."""
+    `prompt` a `FORMAT_PROMPTS` key; the bearer key is read from the environment variable `api_key_env` at call time
+    (no header when unset or `None`); `cache_dir`: valid replies are stored as `<sha256(model + messages)>.json` and
+    replayed without network; `max_samples`: requests per plan while replies are not a JSON plan (first at
+    `temperature`, then `retry_temperature` with seeds 1, 2, …); `json_schema`: True (`plan_json_schema()`) or a schema
+    dict sent as `response_format`. Calling it returns a structured plan (`parse_llm_plan`); raises `LLMFormatError`
+    on HTTP/network failure (after `max_retries` retries of transient errors) or when no sample is readable (never
+    cached). `n_requests` counts HTTP requests, `last_samples` the samples the last call needed."""
     def __init__(self, base_url: str, model: str, api_key_env: str | None = 'OPENAI_API_KEY',
                  cache_dir: str | Path | None = None, temperature: float = 0.0, max_tokens: int = 8192,
-                 timeout: float = 240.0, max_retries: int = 3):
-        self.base_url, self.model, self.api_key_env = base_url.rstrip('/'), model, api_key_env
+                 timeout: float = 240.0, max_retries: int = 3, prompt: str = 'paper', max_samples: int = 20,
+                 retry_temperature: float = 1.0, json_schema: bool | dict = False):
+        if prompt not in FORMAT_PROMPTS: raise ValueError(f"prompt must be one of {tuple(FORMAT_PROMPTS)}, got {prompt!r}")
+        if max_samples < 1: raise ValueError("max_samples must be >= 1")
+        self.base_url, self.model, self.api_key_env, self.prompt = base_url.rstrip('/'), model, api_key_env, prompt
         self.cache_dir = Path(cache_dir) if cache_dir is not None else None
         self.temperature, self.max_tokens, self.timeout, self.max_retries = temperature, max_tokens, timeout, max_retries
-        self.n_requests = 0   # HTTP requests sent (cache hits send none)
+        self.max_samples, self.retry_temperature = max_samples, retry_temperature
+        self.json_schema = plan_json_schema() if json_schema is True else (json_schema or None)
+        self.n_requests, self.last_samples = 0, 0
 
     def cache_key(self, messages: list[dict]) -> str:
-        "sha256 hex digest of the model name and the exact messages (the prompt)."
-        return hashlib.sha256((self.model + '\n' + json.dumps(messages, ensure_ascii=False)).encode('utf-8')).hexdigest()
+        "sha256 hex digest of the model name and the exact messages (and the schema, when one is sent)."
+        extra = '' if self.json_schema is None else '\n' + json.dumps(self.json_schema, sort_keys=True)
+        return hashlib.sha256((self.model + '\n' + json.dumps(messages, ensure_ascii=False) + extra).encode('utf-8')).hexdigest()
 
-    def _post(self, messages: list[dict]) -> str:
-        payload = {'model': self.model, 'messages': messages, 'temperature': self.temperature, 'max_tokens': self.max_tokens}
+    def _post(self, messages: list[dict], temperature: float, seed: int | None = None) -> str:
+        payload = {'model': self.model, 'messages': messages, 'temperature': temperature, 'max_tokens': self.max_tokens}
+        if seed is not None: payload['seed'] = seed
+        if self.json_schema is not None:
+            payload['response_format'] = {'type': 'json_schema', 'json_schema': {'name': 'travel_plan', 'schema': self.json_schema}}
         headers = {'Content-Type': 'application/json'}
         key = os.environ.get(self.api_key_env) if self.api_key_env else None
         if key: headers['Authorization'] = f'Bearer {key}'
@@ -263,23 +823,38 @@ class LLMFormatter:
             time.sleep(0.5 * 2 ** attempt)
         try: content = body['choices'][0]['message']['content']
         except (KeyError, IndexError, TypeError): raise LLMFormatError(f"unexpected endpoint response: {str(body)[:200]}") from None
-        if not isinstance(content, str): raise LLMFormatError("endpoint response has no text content")
-        return content
+        return content if isinstance(content, str) else ''
 
     def __call__(self, text: str, query: str = '') -> list[dict]:
         "Format the plan `text` for the user `query`; cache hit → no network."
-        messages = format_messages(text, query)
+        messages = format_messages(text, query, self.prompt)
         path = self.cache_dir / f'{self.cache_key(messages)}.json' if self.cache_dir is not None else None
         if path is not None and path.exists():
+            self.last_samples = 0
             return parse_llm_plan(json.loads(path.read_text(encoding='utf-8'))['content'])
-        content = self._post(messages)
-        plan = parse_llm_plan(content)
+        for k in range(self.max_samples):
+            self.last_samples = k + 1
+            content = self._post(messages, self.temperature if k == 0 else self.retry_temperature, None if k == 0 else k)
+            try:
+                plan = parse_llm_plan(content)
+                break
+            except LLMFormatError as e:
+                if k + 1 == self.max_samples: raise LLMFormatError(f"{e} (after {k + 1} samples)") from None
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
             tmp = path.with_suffix('.tmp')
-            tmp.write_text(json.dumps({'model': self.model, 'messages': messages, 'content': content}, ensure_ascii=False), encoding='utf-8')
+            tmp.write_text(json.dumps({'model': self.model, 'prompt': self.prompt, 'messages': messages, 'content': content},
+                                      ensure_ascii=False), encoding='utf-8')
             tmp.replace(path)
         return plan
+
+def llm_formatter(base_url: str, model: str, api_key_env: str | None = 'OPENAI_API_KEY', prompt: str = 'paper',
+                  cache_dir: str | Path | None = None, **kwargs) -> LLMFormatter:
+    """The LLM formatter for `format_plan(..., formatter='llm' | 'auto', llm=...)`, e.g. in an RL reward or an
+    evaluation run: `base_url` of an OpenAI-compatible server, served `model` name, the *name* of the environment
+    variable holding the key, the prompt ('paper' | 'upstream'), an optional reply cache; other `LLMFormatter`
+    arguments by keyword. Raises `ValueError` for an unknown prompt."""
+    return LLMFormatter(base_url, model, api_key_env=api_key_env, cache_dir=cache_dir, prompt=prompt, **kwargs)
 
 # %% ../nbs/05_formatter.ipynb #19599979
 def fake_formatter_server(reply, status: int = 200):
@@ -309,27 +884,32 @@ def fake_formatter_server(reply, status: int = 200):
 # %% ../nbs/05_formatter.ipynb #de0c4f32
 @dataclass
 class FormattedPlan:
-    "A structured plan and its provenance: `formatter` in {'exact','tolerant','llm'} or None when undelivered."
+    """A structured plan and its provenance: `formatter` in {'exact','grounded','llm','tolerant'} or None when
+    undelivered, the LLM `prompt` name when 'llm', the grounded formatter's `notes`."""
     plan: list[dict] | None
     formatter: str | None
     reason: str | None = None
+    prompt: str | None = None
+    notes: tuple = ()
     @property
     def ok(self) -> bool: return self.plan is not None
 
-FORMATTERS = ('auto', 'exact', 'tolerant', 'llm')
+FORMATTERS = ('auto', 'exact', 'grounded', 'llm', 'tolerant')
 
 def _query_text(query) -> str:
     if query is None: return ''
-    return query if isinstance(query, str) else str(query.get('query', ''))
+    if isinstance(query, str): return query
+    get = query.get if isinstance(query, dict) else (lambda k, d=None: getattr(query, k, d))
+    return str(get('query', '') or '')
 
-def format_plan(text: str | None, query: str | dict | None = None, formatter: str = 'auto',
-                llm: LLMFormatter | None = None) -> FormattedPlan:
+def format_plan(text: str | None, query=None, formatter: str = 'auto', llm: LLMFormatter | None = None,
+                db=None) -> FormattedPlan:
     """Turn an agent's final response (or the text of its `<answer>`) into a structured plan for the evaluator.
-    `query`: the user query string or a task dict with a `'query'` field (used by the LLM prompt).
-    `formatter`: 'exact' (`parse_plan` only), 'tolerant' (`parse_plan_tolerant` only), 'llm' (`llm` only), or
-    'auto' = exact (complete days only) → llm if given, else tolerant. Never raises for unreadable text: returns
-    `FormattedPlan(None, None, reason)` (scored 0 by the evaluator, paper Sec. 2); raises `ValueError` for an
-    unknown `formatter` or 'llm' without `llm`."""
+    `query`: the task (dict / `star.tasks.Task`) or the user query string. `formatter`: 'exact' (`parse_plan` only),
+    'grounded' (`format_grounded` only), 'llm' (`llm` only), 'tolerant' (`parse_plan_tolerant` only), or 'auto' =
+    exact (complete days only) → llm if given, else grounded. `db`: the database of the grounded formatter (default
+    the packaged one). Never raises for unreadable text: returns `FormattedPlan(None, None, reason)` (scored 0 by the
+    evaluator, paper Sec. 2); raises `ValueError` for an unknown `formatter` or 'llm' without `llm`."""
     if formatter not in FORMATTERS: raise ValueError(f"formatter must be one of {FORMATTERS}, got {formatter!r}")
     if formatter == 'llm' and llm is None: raise ValueError("formatter='llm' needs an LLMFormatter (llm=...)")
     if text is None or not text.strip(): return FormattedPlan(None, None, 'empty answer')
@@ -346,10 +926,230 @@ def format_plan(text: str | None, query: str | dict | None = None, formatter: st
         except PlanFormatError as e:
             if formatter == 'exact': return FormattedPlan(None, None, f"exact: {e}")
             notes.append(f"exact: {e}")
-    order = ['llm'] if formatter == 'llm' else ['tolerant'] if formatter == 'tolerant' else ['llm' if llm else 'tolerant']
-    for name in order:
-        try:
-            plan = llm(body, _query_text(query)) if name == 'llm' else parse_plan_tolerant(body)
-            return FormattedPlan(plan, name, '; '.join(notes) or None)
-        except PlanFormatError as e: notes.append(f"{name}: {e}")
+    name = formatter if formatter != 'auto' else ('llm' if llm is not None else 'grounded')
+    found = []
+    try:
+        if name == 'llm': plan = llm(body, _query_text(query))
+        elif name == 'grounded': plan = format_grounded(body, None if isinstance(query, str) else query, found, db)
+        else: plan = parse_plan_tolerant(body)
+        return FormattedPlan(plan, name, '; '.join(notes) or None, llm.prompt if name == 'llm' else None, tuple(found))
+    except PlanFormatError as e:
+        notes.append(f"{name}: {e}")
     return FormattedPlan(None, None, '; '.join(notes))
+
+# %% ../nbs/05_formatter.ipynb #6de39c5b
+def _replace_words(text: str, old: tuple, new: str) -> str:
+    "Replace the whole words of `text` equal to one of `old` by `new` (one pass)."
+    out, i, n = [], 0, len(text)
+    while i < n:
+        if text[i].isalpha():
+            j = i
+            while j < n and text[j].isalpha(): j += 1
+            out.append(new if text[i:j] in old else text[i:j]); i = j
+        else: out.append(text[i]); i += 1
+    return ''.join(out)
+
+def normalize_test_transportation(plan: list[dict]) -> list[dict]:
+    """A copy of `plan` with Agent-STAR's test-split transportation rewrite (`format_planning_for_official_test`):
+    the word driving / drive / car (in that order of precedence, any case of the first letter) → 'Self-driving' unless
+    the value already says self-driving, names a flight or a taxi; a value starting with 'from' or 'Cost:' gets the
+    prefix 'Self-driving, '. Non-dict days and non-string values are left as they are."""
+    out = []
+    for day in plan:
+        t = day.get('transportation') if isinstance(day, dict) else None
+        if isinstance(t, str) and t != '-':
+            low = {w.w for w in words(t)}
+            if not ({'flight', 'taxi'} & low) and 'self-driving' not in t.lower():
+                for old in (('driving', 'Driving'), ('drive', 'Drive'), ('car', 'Car')):
+                    if old[0] in low: t = _replace_words(t, old, 'Self-driving'); break
+            if t.startswith(('from', 'Cost:')): t = 'Self-driving, ' + t
+            day = {**day, 'transportation': t}
+        out.append(day)
+    return out
+
+# %% ../nbs/05_formatter.ipynb #054840c9
+def plain_plan(plan: list[dict]) -> list[dict]:
+    "The days of `plan` (padding `{}` dropped) with every `City(State)` written `City` (routes and venue cities)."
+    def unstate(v: str) -> str:
+        out, i = [], 0
+        while True:
+            j = v.find('(', i)
+            k = v.find(')', j) if j >= 0 else -1
+            if k < 0: out.append(v[i:]); return ''.join(out)
+            inner = v[j + 1:k]
+            glued = j > 0 and v[j - 1] != ' ' and inner[:1].isupper() and ',' not in inner
+            out.append(v[i:j] if glued else v[i:k + 1]); i = k + 1
+    return [{k: unstate(v) if isinstance(v, str) else v for k, v in d.items()} for d in plan if d]
+
+def _venue_name(v: str) -> str: return v.rsplit(', ', 1)[0] if ', ' in v else v
+def _attractions(v: str) -> list[str]: return [a for a in v.split(';') if a.strip()] if v and v != '-' else []
+
+def _date(task, i: int) -> str:
+    import datetime
+    dates = task.get('date') if isinstance(task, dict) else getattr(task, 'date', None)
+    if isinstance(dates, str): dates = ast.literal_eval(dates)
+    try: return datetime.date.fromisoformat(dates[i]).strftime('%B %d').replace(' 0', ' ')
+    except (TypeError, ValueError, IndexError): return f'day {i + 1}'
+
+def _leg_parts(t: str) -> dict:
+    "Fields of a transportation value: mode, number, a, b, dep, arr, duration, cost."
+    from star.evaluator import from_to
+    a, b = from_to(t)
+    parts = dict(p.split(': ', 1) for p in t.split(', ') if ': ' in p)
+    mode = 'flight' if t.startswith('Flight') else 'taxi' if t.lower().startswith('taxi') else 'drive'
+    return {'mode': mode, 'number': parts.get('Flight Number'), 'a': a, 'b': b, 'dep': parts.get('Departure Time'),
+            'arr': parts.get('Arrival Time'), 'duration': parts.get('duration'), 'cost': parts.get('cost')}
+
+# %% ../nbs/05_formatter.ipynb #24852d7f
+def _render_markdown(plan, task, cities=True):
+    out = [f"Here is your {len(plan)}-day itinerary.", ""]
+    for i, d in enumerate(plan):
+        out.append(f"### **Day {d['days']} ({_date(task, i)})**")
+        for k in PLAN_KEYS[1:]:
+            label, v = {'attraction': 'Attractions'}.get(k, FIELD_LABELS[k]), d[k]
+            if k == 'attraction':
+                names = _attractions(v)
+                out += [f"- **{label}:** -"] if not names else [f"- **{label}:**"] + [f"  - {a if cities else _venue_name(a)}" for a in names]
+                continue
+            if not cities and k in ('breakfast', 'lunch', 'dinner', 'accommodation') and v != '-': v = _venue_name(v)
+            out.append(f"- **{label}:** {v}")
+        out.append("")
+    return '\n'.join(out + ["### Budget Breakdown", "- **Accommodation**: within budget", "- **Total**: within budget"])
+
+def _render_app_f(plan, task):
+    get = task.get if isinstance(task, dict) else (lambda k, d=None: getattr(task, k, d))
+    out, prev = [f"Travel Plan: {get('org')} to {get('dest')}", f"Budget: ${get('budget'):,} | Travelers: {get('people_number')}"], None
+    for i, d in enumerate(plan):
+        cc = d['current_city']
+        b = cc.split(' to ')[-1] if cc.startswith('from ') else None
+        out.append(f"Day {d['days']}: {_date(task, i)} - " + (f"Travel to {b}" if b else f"Explore {cc}"))
+        if d['transportation'] != '-':
+            t = _leg_parts(d['transportation'])
+            if t['mode'] == 'flight': out.append(f"Morning: Flight from {t['a']} to {t['b']} [{t['number']}] | Departure: {t['dep']} | Arrival: {t['arr']}")
+            elif t['mode'] == 'taxi': out.append(f"Morning: Taxi from {t['a']} to {t['b']} | Cost: ${t['cost']} | Duration: {t['duration']}")
+            else: out.append(f"Morning: Drive from {t['a']} to {t['b']} ({t['duration']}, ${t['cost']})")
+        acc = d['accommodation']
+        if acc != '-' and acc != prev: out.append(f"Evening: Check into accommodation - [{_venue_name(acc)}]")
+        prev = acc if acc != '-' else None
+        for meal in ('breakfast', 'lunch', 'dinner'):
+            if d[meal] != '-': out.append(f"{meal.capitalize()}: At {_venue_name(d[meal])} | Avg Cost: $20")
+        for j, a in enumerate(_attractions(d['attraction'])):
+            out.append(f"{('Morning ', 'Afternoon ', '')[min(j, 2)]}Attraction: Visit {_venue_name(a)}")
+    return '\n'.join(out + ["Key Highlights", f"Total Budget: ${get('budget'):,}", "Flights: booked", "Accommodation: booked"])
+
+def _render_prose(plan, task):
+    out = []
+    for i, d in enumerate(plan):
+        s = [f"**Day {d['days']}.** On {_date(task, i)}"]
+        if d['transportation'] != '-':
+            t = _leg_parts(d['transportation'])
+            s.append(f"you take flight {t['number']} from {t['a']} to {t['b']}, leaving at {t['dep']}." if t['mode'] == 'flight' else
+                     f"you take a taxi from {t['a']} to {t['b']} ({t['duration']})." if t['mode'] == 'taxi' else
+                     f"you drive from {t['a']} to {t['b']} ({t['duration']}).")
+        else: s.append(f"you stay in {d['current_city']}.")
+        if d['breakfast'] != '-': s.append(f"Start with breakfast at {_venue_name(d['breakfast'])}.")
+        names = [_venue_name(a) for a in _attractions(d['attraction'])]
+        if names: s.append("Then visit " + ' and '.join(names) + '.')
+        if d['lunch'] != '-': s.append(f"Have lunch at {_venue_name(d['lunch'])}.")
+        if d['dinner'] != '-': s.append(f"In the evening, enjoy dinner at {_venue_name(d['dinner'])}.")
+        if d['accommodation'] != '-': s.append(f"Stay at {_venue_name(d['accommodation'])} for the night.")
+        out.append(' '.join(s))
+    return '\n\n'.join(out)
+
+FREEFORM_STYLES = ('markdown', 'markdown_names', 'app_f', 'one_line', 'prose')
+"The free-form styles of `render_freeform` (see the agreement section)."
+
+def render_freeform(plan: list[dict], task, style: str) -> str:
+    """A free-form itinerary text of the structured `plan` (days with all 8 keys; `plain_plan` first for gold plans)
+    for `task` (dict or `Task`: dates, origin, budget) in one of `FREEFORM_STYLES`. Raises `ValueError` otherwise."""
+    if style == 'markdown': return _render_markdown(plan, task)
+    if style == 'markdown_names': return _render_markdown(plan, task, cities=False)
+    if style == 'app_f': return _render_app_f(plan, task)
+    if style == 'one_line': return _render_app_f(plan, task).replace('\n', ' ')
+    if style == 'prose': return _render_prose(plan, task)
+    raise ValueError(f"style must be one of {FREEFORM_STYLES}, got {style!r}")
+
+# %% ../nbs/05_formatter.ipynb #8b18621e
+VIOLATIONS = ('restaurant_elsewhere', 'repeated_restaurant', 'unknown_restaurant', 'missing_meal', 'missing_attraction',
+              'expensive_stay', 'unknown_flight', 'drive_and_fly')
+"The single edits of `violation_plans`."
+
+def violation_plans(task, plan: list[dict], db=None) -> list[tuple[str, list[dict]]]:
+    """`[(edit, edited plan)]`: the `VIOLATIONS` edits that apply to the structured `plan` (a `plain_plan`) of `task`,
+    made on its first non-travel day / its flights (see the agreement section). The plans' verdicts are the
+    evaluator's, whatever they are."""
+    from star.evaluator import eval_index, from_to
+    ix, gi = eval_index(db), grounding_index(db)
+    get = task.get if isinstance(task, dict) else (lambda k, d=None: getattr(task, k, d))
+    org, out = get('org'), []
+    stay_days = [i for i, d in enumerate(plan) if 'from ' not in d['current_city']]
+    if stay_days:
+        i = stay_days[0]
+        city = plan[i]['current_city']
+        here = {n for d in stay_days for n, _ in ix.restaurants.get(plan[d]['current_city'], ())}
+        other = next((n for n, _ in ix.restaurants.get(org, ()) if n not in here and len(n) > 4), None)
+        if other: out.append(('restaurant_elsewhere', _set(plan, i, lunch=f"{other}, {org}")))
+        meals = [d[m] for d in plan for m in ('breakfast', 'lunch', 'dinner') if d[m] != '-']
+        if meals and plan[i]['dinner'] != meals[0]: out.append(('repeated_restaurant', _set(plan, i, dinner=meals[0])))
+        out.append(('unknown_restaurant', _set(plan, i, dinner=f"Golden Lantern Noodle Bar, {city}")))
+        out.append(('missing_meal', _set(plan, i, lunch='-')))
+        out.append(('missing_attraction', _set(plan, i, attraction='-')))
+        stays = [s for _, s in ix.accommodations.get(city, ())]
+        current = plan[i]['accommodation'].rsplit(', ', 1)[0]
+        if stays and max(stays, key=lambda s: s.price).name != current:
+            dear = f"{max(stays, key=lambda s: s.price).name}, {city}"
+            out.append(('expensive_stay', [dict(d, accommodation=dear) if d['accommodation'] == plan[i]['accommodation'] else dict(d) for d in plan]))
+    flights = [i for i, d in enumerate(plan) if d['transportation'].startswith('Flight Number: F')]
+    if flights:
+        f0, last = flights[0], flights[-1]
+        out.append(('unknown_flight', _set(plan, f0, transportation=plan[f0]['transportation'].replace('Flight Number: F', 'Flight Number: F9', 1))))
+        a, b = from_to(plan[last]['current_city'])
+        if last != f0 and isinstance(gi.roads.get((a, b), (None, None))[1], str):
+            out.append(('drive_and_fly', _set(plan, last, transportation=transport_text(gi, 'drive', a, b))))
+    return out
+
+def _set(plan, i, **fields):
+    p = [dict(d) for d in plan]; p[i].update(fields); return p
+
+# %% ../nbs/05_formatter.ipynb #a371852a
+def agreement_fixtures(tasks) -> list[tuple[str, object, list[dict]]]:
+    "`[(kind, task, plan)]`: for every task with an annotated plan, its `plain_plan` ('gold') and its `violation_plans`."
+    out = []
+    for t in tasks:
+        ann = t.get('annotated_plan') if isinstance(t, dict) else t.annotated_plan
+        if not ann: continue
+        g = plain_plan(ann)
+        out += [('gold', t, g)] + [(k, t, p) for k, p in violation_plans(t, g)]
+    return out
+
+def agreement(fixtures, styles=FREEFORM_STYLES, protocols=('official', 'agent_star')) -> dict:
+    """Per `(style, protocol)`: `{'plans', 'success', 'checks', 'per_check': {check: share}, 'disagree': [(kind, task
+    idx)]}` where `success` is the share of fixture plans whose Success verdict is the same after `render_freeform` →
+    `format_grounded` as for the structured plan, `checks` the share of the 13 check verdicts that are."""
+    from star.evaluator import evaluate_plan, COMMONSENSE_CHECKS, HARD_CHECKS
+    names = COMMONSENSE_CHECKS + HARD_CHECKS
+    def verdicts(task, plan, p):
+        r = evaluate_plan(task, plan, p)
+        return {**r.commonsense, **r.hard, 'success': r.success}
+    want = [{p: verdicts(t, plan, p) for p in protocols} for _, t, plan in fixtures]
+    out = {}
+    for style in styles:
+        got = [format_grounded(render_freeform(plan, t, style), t) for _, t, plan in fixtures]
+        for p in protocols:
+            same = [{c: verdicts(t, g, p)[c] == w[p][c] for c in names + ('success',)} for (_, t, _), g, w in zip(fixtures, got, want)]
+            n = len(same)
+            out[(style, p)] = {'plans': n, 'success': sum(s['success'] for s in same) / n,
+                               'checks': sum(s[c] for s in same for c in names) / (n * len(names)),
+                               'per_check': {c: sum(s[c] for s in same) / n for c in names},
+                               'disagree': [(k, t.get('idx') if isinstance(t, dict) else t.idx) for (k, t, _), s in zip(fixtures, same) if not s['success']]}
+    return out
+
+def agreement_table(result: dict):
+    "pandas DataFrame of `agreement`: one row per style, Success and per-check agreement (%) per protocol."
+    import pandas as pd
+    rows = {}
+    for (style, p), r in result.items():
+        rows.setdefault(style, {})[(p, 'success %')] = round(100 * r['success'], 1)
+        rows[style][(p, 'checks %')] = round(100 * r['checks'], 2)
+        rows[style][(p, 'plans')] = r['plans']
+    return pd.DataFrame.from_dict(rows, orient='index')

@@ -7,9 +7,11 @@ Qwen2.5-family model assembled from verified data wheels)."""
 # %% ../nbs/08_models.ipynb #725f91ae
 from __future__ import annotations
 
-import gzip, hashlib, math, importlib.metadata, importlib.resources, json, os, shutil, tempfile, time
+import gzip, hashlib, importlib.metadata, json, math, os, shutil, sys, tempfile, time
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from .paths import data_path
 
 # %% auto #0
 __all__ = ['K', 'QWEN25_CODER_05B_GGUF', 'QWEN25_CODER_15B_GGUF', 'QWEN25_VOCAB', 'TINY_CONFIG', 'REGISTRY', 'TOKENIZER_DATA',
@@ -18,7 +20,8 @@ __all__ = ['K', 'QWEN25_CODER_05B_GGUF', 'QWEN25_CODER_15B_GGUF', 'QWEN25_VOCAB'
            'ModelIntegrityError', 'ModelUnavailableError', 'sha256_file', 'verify_file', 'part_files',
            'parts_available', 'assemble_parts', 'assemble_gguf', 'tie_report', 'convert_gguf_checkpoint',
            'offline_checkpoint', 'load_model', 'vllm_available', 'tiny_checkpoint', 'model_path',
-           'keep_cpu_linear_weights', 'on_cuda', 'set_cpu_kv_cache', 'make_llm', 'uses_deepspeed', 'train_device']
+           'keep_cpu_linear_weights', 'guard_kernel_scan', 'fd_stdout', 'on_cuda', 'set_cpu_kv_cache', 'make_llm',
+           'uses_deepspeed', 'train_device']
 
 # %% ../nbs/08_models.ipynb #468d2547
 K = 1024  # the paper's "30K"/"32K" contexts are in units of 1,024 tokens (vLLM `--max-model-len 32768`)
@@ -129,7 +132,7 @@ def _paper(scale, hub, n_params, sft_epochs, algorithm, reward):
 _CPU_NOTE = "offline CPU scale: recipe shape of the paper, CPU-sized batch/group/context (our choice)"
 REGISTRY: dict[str, ModelSpec] = {
     "tiny": ModelSpec(scale="tiny", hub_id=None, n_params=9_816_640,
-                      sft=SFTDefaults(epochs=1, lr=1e-3, batch_size=2, max_length=2 * K),
+                      sft=SFTDefaults(epochs=1, lr=1e-3, batch_size=2, max_length=8 * K),
                       rl=RLDefaults(algorithm="grpo", reward="curriculum", lr=1e-4, batch_size=2, group_size=2,
                                     epochs=1, max_context=2 * K, tool_budget=8),
                       inference=InferenceDefaults(max_context=2 * K, tool_budget=8),
@@ -180,7 +183,7 @@ def registry_table():
     return pd.DataFrame(rows).set_index("scale")
 
 # %% ../nbs/08_models.ipynb #b11c2826
-TOKENIZER_DATA = Path(str(importlib.resources.files("star"))) / "data" / "tokenizer" / "qwen2.5"  # packaged copy
+TOKENIZER_DATA = data_path("tokenizer", "qwen2.5")  # packaged copy
 
 def cache_dir() -> Path:
     "Root of STAR's cache: `$STAR_CACHE` if set, else `~/.cache/star`. Created if missing."
@@ -503,6 +506,37 @@ def keep_cpu_linear_weights(enable: bool = True) -> bool:
     U.dispatch_cpu_unquantized_gemm = dispatch if enable else orig
     return True
 
+def guard_kernel_scan() -> bool:
+    """Let a CPU vLLM engine start in a process that has imported numba / llvmlite. When the CPU worker registers its
+    Triton kernel replacements, vLLM 0.31 scans every module global and reads `vars(value).get("kernel")`;
+    llvmlite's lazily-wrapping `llvmlite.binding.ffi.lib` answers the `__dict__` lookup with a C-function wrapper,
+    so the engine start dies with `AttributeError: '_lib_fn_wrapper' object has no attribute 'get'` (pandas' numba
+    engine, TRL or a test may have imported numba earlier). Gives the scan a `vars` that reads a non-mapping answer as
+    an empty namespace (the only objects it changes are ones that hold no kernel). Idempotent; returns True if vLLM is
+    importable (GPU builds never run the scan)."""
+    if not vllm_available(): return False
+    from collections.abc import Mapping
+    try: import vllm.triton_utils.dispatcher as D
+    except ImportError: return True  # a vLLM without the kernel dispatcher has no scan to guard
+    def namespace(obj):
+        d = vars(obj)
+        return d if isinstance(d, Mapping) else {}
+    D.vars = namespace
+    return True
+
+@contextmanager
+def fd_stdout():
+    """Inside a Jupyter kernel (notebooks, papermill) `sys.stdout` has no file descriptor, and vLLM's engine start
+    (`suppress_stdout` around its gloo groups) calls `sys.stdout.fileno()`: for the duration of the block, use the
+    process's real stdout (`sys.__stdout__`) when the current one has no descriptor. A no-op in a terminal."""
+    import io
+    try: sys.stdout.fileno(); yield; return
+    except (io.UnsupportedOperation, AttributeError, ValueError): pass
+    old = sys.stdout
+    sys.stdout = sys.__stdout__
+    try: yield
+    finally: sys.stdout = old
+
 def on_cuda() -> bool:
     "Whether a CUDA device is visible to torch."
     import torch
@@ -534,7 +568,7 @@ def make_llm(scale_or_path: str = "tiny", *, max_model_len: int = 8 * K, dtype: 
     if not vllm_available(): raise ImportError("make_llm needs vLLM: `pip install -e .[cpu]` (CPU) or `.[gpu]` (CUDA)")
     cpu = not on_cuda()
     if cpu: set_cpu_kv_cache(kv_cache_gib)
-    keep_cpu_linear_weights(keep_weights)
+    keep_cpu_linear_weights(keep_weights); guard_kernel_scan()
     os.environ["VLLM_ENABLE_V1_MULTIPROCESSING"] = "0"
     from vllm import LLM
     tiny = _is_offline_scale(scale_or_path) and get_spec(scale_or_path).tiny_config is not None
@@ -545,7 +579,8 @@ def make_llm(scale_or_path: str = "tiny", *, max_model_len: int = 8 * K, dtype: 
     kw.update(kwargs)
     import random, numpy as np, torch
     states = random.getstate(), np.random.get_state(), torch.get_rng_state()
-    try: return LLM(**kw)
+    try:
+        with fd_stdout(): return LLM(**kw)
     finally:
         random.setstate(states[0]); np.random.set_state(states[1]); torch.set_rng_state(states[2])
 

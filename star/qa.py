@@ -7,13 +7,14 @@ benchmarks answered with a single `Search` tool over a local Wikipedia corpus (t
 from __future__ import annotations
 import gzip, json, os, random, re, string, warnings
 from collections import Counter
-from importlib.resources import files
+from .paths import data_path
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
 from .sandbox import parse_tool_call, wrap_response  # the reference loop's reading of a reply (shared protocol)
+from .results import iter_jsonl, read_jsonl
 
 # %% auto #0
 __all__ = ['QA_DIR', 'QA_BENCHMARKS', 'QA_FILES', 'FLASHRAG_REPO', 'FLASHRAG_FILES', 'CLOSED_CORPORA', 'E5_MODEL',
@@ -25,7 +26,7 @@ __all__ = ['QA_DIR', 'QA_BENCHMARKS', 'QA_FILES', 'FLASHRAG_REPO', 'FLASHRAG_FIL
            'qa_system_prompt', 'QASandbox', 'title_baseline_policy', 'oracle_reader_policy', 'answer_qa']
 
 # %% ../nbs/11_qa.ipynb #304e54a5
-QA_DIR = Path(str(files("star") / "data" / "qa"))
+QA_DIR = data_path("qa")
 QA_BENCHMARKS = ("nq", "triviaqa", "popqa", "hotpotqa", "2wiki", "musique", "bamboogle")  # Table 2 column order
 QA_FILES = {  # name -> packaged file under star/data/qa/benchmarks/
     "nq": "nq_test.jsonl.gz", "triviaqa": "triviaqa_test_1k.jsonl.gz", "popqa": "popqa_test_1k.jsonl.gz",
@@ -39,11 +40,11 @@ def _open_text(path):
     return gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz" else open(path, encoding="utf-8")
 
 def read_json_records(path) -> list:
-    """All records of a `.json` (a list, or any JSON value) or `.jsonl` file, optionally gzipped (`.gz`).
-    Raises FileNotFoundError / json.JSONDecodeError."""
-    with _open_text(path) as f:
-        if Path(path).name.removesuffix(".gz").endswith(".jsonl"): return [json.loads(l) for l in f if l.strip()]
-        return json.load(f)
+    """All records of a `.json` (a list, or any JSON value) or `.jsonl` file, optionally gzipped (`.gz`); JSON lines
+    go through `star.results.read_jsonl` (a truncated last line is dropped with a warning). Raises
+    FileNotFoundError / ValueError (json.JSONDecodeError for a `.json`)."""
+    if Path(path).name.removesuffix(".gz").endswith(".jsonl"): return read_jsonl(path)
+    with _open_text(path) as f: return json.load(f)
 
 def wiki_contents(title: str, text: str) -> str:
     "A passage in the wiki-18 layout used by Search-R1 / FlashRAG: `'\"Title\"\\ntext'` (str)."
@@ -149,8 +150,7 @@ def iter_corpus(path, prefix: str = "") -> Iterator[dict]:
             return {"id": str(row.get("id", f"{prefix}{i}")), "contents": wiki_contents(row["title"], row["text"])}
         raise ValueError(f"{path.name} row {i}: expected `contents` or `title`+`text`, got {sorted(row)}")
     if path.name.removesuffix(".gz").endswith(".jsonl"):
-        with _open_text(path) as f:
-            for i, line in enumerate(l for l in f if l.strip()): yield one(json.loads(line), i)
+        for i, row in enumerate(iter_jsonl(path)): yield one(row, i)
         return
     data = read_json_records(path)
     if isinstance(data, dict): data = [{"title": t, "text": "".join(s) if isinstance(s, list) else s} for t, s in data.items()]
@@ -372,7 +372,7 @@ def search_tools_block(schema: dict = SEARCH_TOOL_SCHEMA) -> str:
 
 def qa_system_prompt(tools_block: str | None = None) -> str:
     "The QA system prompt of App. E (`star/data/prompts/qa_system.txt`) with `tools_block` (default `search_tools_block()`)."
-    template = (files("star") / "data" / "prompts" / "qa_system.txt").read_text(encoding="utf-8")
+    template = data_path("prompts", "qa_system.txt").read_text(encoding="utf-8")
     return template.replace(TOOLS_SLOT, search_tools_block() if tools_block is None else tools_block)
 
 class QASandbox:

@@ -16,10 +16,11 @@ import pandas as pd
 
 # %% auto #0
 __all__ = ['KINDS', 'CONFIG_KEYS', 'CURVE_KEYS', 'PROTOCOLS', 'METRICS', 'PAPER_METRICS', 'QA_DATASETS', 'META_KEYS', 'RUN_NAME',
-           'NAN', 'find_secrets', 'git_commit', 'machine', 'new_record', 'record_json', 'write_atomic', 'save_record',
-           'read_record', 'record_columns', 'load_records', 'load_curves', 'find_results_dir', 'paper_tables',
-           'paper_table', 'paper_metrics', 'side_by_side', 'markdown_table', 'save_table', 'figure_bytes',
-           'save_figure', 'coverage']
+           'NAN', 'find_secrets', 'git_commit', 'machine', 'new_record', 'record_json', 'write_atomic',
+           'CommittedRecordWarning', 'git_tracked', 'save_record', 'read_record', 'UnreadableRecordWarning',
+           'scan_records', 'record_columns', 'load_records', 'load_curves', 'iter_jsonl', 'read_jsonl',
+           'find_results_dir', 'paper_tables', 'paper_table', 'paper_metrics', 'side_by_side', 'markdown_table',
+           'save_table', 'figure_bytes', 'save_figure', 'coverage']
 
 # %% ../nbs/12_results.ipynb #8bca150e
 KINDS = ("rl", "sft", "eval", "qa", "synthesis")
@@ -135,10 +136,32 @@ def write_atomic(path, data: bytes | str) -> Path:
         raise
     return path
 
-def save_record(rec: dict, results_dir="results", ndigits: int = 6) -> Path:
-    "Write `rec` as `results_dir/<run>.json` (canonical text of `record_json`, atomic). Returns the path; raises as `record_json`."
+class CommittedRecordWarning(UserWarning):
+    "A run overwrote a record that git tracks (a committed result the figures read)."
+
+def git_tracked(path) -> str | None:
+    """The repository-relative name of `path` if it is a file tracked by git (e.g. 'results/rl_x.json'), else None
+    (untracked, outside a repository, or git unavailable)."""
+    path = Path(path).resolve()
+    if not path.is_file(): return None
+    try:
+        r = subprocess.run(["git", "ls-files", "--error-unmatch", "--full-name", "--", path.name], cwd=path.parent,
+                           capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError): return None
+    return r.stdout.strip() or None if r.returncode == 0 else None
+
+def save_record(rec: dict, results_dir, ndigits: int = 6) -> Path:
+    """Write `rec` as `results_dir/<run>.json` (canonical text of `record_json`, atomic) and return the path. The
+    folder is always the caller's explicit choice: runs keep their records under `runs/`, and only a run asked to
+    publish (`results_dir="results"`) writes where the figures read. Replacing a git-tracked record with different
+    bytes prints and warns (`CommittedRecordWarning`): "replacing committed results/<run>.json". Raises as `record_json`."""
     text = record_json(rec, ndigits)
-    return write_atomic(Path(results_dir) / f"{rec['run']}.json", text)
+    path = Path(results_dir) / f"{rec['run']}.json"
+    if path.is_file() and path.read_bytes() != text.encode("utf-8") and (name := git_tracked(path)):
+        msg = f"replacing committed {name} (tracked by git): review `git diff {name}` before committing it"
+        print(f"WARNING: {msg}", file=sys.stderr)
+        warnings.warn(msg, CommittedRecordWarning, stacklevel=2)
+    return write_atomic(path, text)
 
 # %% ../nbs/12_results.ipynb #5b187736
 def _num(v):
@@ -150,8 +173,19 @@ def _num(v):
 def read_record(src) -> dict:
     """A normalised record from a path or a dict: config has every `CONFIG_KEYS` entry, each curve row every
     `CURVE_KEYS` entry (floats), validation every protocol x `METRICS`, qa every `QA_DATASETS` (EM %, float), meta every
-    `META_KEYS`; missing values are NaN. Unknown keys are kept. Raises json.JSONDecodeError / OSError for unreadable files."""
-    rec = json.loads(Path(src).read_text(encoding="utf-8")) if not isinstance(src, dict) else src
+    `META_KEYS`; missing values are NaN. Unknown keys are kept. Raises OSError for a file that cannot be read and
+    ValueError naming the file for one that is not JSON or not shaped like a record (e.g. `[]`, a string config)."""
+    where = "record" if isinstance(src, dict) else str(src)
+    if isinstance(src, dict): rec = src
+    else:
+        try: rec = json.loads(Path(src).read_text(encoding="utf-8"))
+        except json.JSONDecodeError as e: raise ValueError(f"{where}: not valid JSON ({e})") from None
+    if not isinstance(rec, dict): raise ValueError(f"{where}: not a run record (a JSON {type(rec).__name__}, not an object)")
+    try: return _normalise(rec, src)
+    except (AttributeError, TypeError, ValueError) as e:
+        raise ValueError(f"{where}: not a run record ({type(e).__name__}: {e})") from None
+
+def _normalise(rec: dict, src) -> dict:
     out = dict(rec)
     out["run"] = rec.get("run", Path(src).stem if not isinstance(src, dict) else NAN)
     out["kind"] = rec.get("kind", NAN)
@@ -173,14 +207,26 @@ def _record_paths(results_dir) -> list[Path]:
     d = Path(results_dir)
     return sorted(p for p in d.glob("*.json") if not p.name.startswith(".")) if d.is_dir() else []
 
-def _records(results_dir):
+class UnreadableRecordWarning(UserWarning):
+    "A `*.json` file in a results folder that is not a readable run record (skipped by the readers)."
+
+def scan_records(results_dir) -> tuple[list[tuple[Path, dict]], list[tuple[Path, str]]]:
+    """Every `results_dir/*.json` (hidden files and sub-folders such as `paper/` excluded), sorted: (readable, unreadable)
+    = [(path, normalised record)] and [(path, reason)] for the files that do not read as a run record (not JSON,
+    wrong shape, no `kind`, I/O error). A missing folder gives ([], [])."""
+    good, bad = [], []
     for p in _record_paths(results_dir):
         try: rec = read_record(p)
-        except (OSError, ValueError) as e:
-            warnings.warn(f"skipping {p}: {e}"); continue
-        if not isinstance(rec.get("kind"), str):
-            warnings.warn(f"skipping {p}: not a run record (no kind)"); continue
-        yield p, rec
+        except (OSError, ValueError) as e: bad.append((p, str(e).removeprefix(f"{p}: "))); continue
+        if not isinstance(rec.get("kind"), str): bad.append((p, "not a run record (no kind)"))
+        else: good.append((p, rec))
+    return good, bad
+
+def _records(results_dir):
+    "The readable records of `scan_records`; each unreadable file is skipped with an `UnreadableRecordWarning` naming it."
+    good, bad = scan_records(results_dir)
+    for p, why in bad: warnings.warn(f"skipping {p}: {why}", UnreadableRecordWarning, stacklevel=3)
+    yield from good
 
 def record_columns() -> list[str]:
     "Columns of `load_records` always present, in order."
@@ -191,11 +237,12 @@ def load_records(results_dir="results", kind: str | None = None) -> pd.DataFrame
     """One row per run record `results_dir/*.json` (sorted by run): the columns of `record_columns()` (missing
     values NaN; `qa.avg` is the record's own average if it has one, else the mean over the seven datasets when all
     are present) plus any extra config keys. `kind` keeps only that kind. An empty or absent folder gives an empty
-    frame with these columns."""
+    frame with these columns. A config key named like a fixed column (`run`, `kind`, `path`: the SFT notebook has a
+    `run` parameter) does not override it."""
     rows = []
     for p, r in _records(results_dir):
         if kind is not None and r["kind"] != kind: continue
-        row = {"run": r["run"], "kind": r["kind"], **r["config"]}
+        row = {**{k: v for k, v in r["config"].items() if k not in ("run", "kind", "path")}, "run": r["run"], "kind": r["kind"]}
         for proto in PROTOCOLS:
             for m in METRICS: row[f"{proto}.{m}"] = r["validation"][proto][m]
         for d, v in r["qa"].items(): row[f"qa.{d}"] = v
@@ -222,6 +269,45 @@ def load_curves(results_dir="results", kind: str | None = "rl") -> pd.DataFrame:
             rows.append({"run": r["run"], "kind": r["kind"], **{cfg[k]: r["config"][k] for k in CONFIG_KEYS},
                          **{k: c[k] for k in CURVE_KEYS}})
     return pd.DataFrame(rows, columns=["run", "kind", *cfg.values(), *CURVE_KEYS])
+
+# %% ../nbs/12_results.ipynb #28f3b804
+def iter_jsonl(path, missing_ok: bool = False):
+    """Yield the JSON rows of a JSON-lines file (`.jsonl`; gzip when the name ends in `.gz`), blank lines skipped.
+    A truncated last line (no final newline and not valid JSON; or a gzip stream cut short) is dropped with a
+    `UserWarning` naming the file; an invalid line before it raises ValueError('<path>, line <n>: …').
+    `missing_ok`: a missing file yields nothing instead of raising FileNotFoundError."""
+    import gzip
+    path = Path(path)
+    if missing_ok and not path.exists(): return
+    opener = gzip.open if path.name.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        prev, n, cut = None, 0, False
+        while True:
+            try: line = f.readline()
+            except EOFError: cut = True; break          # gzip stream ended early
+            if not line: break
+            n += 1
+            if prev is not None: yield _jsonl_row(path, *prev)
+            prev = (n, line) if line.strip() else None
+        if prev is None: return
+        lineno, last = prev
+        if cut or not last.endswith("\n"):
+            try: row = json.loads(last)
+            except json.JSONDecodeError:
+                warnings.warn(f"{path}: dropped a truncated last line {lineno} ({len(last)} characters; an interrupted write?)")
+                return
+            if not cut: yield row; return
+            warnings.warn(f"{path}: gzip stream ends early after line {lineno}; later rows, if any, are lost")
+            yield row; return
+        yield _jsonl_row(path, lineno, last)
+
+def _jsonl_row(path, lineno, line):
+    try: return json.loads(line)
+    except json.JSONDecodeError as e: raise ValueError(f"{path}, line {lineno}: {e}") from None
+
+def read_jsonl(path, missing_ok: bool = False) -> list:
+    "All rows of a JSON-lines file as a list (`iter_jsonl`: truncated last line dropped with a warning, bad lines raise)."
+    return list(iter_jsonl(path, missing_ok))
 
 # %% ../nbs/12_results.ipynb #b8277761
 def find_results_dir(start=None) -> Path:
@@ -347,6 +433,6 @@ def save_figure(fig, path, formats: Sequence[str] | None = None, dpi: int | None
 
 # %% ../nbs/12_results.ipynb #58ad7876
 def coverage(expected: Iterable[str], results_dir="results") -> pd.DataFrame:
-    "For each expected run name: `run`, `done` (bool: `results_dir/<run>.json` exists), `kind` (NaN if missing)."
+    "For each expected run name: `run`, `done` (bool: `results_dir/<run>.json` is a readable run record), `kind` (NaN if not)."
     have = {p.stem: r["kind"] for p, r in _records(results_dir)}
     return pd.DataFrame([{"run": n, "done": n in have, "kind": have.get(n, NAN)} for n in expected], columns=["run", "done", "kind"])

@@ -19,13 +19,14 @@ from .rewards import (FORMAT_ERROR, REWARD_NAMES, curriculum_epoch_from_trainer_
                           reward, reward_fn, reward_name_at)
 
 # %% auto #0
-__all__ = ['ALGORITHMS', 'DATA_MIXES', 'INIT_CHOICES', 'RUN_DEFAULTS', 'TASK_FAMILIES', 'CURVE_SOURCES', 'RLRunConfig',
-           'default_run_name', 'TaskFamily', 'load_family', 'resolve_config', 'rl_tasks', 'validation_tasks',
-           'score_rollout', 'rollout_rewards', 'dynamic_sampling_mask', 'turn_entropy', 'entropy_deltas', 'ArpoPlan',
-           'arpo_plan', 'generation_policy', 'rollout_rank', 'step_seed', 'step_sandbox', 'arpo_rollouts',
-           'rollout_reward_fn', 'make_rollout_func', 'trl_config', 'evaluate_policy', 'best_checkpoint',
-           'TravelPlannerFamily', 'formatter_llm', 'task_family', 'init_model_source', 'sft_checkpoint',
-           'training_curve', 'cpu_compact_logprobs', 'param_dtype', 'build_trainer', 'train_rl', 'parse_cli', 'main']
+__all__ = ['ALGORITHMS', 'DATA_MIXES', 'INIT_CHOICES', 'RUN_DEFAULTS', 'TASK_FAMILIES', 'CPU_COSTS', 'CURVE_SOURCES',
+           'RLRunConfig', 'default_run_name', 'TaskFamily', 'load_family', 'resolve_config', 'rl_tasks',
+           'validation_tasks', 'score_rollout', 'rollout_rewards', 'dynamic_sampling_mask', 'turn_entropy',
+           'entropy_deltas', 'ArpoPlan', 'arpo_plan', 'generation_policy', 'rollout_rank', 'step_seed', 'step_sandbox',
+           'arpo_rollouts', 'rollout_reward_fn', 'make_rollout_func', 'trl_config', 'evaluate_policy',
+           'best_checkpoint', 'TravelPlannerFamily', 'formatter_llm', 'task_family', 'init_model_source', 'sft_dir',
+           'sft_checkpoint', 'run_plan', 'training_curve', 'cpu_compact_logprobs', 'param_dtype', 'build_trainer',
+           'train_rl', 'parse_cli', 'main']
 
 # %% ../nbs/10_rl.ipynb #417703d0
 ALGORITHMS = ("grpo", "dapo", "arpo")
@@ -43,9 +44,10 @@ RUN_DEFAULTS = {
     "1.5B-offline": dict(data="easy", n_train=8, n_val=0, max_steps=3, max_new_tokens_per_turn=384, lora=True,
                          dtype="bfloat16", gradient_checkpointing=True, per_device_batch=4, save_steps=1, init="sft"),
     "tiny": dict(n_train=4, n_val=2, max_steps=2, max_new_tokens_per_turn=24, lora=False, dtype="float32",
-                 gradient_checkpointing=False, per_device_batch=2, save_steps=1, init="base"),
+                 gradient_checkpointing=False, per_device_batch=2, save_steps=1, init="base", vllm_kv_cache_gib=1),
 }
 
+# %% ../nbs/10_rl.ipynb #20376591
 @dataclass(frozen=True)
 class RLRunConfig:
     """One RL run, fully resolved. Units: `lr` per step, `max_context` / `max_new_tokens_per_turn` in tokens,
@@ -70,7 +72,7 @@ class RLRunConfig:
     init: str                 # 'base' | 'sft' | a checkpoint path / hub id
     seed: int
     out_dir: str
-    results_dir: str
+    results_dir: str | None   # also publish the record here (e.g. "results", what the figures read); None: only out_dir
     run_name: str
     n_val: int
     max_new_tokens_per_turn: int
@@ -80,9 +82,11 @@ class RLRunConfig:
     beta: float = 0.0
     protocol: str = "agent_star"   # evaluator protocol of rewards and validation
     formatter: str = "auto"        # star.formatter.format_plan mode of rewards and validation
-    formatter_base_url: str | None = None   # formatter="llm": OpenAI-compatible endpoint ...
-    formatter_model: str | None = None      # ... its model name
-    formatter_key_env: str = "OPENAI_API_KEY"  # ... and the environment variable holding its key (never the key)
+    formatter_base_url: str | None = None   # LLM formatter (formatter 'llm', or 'auto' with an endpoint): base URL ...
+    formatter_model: str | None = None      # ... its served model name
+    formatter_key_env: str = "OPENAI_API_KEY"  # ... the environment variable holding its key (never the key itself)
+    formatter_prompt: str = "paper"          # ... 'paper' (App. E) | 'upstream' (Agent-STAR's FORMAT_PLANNING)
+    formatter_cache: str | None = None       # ... reply cache folder (default runs/formatter_cache)
     lora: bool = False
     lora_r: int = 16
     lora_alpha: int = 32
@@ -118,7 +122,7 @@ class RLRunConfig:
     @property
     def total_steps(self) -> int: return self.max_steps if self.max_steps > 0 else self.epochs * self.steps_per_epoch
     @property
-    def results_path(self) -> Path: return Path(self.results_dir) / f"{self.run_name}.json"
+    def results_path(self) -> Path: return Path(self.results_dir or self.out_dir) / f"{self.run_name}.json"
     def to_dict(self) -> dict: return asdict(self)
 
 _PARAMS = {f.name for f in dataclasses.fields(RLRunConfig)}
@@ -161,7 +165,8 @@ def resolve_config(**params) -> RLRunConfig:
     `RUN_DEFAULTS` (data size, steps, LoRA, dtype), then the task family's `run_defaults(scale)` when `data` names
     one (`TASK_FAMILIES`). `epochs` set explicitly wins over a default `max_steps`; `use_vllm=None` means "where vLLM
     imports". Relative `out_dir` / `results_dir` stay relative (resolved against the repository root by `train_rl`);
-    defaults: `runs/rl/<run_name>` and `runs/rl/results`. Raises TypeError for an unknown parameter, ValueError for
+    default `out_dir` `runs/rl/<run_name>`; `results_dir` None (the record stays in `out_dir`; publishing it to
+    `results/` is an explicit choice). Raises TypeError for an unknown parameter, ValueError for
     an invalid value, `star.models.UnknownScaleError` for an unknown scale."""
     unknown = sorted(set(params) - _PARAMS)
     if unknown: raise TypeError(f"unknown RL parameter(s) {unknown}; known: {sorted(_PARAMS)}")
@@ -210,7 +215,7 @@ def resolve_config(**params) -> RLRunConfig:
     cfg.setdefault("run_name", default_run_name(scale, cfg["algorithm"], cfg["reward"], cfg["data"], cfg["n_train"],
                                                 cfg["failure_rate"], cfg["seed"]))
     cfg.setdefault("out_dir", f"runs/rl/{cfg['run_name']}")
-    cfg.setdefault("results_dir", "runs/rl/results")
+    cfg.setdefault("results_dir", None)
     return RLRunConfig(**cfg)
 
 # %% ../nbs/10_rl.ipynb #fe777b81
@@ -240,13 +245,17 @@ def validation_tasks(n: int, seed: int = 0) -> list:
 # %% ../nbs/10_rl.ipynb #3f215d6c
 def score_rollout(rollout, protocol: str = "agent_star", formatter: str = "auto", llm=None):
     """Verdict on one `star.agent.Rollout`: `FORMAT_ERROR` if it has a format error, no answer or was truncated;
-    else `star.evaluator.evaluate_plan(task, format_plan(answer).plan, protocol)` (a `PlanResult`). Never raises on
-    model output; raises ValueError for an unknown protocol/formatter."""
+    else `star.evaluator.evaluate_plan(task, format_plan(answer, task, formatter, llm).plan, protocol)` (a
+    `PlanResult`; `formatter` 'auto' reads the canonical text exactly, then asks `llm` -- the LLM formatter, e.g.
+    `star.formatter.llm_formatter` -- if given, else the grounded formatter; its `.formatter` attribute says which
+    one read the plan). Never raises on model output; raises ValueError for an unknown protocol/formatter."""
     from star.evaluator import evaluate_plan
     from star.formatter import format_plan
     if rollout.format_error or rollout.truncated or rollout.answer is None: return FORMAT_ERROR
-    fp = format_plan(rollout.answer, rollout.task.query, formatter=formatter, llm=llm)
-    return evaluate_plan(rollout.task, fp.plan, protocol=protocol)
+    fp = format_plan(rollout.answer, rollout.task, formatter=formatter, llm=llm)
+    res = evaluate_plan(rollout.task, fp.plan, protocol=protocol)
+    res.formatter = fp.formatter
+    return res
 
 def rollout_rewards(results: Sequence, name: str, epoch: int = 1) -> list[float]:
     """Scalar rewards of verdicts (`PlanResult` / `FORMAT_ERROR` / None) under reward `name` at 1-based `epoch`
@@ -403,12 +412,14 @@ def _tp_union(trainer, tasks: list) -> tuple[list, slice]:
     return [t for p in parts for t in p], slice(start, start + len(tasks))
 
 # %% ../nbs/10_rl.ipynb #e15bf2ad
-def _rollout_kwargs(cfg: RLRunConfig, sandbox, seed, system=None) -> dict:
+def _rollout_kwargs(cfg: RLRunConfig, sandbox, seed, system=None, progress=False) -> dict:
     return dict(sandbox=sandbox, max_turns=cfg.tool_budget, max_context=cfg.max_context, system=system,
-                max_new_tokens_per_turn=cfg.max_new_tokens_per_turn, temperature=cfg.temperature, top_p=1.0, seed=seed)
+                max_new_tokens_per_turn=cfg.max_new_tokens_per_turn, temperature=cfg.temperature, top_p=1.0, seed=seed,
+                progress=progress)
 
 def arpo_rollouts(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbox, seed: int | None = None,
-                  rng: random.Random | None = None, system: str | None = None) -> tuple[list, list[ArpoPlan]]:
+                  rng: random.Random | None = None, system: str | None = None,
+                  progress=False) -> tuple[list, list[ArpoPlan]]:
     """G = cfg.group_size rollouts per task by ARPO's adaptive rollout (see above): M = cfg.arpo_initial global
     rollouts per task in one `rollout_batch` call, `arpo_plan` per task, then one `rollout_batch(prefixes=…)` call
     for every partial rollout and fresh global rollout of the batch. `system`: the system prompt (None:
@@ -416,7 +427,7 @@ def arpo_rollouts(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbox,
     `meta['arpo']` = 'global' | 'branch' | 'fresh') and the plans."""
     from star.agent import rollout_batch
     G, M, rng = cfg.group_size, cfg.arpo_initial, rng or random.Random(seed)
-    kw = _rollout_kwargs(cfg, sandbox, seed, system)
+    kw = _rollout_kwargs(cfg, sandbox, seed, system, progress)
     first = rollout_batch(policy, tokenizer, list(tasks), group_size=M, **kw)
     groups = [first[i * M:(i + 1) * M] for i in range(len(tasks))]
     vocab = len(tokenizer)
@@ -447,10 +458,12 @@ def _row(r, verdict, reward_: float, kept: bool) -> dict:
     return {"reward": reward_, "success": bool(getattr(verdict, "success", False)), "tool_calls": r.n_tool_calls,
             "policy_tokens": sum(r.env_mask), "ent_sum": float(sum(pol)), "ent_n": len(pol),
             "format_error": verdict is FORMAT_ERROR, "truncated": bool(r.truncated), "kept": bool(kept),
-            "termination": r.termination}
+            "termination": r.termination, "formatter": getattr(verdict, "formatter", None)}
 
-def _summary(rows: list[dict], **extra) -> dict:
-    "Step statistics of `rows` (`_row`): means per rollout, token-weighted entropy, termination counts."
+def _summary(rows: list[dict], group_size: int = 1, **extra) -> dict:
+    """Step statistics of `rows` (`_row`, consecutive groups of `group_size`): means per rollout, token-weighted
+    entropy, termination counts, every rollout's reward and the number of groups whose rewards differ (the groups that
+    carry a gradient: GRPO's advantages are zero in a group of equal rewards)."""
     from collections import Counter
     n = max(1, len(rows))
     mean = lambda k: sum(float(x[k]) for x in rows) / n
@@ -458,7 +471,11 @@ def _summary(rows: list[dict], **extra) -> dict:
             "tool_calls": mean("tool_calls"), "policy_tokens": mean("policy_tokens"),
             "entropy": sum(x["ent_sum"] for x in rows) / max(1, sum(x["ent_n"] for x in rows)),
             "format_error": mean("format_error"), "truncated": mean("truncated"), "kept": mean("kept"),
-            "terminations": dict(sorted(Counter(x["termination"] for x in rows).items()))}
+            "terminations": dict(sorted(Counter(x["termination"] for x in rows).items())),
+            "rewards": [round(float(x["reward"]), 6) for x in rows],
+            "formatters": dict(sorted(Counter(str(x.get("formatter")) for x in rows if x.get("formatter")).items())),
+            "groups_with_variance": sum(max(g) - min(g) > 1e-6 for g in (
+                [float(x["reward"]) for x in rows[i:i + group_size]] for i in range(0, len(rows), group_size)))}
 
 def rollout_reward_fn(name: str) -> Callable[..., list[float]]:
     """The TRL reward function of a run: the rewards `rollout_func` already computed with the task family's rule
@@ -472,6 +489,7 @@ def rollout_reward_fn(name: str) -> Callable[..., list[float]]:
     f.__name__ = f"{str(name).lower()}_reward"
     return f
 
+# %% ../nbs/10_rl.ipynb #e687bf15
 def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None, policy_fn=generation_policy,
                       stats: list | None = None, log_dir=None, family=None) -> Callable:
     """TRL `rollout_func(prompts, trainer) -> dict` for `GRPOTrainer(rollout_func=…)`: maps each prompt (a task's
@@ -502,12 +520,14 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
         rank, _ = rollout_rank(trainer)
         play, share = _tp_union(trainer, [by_query[p] for p in prompts[::G]])
         seed, sb, plans = step_seed(cfg.seed, step, rank), step_sandbox(db, cfg.failure_rate, cfg.seed, step, rank), []
+        bar = log_dir is not None and f"step {step + 1} rollouts"
         with policy_fn(trainer, tokenizer) as policy:
             if cfg.algorithm == "arpo":
                 rollouts, plans = arpo_rollouts(policy, tokenizer, play, cfg, sb, seed=seed, system=fam.system,
-                                                rng=random.Random(f"arpo-{cfg.seed}-{step}-{rank}"))
+                                                rng=random.Random(f"arpo-{cfg.seed}-{step}-{rank}"), progress=bar)
             else:
-                rollouts = rollout_batch(policy, tokenizer, play, group_size=G, **_rollout_kwargs(cfg, sb, seed, fam.system))
+                rollouts = rollout_batch(policy, tokenizer, play, group_size=G,
+                                         **_rollout_kwargs(cfg, sb, seed, fam.system, bar))
         rollouts = rollouts[share.start * G:share.stop * G]
         t_gen = time.time() - t0
         if len(rollouts) != len(prompts): raise RuntimeError(f"{len(rollouts)} rollouts for {len(prompts)} prompts")
@@ -531,7 +551,7 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
             "step": step, "task_id": rollouts[b].task.key, "level": rollouts[b].task.level, "reward": rewards[b],
             "success": bool(getattr(results[b], "success", False)), "termination": rollouts[b].termination,
             "n_tool_calls": rollouts[b].n_tool_calls, "messages": rollouts[b].messages})]), key=lambda x: (x[0], -x[1]))[2]
-        summary = _summary(rows, step=step, epoch=epoch_from_trainer_state(trainer.state), curriculum_epoch=cur,
+        summary = _summary(rows, G, step=step, epoch=epoch_from_trainer_state(trainer.state), curriculum_epoch=cur,
                            reward_name=cfg.reward if cfg.reward != "curriculum" else f"curriculum:{reward_name_at(cur)}")
         summary.update(rollout_seconds=t_gen, scoring_seconds=time.time() - t0 - t_gen,
                        arpo_branches=sum(len(p.branches) for p in plans), arpo_fresh=sum(p.n_fresh for p in plans),
@@ -582,7 +602,7 @@ def trl_config(cfg: RLRunConfig, num_processes: int | None = None, **overrides):
 
 # %% ../nbs/10_rl.ipynb #795f701c
 def evaluate_policy(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbox=None, seed: int | None = None,
-                    family=None, trainer=None) -> dict:
+                    family=None, trainer=None, progress: bool | str = False) -> dict:
     """Validation metrics of `policy` on `tasks` (one rollout each, `cfg.val_*` sampling, failure-free sandbox by
     default, the family's system prompt). With `trainer` on several processes each rollout rank plays only its share
     (`tasks[rank::n]`) and the verdicts are all-gathered, so every process returns the same metrics over all tasks,
@@ -602,7 +622,7 @@ def evaluate_policy(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbo
     sandbox = sandbox if sandbox is not None else Sandbox(failure_rate=0.0)
     rs = rollout_batch(policy, tokenizer, play, group_size=1, sandbox=sandbox, max_turns=cfg.val_tool_budget,
                        max_context=cfg.val_max_context, max_new_tokens_per_turn=cfg.max_new_tokens_per_turn,
-                       temperature=cfg.val_temperature, top_p=cfg.val_top_p, system=fam.system,
+                       temperature=cfg.val_temperature, top_p=cfg.val_top_p, system=fam.system, progress=progress,
                        seed=(cfg.seed if seed is None else seed) + rank) if play else []
     rs = rs[share]
     light = lambda r: SimpleNamespace(answer=r.answer, termination=r.termination, n_tool_calls=r.n_tool_calls,
@@ -624,16 +644,9 @@ def evaluate_policy(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbo
     return m
 
 def _read_jsonl(path) -> list[dict]:
-    "Records of a JSONL file ([] if missing); a truncated last line (a run killed mid-write) is skipped."
-    p, out = Path(path), []
-    if not p.exists(): return out
-    lines = p.read_text().splitlines()
-    for i, l in enumerate(lines):
-        if not l.strip(): continue
-        try: out.append(json.loads(l))
-        except json.JSONDecodeError:
-            if i != len(lines) - 1: raise
-    return out
+    "Records of a JSONL file ([] if missing; a truncated last line is dropped: `star.results.read_jsonl`)."
+    from star.results import read_jsonl
+    return read_jsonl(path, missing_ok=True)
 
 def best_checkpoint(records: Sequence[dict]) -> dict | None:
     """The validation record with the highest success (`final_pass`), ties broken by hard macro, commonsense macro,
@@ -672,11 +685,13 @@ class TravelPlannerFamily:
         return build_sft_dataset(exclude=list(exclude), **OFFLINE_SFT_DATA)
 
 def formatter_llm(cfg: RLRunConfig):
-    """The LLM formatter a run's rewards use when `cfg.formatter == 'llm'` (`star.formatter.LLMFormatter` on
-    `cfg.formatter_base_url` / `cfg.formatter_model`, key read from `$<cfg.formatter_key_env>`), else None."""
-    if cfg.formatter != "llm": return None
-    from star.formatter import LLMFormatter
-    return LLMFormatter(cfg.formatter_base_url, cfg.formatter_model, api_key_env=cfg.formatter_key_env)
+    """The LLM formatter of a run's rewards and validation (paper: free-form plans are formatted by an LLM before
+    checking): `star.evaluation.eval_formatter` on `cfg.formatter_base_url` / `cfg.formatter_model` with the prompt
+    `cfg.formatter_prompt`, the key read from `$<cfg.formatter_key_env>` at call time, replies cached; None without an
+    endpoint (formatter 'auto' then falls back to the grounded formatter). Raises ValueError for 'llm' without one."""
+    from star.evaluation import eval_formatter
+    return eval_formatter(cfg.formatter, cfg.formatter_base_url, cfg.formatter_model, cfg.formatter_key_env,
+                          cfg.formatter_prompt, cfg.formatter_cache)
 
 def task_family(cfg: RLRunConfig):
     "The `TaskFamily` of a run: `load_family(cfg.data)` for a registered family, else `TravelPlannerFamily`."
@@ -702,18 +717,59 @@ def init_model_source(cfg: RLRunConfig, exclude: Sequence = (), family=None) -> 
         return str(sft_checkpoint(cfg, exclude, family))
     return cfg.init
 
+def sft_dir(cfg: RLRunConfig, family=None) -> Path:
+    """Where `sft_checkpoint` keeps the SFT run of `cfg`: `runs/sft_<scale>` for TravelPlanner (what `nbs/sft.ipynb -p
+    scale <scale>` writes), `runs/sft_<scale>_<family>` for another task family, with `_s<n>` appended when
+    `cfg.sft_steps` shortens it (a smoke SFT never stands in for the real one). Its model is `<dir>/final`."""
+    fam = family if family is not None else task_family(cfg)
+    name = f"sft_{cfg.scale}" + ("" if fam.name == "travelplanner" else f"_{fam.name}")
+    return _abs(f"runs/{name}" + (f"_s{cfg.sft_steps}" if cfg.sft_steps else ""))
+
 def sft_checkpoint(cfg: RLRunConfig, exclude: Sequence = (), family=None) -> Path:
     """SFT checkpoint of an offline scale for `init='sft'` (paper Sec. 4.1: RL starts from the SFT model):
-    `runs/sft_<scale>/final` for TravelPlanner (what `nbs/sft.ipynb -p scale <scale>` writes) or
-    `runs/sft_<scale>_<family>/final` for another task family, reused if present; else the family's SFT set
-    (`family.sft_dataset`, RL prompts in `exclude` dropped) is trained with `star.sft.train_sft` and the scale's SFT
-    defaults (`cfg.sft_steps` steps if set)."""
+    `sft_dir(cfg)/final`, reused if present; else the family's SFT set (`family.sft_dataset`, RL prompts in `exclude`
+    dropped) is trained there with `star.sft.train_sft` and the scale's SFT defaults (`cfg.sft_steps` steps of each
+    stage if set)."""
     fam = family if family is not None else task_family(cfg)
-    out = _abs(f"runs/sft_{cfg.scale}" + ("" if fam.name == "travelplanner" else f"_{fam.name}"))
+    out = sft_dir(cfg, fam)
     if (out / "final" / "config.json").exists(): return out / "final"
     from star.sft import train_sft
-    kw = {"max_steps": cfg.sft_steps} if cfg.sft_steps else {}
+    kw = dict(max_steps=cfg.sft_steps, row_steps=min(16, cfg.sft_steps)) if cfg.sft_steps else {}
     return Path(train_sft(cfg.scale, fam.sft_dataset(exclude=list(exclude)), out, **kw))
+
+# %% ../nbs/10_rl.ipynb #daf95a63
+# Measured costs on the 2-core CPU development machine (no other job running), used by `run_plan` to tell a user up
+# front what a run will cost: minutes of the scale's SFT recipe (`sft_checkpoint`, once), of one GRPO step at the
+# scale's run defaults (rollouts + update), of validating one query, and the peak resident memory of a run.
+CPU_COSTS = {"0.5B": dict(sft_min=None, step_min=None, val_query_min=None, peak_gib=None)}
+
+def run_plan(cfg: RLRunConfig, family=None) -> str:
+    """What `train_rl(cfg)` is about to do, in words: task family and prompts, steps x prompts x G, episode limits,
+    rollout engine, precision, where it starts from (and whether that SFT checkpoint must be trained first),
+    validation, and -- for a scale with measured `CPU_COSTS` on a machine without GPU -- the expected minutes and
+    peak memory."""
+    fam = family if family is not None else task_family(cfg)
+    what = f"{cfg.n_train} {cfg.data} TravelPlanner prompts" if fam.name == "travelplanner" else f"{cfg.n_train} {fam.name} tasks"
+    lines = [f"{cfg.run_name}: {cfg.algorithm.upper()} + {cfg.reward} reward on {what}; {cfg.total_steps} optimizer "
+             f"step(s) x {cfg.batch_size} prompt(s) x G={cfg.group_size} rollouts, episodes <= {cfg.max_context:,} "
+             f"tokens and {cfg.tool_budget} tool calls, lr {cfg.lr:g}",
+             f"rollouts: {'vLLM (colocated engine, weights reloaded every step)' if cfg.use_vllm else 'transformers generate'}"
+             f"; training: {'LoRA r=%d on ' % cfg.lora_r if cfg.lora else ''}float32 weights, {cfg.dtype} compute"]
+    sft = None
+    if cfg.init == "sft" and (get_spec(cfg.scale).offline is not None or get_spec(cfg.scale).tiny_config is not None):
+        d = sft_dir(cfg, fam)
+        sft = not (d / "final" / "config.json").exists()
+        lines.append(f"starts from {d}/final" + (" (missing: trained first on the family's SFT set)" if sft else ""))
+    else: lines.append(f"starts from {init_model_source(cfg) if cfg.init != 'sft' else get_spec(cfg.scale).model_id('sft')}")
+    lines.append(f"validation: {cfg.n_val} queries before training and at every checkpoint" if cfg.n_val else
+                 "validation: off (n_val 0: no model selection)")
+    cost = CPU_COSTS.get(cfg.scale) if not on_cuda() else None
+    if cost and cost.get("step_min"):
+        mins = cfg.total_steps * cost["step_min"] * (cfg.group_size * cfg.batch_size) / 4 \
+               + (cost["sft_min"] if sft else 0) + cfg.n_val * (1 + cfg.total_steps // cfg.save_steps) * cost["val_query_min"]
+        lines.append(f"expected on a 2-core CPU: ~{mins:.0f} min, peak memory ~{cost['peak_gib']:.0f} GiB "
+                     f"(measured: SFT {cost['sft_min']:.0f} min, {cost['step_min']:.0f} min per step at G x batch = 4)")
+    return "\n".join(lines)
 
 # %% ../nbs/10_rl.ipynb #3d191496
 def _curve(log_history: Sequence[dict]) -> list[dict]:
@@ -768,6 +824,7 @@ def _drop_steps_from(path, step: int) -> int:
         Path(path).write_text("".join(json.dumps(r) + "\n" for r in keep))
     return len(recs) - len(keep)
 
+# %% ../nbs/10_rl.ipynb #c01a2963
 def _validation_callback_cls():
     from transformers import TrainerCallback
     class ValidationCallback(TrainerCallback):
@@ -795,7 +852,8 @@ def _validation_callback_cls():
             if not any(r["step"] == step for r in _read_jsonl(self.path)):
                 self._sync(state)
                 with generation_policy(self.trainer, self.tok) as policy:
-                    m = evaluate_policy(policy, self.tok, self.val, self.cfg, family=self.family, trainer=self.trainer)
+                    m = evaluate_policy(policy, self.tok, self.val, self.cfg, family=self.family, trainer=self.trainer,
+                                        progress=self.trainer.accelerator.is_main_process and f"validation @ step {step}")
                 if self.trainer.accelerator.is_main_process:
                     with self.path.open("a") as f: f.write(json.dumps({"step": step, "checkpoint": ckpt, "metrics": m}) + "\n")
                 self.trainer.accelerator.wait_for_everyone()
@@ -809,6 +867,28 @@ def _validation_callback_cls():
             self._eval(state, str(Path(args.output_dir) / f"checkpoint-{state.global_step}"))
     return ValidationCallback
 
+# %% ../nbs/10_rl.ipynb #5d28ffff
+@contextmanager
+def _cpu_map_location():
+    """`torch.load` cannot restore tensors to `cpu:N`, the device accelerate gives CPU rank N, which transformers
+    passes as `map_location` when a multi-process run resumes its optimizer: map such locations to `cpu`."""
+    import torch
+    orig = torch.load
+    def load(*a, **kw):
+        if str(kw.get("map_location", "")).startswith("cpu:"): kw["map_location"] = "cpu"
+        return orig(*a, **kw)
+    torch.load = load
+    try: yield
+    finally: torch.load = orig
+
+def _grpo_trainer_cls():
+    from trl import GRPOTrainer
+    class StarGRPOTrainer(GRPOTrainer):
+        "TRL's `GRPOTrainer`; a multi-process CPU run resumes its optimizer state on `cpu` (see `_cpu_map_location`)."
+        def _load_optimizer_and_scheduler(self, checkpoint):
+            with _cpu_map_location(): return super()._load_optimizer_and_scheduler(checkpoint)
+    return StarGRPOTrainer
+
 def build_trainer(cfg: RLRunConfig, model, tokenizer, train_tasks: Sequence, val_tasks: Sequence = (),
                   sandbox=None, stats: list | None = None, args=None, family=None, **trl_overrides):
     """A `trl.GRPOTrainer` for `cfg`: dataset = one row {"prompt": query} per task; `rollout_func` from
@@ -816,7 +896,6 @@ def build_trainer(cfg: RLRunConfig, model, tokenizer, train_tasks: Sequence, val
     `rollout_reward_fn(cfg.reward)` as reward function; LoRA (`cfg.lora`) through TRL's `peft_config`; a
     `ValidationCallback` on `val_tasks`. `args`: a prebuilt `trl_config(cfg)` (else built here with `trl_overrides`)."""
     from datasets import Dataset
-    from trl import GRPOTrainer
     fam = family if family is not None else task_family(cfg)
     peft_config = None
     if cfg.lora:
@@ -827,14 +906,16 @@ def build_trainer(cfg: RLRunConfig, model, tokenizer, train_tasks: Sequence, val
     val_cb = _validation_callback_cls()(cfg, tokenizer, val_tasks, Path(cfg.out_dir) / "validation.jsonl", fam)
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
     if not on_cuda(): cpu_compact_logprobs(True)
-    trainer = GRPOTrainer(model=model, reward_funcs=[rollout_reward_fn(cfg.reward)],
-                          args=args if args is not None else trl_config(cfg, **trl_overrides),
-                          train_dataset=ds, processing_class=tokenizer, peft_config=peft_config,
-                          rollout_func=make_rollout_func(cfg, train_tasks, tokenizer, sandbox=sandbox, stats=stats,
-                                                         log_dir=cfg.out_dir if _is_main_rank() else None, family=fam),
-                          callbacks=[val_cb])
+    kw = dict(model=model, reward_funcs=[rollout_reward_fn(cfg.reward)],
+              args=args if args is not None else trl_config(cfg, **trl_overrides), train_dataset=ds,
+              processing_class=tokenizer, peft_config=peft_config, callbacks=[val_cb],
+              rollout_func=make_rollout_func(cfg, train_tasks, tokenizer, sandbox=sandbox, stats=stats,
+                                             log_dir=cfg.out_dir if _is_main_rank() else None, family=fam))
+    from star.models import fd_stdout
+    with fd_stdout(): trainer = _grpo_trainer_cls()(**kw)   # TRL starts the colocated vLLM engine in a kernel too
     val_cb.trainer = trainer
-    return trainer
+    from star.sft import use_step_progress
+    return use_step_progress(trainer, "GRPO steps", keys=("reward", "star/success", "star/tool_calls"))
 
 # %% ../nbs/10_rl.ipynb #4709a84e
 def _engine_info(cfg: RLRunConfig) -> dict:
@@ -856,25 +937,30 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
     `init_model_source(cfg)`, loaded with float32 parameters (`param_dtype`) on this process's device
     (`star.models.train_device`) -- from its checkpoint directory when vLLM rollouts need the engine to load the same
     weights. With vLLM on a CPU, the engine's linear layers keep their weights (`keep_cpu_linear_weights`) so TRL can
-    reload them every step, and its KV cache is `cfg.vllm_kv_cache_gib`. Relative `out_dir` / `results_dir` are
-    resolved against the repository root. Resumes from the last `checkpoint-*` in `out_dir`, dropping what the
+    reload them every step, and its KV cache is `cfg.vllm_kv_cache_gib`. The record is written to `out_dir`, and also to `results_dir` when one
+    is given (publishing: `star.results.save_record` says so when it replaces a committed record). Relative `out_dir`
+    / `results_dir` are resolved against the repository root. Resumes from the last `checkpoint-*` in `out_dir`, dropping what the
     killed run logged after it."""
     from transformers.trainer_utils import get_last_checkpoint
-    from star.models import keep_cpu_linear_weights, load_model, load_tokenizer, model_path, set_cpu_kv_cache, train_device
+    from star.models import guard_kernel_scan, keep_cpu_linear_weights, load_model, load_tokenizer, model_path, set_cpu_kv_cache, train_device
     t0 = time.time()
-    cfg = dataclasses.replace(cfg, out_dir=str(_abs(cfg.out_dir)), results_dir=str(_abs(cfg.results_dir)))
+    cfg = dataclasses.replace(cfg, out_dir=str(_abs(cfg.out_dir)),
+                              results_dir=str(_abs(cfg.results_dir)) if cfg.results_dir else None)
     Path(cfg.out_dir).mkdir(parents=True, exist_ok=True)
     fam = task_family(cfg)
     train_tasks = fam.train_tasks(cfg) if train_tasks is None else list(train_tasks)
     val_tasks = fam.val_tasks(cfg.n_val, cfg.seed) if val_tasks is None else list(val_tasks)
     src = init_model_source(cfg, exclude=train_tasks, family=fam)
     if cfg.use_vllm and not on_cuda():
-        keep_cpu_linear_weights(); set_cpu_kv_cache(cfg.vllm_kv_cache_gib)
+        keep_cpu_linear_weights(); guard_kernel_scan(); set_cpu_kv_cache(cfg.vllm_kv_cache_gib)
     args = trl_config(cfg, **trl_overrides)   # before the model: under ZeRO-3, from_pretrained then partitions it
     tokenizer = tokenizer or load_tokenizer(cfg.scale if src == cfg.scale else src)
     if model is None:
         model = load_model(model_path(src) if cfg.use_vllm else src, dtype=param_dtype(cfg, args), device=train_device(args))
     trainer = build_trainer(cfg, model, tokenizer, train_tasks, val_tasks, args=args, family=fam)
+    engine = _engine_info(cfg)
+    if cfg.use_vllm:   # the engine's own precision (vLLM's "auto": bfloat16 for a float32 checkpoint on CPU)
+        engine["vllm_dtype"] = str(trainer.vllm_generation.llm.llm_engine.model_config.dtype).removeprefix("torch.")
     last = get_last_checkpoint(cfg.out_dir) if any(Path(cfg.out_dir).glob("checkpoint-*")) else None
     last_step = json.loads((Path(last) / "trainer_state.json").read_text())["global_step"] if last else 0
     if last and trainer.accelerator.is_main_process:
@@ -899,13 +985,15 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
                      validation_init={cfg.protocol: init["metrics"]} if init else {},
                      duration_s=round(time.time() - t0, 1), init=src, device=str(trainer.accelerator.device),
                      param_dtype=str(next(trainer.model.parameters()).dtype).removeprefix("torch."),
-                     engine=_engine_info(cfg), task_family=fam.name, resumed_from=last, trl=trl,
+                     engine=engine, task_family=fam.name, resumed_from=last, trl=trl,
                      steps=trainer.state.global_step, best_checkpoint=best and best["checkpoint"],
                      validation_checkpoints=[strip(r) for r in records if r["step"] > 0],
                      trl_log=_curve(trainer.state.log_history),
                      rollouts=_read_jsonl(Path(cfg.out_dir) / "rollout_stats.jsonl"),
                      seconds={"train": round(t_train, 1), "total": round(time.time() - t0, 1)})
-    if trainer.accelerator.is_main_process: save_record(res, cfg.results_dir)
+    if trainer.accelerator.is_main_process:
+        save_record(res, cfg.out_dir)
+        if cfg.results_dir: save_record(res, cfg.results_dir)
     return res
 
 # %% ../nbs/10_rl.ipynb #046861a4

@@ -12,9 +12,11 @@ __all__ = ['EMBEDDED_DB_DIR', 'TABLE_FILES', 'PANDAS_NA_VALUES', 'PANDAS3', 'CIT
 
 # %% ../nbs/00_sandbox.ipynb #6eae15a8
 import ast, gzip, hashlib, json, os, random, re, threading, warnings
-from importlib import resources
+from .paths import data_path
 from pathlib import Path
 from typing import Any, NamedTuple
+
+from fastcore.basics import patch
 
 import numpy as np
 import pandas as pd
@@ -24,8 +26,8 @@ import pyarrow.csv as pacsv
 
 # %% ../nbs/00_sandbox.ipynb #2a637e3d
 def data_dir() -> Path:
-    "Folder of the packaged TravelPlanner data (`star/data/travelplanner`)."
-    return Path(str(resources.files('star'))) / 'data' / 'travelplanner'
+    "Folder of the packaged TravelPlanner data (`star/data/travelplanner`, found by `star.paths.data_path`)."
+    return data_path('travelplanner')
 
 EMBEDDED_DB_DIR = data_dir() / 'database'
 
@@ -74,6 +76,7 @@ def read_csv_arrow(path) -> pa.Table:
     cols = [c.cast(pa.float64()) if pa.types.is_integer(c.type) and c.null_count else c for c in t.columns]
     return pa.table(cols, names=names)
 
+# %% ../nbs/00_sandbox.ipynb #71c588f8
 PANDAS3 = int(pd.__version__.split('.')[0]) >= 3
 
 def read_table(path, cache_dir=None) -> tuple[pd.DataFrame, pa.Table]:
@@ -185,6 +188,7 @@ def _stable_argsort(key: np.ndarray) -> np.ndarray:
         return o[np.argsort((key[o] >> 16).astype(np.uint16), kind='stable')]
     return np.argsort(key, kind='stable')
 
+# %% ../nbs/00_sandbox.ipynb #ff8722b1
 class _FlightIndex:
     """Flights (after the all-column dropna, file order) grouped by (OriginCityName, DestCityName, FlightDate).
     Rows are sorted once by an integer key `(origin, destination, date)` (stable, so file order is kept inside a
@@ -232,45 +236,51 @@ class _FlightIndex:
                 cols.append([chunks[c][int(r - starts[c])].as_py() for c, r in zip(ci, rows)])
         return '\n'.join(_fmt_flight(k + 1, *vals) for k, vals in enumerate(zip(*cols)))
 
-    def _group_rows(self, key):
-        g = int(np.searchsorted(self.keys, key))
-        if g < len(self.keys) and self.keys[g] == key: return self.order[self.starts[g]:self.starts[g + 1]]
-        return None
+# %% ../nbs/00_sandbox.ipynb #8fc946fd
+@patch
+def _group_rows(self: _FlightIndex, key):
+    g = int(np.searchsorted(self.keys, key))
+    if g < len(self.keys) and self.keys[g] == key: return self.order[self.starts[g]:self.starts[g + 1]]
+    return None
 
-    def lookup(self, dep: str, dest: str, date: str) -> tuple[int, str] | None:
-        "(count, rendered entries) for an exact (departure, destination, date) match of str values, else None."
-        o, d, t = self.code_of[0].get(dep), self.code_of[1].get(dest), self.code_of[2].get(date)
-        if o is None or d is None or t is None: return None
-        key = (o * self.nd + d) * self.nt + t
-        hit = self.cache.get(key)
-        if hit is not None: return hit
-        rows = self._group_rows(key)
-        if rows is None: return None
-        hit = (len(rows), self._entries(rows))
-        if len(self.cache) >= self.CACHE_MAX: self.cache.clear()
-        self.cache[key] = hit
-        return hit
+@patch
+def lookup(self: _FlightIndex, dep: str, dest: str, date: str) -> tuple[int, str] | None:
+    "(count, rendered entries) for an exact (departure, destination, date) match of str values, else None."
+    o, d, t = self.code_of[0].get(dep), self.code_of[1].get(dest), self.code_of[2].get(date)
+    if o is None or d is None or t is None: return None
+    key = (o * self.nd + d) * self.nt + t
+    hit = self.cache.get(key)
+    if hit is not None: return hit
+    rows = self._group_rows(key)
+    if rows is None: return None
+    hit = (len(rows), self._entries(rows))
+    if len(self.cache) >= self.CACHE_MAX: self.cache.clear()
+    self.cache[key] = hit
+    return hit
 
-    def cells(self, col: str, rows) -> list:
-        "Values of column `col` at row ids `rows` (general path only)."
-        return self.table.column(col).take(pa.array(rows, type=pa.int64())).to_pylist()
+# %% ../nbs/00_sandbox.ipynb #6f799123
+@patch
+def cells(self: _FlightIndex, col: str, rows) -> list:
+    "Values of column `col` at row ids `rows` (general path only)."
+    return self.table.column(col).take(pa.array(rows, type=pa.int64())).to_pylist()
 
-    def filter(self, dep, dest, date):
-        """Row ids (file order) selected by the reference's three successive `==` filters for ANY JSON values,
-        with pandas 2.3 semantics (see `pandas_eq`); raises the same errors."""
-        if isinstance(dep, str):
-            o = self.code_of[0].get(dep)
-            if o is None: rows = np.empty(0, np.int64)
-            else:
-                lo, hi = np.searchsorted(self.keys, [o * self.nd * self.nt, (o + 1) * self.nd * self.nt])
-                rows = np.sort(self.order[self.starts[lo]:self.starts[hi]])
-        elif isinstance(dep, list):
-            m = pandas_eq(self.table.column('OriginCityName').to_pylist() if len(dep) == self.n else [None] * self.n, dep)
-            rows = np.flatnonzero(m)
-        else: rows = np.empty(0, np.int64)
-        for col, v in (('DestCityName', dest), ('FlightDate', date)):
-            rows = rows[np.asarray(pandas_eq(self.cells(col, rows), v), dtype=bool)]
-        return rows
+@patch
+def filter(self: _FlightIndex, dep, dest, date):
+    """Row ids (file order) selected by the reference's three successive `==` filters for ANY JSON values,
+    with pandas 2.3 semantics (see `pandas_eq`); raises the same errors."""
+    if isinstance(dep, str):
+        o = self.code_of[0].get(dep)
+        if o is None: rows = np.empty(0, np.int64)
+        else:
+            lo, hi = np.searchsorted(self.keys, [o * self.nd * self.nt, (o + 1) * self.nd * self.nt])
+            rows = np.sort(self.order[self.starts[lo]:self.starts[hi]])
+    elif isinstance(dep, list):
+        m = pandas_eq(self.table.column('OriginCityName').to_pylist() if len(dep) == self.n else [None] * self.n, dep)
+        rows = np.flatnonzero(m)
+    else: rows = np.empty(0, np.int64)
+    for col, v in (('DestCityName', dest), ('FlightDate', date)):
+        rows = rows[np.asarray(pandas_eq(self.cells(col, rows), v), dtype=bool)]
+    return rows
 
 # %% ../nbs/00_sandbox.ipynb #b3d30aa9
 _INT_RE, _FLOAT_RE = re.compile(r'[1-9][0-9]*|0'), re.compile(r'[0-9]+\.[0-9]*|\.[0-9]+')
@@ -324,6 +334,7 @@ def _resolve_db_path(path) -> Path:
 def _db_key(path: Path) -> str:
     return 'embedded' if path == EMBEDDED_DB_DIR.resolve() else str(path)
 
+# %% ../nbs/00_sandbox.ipynb #62464641
 class TravelDB:
     """The TravelPlanner database (Xie et al. 2024) behind the six sandbox tools, loaded once and indexed.
 
@@ -368,39 +379,42 @@ class TravelDB:
         "Cache/pickle key: 'embedded' or the resolved folder."
         return _db_key(self.path)
 
-    @classmethod
-    def load(cls, path=None, cache_dir=None) -> 'TravelDB':
-        "Shared instance for `path` (same resolution as the constructor), loaded on first use; thread-safe."
-        key = _db_key(_resolve_db_path(path))
-        with _DB_LOCK:
-            db = _DB_CACHE.get(key)
-            if db is None: db = _DB_CACHE[key] = cls(path, cache_dir=cache_dir)
-        return db
-
-    def __reduce__(self):  # pickled by reference: unpickling reuses (or loads) the shared instance
-        return (_load_db, (self.key,))
-
-    @classmethod
-    def from_hub(cls, repo_id: str = 'xxwu/Agent-STAR-TravelDatabase', revision=None, cache_dir=None) -> 'TravelDB':
-        """Download the full database (Agent-STAR release of the TravelPlanner DB, with the 3.8M-flight table) with
-        `huggingface_hub.snapshot_download` and load it. Raises RuntimeError with instructions when the hub cannot
-        be reached (offline, `HF_HUB_OFFLINE=1`, unknown repo)."""
-        try:
-            from huggingface_hub import snapshot_download
-            local = snapshot_download(repo_id=repo_id, repo_type='dataset', revision=revision, cache_dir=cache_dir)
-        except Exception as e:
-            raise RuntimeError(f'TravelDB.from_hub: could not download dataset {repo_id!r} from the Hugging Face hub '
-                               f'({type(e).__name__}: {e}). Download it elsewhere and pass its folder to TravelDB(path) '
-                               f'or set STAR_DB_DIR; without it the embedded database (1,516-flight subset) is used.') from e
-        return cls.load(local)
-
     def __repr__(self):
         return (f'TravelDB({self.key}: {len(self.flights):,} flights, {len(self.accommodations):,} accommodations, '
                 f'{len(self.restaurants):,} restaurants, {len(self.attractions):,} attractions, '
                 f'{len(self.distance):,} distances, {len(self.city_state)} cities)')
 
+# %% ../nbs/00_sandbox.ipynb #55946b3d
+@patch(cls_method=True)
+def load(cls: TravelDB, path=None, cache_dir=None) -> TravelDB:
+    "Shared instance for `path` (same resolution as the constructor), loaded on first use; thread-safe."
+    key = _db_key(_resolve_db_path(path))
+    with _DB_LOCK:
+        db = _DB_CACHE.get(key)
+        if db is None: db = _DB_CACHE[key] = cls(path, cache_dir=cache_dir)
+    return db
+
+@patch
+def __reduce__(self: TravelDB):  # pickled by reference: unpickling reuses (or loads) the shared instance
+    return (_load_db, (self.key,))
+
 def _load_db(key: str) -> TravelDB:
     return TravelDB.load(EMBEDDED_DB_DIR if key == 'embedded' else key)
+
+# %% ../nbs/00_sandbox.ipynb #cfa9a6f5
+@patch(cls_method=True)
+def from_hub(cls: TravelDB, repo_id: str = 'xxwu/Agent-STAR-TravelDatabase', revision=None, cache_dir=None) -> 'TravelDB':
+    """Download the full database (Agent-STAR release of the TravelPlanner DB, with the 3.8M-flight table) with
+    `huggingface_hub.snapshot_download` and load it. Raises RuntimeError with instructions when the hub cannot
+    be reached (offline, `HF_HUB_OFFLINE=1`, unknown repo)."""
+    try:
+        from huggingface_hub import snapshot_download
+        local = snapshot_download(repo_id=repo_id, repo_type='dataset', revision=revision, cache_dir=cache_dir)
+    except Exception as e:
+        raise RuntimeError(f'TravelDB.from_hub: could not download dataset {repo_id!r} from the Hugging Face hub '
+                           f'({type(e).__name__}: {e}). Download it elsewhere and pass its folder to TravelDB(path) '
+                           f'or set STAR_DB_DIR; without it the embedded database (1,516-flight subset) is used.') from e
+    return cls.load(local)
 
 # %% ../nbs/00_sandbox.ipynb #f3a2cb12
 class Tool:
@@ -430,6 +444,7 @@ class SearchFlight(Tool):
             return f'There is no available flight from {dep} to {dest} on {date}. Please rethink your flight search and try again.'
         return f'A SearchFlight for {dep} to {dest} on {date} found the following {hit[0]} flights:\n' + hit[1]
 
+# %% ../nbs/00_sandbox.ipynb #68fd66da
 class GoogleDistanceMatrix(Tool):
     "GoogleDistanceMatrix(departure, destination, mode='driving'): first matching row of distance.csv + a cost."
     name = 'GoogleDistanceMatrix'
@@ -450,6 +465,7 @@ class GoogleDistanceMatrix(Tool):
         return (f'A GoogleDistanceMatrix found the following information:\n{mode}, from {origin} to {destination}, '
                 f'duration: {dur}, distance: {dist}, cost: ${cost}')
 
+# %% ../nbs/00_sandbox.ipynb #bbb61281
 class _CityTool(Tool):
     def _call(self, a):
         if 'city' not in a: return 'Invalid parameters. Please provide city.'
@@ -471,6 +487,7 @@ class SearchAttraction(_CityTool):
     "SearchAttraction(city): attractions of the city, file order."
     name = 'SearchAttraction'
 
+# %% ../nbs/00_sandbox.ipynb #7bc72b3d
 class SearchCity(Tool):
     "SearchCity(state): cities of the state in citySet_with_states.txt order."
     name = 'SearchCity'
@@ -523,6 +540,7 @@ def failure_message(tool_name) -> str:
     "The paper's injected failure (Sec. 4.6 / Fig. 6), the complete user message."
     return f'<tool_response> Error: Current tool {tool_name} is not available. </tool_response>'
 
+# %% ../nbs/00_sandbox.ipynb #039028d7
 class Sandbox:
     """The TravelPlanner tool environment of one or many rollouts: the six tools over a shared read-only
     `TravelDB` (`db`: a TravelDB, a folder, or None for `TravelDB.load()`), plus the paper's environment-failure

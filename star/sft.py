@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json, os, resource, time
 from pathlib import Path
+from typing import Sequence
 
 from .agent import Trajectory
 from .models import get_spec, load_model, load_tokenizer, train_device
@@ -15,7 +16,8 @@ from .models import get_spec, load_model, load_tokenizer, train_device
 __all__ = ['SFT_SEED', 'TABLE8_MIX', 'IM_END', 'CPU_SCALES', 'LORA_DEFAULTS', 'OFFLINE_SFT_DATA', 'PROTOCOL_TOKENS',
            'SFT_PARAMETERS', 'sft_tasks', 'build_sft_dataset', 'dataset_trajectories', 'assistant_spans',
            'tokenize_sft', 'tokenize_dataset', 'uses_lora', 'sft_config', 'lora_config', 'protocol_token_ids',
-           'train_embedding_rows', 'last_checkpoint', 'train_sft', 'check_parameters']
+           'train_embedding_rows', 'last_checkpoint', 'train_sft', 'step_progress', 'use_step_progress',
+           'check_parameters']
 
 # %% ../nbs/09_sft.ipynb #f5722062
 SFT_SEED = 2603  # synthesis seed of the SFT query pool; RL pools use other seeds (and `exclude` keeps them disjoint)
@@ -43,29 +45,47 @@ def sft_tasks(n: int, seed: int = SFT_SEED, ratio=TABLE8_MIX, exclude=()) -> lis
 
 # %% ../nbs/09_sft.ipynb #54b5ae8f
 def build_sft_dataset(tasks=None, n: int = 64, seed: int = SFT_SEED, path=None, exclude=(), out=None,
-                      progress: bool = False, ratio=TABLE8_MIX):
+                      progress: bool = False, ratio=TABLE8_MIX, max_tokens: int | None = None, pool_factor: int = 4):
     """The SFT corpus as a Hugging Face `datasets.Dataset`, one row per kept teacher trajectory (paper Sec. 4.1:
     rejection-sampled Success trajectories). Source, in order of precedence: `path` (a JSONL written by
     `star.teacher.write_sft_jsonl`; the first `n` rows if `n`), else `star.teacher.build_sft_set` (oracle teacher,
     Success + format + grounding filter) on `tasks`, else on `sft_tasks(n, seed, ratio, exclude)`. `out`: also
     write the kept trajectories as JSONL. Rows whose query is in `exclude` (RL tasks) are dropped in every case.
-    Columns: `messages` (list of {role, content}: system, user, then assistant / user(<tool_response>) turns,
-    ending with the assistant's answer), `task_id`, `level`, `n_tool_calls`, `termination`."""
+    `max_tokens`: keep only trajectories whose chat fits in that many tokens (Qwen2.5 template) -- a trajectory cut
+    at the training cutoff loses its `<answer>` and teaches the model never to answer; candidates are then drawn from
+    `pool_factor x n` synthetic queries (or all of `path` / `tasks`), the first `n` that fit are kept (all of
+    `tasks`'), and what was dropped is printed. Columns: `messages` (list of {role, content}: system, user, then assistant /
+    user(<tool_response>) turns, ending with the assistant's answer), `task_id`, `level`, `n_tool_calls`,
+    `termination`, `n_tokens`. Raises ValueError if no trajectory is left (or fewer than `n` fit)."""
     from datasets import Dataset
     from star.teacher import build_sft_set, read_sft_jsonl, write_sft_jsonl
     banned = {getattr(x, "key", x) for x in exclude}
+    fit, exact_n = max_tokens is not None, tasks is None and bool(n)   # drawn here or read from `path`: n asked
     if path is not None:
         trajs = read_sft_jsonl(path)
-        trajs = trajs[:n] if n else trajs
+        trajs = trajs[:n] if n and not fit else trajs
     else:
-        tasks = list(tasks) if tasks is not None else sft_tasks(n, seed, ratio=ratio, exclude=exclude)
+        k = n * pool_factor if fit else n
+        tasks = list(tasks) if tasks is not None else sft_tasks(k, seed, ratio=ratio, exclude=exclude)
         trajs = build_sft_set(tasks, progress=progress).kept
     from star.tasks import normalize_query
     trajs = [t for t in trajs if normalize_query(t.meta.get("query") or "") not in banned]
+    tok = load_tokenizer("tiny")   # the packaged Qwen2.5 tokenizer and chat template of every scale
+    n_tok = [len(tok(tok.apply_chat_template(t.messages, tokenize=False), add_special_tokens=False)["input_ids"])
+             for t in trajs]
+    if fit:
+        keep = [i for i, x in enumerate(n_tok) if x <= max_tokens]
+        print(f"SFT set: {len(trajs) - len(keep)} of {len(trajs)} teacher trajectories are longer than {max_tokens:,} "
+              f"tokens and dropped")
+        if exact_n:
+            if len(keep) < n: raise ValueError(f"only {len(keep)} trajectories fit in {max_tokens} tokens, {n} asked")
+            keep = keep[:n]
+        trajs, n_tok = [trajs[i] for i in keep], [n_tok[i] for i in keep]
     if out is not None: write_sft_jsonl(trajs, out)
     rows = [{"messages": [{"role": m["role"], "content": m["content"]} for m in t.messages],
              "task_id": str(t.meta.get("task_id")), "level": str(t.meta.get("level") or ""),
-             "n_tool_calls": t.n_tool_calls, "termination": t.termination or ""} for t in trajs]
+             "n_tool_calls": t.n_tool_calls, "termination": t.termination or "", "n_tokens": x}
+            for t, x in zip(trajs, n_tok)]
     if not rows: raise ValueError("no trajectory passed the SFT filter")
     return Dataset.from_list(rows)
 
@@ -128,9 +148,9 @@ CPU_SCALES = ("tiny", "0.5B", "1.5B-offline")
 LORA_DEFAULTS = dict(r=16, lora_alpha=32, lora_dropout=0.05, bias="none", task_type="CAUSAL_LM",
                      target_modules=["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"])
 
-# The offline CPU SFT set: 12 easy teacher trajectories (10.0K tokens on average; the CPU scales' 6,400-token cutoff
-# keeps their first ~7 tool-calling turns -- the protocol -- and cuts the plan). Our choice.
-OFFLINE_SFT_DATA = dict(n=12, ratio=(1, 0, 0))
+# The offline CPU SFT set (our choice): 12 easy teacher trajectories that fit whole -- answer included -- in the CPU
+# scales' 6,400-token cutoff (the short end of the teacher's 5K-16K-token range: 5-6 tool calls).
+OFFLINE_SFT_DATA = dict(n=12, ratio=(1, 0, 0), max_tokens=6400)
 
 def _n_devices() -> int:
     import torch
@@ -232,7 +252,8 @@ def _train_protocol_rows(scale, model, data, tok, out_dir, rows, steps, lr, max_
     W = train_embedding_rows(model, rows)
     cfg = sft_config(scale, out_dir=out_dir, max_steps=steps, learning_rate=lr, max_length=max_length, batch_size=1,
                      per_device_train_batch_size=1, lr_scheduler_type="constant", warmup_steps=0, save_strategy="no")
-    tr = SFTTrainer(model=model, args=cfg, train_dataset=data, processing_class=tok)
+    tr = use_step_progress(SFTTrainer(model=model, args=cfg, train_dataset=data, processing_class=tok),
+                           f"SFT {scale}: protocol rows")
     tr.train()
     W.requires_grad_(False)
     return model, [{"step": h["step"], "loss": h["loss"]} for h in tr.state.log_history if "loss" in h]
@@ -247,7 +268,9 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
     `sft_log.json` (config, loss curve per step, step time, peak RSS). `model`/`tokenizer` default to
     `load_model(scale)` with float32 weights (AdamW's master copy; bf16 autocast per `sft_config`) on this
     process's device (`star.models.train_device`) / `load_tokenizer(scale)`; `lora`: LoraConfig
-    overrides; `overrides` go to `sft_config`. LoRA scales then run `row_steps` steps of a second stage
+    overrides; `overrides` go to `sft_config`. Trajectories longer than the config's `max_length` are dropped, counted in `sft_log.json`
+    (`n_dropped_overlong`) and reported -- truncating them would cut off the `<answer>` and teach the model never to
+    answer; ValueError if none is left. LoRA scales then run `row_steps` steps of a second stage
     that trains only the protocol tokens' embedding rows at `row_lr` on `row_max_length`-token prefixes (their
     rows need a far larger step than LoRA's; see "Why the protocol tokens are trained"). Returns the `final/` path."""
     from trl import SFTTrainer
@@ -256,6 +279,11 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
     tok = tokenizer if tokenizer is not None else load_tokenizer(scale)
     tok.padding_side = "right"
     data = dataset if "input_ids" in dataset.column_names else tokenize_dataset(dataset, tok)
+    n_in = len(data)
+    data = data.filter(lambda r: len(r["input_ids"]) <= cfg.max_length)   # never train on a cut trajectory
+    n_dropped = n_in - len(data)
+    if n_dropped: print(f"train_sft: dropped {n_dropped} of {n_in} trajectories longer than max_length={cfg.max_length}")
+    if not len(data): raise ValueError(f"every trajectory is longer than max_length={cfg.max_length}")
     data = data.select_columns(["input_ids", "assistant_masks"])
     m = model if model is not None else load_model(scale, dtype="float32", device=train_device(cfg))
     m.train()
@@ -267,7 +295,8 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
         rows = protocol_token_ids(tok)
         W = train_embedding_rows(m, rows)
         callbacks.append(_save_rows_callback(W, rows))
-    trainer = SFTTrainer(model=m, args=cfg, train_dataset=data, processing_class=tok, callbacks=callbacks)
+    trainer = use_step_progress(SFTTrainer(model=m, args=cfg, train_dataset=data, processing_class=tok,
+                                           callbacks=callbacks), f"SFT {scale}")
     ckpt = last_checkpoint(out_dir) if resume else None
     if ckpt and rows and (Path(ckpt) / "embedding_rows.pt").exists():  # the adapter checkpoint does not hold them
         import torch
@@ -291,6 +320,7 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
               "epoch": h.get("epoch")} for h in hist if "loss" in h]
     done_now = trainer.state.global_step - (int(Path(ckpt).name.split("-")[-1]) if ckpt else 0)
     log = {"scale": scale, "lora": peft_cfg is not None, "resumed_from": ckpt, "n_examples": len(data),
+           "n_dropped_overlong": n_dropped,
            "n_tokens": sum(map(len, data["input_ids"])), "n_trained_tokens": sum(map(sum, data["assistant_masks"])),
            "global_step": trainer.state.global_step, "steps_this_run": done_now, "train_seconds": round(secs, 2),
            "seconds_per_step": round(secs / done_now, 3) if done_now else None, "peak_rss_gib": round(_peak_rss_gib(), 2),
@@ -301,6 +331,36 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
            "protocol_rows": {"steps": n_row_steps, "lr": row_lr, "max_length": row_max_length, "loss_curve": row_curve}}
     (out_dir / "sft_log.json").write_text(json.dumps(log, indent=1, default=str))
     return final
+
+# %% ../nbs/09_sft.ipynb #6a105f80
+def step_progress(desc: str, keys: Sequence[str] = ("loss",)):
+    """A `transformers.TrainerCallback` showing the optimizer steps as a text progress bar with ETA (tqdm on stderr)
+    and the latest logged values of `keys` (e.g. loss; reward, success for RL); only on the main process."""
+    import sys
+    from tqdm.std import tqdm
+    from transformers import TrainerCallback
+    class StepProgress(TrainerCallback):
+        bar = None
+        def on_train_begin(self, args, state, control, **kw):
+            if state.is_world_process_zero:
+                self.bar = tqdm(total=state.max_steps, initial=state.global_step, desc=desc, unit="step",
+                                file=sys.stderr, mininterval=0, dynamic_ncols=False, ncols=110, position=0)
+        def on_step_end(self, args, state, control, **kw):
+            if self.bar is not None: self.bar.update(state.global_step - self.bar.n)
+        def on_log(self, args, state, control, logs=None, **kw):
+            vals = {k: round(float(v), 3) for k, v in (logs or {}).items() if k in keys and isinstance(v, (int, float))}
+            if self.bar is not None and vals: self.bar.set_postfix(vals, refresh=True)
+        def on_train_end(self, args, state, control, **kw):
+            if self.bar is not None: self.bar.close(); self.bar = None
+    return StepProgress()
+
+def use_step_progress(trainer, desc: str, keys: Sequence[str] = ("loss",)):
+    "Replace `trainer`'s default progress / log-printing callbacks by `step_progress(desc, keys)`. Returns the trainer."
+    from transformers.trainer_callback import PrinterCallback, ProgressCallback
+    from transformers.utils.notebook import NotebookProgressCallback
+    for c in (PrinterCallback, ProgressCallback, NotebookProgressCallback): trainer.remove_callback(c)
+    trainer.add_callback(step_progress(desc, keys))
+    return trainer
 
 # %% ../nbs/09_sft.ipynb #0985b87b
 # The parameters of the run notebook `nbs/sft.ipynb` (its papermill `parameters` cell assigns exactly these names).

@@ -111,8 +111,8 @@ class Task:
 # %% ../nbs/01_tasks.ipynb #ec6f62d8
 def _data_dir() -> Path:
     "The packaged TravelPlanner data directory (`star/data/travelplanner`)."
-    from importlib.resources import files
-    return Path(str(files("star") / "data" / "travelplanner"))
+    from star.paths import data_path
+    return data_path("travelplanner")
 
 EMBEDDED_SPLITS = {"train": "queries/train45.jsonl.gz", "validation": "queries/validation180.jsonl.gz"}
 
@@ -121,8 +121,10 @@ def _open_text(path):
     return gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz" else open(path, encoding="utf-8")
 
 def read_jsonl(path) -> list[dict]:
-    "Rows of a `.jsonl` or `.jsonl.gz` file (blank lines skipped)."
-    with _open_text(path) as f: return [json.loads(l) for l in f if l.strip()]
+    """Rows of a `.jsonl` or `.jsonl.gz` file (blank lines skipped): `star.results.read_jsonl`, the package's one
+    JSON-lines reader (a truncated last line is dropped with a warning; a bad line elsewhere raises ValueError)."""
+    from star.results import read_jsonl as _read
+    return _read(path)
 
 def load_jsonl_tasks(path, split: str | None = None) -> list[Task]:
     """Tasks from a user `.jsonl`/`.jsonl.gz` file of HF-style rows (or `save_jsonl_tasks` output; Agent-STAR's

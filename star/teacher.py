@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterable
+from fastcore.basics import patch
 from .agent import Trajectory, build_messages, parse_turn, tool_call_text, answer_text, react_rollout
 from .formatter import canonical_plan, render_plan, format_plan
 
@@ -187,6 +188,7 @@ class _Step:
     leg: Leg | None = None
     city: str | None = None
 
+# %% ../nbs/07_teacher.ipynb #fbedc1ed
 class _Oracle:
     "Writes the think texts of one oracle trajectory: intent before each call, reading of each observation."
     def __init__(self, task, plan, rng, explore):
@@ -233,168 +235,183 @@ class _Oracle:
         steps += [_Step(tools[r], {"city": c}, r, city=c) for c, r in pairs if need[c] & kinds[r]]
         return steps
 
-    # ---- what the agent says before a call
-    def intent(self, s: _Step) -> str:
-        t = self.task
-        if s.role == "cities":
-            return (f"The user wants to visit {t.visiting_city_number} cities in {t.dest} over {t.days} days, starting "
-                    f"from {t.org}. First I'll look up which cities in {t.dest} I can choose from.")
-        if s.role in ("leg", "explore"):
-            leg = s.leg
-            which = ("the outbound trip" if leg is self.legs[0] else "the return trip" if leg is self.legs[-1]
-                     else "the move to the next city")
-            what = (f"flights from {leg.org} to {leg.dest} on {leg.date}" if s.tool == "SearchFlight" else
-                    f"{'self-driving' if s.args['mode'] == 'driving' else 'a taxi'} from {leg.org} to {leg.dest}")
-            if s.role == "explore":
-                return f"For {which} (day {leg.day}, {leg.date}) let me first check {what} to compare the options."
-            why = (" The user does not want to fly." if self.no_flight and s.tool != "SearchFlight" else
-                   " Self-driving is not allowed by the user." if self.no_drive and s.args.get("mode") == "taxi" else "")
-            return f"Now I'll check {what} for {which} (day {leg.day}).{why}"
-        stays = self._stays(s.city)
-        if s.role == "accommodation":
-            nights = sum(n for _, n, _ in stays)
-            req = "".join([f" The room type must be: {self.room_type}." if self.room_type else "",
-                           f" The house rules must allow {self.house_rule}." if self.house_rule else ""])
-            return (f"Next I need a place to stay in {s.city} for {_plural(nights, 'night')} "
-                    f"for {_people(self.people)}.{req}")
-        if s.role == "restaurants":
-            n = sum(1 for k, _, _, c in self.ents if k in MEALS and c == s.city)
-            req = f" The user wants to try {', '.join(self.cuisines)} cuisine." if self.cuisines else ""
-            return f"Now I need restaurants in {s.city} for {_plural(n, 'meal')}.{req}"
-        return f"Now I need attractions to visit in {s.city}."
-
-    def _stays(self, city):
-        "(name, nights, first day) of every accommodation in `city`, in plan order."
-        out = {}
-        for k, day, name, c in self.ents:
-            if k == "accommodation" and c == city:
-                n, d0 = out.get(name, (0, day)); out[name] = (n + 1, d0)
-        return [(name, n, d0) for name, (n, d0) in out.items()]
-
-    # ---- what the agent says after reading an observation
-    def reflect(self, s: _Step, obs: str) -> str:
-        entries = read_observation(s.tool, obs)
-        return getattr(self, f"_read_{s.role}")(s, entries, obs)
-
-    def _read_cities(self, s, entries, obs):
-        names = [e["name"] for e in entries]
-        route = list(dict.fromkeys(l.dest for l in self.legs if l.dest != city_name(self.task.org)))
-        return (f"{s.args['state']} has {len(names)} cities in the database: {', '.join(names)}. I'll visit "
-                f"{' -> '.join(route)}, in that order, and come back to {self.task.org} at the end.")
-
-    def _ground_total(self, mode, e):
-        if mode == "flight": return e["price"] * self.people, f"{_usd(e['price'])} per person"
-        units = math.ceil(self.people / (5 if mode == "self-driving" else 4))
-        return e["cost"] * units, (f"{_usd(e['cost'])} per car" if mode == "self-driving" else f"{_usd(e['cost'])} per taxi")
-
-    def _read_explore(self, s, entries, obs):
+# %% ../nbs/07_teacher.ipynb #70e96228
+@patch
+def intent(self: _Oracle, s: _Step) -> str:
+    t = self.task
+    if s.role == "cities":
+        return (f"The user wants to visit {t.visiting_city_number} cities in {t.dest} over {t.days} days, starting "
+                f"from {t.org}. First I'll look up which cities in {t.dest} I can choose from.")
+    if s.role in ("leg", "explore"):
         leg = s.leg
-        if s.tool == "SearchFlight":
-            if not entries: return f"There is no flight from {leg.org} to {leg.dest} on {leg.date}."
-            e = min(entries, key=lambda e: e["price"])
-            self.alt[leg.day] = (f"the cheapest flight ({e['number']})", e["price"] * self.people)
-            return (f"There {'is' if len(entries) == 1 else 'are'} {_plural(len(entries), 'flight')} from {leg.org} to "
-                    f"{leg.dest} on {leg.date}; the cheapest is {e['number']} at {_usd(e['price'])} per person "
-                    f"({_usd(e['price'] * self.people)} for {_people(self.people)}).")
-        mode = "self-driving" if s.args["mode"] == "driving" else "taxi"
-        if not entries: return f"{mode.capitalize()} is not an option here: \"{_gist(obs)}\""
-        e = entries[0]; total, unit = self._ground_total(mode, e)
-        self.alt[leg.day] = (mode, total)
-        return (f"{mode.capitalize()} from {leg.org} to {leg.dest} would take {e['duration']} ({e['distance']}) at "
-                f"{unit}, {_usd(total)} for {_people(self.people)}.")
+        which = ("the outbound trip" if leg is self.legs[0] else "the return trip" if leg is self.legs[-1]
+                 else "the move to the next city")
+        what = (f"flights from {leg.org} to {leg.dest} on {leg.date}" if s.tool == "SearchFlight" else
+                f"{'self-driving' if s.args['mode'] == 'driving' else 'a taxi'} from {leg.org} to {leg.dest}")
+        if s.role == "explore":
+            return f"For {which} (day {leg.day}, {leg.date}) let me first check {what} to compare the options."
+        why = (" The user does not want to fly." if self.no_flight and s.tool != "SearchFlight" else
+               " Self-driving is not allowed by the user." if self.no_drive and s.args.get("mode") == "taxi" else "")
+        return f"Now I'll check {what} for {which} (day {leg.day}).{why}"
+    stays = self._stays(s.city)
+    if s.role == "accommodation":
+        nights = sum(n for _, n, _ in stays)
+        req = "".join([f" The room type must be: {self.room_type}." if self.room_type else "",
+                       f" The house rules must allow {self.house_rule}." if self.house_rule else ""])
+        return (f"Next I need a place to stay in {s.city} for {_plural(nights, 'night')} "
+                f"for {_people(self.people)}.{req}")
+    if s.role == "restaurants":
+        n = sum(1 for k, _, _, c in self.ents if k in MEALS and c == s.city)
+        req = f" The user wants to try {', '.join(self.cuisines)} cuisine." if self.cuisines else ""
+        return f"Now I need restaurants in {s.city} for {_plural(n, 'meal')}.{req}"
+    return f"Now I need attractions to visit in {s.city}."
 
-    def _read_leg(self, s, entries, obs):
-        leg = s.leg
-        if leg.mode == "flight":
-            e = next((e for e in entries if e["number"] == leg.number), None)
-            if e is None: return f"The flight {leg.number} is not in the results (\"{_gist(obs)}\")."
-            total, unit = self._ground_total("flight", e)
-            cheapest = e["price"] == min(x["price"] for x in entries)
-            text = (f"{_plural(len(entries), 'flight')} found. I'll take {e['number']}: {unit}, departs {e['dep_time']}, "
-                    f"arrives {e['arr_time']} ({e['elapsed']}){', the cheapest option' if cheapest and len(entries) > 1 else ''}"
-                    f" -- {_usd(total)} for {_people(self.people)}.")
-        else:
-            if not entries: return f"The distance tool gives no route (\"{_gist(obs)}\")."
-            e = entries[0]; total, unit = self._ground_total(leg.mode, e)
-            units = math.ceil(self.people / (5 if leg.mode == "self-driving" else 4))
-            text = (f"{leg.mode.capitalize()} from {leg.org} to {leg.dest} takes {e['duration']} over {e['distance']}, "
-                    f"{unit}; {_people(self.people)} need {_plural(units, 'car' if leg.mode == 'self-driving' else 'taxi')}, "
-                    f"so {_usd(total)}. I'll go with {leg.mode} for this leg.")
-            if leg.mode == "self-driving" and not self.said_car and len(self.legs) > 1:
-                self.said_car = True
-                text += " Since I'm driving my own car, I won't mix in flights or taxis on the other legs."
-        self.costs["transportation"] += total
-        if leg.day in self.alt:
-            alt, alt_total = self.alt[leg.day]
-            text += (f" That is cheaper than {alt} ({_usd(alt_total)})." if total <= alt_total else
-                     f" {alt.capitalize()} would cost {_usd(alt_total)}, but the {leg.mode} option is more practical and fits the budget.")
-        return text
+@patch
+def _stays(self: _Oracle, city):
+    "(name, nights, first day) of every accommodation in `city`, in plan order."
+    out = {}
+    for k, day, name, c in self.ents:
+        if k == "accommodation" and c == city:
+            n, d0 = out.get(name, (0, day)); out[name] = (n + 1, d0)
+    return [(name, n, d0) for name, (n, d0) in out.items()]
 
-    def _read_accommodation(self, s, entries, obs):
-        by = {}
-        for e in entries: by.setdefault(e["name"].strip(), e)
-        parts = []
-        for name, nights, d0 in self._stays(s.city):
-            e = by.get(name)
-            if e is None: parts.append(f"{name} is not in the results."); continue
-            rooms = math.ceil(self.people / max(e["maximum_occupancy"], 1))
-            total = e["price"] * rooms * nights
-            self.costs["accommodation"] += total
-            p = (f"I'll stay at [{name}] from day {d0} for {_plural(nights, 'night')}: {_usd(e['price'])} per night, "
-                 f"{e['room_type']}, house rules: {e['house_rules']}, minimum {e['minimum_nights']:g} night(s) "
-                 f"(we stay {nights}), up to {e['maximum_occupancy']} guests, so {_plural(rooms, 'room')} for "
-                 f"{_people(self.people)}: {_usd(total)} in total.")
-            if self.room_type: p += f" Its room type ({e['room_type']}) satisfies '{self.room_type}'."
-            if self.house_rule: p += f" Its rules do not forbid {self.house_rule}."
-            parts.append(p)
-        return f"There are {_plural(len(entries), 'accommodation')} in {s.city}. " + " ".join(parts)
+# %% ../nbs/07_teacher.ipynb #5b19f5b8
+@patch
+def reflect(self: _Oracle, s: _Step, obs: str) -> str:
+    entries = read_observation(s.tool, obs)
+    return getattr(self, f"_read_{s.role}")(s, entries, obs)
 
-    def _read_restaurants(self, s, entries, obs):
-        by = {}
-        for e in entries: by.setdefault(e["name"].strip(), e)
-        uses = [(d, k, n) for k, d, n, c in self.ents if k in MEALS and c == s.city]
-        parts, total = [], 0.0
-        for d, k, n in uses:
-            e = by.get(n)
-            if e is None: parts.append(f"day {d} {k}: {n} (not in the results)"); continue
-            total += e["cost"] * self.people
-            parts.append(f"day {d} {k}: {n} ({_usd(e['cost'])}, {e['cuisines']})")
-            for c in self.cuisines:
-                if c.lower() in [x.strip().lower() for x in e["cuisines"].split(",")]: self.cuisine_at.setdefault(c, n)
-        self.costs["meals"] += total
-        text = (f"{s.city} has {_plural(len(entries), 'restaurant')}. I'll use a different one for each meal: "
-                f"{'; '.join(parts)}. These meals cost {_usd(total)} for {_people(self.people)}.")
-        got = [c for c in self.cuisines if c in self.cuisine_at]
-        if got: text += " Requested cuisines covered so far: " + ", ".join(f"{c} ({self.cuisine_at[c]})" for c in got) + "."
-        return text
+@patch
+def _read_cities(self: _Oracle, s, entries, obs):
+    names = [e["name"] for e in entries]
+    route = list(dict.fromkeys(l.dest for l in self.legs if l.dest != city_name(self.task.org)))
+    return (f"{s.args['state']} has {len(names)} cities in the database: {', '.join(names)}. I'll visit "
+            f"{' -> '.join(route)}, in that order, and come back to {self.task.org} at the end.")
 
-    def _read_attractions(self, s, entries, obs):
-        names = {e["name"].strip() for e in entries}
-        uses = [(d, n) for k, d, n, c in self.ents if k == "attraction" and c == s.city]
-        days = {}
-        for d, n in uses: days.setdefault(d, []).append(n + ("" if n in names else " (not in the results)"))
-        return (f"{s.city} has {_plural(len(entries), 'attraction')}. I'll visit "
-                + "; ".join(f"on day {d}: {', '.join(ns)}" for d, ns in days.items()) + ".")
+@patch
+def _ground_total(self: _Oracle, mode, e):
+    if mode == "flight": return e["price"] * self.people, f"{_usd(e['price'])} per person"
+    units = math.ceil(self.people / (5 if mode == "self-driving" else 4))
+    return e["cost"] * units, (f"{_usd(e['cost'])} per car" if mode == "self-driving" else f"{_usd(e['cost'])} per taxi")
 
-    def final_think(self) -> str:
-        t, c = self.task, self.costs
-        total = sum(c.values())
-        route = " -> ".join([self.legs[0].org] + [l.dest for l in self.legs]) if self.legs else t.dest
-        text = (f"I have all the information for the {t.days}-day trip {route} for {_people(self.people)} "
-                f"({t.date[0]} to {t.date[-1]}). Estimated cost: transportation {_usd(c['transportation'])}, "
-                f"accommodation {_usd(c['accommodation'])}, meals {_usd(c['meals'])}; total {_usd(total)}, "
-                f"{'within' if total <= t.budget else 'over'} the budget of {_usd(t.budget)}.")
-        rest = [n for k, _, n, _ in self.ents if k in MEALS]
-        atts = [n for k, _, n, _ in self.ents if k == "attraction"]
-        uniq = [w for w, xs in (("restaurant", rest), ("attraction", atts)) if len(set(xs)) == len(xs)]
-        if uniq: text += " No " + " and no ".join(uniq) + " is repeated."
-        if self.cuisines:
-            text += " Cuisines: " + ", ".join(f"{x} at {self.cuisine_at[x]}" if x in self.cuisine_at else f"{x} missing"
-                                            for x in self.cuisines) + "."
-        if self.no_flight or self.no_drive:
-            text += f" Transportation respects '{t.local_constraint.get('transportation')}'."
-        return text + " Here is the day-by-day plan."
+@patch
+def _read_explore(self: _Oracle, s, entries, obs):
+    leg = s.leg
+    if s.tool == "SearchFlight":
+        if not entries: return f"There is no flight from {leg.org} to {leg.dest} on {leg.date}."
+        e = min(entries, key=lambda e: e["price"])
+        self.alt[leg.day] = (f"the cheapest flight ({e['number']})", e["price"] * self.people)
+        return (f"There {'is' if len(entries) == 1 else 'are'} {_plural(len(entries), 'flight')} from {leg.org} to "
+                f"{leg.dest} on {leg.date}; the cheapest is {e['number']} at {_usd(e['price'])} per person "
+                f"({_usd(e['price'] * self.people)} for {_people(self.people)}).")
+    mode = "self-driving" if s.args["mode"] == "driving" else "taxi"
+    if not entries: return f"{mode.capitalize()} is not an option here: \"{_gist(obs)}\""
+    e = entries[0]; total, unit = self._ground_total(mode, e)
+    self.alt[leg.day] = (mode, total)
+    return (f"{mode.capitalize()} from {leg.org} to {leg.dest} would take {e['duration']} ({e['distance']}) at "
+            f"{unit}, {_usd(total)} for {_people(self.people)}.")
 
+# %% ../nbs/07_teacher.ipynb #b4bf75d5
+@patch
+def _read_leg(self: _Oracle, s, entries, obs):
+    leg = s.leg
+    if leg.mode == "flight":
+        e = next((e for e in entries if e["number"] == leg.number), None)
+        if e is None: return f"The flight {leg.number} is not in the results (\"{_gist(obs)}\")."
+        total, unit = self._ground_total("flight", e)
+        cheapest = e["price"] == min(x["price"] for x in entries)
+        text = (f"{_plural(len(entries), 'flight')} found. I'll take {e['number']}: {unit}, departs {e['dep_time']}, "
+                f"arrives {e['arr_time']} ({e['elapsed']}){', the cheapest option' if cheapest and len(entries) > 1 else ''}"
+                f" -- {_usd(total)} for {_people(self.people)}.")
+    else:
+        if not entries: return f"The distance tool gives no route (\"{_gist(obs)}\")."
+        e = entries[0]; total, unit = self._ground_total(leg.mode, e)
+        units = math.ceil(self.people / (5 if leg.mode == "self-driving" else 4))
+        text = (f"{leg.mode.capitalize()} from {leg.org} to {leg.dest} takes {e['duration']} over {e['distance']}, "
+                f"{unit}; {_people(self.people)} need {_plural(units, 'car' if leg.mode == 'self-driving' else 'taxi')}, "
+                f"so {_usd(total)}. I'll go with {leg.mode} for this leg.")
+        if leg.mode == "self-driving" and not self.said_car and len(self.legs) > 1:
+            self.said_car = True
+            text += " Since I'm driving my own car, I won't mix in flights or taxis on the other legs."
+    self.costs["transportation"] += total
+    if leg.day in self.alt:
+        alt, alt_total = self.alt[leg.day]
+        text += (f" That is cheaper than {alt} ({_usd(alt_total)})." if total <= alt_total else
+                 f" {alt.capitalize()} would cost {_usd(alt_total)}, but the {leg.mode} option is more practical and fits the budget.")
+    return text
+
+# %% ../nbs/07_teacher.ipynb #4eafb866
+@patch
+def _read_accommodation(self: _Oracle, s, entries, obs):
+    by = {}
+    for e in entries: by.setdefault(e["name"].strip(), e)
+    parts = []
+    for name, nights, d0 in self._stays(s.city):
+        e = by.get(name)
+        if e is None: parts.append(f"{name} is not in the results."); continue
+        rooms = math.ceil(self.people / max(e["maximum_occupancy"], 1))
+        total = e["price"] * rooms * nights
+        self.costs["accommodation"] += total
+        p = (f"I'll stay at [{name}] from day {d0} for {_plural(nights, 'night')}: {_usd(e['price'])} per night, "
+             f"{e['room_type']}, house rules: {e['house_rules']}, minimum {e['minimum_nights']:g} night(s) "
+             f"(we stay {nights}), up to {e['maximum_occupancy']} guests, so {_plural(rooms, 'room')} for "
+             f"{_people(self.people)}: {_usd(total)} in total.")
+        if self.room_type: p += f" Its room type ({e['room_type']}) satisfies '{self.room_type}'."
+        if self.house_rule: p += f" Its rules do not forbid {self.house_rule}."
+        parts.append(p)
+    return f"There are {_plural(len(entries), 'accommodation')} in {s.city}. " + " ".join(parts)
+
+@patch
+def _read_restaurants(self: _Oracle, s, entries, obs):
+    by = {}
+    for e in entries: by.setdefault(e["name"].strip(), e)
+    uses = [(d, k, n) for k, d, n, c in self.ents if k in MEALS and c == s.city]
+    parts, total = [], 0.0
+    for d, k, n in uses:
+        e = by.get(n)
+        if e is None: parts.append(f"day {d} {k}: {n} (not in the results)"); continue
+        total += e["cost"] * self.people
+        parts.append(f"day {d} {k}: {n} ({_usd(e['cost'])}, {e['cuisines']})")
+        for c in self.cuisines:
+            if c.lower() in [x.strip().lower() for x in e["cuisines"].split(",")]: self.cuisine_at.setdefault(c, n)
+    self.costs["meals"] += total
+    text = (f"{s.city} has {_plural(len(entries), 'restaurant')}. I'll use a different one for each meal: "
+            f"{'; '.join(parts)}. These meals cost {_usd(total)} for {_people(self.people)}.")
+    got = [c for c in self.cuisines if c in self.cuisine_at]
+    if got: text += " Requested cuisines covered so far: " + ", ".join(f"{c} ({self.cuisine_at[c]})" for c in got) + "."
+    return text
+
+@patch
+def _read_attractions(self: _Oracle, s, entries, obs):
+    names = {e["name"].strip() for e in entries}
+    uses = [(d, n) for k, d, n, c in self.ents if k == "attraction" and c == s.city]
+    days = {}
+    for d, n in uses: days.setdefault(d, []).append(n + ("" if n in names else " (not in the results)"))
+    return (f"{s.city} has {_plural(len(entries), 'attraction')}. I'll visit "
+            + "; ".join(f"on day {d}: {', '.join(ns)}" for d, ns in days.items()) + ".")
+
+# %% ../nbs/07_teacher.ipynb #f969d8f5
+@patch
+def final_think(self: _Oracle) -> str:
+    t, c = self.task, self.costs
+    total = sum(c.values())
+    route = " -> ".join([self.legs[0].org] + [l.dest for l in self.legs]) if self.legs else t.dest
+    text = (f"I have all the information for the {t.days}-day trip {route} for {_people(self.people)} "
+            f"({t.date[0]} to {t.date[-1]}). Estimated cost: transportation {_usd(c['transportation'])}, "
+            f"accommodation {_usd(c['accommodation'])}, meals {_usd(c['meals'])}; total {_usd(total)}, "
+            f"{'within' if total <= t.budget else 'over'} the budget of {_usd(t.budget)}.")
+    rest = [n for k, _, n, _ in self.ents if k in MEALS]
+    atts = [n for k, _, n, _ in self.ents if k == "attraction"]
+    uniq = [w for w, xs in (("restaurant", rest), ("attraction", atts)) if len(set(xs)) == len(xs)]
+    if uniq: text += " No " + " and no ".join(uniq) + " is repeated."
+    if self.cuisines:
+        text += " Cuisines: " + ", ".join(f"{x} at {self.cuisine_at[x]}" if x in self.cuisine_at else f"{x} missing"
+                                        for x in self.cuisines) + "."
+    if self.no_flight or self.no_drive:
+        text += f" Transportation respects '{t.local_constraint.get('transportation')}'."
+    return text + " Here is the day-by-day plan."
+
+# %% ../nbs/07_teacher.ipynb #a2fbbf3f
 @lru_cache(maxsize=1)
 def _default_sandbox():
     from star.sandbox import Sandbox
@@ -527,10 +544,10 @@ def write_sft_jsonl(trajectories: Iterable[Trajectory], path) -> Path:
     return path
 
 def read_sft_jsonl(path) -> list[Trajectory]:
-    "Read a file written by `write_sft_jsonl` back into Trajectories."
-    path = Path(path)
-    with (gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz" else open(path, encoding="utf-8")) as f:
-        return [Trajectory.from_json(json.loads(l)) for l in f if l.strip()]
+    """Read a file written by `write_sft_jsonl` back into Trajectories (`star.results.read_jsonl`: a last line cut
+    short by an interrupted write is dropped with a warning)."""
+    from star.results import read_jsonl
+    return [Trajectory.from_json(r) for r in read_jsonl(path)]
 
 def build_sft_set(tasks, trajectories: list | None = None, teacher: Callable | None = None, sandbox=None,
                   out=None, protocol: str = "official", formatter: str = "auto", progress: bool = False) -> SFTSet:

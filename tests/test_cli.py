@@ -1,13 +1,23 @@
-"""The ablation files (ablations/*.yaml) and the runner (star.cli): every file parses, every job sets only declared
-parameters of its run notebook, names are unique, deterministic and shared across experiments with identical
-parameters, --dry-run prints the plan, done jobs are skipped (fake executor), Fig. 5 keeps about 155 updates."""
-import ast, json, math, re
+"""The `star` command (star.cli) and the ablation files (ablations/*.yaml).
+
+* run commands: `star synthesize | sft | rl | evaluate` take every papermill parameter of their notebook as an
+  option (derived from the notebook: a parameter added there appears without touching the CLI), typed, with help;
+  `star synthesize` really executes the notebook (papermill), streams its output and keeps the executed copy;
+  `papermill --help-notebook` shows every parameter of every run notebook;
+* ablations: every file parses, every job sets only declared parameters of its run notebook, names are unique,
+  deterministic and shared across experiments with identical parameters, --dry-run prints the plan, done jobs are
+  skipped (fake executor), Fig. 5 keeps about 155 updates;
+* done = a readable record whose settings match the job; `collect` says why a job is not done and names every
+  record it could not read; help on every option."""
+import ast, json, math, re, shutil, subprocess, sys
 from pathlib import Path
 
 import pytest
 import yaml
 
-from star.cli import NOTEBOOKS, Job, ablate, collect, job_name, load_ablation, main, select_jobs
+from star.cli import (NOTEBOOKS, Job, ablate, build_parser, collect, job_name, job_settings, load_ablation, main,
+                      notebook_parameters, record_status, select_jobs)
+from star.results import new_record, save_record
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = sorted((ROOT / "ablations").glob("*.yaml"))
@@ -15,11 +25,17 @@ EXPECTED = {"table1_reward_shaping", "table3_difficulty", "fig5_data_quantity", 
             "probe"}
 
 
-def _declared(nb: Path) -> set:
-    "Names assigned in the papermill `parameters` cell of a run notebook."
+def _declared(nb: Path) -> list:
+    "Names assigned in the papermill `parameters` cell of a run notebook, in order."
     cell = next(c for c in json.loads(nb.read_text())["cells"] if "parameters" in c.get("metadata", {}).get("tags", []))
     src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
-    return {t.id for n in ast.parse(src).body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+    return [t.id for n in ast.parse(src).body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)]
+
+
+def _record(job: Job, root, **over):
+    "The record a run of `job` writes (kind and settings), as the notebooks do."
+    kind = {"sft": "sft", "rl": "rl", "evaluate": "eval", "synthesize": "synthesis"}[job.notebook]
+    save_record(new_record(job.name, kind, config=job_settings(job) | over), Path(root) / "results")
 
 
 def test_one_file_per_experiment():
@@ -35,26 +51,36 @@ def test_jobs_use_declared_parameters_and_derived_names(f):
     names = [j.name for j in ab.jobs]
     assert len(set(names)) == len(names)
     for j, r in zip(ab.jobs, raw):
-        assert set(j.parameters) <= set(NOTEBOOKS[j.notebook][1]), (j.name, set(j.parameters) - set(NOTEBOOKS[j.notebook][1]))
+        declared = set(notebook_parameters(j.notebook))
+        assert set(j.parameters) <= declared, (j.name, set(j.parameters) - declared)
         assert r["name"] == j.name == job_name(j.notebook, j.parameters)          # deterministic: a function of the parameters
         assert re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._+-]*", j.name)
         assert all(n in names[:names.index(j.name)] for n in j.needs)              # dependencies listed first
     assert load_ablation(f).jobs == ab.jobs                                          # parsing twice: the same plan
 
 
-@pytest.mark.parametrize("key", ["rl", "sft"])
-def test_declared_names_match_the_run_notebooks(key):
-    path, names = NOTEBOOKS[key]
-    nb = ROOT / path
-    if not nb.exists(): pytest.skip(f"{path} not written yet")
-    missing = set(names) - _declared(nb)
-    assert not missing, f"{path} lacks parameters {missing}"
+@pytest.mark.parametrize("key", sorted(NOTEBOOKS))
+def test_parameters_are_the_run_notebooks(key):
+    "The CLI's parameters are papermill's inference of the notebook, which must see every assignment of the cell."
+    ps = notebook_parameters(key, ROOT)
+    assert list(ps) == _declared(ROOT / NOTEBOOKS[key])
+    assert all(p.help for p in ps.values() if p.name not in ("n_medium", "n_hard", "seed")), \
+        [p.name for p in ps.values() if not p.help]
+
+
+@pytest.mark.parametrize("key", sorted(NOTEBOOKS))
+def test_papermill_help_notebook_shows_every_parameter(key):
+    "`papermill --help-notebook nbs/<run>.ipynb` lists every parameter (an `=` in a comment used to hide one)."
+    p = subprocess.run([sys.executable, "-m", "papermill", "--help-notebook", str(ROOT / NOTEBOOKS[key])],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    shown = re.findall(r"^  (\w+): ", p.stdout, re.M)
+    assert shown == _declared(ROOT / NOTEBOOKS[key]), set(_declared(ROOT / NOTEBOOKS[key])) ^ set(shown)
+    assert "Unable to parse" not in p.stderr + p.stdout
 
 
 def test_evaluate_notebook_parameters():
-    nb = ROOT / NOTEBOOKS["evaluate"][0]
-    if not nb.exists(): pytest.skip("nbs/evaluate.ipynb not written yet")
-    assert {"checkpoint", "split", "protocol", "n", "out_dir"} <= _declared(nb)
+    assert {"checkpoint", "split", "protocol", "n", "out_dir", "results_dir", "base_url"} <= set(notebook_parameters("evaluate"))
 
 
 def test_rl_names_are_the_rl_notebooks_names():
@@ -143,7 +169,7 @@ def test_skip_if_done_with_a_fake_executor(tmp_path):
     def fake(job: Job, root):
         ran.append(job.name)
         if job.name != "rl_tiny_grpo_macro_mixed8_f0_s0":          # this one "forgets" to write its record
-            (Path(root) / "results" / f"{job.name}.json").write_text("{}")
+            _record(job, root)
     quiet = lambda *a: None
     st = ablate(f, ["name=sft_tiny"], root=tmp_path, executor=fake, out=quiet)
     assert ran == ["sft_tiny"] and [s["status"] for s in st] == ["ran"]
@@ -164,7 +190,7 @@ def test_failed_job_blocks_its_dependants(tmp_path):
     f = _tiny_yaml(tmp_path)
     def boom(job, root):
         if job.notebook == "sft": raise RuntimeError("cell failed")
-        (Path(root) / "results" / f"{job.name}.json").write_text("{}")
+        _record(job, root)
     st = ablate(f, root=tmp_path, executor=boom, out=lambda *a: None)
     assert [s["status"] for s in st] == ["failed", "blocked", "blocked", "blocked"]
 
@@ -174,7 +200,9 @@ def test_selection_adds_needed_jobs_unless_done(tmp_path):
     jobs = load_ablation(f).jobs
     assert [j.name for j in select_jobs(jobs, ["notebook=evaluate"], results=tmp_path / "results")] == [
         "sft_tiny", "rl_tiny_grpo_sum_mixed8_f0_s0", "eval_validation_rl_tiny_grpo_sum_mixed8_f0_s0"]
-    (tmp_path / "results" / "rl_tiny_grpo_sum_mixed8_f0_s0.json").write_text("{}")
+    (tmp_path / "results" / "rl_tiny_grpo_sum_mixed8_f0_s0.json").write_text("{}")       # not a record: not done
+    assert len(select_jobs(jobs, ["notebook=evaluate"], results=tmp_path / "results")) == 3
+    _record(jobs[2], tmp_path)
     assert [j.name for j in select_jobs(jobs, ["notebook=evaluate"], results=tmp_path / "results")] == [
         "eval_validation_rl_tiny_grpo_sum_mixed8_f0_s0"]
     assert [j.name for j in select_jobs(jobs, ["reward=sum,macro"], with_needs=False)] == [
@@ -201,3 +229,121 @@ def test_collect_command(capsys, monkeypatch):
     assert main(["collect", "ablations/fig6_failure.yaml", "--results", "results"]) == 0
     out = capsys.readouterr().out
     assert "rl_3B_grpo_f" not in out and "rl_3B_grpo_macro_mixed1000_f10_s0" in out and out.strip().endswith("missing")
+
+
+def test_done_means_a_readable_record_with_the_jobs_settings(tmp_path):
+    f = _tiny_yaml(tmp_path)
+    jobs = {j.name: j for j in load_ablation(f).jobs}
+    sft, rl = jobs["sft_tiny"], jobs["rl_tiny_grpo_sum_mixed8_f0_s0"]
+    res = tmp_path / "results"
+    assert record_status(sft, res) == ("missing", "")
+    (res / "sft_tiny.json").write_text('{"run": "sft_tiny", "kind": "sft", "config": {"sca')       # killed mid-write
+    st, why = record_status(sft, res)
+    assert st == "unreadable" and why.startswith(str(res / "sft_tiny.json")) and "not valid JSON" in why
+    (res / "sft_tiny.json").write_text("[]")                                                     # valid JSON, wrong shape
+    assert record_status(sft, res)[1] == f"{res / 'sft_tiny.json'}: not a run record (a JSON list, not an object)"
+    _record(sft, tmp_path, scale="0.5B")                                                         # another setting
+    assert record_status(sft, res) == ("mismatch", "scale: '0.5B' recorded, 'tiny' asked")
+    _record(sft, tmp_path)
+    assert record_status(sft, res) == ("done", "")
+    # RL records hold the resolved config: the job's None / 'auto' match the scale's default, anything else must be equal
+    _record(rl, tmp_path, epochs=1, init="sft")
+    assert record_status(rl, res) == ("done", "")
+    rl2 = Job(rl.name, "rl", {**rl.parameters, "lr": "1e-5", "init": "auto", "epochs": None})
+    _record(rl, tmp_path, lr=1e-05)
+    assert record_status(rl2, res) == ("done", "")                                               # 1e-5 == '1e-5'
+    _record(rl, tmp_path, lr=2e-05)
+    assert record_status(rl2, res) == ("mismatch", "lr: 2e-05 recorded, '1e-5' asked")
+
+
+def test_collect_names_what_it_could_not_read(tmp_path, capsys, monkeypatch):
+    f = _tiny_yaml(tmp_path)
+    jobs = load_ablation(f).jobs
+    _record(jobs[0], tmp_path, scale="7B")                           # sft_tiny: other settings
+    _record(jobs[1], tmp_path)                                       # rl macro: done
+    (tmp_path / "results" / "rl_tiny_grpo_sum_mixed8_f0_s0.json").write_text('{"run": "rl_tiny_grpo_sum')   # truncated
+    (tmp_path / "results" / "stray.json").write_text("[]")           # not a job's record, still named
+    df = collect([f], root=tmp_path)
+    assert df.status.tolist() == ["mismatch", "done", "unreadable", "missing"]
+    monkeypatch.chdir(tmp_path)
+    assert main(["collect", str(f)]) == 0
+    out = capsys.readouterr().out
+    assert "sft_tiny: mismatch: scale: '7B' recorded, 'tiny' asked" in out
+    assert f"could not read {tmp_path / 'results' / 'stray.json'}: not a run record (a JSON list" in out
+    assert f"could not read {tmp_path / 'results' / 'rl_tiny_grpo_sum_mixed8_f0_s0.json'}: not valid JSON" in out
+    assert out.strip().endswith("1 done, 1 with other settings, 1 unreadable, 1 missing")
+    # the same judgement decides what `ablate` runs
+    ran = []
+    ablate(f, root=tmp_path, executor=lambda job, root: (ran.append(job.name), _record(job, root)), out=lambda *a: None)
+    assert ran == ["sft_tiny", "rl_tiny_grpo_sum_mixed8_f0_s0", "eval_validation_rl_tiny_grpo_sum_mixed8_f0_s0"]
+
+
+def _options(parser, cmd):
+    sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
+    return sub.choices[cmd]
+
+
+def test_options_follow_the_notebooks(tmp_path):
+    "A parameter added to a run notebook is an option of its command at once, with its comment as help."
+    (tmp_path / "nbs").mkdir(); (tmp_path / "pyproject.toml").write_text("")
+    for rel in NOTEBOOKS.values(): shutil.copy(ROOT / rel, tmp_path / rel)
+    nb = json.loads((tmp_path / NOTEBOOKS["synthesize"]).read_text())
+    cell = next(c for c in nb["cells"] if "parameters" in c["metadata"].get("tags", []))
+    cell["source"] = "".join(cell["source"]) + "\nnew_knob = 0.25    # a knob added later, 50% off\n"
+    (tmp_path / NOTEBOOKS["synthesize"]).write_text(json.dumps(nb))
+    p = _options(build_parser(tmp_path), "synthesize")
+    h = " ".join(p.format_help().split())
+    assert "--new-knob FLOAT, --new_knob FLOAT a knob added later, 50% off (default: 0.25)" in h, h
+    assert p.parse_args(["--new_knob", "0.5"]).new_knob == 0.5 and "new_knob" not in vars(p.parse_args([]))
+    assert "--new-knob" not in _options(build_parser(ROOT), "synthesize").format_help()
+
+
+def test_help_on_every_option():
+    ap = build_parser(ROOT)
+    sub = next(a for a in ap._actions if a.__class__.__name__ == "_SubParsersAction")
+    for name, p in sub.choices.items():
+        for a in p._actions:
+            if a.dest != "help": assert a.help, (name, a.dest)
+        assert p.description
+    assert set(sub.choices) == {"synthesize", "sft", "rl", "evaluate", "ablate", "collect"}
+    for name in NOTEBOOKS:                                            # every papermill parameter, with its comment
+        h = " ".join(_options(ap, name).format_help().split())
+        for prm in notebook_parameters(name, ROOT).values():
+            assert f"--{prm.name.replace('_', '-')}" in h and (" ".join(prm.help.split()) in h), (name, prm.name)
+
+
+def test_option_types():
+    ap = build_parser(ROOT)
+    a = ap.parse_args(["evaluate", "--checkpoint", "runs/sft_0.5B/final", "--n", "None", "--strict-format", "yes",
+                       "--top-p", "0.9", "--max-workers", "2"])
+    assert (a.checkpoint, a.n, a.strict_format, a.top_p, a.max_workers) == ("runs/sft_0.5B/final", None, True, 0.9, 2)
+    a = ap.parse_args(["rl", "--extra", '{"max_new_tokens_per_turn": 256, "lora": False}', "--lr", "2e-6", "--n-train", "8"])
+    assert (a.extra, a.lr, a.n_train) == ({"max_new_tokens_per_turn": 256, "lora": False}, 2e-6, 8)
+    assert ap.parse_args(["sft", "--mix", "1:0:0"]).mix == "1:0:0"
+    for bad in (["sft", "--max-steps", "two"], ["evaluate", "--diagnose", "maybe"], ["rl", "--extra", "[1]"]):
+        with pytest.raises(SystemExit): ap.parse_args(bad)
+
+
+def test_star_synthesize_runs_the_notebook(tmp_path, capfd, monkeypatch):
+    "The real thing: papermill executes nbs/synthesize.ipynb, its output streams to the terminal, the copy is kept."
+    monkeypatch.chdir(ROOT)
+    out_nb = tmp_path / "synth.ipynb"
+    rc = main(["synthesize", "--n-easy", "2", "--n-medium", "0", "--n-hard", "0", "--out-path", str(tmp_path / "pool.jsonl"),
+               "--results-dir", str(tmp_path / "published"), "--output", str(out_nb)])
+    out = capfd.readouterr().out
+    assert rc == 0, out[-3000:]
+    assert f"papermill nbs/synthesize.ipynb {out_nb} -p n_easy 2 -p n_medium 0 -p n_hard 0" in out
+    assert "2 tasks in" in out and "easy   feasible" in out                     # the cells' prints, streamed
+    assert f"executed notebook: {out_nb}" in out
+    executed = json.loads(out_nb.read_text())
+    assert any("2 tasks in" in "".join(o.get("text", "")) for c in executed["cells"] for o in c.get("outputs", []))
+    rec = json.loads((tmp_path / "published" / "synthesis_pool.json").read_text())
+    assert (rec["kind"], rec["config"]["n_easy"], rec["report"]["n_tasks"]) == ("synthesis", 2, 2)
+    assert (tmp_path / "synthesis_pool.json").read_bytes() == (tmp_path / "published" / "synthesis_pool.json").read_bytes()
+
+
+def test_a_failing_notebook_exits_1(tmp_path, capfd, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    rc = main(["synthesize", "--n-easy", "-1", "--output", str(tmp_path / "bad.ipynb")])
+    err = capfd.readouterr().err
+    assert rc == 1 and "PapermillExecutionError" in err and (tmp_path / "bad.ipynb").exists()

@@ -8,13 +8,13 @@ from types import SimpleNamespace
 
 import pytest
 
-import star
 from star.evaluator import (default_db, COMMONSENSE_CHECKS, HARD_CHECKS, PROTOCOLS, PlanResult, dataset_metrics,
                             evaluate_dataset, evaluate_plan, hard_constraint_count, coerce_plan, query_fields,
                             run_check)
+from star.paths import data_path
 
 FIX = Path(__file__).parent/'fixtures'/'travelplanner'/'evaluator_verdicts.jsonl.gz'
-QUERIES = Path(star.__file__).parent/'data'/'travelplanner'/'queries'
+QUERIES = data_path('travelplanner', 'queries')
 
 
 def _jsonl(path): return [json.loads(line) for line in gzip.open(path, 'rt')]

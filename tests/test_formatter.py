@@ -1,15 +1,17 @@
 """Tests of star.formatter (nbs/05_formatter.ipynb) on the packaged TravelPlanner plans."""
 import gzip
 import json
-from importlib import resources
 
 import pytest
 
+from star.evaluator import evaluate_plan
 from star.formatter import (FIELD_LABELS, PLAN_KEYS, FormattedPlan, LLMFormatError, LLMFormatter, PlanFormatError,
                             canonical_plan, extract_answer, fake_formatter_server, format_messages, format_plan,
-                            format_prompt_template, parse_llm_plan, parse_plan, parse_plan_tolerant, render_plan)
+                            format_prompt_template, parse_llm_plan, parse_plan, parse_plan_tolerant, plain_plan,
+                            render_plan)
+from star.paths import data_path
 
-QDIR = resources.files('star') / 'data' / 'travelplanner' / 'queries'
+QDIR = data_path('travelplanner', 'queries')
 
 
 def _jsonl_gz(name):
@@ -187,11 +189,17 @@ def _llm_reply(plan, fence=True):
 
 
 def test_prompt_is_the_agent_star_template():
-    t = format_prompt_template()
+    t = format_prompt_template('upstream')
     assert t.startswith('Please assist me in extracting valid information from a given natural language text')
     assert t.count('{{{user_query}}}') == 1 and t.count('{{{planning_text}}}') == 1
     assert '"current_city": "from Dallas to Peoria"' in t and '"attraction": "Peoria Riverfront Park, Peoria;' in t
+    assert "always use 'Self-driving' consistently" not in t
+    paper = format_prompt_template()                       # the default: App. E as printed
+    sentence = " For the 'driving' or 'drive' mode, unless otherwise specified, always use 'Self-driving' consistently."
+    assert sentence in paper and paper.replace(sentence, '') == t
     msgs = format_messages('PLAN', 'QUERY')
+    assert msgs[1]['content'].startswith(paper[:200]) and sentence in msgs[1]['content']
+    assert format_messages('PLAN', 'QUERY', 'upstream')[1]['content'] == t.replace('{{{planning_text}}}', 'PLAN').replace('{{{user_query}}}', 'QUERY')
     assert msgs[0] == {'role': 'system', 'content': 'You are a helpful assistant that formats text into a strict JSON format.'}
     assert msgs[1]['content'].endswith('Original user query: QUERY\n\nPlanning text: PLAN\n\n')
 
@@ -243,6 +251,7 @@ def test_llm_formatter_bad_responses(tmp_path):
         with pytest.raises(LLMFormatError, match='not JSON'):
             llm('Day 1: ...', 'q')
         assert list(tmp_path.glob('*.json')) == []          # bad replies are not cached
+        assert len(srv.requests) == 20                      # resampled like the reference's call_openai (20 tries)
     finally:
         srv.shutdown(); srv.server_close()
     url, srv = fake_formatter_server('oops', status=500)
@@ -269,8 +278,11 @@ def test_format_plan_provenance(tmp_path):
     fp = format_plan(f"<think>done</think>\n<answer>\n{render_plan(plan)}\n</answer>", row)
     assert isinstance(fp, FormattedPlan) and (fp.plan, fp.formatter, fp.reason, fp.ok) == (plan, 'exact', None, True)
     md = _markdown(plan)
-    fp = format_plan(md, row)
-    assert (fp.plan, fp.formatter) == (_filled(plan), 'tolerant') and fp.reason.startswith('exact: line 1')
+    fp = format_plan(md, row)                              # free text + the task: the grounded formatter
+    assert fp.formatter == 'grounded' and fp.reason.startswith('exact: line 1')
+    for protocol in ('official', 'agent_star'):
+        assert evaluate_plan(row, fp.plan, protocol).to_dict() == evaluate_plan(row, plain_plan(plan), protocol).to_dict()
+    assert format_plan(md, row, formatter='tolerant').plan == _filled(plan)
     fp = format_plan('<answer>No feasible plan exists.</answer>', row)
     assert (fp.plan, fp.formatter, fp.ok) == (None, None, False) and "no 'Day <n>' header" in fp.reason
     assert format_plan('', row).reason == 'empty answer'
@@ -284,10 +296,10 @@ def test_format_plan_provenance(tmp_path):
         format_plan(md, formatter='llm')
     url, srv = fake_formatter_server([_llm_reply(plan), 'not json'])
     try:
-        llm = LLMFormatter(url, 'm', cache_dir=tmp_path, max_retries=0)
+        llm = LLMFormatter(url, 'm', cache_dir=tmp_path, max_retries=0, max_samples=1)
         assert format_plan(render_plan(plan), row, llm=llm).formatter == 'exact' and srv.requests == []
         fp = format_plan(md, row, llm=llm)
-        assert (fp.formatter, fp.plan) == ('llm', [d for d in plan if d])
+        assert (fp.formatter, fp.plan, fp.prompt) == ('llm', [d for d in plan if d], 'paper')
         assert srv.requests[0]['messages'][1]['content'].endswith(f"Original user query: {row['query']}\n\nPlanning text: {md}\n\n")
         fp = format_plan(md + '\nPS.', row, formatter='llm', llm=llm)
         assert fp.formatter is None and 'llm: formatter reply is not JSON' in fp.reason
@@ -300,4 +312,6 @@ def test_format_plan_incomplete_canonical_falls_back():
     text = render_plan([day])
     assert format_plan(text, formatter='exact').plan == [day]
     fp = format_plan(text)
-    assert fp.formatter == 'tolerant' and fp.plan == [{**G2, 'attraction': '-'}] and 'lacks attraction' in fp.reason
+    assert fp.formatter == 'grounded' and fp.plan == [{**G2, 'attraction': '-'}] and 'lacks attraction' in fp.reason
+    fp = format_plan(text, formatter='tolerant')
+    assert fp.formatter == 'tolerant' and fp.plan == [{**G2, 'attraction': '-'}]

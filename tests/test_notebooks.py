@@ -2,9 +2,11 @@
 
 * every library chapter (`nbs/NN_*.ipynb`) declares the module it exports and that module exists in `star/`;
 * every run notebook (papermill) has exactly one cell tagged `parameters`, and `nbdev-clean` keeps that tag;
-* notebooks carry only the python3 kernelspec (no stray metadata).
+* notebooks carry only the python3 kernelspec (no stray metadata);
+* library chapters are committed with the deterministic outputs of their cheap cells (`tools/doc_outputs.py`), which
+  `nbdev-clean` keeps, and re-running the tool changes no byte.
 """
-import copy, json, re, tomllib
+import ast, copy, json, re, subprocess, sys, tempfile, tomllib
 from pathlib import Path
 
 import pytest
@@ -72,3 +74,81 @@ def test_nbdev_clean_keeps_parameters_tag():
     dropped = copy.deepcopy(nb)
     clean_nb(dropped)  # without the setting the tag would be lost: the guard above matters
     assert "tags" not in dropped["cells"][0]["metadata"]
+
+
+# ---- library chapters are committed with the outputs of their cheap cells (tools/doc_outputs.py)
+# Chapters whose outputs are not committed yet; the tool is applied to them after the lead's merge, then they leave
+# this set. Every other chapter (new ones included) is checked.
+DOC_PENDING = set()   # every chapter is committed with the outputs of its cheap cells
+DOC_NBS = LIB_NBS + [NBS / "index.ipynb"]
+_SHOW_CALLS = {"print", "display", "show_doc"}
+
+
+def _skipped(c, flags) -> bool:
+    "Whether nbdev-test (and the tool) skip this code cell: a `tst_flags` flag or `#| eval: false`."
+    lines = [l[2:].strip() for l in _src(c).splitlines() if l.startswith("#|")]
+    return any(l.split(":")[0].split()[0] in flags for l in lines if l) or any(re.fullmatch(r"eval:\s*false", l, re.I) for l in lines)
+
+
+def _should_show(c) -> bool:
+    "A cheap cell that visibly prints: a top-level print/display/show_doc call, or a final bare expression (not a call)."
+    code = "\n".join(l for l in _src(c).splitlines() if not l.startswith("#|"))
+    if not code.strip() or code.rstrip().endswith(";") or any(l.lstrip().startswith(("%", "!")) for l in code.splitlines()):
+        return False
+    try: body = ast.parse(code).body
+    except SyntaxError: return False
+    calls = [n.value.func.id for n in body if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call)
+             and isinstance(n.value.func, ast.Name)]
+    return bool(set(calls) & _SHOW_CALLS) or bool(body) and isinstance(body[-1], ast.Expr) and not isinstance(body[-1].value, ast.Call)
+
+
+def _text_outputs(c) -> str:
+    out = []
+    for o in c.get("outputs", []):
+        if "text" in o: out.append("".join(o["text"]))
+        for k, v in o.get("data", {}).items():
+            if k.startswith("text/"): out.append("".join(v))
+    return "\n".join(out)
+
+
+@pytest.mark.parametrize("nb_path", DOC_NBS, ids=lambda p: p.stem)
+def test_chapter_is_committed_with_its_outputs(nb_path):
+    if nb_path.stem in DOC_PENDING: pytest.skip(f"{nb_path.name}: outputs pending (python tools/doc_outputs.py {nb_path.relative_to(ROOT)})")
+    flags = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["nbdev"]["tst_flags"].split())
+    code = [(i, c) for i, c in enumerate(_nb(nb_path)["cells"]) if c["cell_type"] == "code"]
+    run = [(i, c) for i, c in code if not _skipped(c, flags)]
+    fix = f"run `python tools/doc_outputs.py {nb_path.relative_to(ROOT)}`"
+    missing = [i for i, c in run if _should_show(c) and not c.get("outputs")]
+    assert not missing, f"{nb_path.name}: cells {missing} print something but carry no output: {fix}"
+    assert any(c.get("outputs") for _, c in run), f"{nb_path.name}: no outputs at all: {fix}"
+    stale = [i for i, c in code if _skipped(c, flags) and c.get("outputs")]
+    assert not stale, f"{nb_path.name}: cells {stale} are not run by nbdev-test (flags / eval: false) but carry outputs"
+    for i, c in run:
+        for o in c.get("outputs", []):
+            assert o["output_type"] != "error", f"{nb_path.name} cell {i}: an error output"
+            assert not (o["output_type"] == "stream" and o.get("name") == "stderr"), f"{nb_path.name} cell {i}: stderr output"
+            assert "application/vnd.jupyter.widget-view+json" not in o.get("data", {}), f"{nb_path.name} cell {i}: a widget"
+        text = _text_outputs(c)
+        for machine in {str(ROOT), str(Path.home()) + "/", tempfile.gettempdir() + "/"}:
+            assert machine not in text, f"{nb_path.name} cell {i}: output names this machine's {machine!r}: {fix}"
+        assert not re.search(r"\b0x[0-9a-fA-F]{6,}\b", text), f"{nb_path.name} cell {i}: a memory address in the output"
+
+
+@pytest.mark.parametrize("nb_path", [p for p in DOC_NBS if p.stem not in DOC_PENDING], ids=lambda p: p.stem)
+def test_nbdev_clean_keeps_the_outputs(nb_path):
+    "The committed chapter is already what `nbdev-clean` writes (same settings): cleaning changes no byte, outputs stay."
+    from fastcore.nbio import nb2str, read_nb
+    cfg = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["nbdev"]
+    nb = read_nb(nb_path)
+    clean_nb(nb, allowed_metadata_keys=cfg.get("allowed_metadata_keys") or None,
+             allowed_cell_metadata_keys=cfg["allowed_cell_metadata_keys"], clean_ids=cfg.get("clean_ids", True))
+    assert nb2str(nb) == nb_path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("stem", ["00_paths", "14_cli"])
+def test_doc_outputs_tool_is_deterministic(stem):
+    "Re-running tools/doc_outputs.py on a chapter reproduces the committed notebook byte for byte."
+    p = subprocess.run([sys.executable, str(ROOT / "tools" / "doc_outputs.py"), "--check", f"nbs/{stem}.ipynb"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stdout + p.stderr[-3000:]
+    assert "up to date" in p.stdout

@@ -1,16 +1,18 @@
-"""Run records (star.results): strict canonical writing, tolerant reading, the paper's CSVs, the paper-vs-ours
+"""Run records (star.results): strict canonical writing (an explicit folder; replacing a git-tracked record warns),
+tolerant reading that names every bad file, the tolerant JSON-lines reader, the paper's CSVs, the paper-vs-ours
 table with explicit `missing` markers, and byte-deterministic tables and figures."""
-import json, math, os, time, warnings
+import gzip, json, math, os, re, subprocess, time, warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from star.results import (CONFIG_KEYS, CURVE_KEYS, KINDS, METRICS, PAPER_METRICS, QA_DATASETS, coverage, figure_bytes,
-                          find_secrets, load_curves, load_records, markdown_table, new_record, paper_metrics,
-                          paper_table, paper_tables, read_record, record_columns, record_json, save_figure,
-                          save_record, save_table, side_by_side, write_atomic)
+from star.results import (CONFIG_KEYS, CURVE_KEYS, KINDS, METRICS, PAPER_METRICS, QA_DATASETS, CommittedRecordWarning,
+                          UnreadableRecordWarning, coverage, figure_bytes, find_secrets, git_tracked, load_curves,
+                          load_records, markdown_table, new_record, paper_metrics, paper_table, paper_tables,
+                          read_jsonl, read_record, record_columns, record_json, save_figure, save_record, save_table,
+                          scan_records, side_by_side, write_atomic)
 
 ROOT = Path(__file__).resolve().parents[1]
 PAPER = ROOT / "results" / "paper"
@@ -191,3 +193,94 @@ def test_tables_are_byte_deterministic(tmp_path):
     assert md.read_text() == "# Table X\n\n| method | success | n |\n|---|---|---|\n| Sum | 47.0 | 1 |\n| Mac\\|ro |  | 2 |\n"
     assert csv.read_text() == "method,success,n\nSum,47.0,1\nMac|ro,,2\n"
     assert markdown_table(df).splitlines()[2] == "| Sum | 47.04 | 1 |"
+
+
+def test_save_record_needs_a_folder_and_warns_on_a_committed_record(tmp_path, real_metrics, capsys):
+    rec = _rec(real_metrics)
+    with pytest.raises(TypeError): save_record(rec)                  # no default folder: publishing is explicit
+    git = lambda *a: subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *a], cwd=tmp_path,
+                                    check=True, capture_output=True)
+    git("init", "-q")
+    p = save_record(rec, tmp_path / "results")
+    assert git_tracked(p) is None                                    # untracked: not a published record
+    git("add", "results"); git("commit", "-qm", "publish")
+    assert git_tracked(p) == "results/eval-example-plans.json"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        save_record(rec, tmp_path / "results")                       # identical bytes: silent
+        save_record(_rec(real_metrics, run="other"), tmp_path / "results")   # a new file: silent
+    with pytest.warns(CommittedRecordWarning, match=r"^replacing committed results/eval-example-plans.json"):
+        save_record({**rec, "config": {**rec["config"], "seed": 1}}, tmp_path / "results")
+    assert "WARNING: replacing committed results/eval-example-plans.json" in capsys.readouterr().err
+    assert json.loads(p.read_text())["config"]["seed"] == 1          # it does replace it, loudly
+
+
+@pytest.mark.parametrize("text, why", [
+    ("[]", "not a run record (a JSON list, not an object)"),
+    ('"x"', "not a run record (a JSON str, not an object)"),
+    ('{"run": "x", "kind": "eval", "validation": {"official": [1]}}', "not a run record (AttributeError"),
+    ('{"run": "x", "kind": "rl", "config": "scale=3B"}', "not a run record (ValueError"),
+    ('{"run": "x", "kind": "rl", "curve": 3}', "not a run record (TypeError"),
+    ('{"run": "x", "kind": "r', "not valid JSON"),
+])
+def test_bad_records_are_named(tmp_path, text, why):
+    p = tmp_path / "bad.json"
+    p.write_text(text)
+    with pytest.raises(ValueError) as e: read_record(p)
+    assert str(e.value).startswith(f"{p}: {why}")
+    good, bad = scan_records(tmp_path)
+    assert good == [] and bad == [(p, str(e.value).removeprefix(f"{p}: "))]
+    with pytest.warns(UnreadableRecordWarning, match=re.escape(f"skipping {p}: {why}")):
+        assert load_records(tmp_path).empty
+
+
+def test_build_all_names_unreadable_records(tmp_path):
+    "The figure builders skip a bad record with a warning naming it (it used to be a bare AttributeError, or silence)."
+    import shutil
+    from star.figures import build_all
+    res = tmp_path / "results"
+    shutil.copytree(ROOT / "results", res)
+    (res / "broken.json").write_text("[]")
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("default")
+        paths = build_all(res, tmp_path / "figures", ROOT / "ablations")
+    named = {str(x.message) for x in w if x.category is UnreadableRecordWarning}
+    assert named == {f"skipping {res / 'broken.json'}: not a run record (a JSON list, not an object)"}
+    assert len(paths) == 6 * 2 + 8 * 3
+
+
+def test_read_jsonl_tolerates_a_truncated_last_line(tmp_path):
+    p = tmp_path / "validation.jsonl"
+    rows = [{"step": i, "metrics": {"final_pass": i / 10}} for i in range(5)]
+    full = "".join(json.dumps(r) + "\n" for r in rows)
+    p.write_text(full + full.splitlines()[0][:17])                    # a writer killed mid-line
+    with pytest.warns(UserWarning, match="validation.jsonl: dropped a truncated last line 6"):
+        assert read_jsonl(p) == rows
+    p.write_text(full + "\n\n")
+    assert read_jsonl(p) == rows                                      # blank lines are not rows
+    p.write_text(full.replace('{"step": 2', '{"step": 2,', 1))        # a bad line before the last one: corruption
+    with pytest.raises(ValueError, match="validation.jsonl, line 3"): read_jsonl(p)
+    g = tmp_path / "rows.jsonl.gz"
+    g.write_bytes(gzip.compress(full.encode()) [:-12])                # gzip trailer lost
+    with pytest.warns(UserWarning, match="rows.jsonl.gz"):
+        got = read_jsonl(g)
+    assert got == rows[:len(got)] and len(got) >= 4
+    assert read_jsonl(tmp_path / "none.jsonl", missing_ok=True) == []
+
+
+def test_every_jsonl_reader_is_tolerant(tmp_path):
+    "The package's JSON-lines readers (RL logs, tasks, SFT sets, QA files) all go through read_jsonl."
+    from star.rl import _read_jsonl
+    from star.tasks import load_tasks, read_jsonl as tasks_read_jsonl, save_jsonl_tasks, load_jsonl_tasks
+    from star.qa import read_json_records
+    p = tmp_path / "rollout_stats.jsonl"
+    p.write_text('{"step": 1, "reward": 0.0}\n{"step": 2, "rew')
+    with pytest.warns(UserWarning, match="truncated"): assert _read_jsonl(p) == [{"step": 1, "reward": 0.0}]
+    assert _read_jsonl(tmp_path / "absent.jsonl") == []
+    with pytest.warns(UserWarning, match="truncated"): assert tasks_read_jsonl(p) == [{"step": 1, "reward": 0.0}]
+    with pytest.warns(UserWarning, match="truncated"): assert read_json_records(p) == [{"step": 1, "reward": 0.0}]
+    tasks = load_tasks("validation")[:3]
+    t = save_jsonl_tasks(tasks, tmp_path / "tasks.jsonl")
+    t.write_text(t.read_text() + '{"query": "A trip')
+    with pytest.warns(UserWarning, match="truncated"):
+        assert [x.query for x in load_jsonl_tasks(t)] == [x.query for x in tasks]

@@ -15,6 +15,7 @@ from star.models import load_tokenizer
 from star.rewards import FORMAT_ERROR, reward, reward_fn
 from star.rl import (arpo_plan, arpo_rollouts, dynamic_sampling_mask, entropy_deltas, make_rollout_func,
                      resolve_config, rollout_rewards, score_rollout, train_rl, trl_config)
+import star.rl as star_rl
 from star.sandbox import Sandbox
 from star.tasks import example_plans, load_tasks
 from star.teacher import solve
@@ -182,7 +183,7 @@ def test_notebook_default_is_the_offline_0_5B_run(tmp_path):
     c = json.loads((out_dir / "config.json").read_text())
     assert (c["scale"], c["init"], c["data"], c["algorithm"], c["group_size"], c["batch_size"], c["max_steps"]) == \
            ("0.5B", "sft", "easy", "grpo", 4, 1, 3)
-    assert (c["lora"], c["results_dir"], c["run_name"]) == (True, "results", "rl_0.5B_grpo_curriculum_easy8_f0_s0")
+    assert (c["lora"], c["results_dir"], c["run_name"]) == (True, None, "rl_0.5B_grpo_curriculum_easy8_f0_s0")
 
 
 def test_notebook_tiny_end_to_end(tmp_path):
@@ -227,3 +228,273 @@ def test_config_files_parse():
             assert (ROOT / y["deepspeed_config"]["deepspeed_config_file"]).exists()
     z = json.loads((ROOT / "configs" / "deepspeed" / "zero3.json").read_text())
     assert z["zero_optimization"]["stage"] == 3
+
+
+# ---------------------------------------------------------------- the production path (vLLM, precision, ranks, resume)
+from star.rl import (TravelPlannerFamily, _drop_steps_from, build_trainer, generation_policy, param_dtype, rollout_rank,
+                     step_sandbox, step_seed)
+
+
+class _VariedRewardFamily(TravelPlannerFamily):
+    "TravelPlanner episodes whose reward is a fixed function of the sampled tokens: never all-equal in a group."
+    def score(self, rollout): return rollout
+    def reward(self, verdict, name, epoch): return float(sum(verdict.completion_ids[:4]) % 7)
+
+
+BF16_TOL = 1e-2
+
+
+def _prompt_logprobs_hf(model, ids):
+    import torch
+    with torch.no_grad(): lg = model(torch.tensor([ids])).logits[0, :-1].float()
+    return lg.log_softmax(-1).gather(1, torch.tensor(ids[1:])[:, None]).squeeze(1)
+
+def _prompt_logprobs_vllm(llm, ids):
+    import torch
+    from vllm import SamplingParams
+    out = llm.generate([{"prompt_token_ids": ids}], SamplingParams(max_tokens=1, prompt_logprobs=0), use_tqdm=False)[0]
+    return torch.tensor([d[t].logprob for t, d in zip(ids[1:], out.prompt_logprobs[1:])])
+
+
+@pytest.mark.skipif(not __import__("star.models", fromlist=["x"]).vllm_available(), reason="needs vLLM")
+@pytest.mark.parametrize("lora", [False, True], ids=["full", "lora"])
+def test_colocated_engine_receives_the_trained_weights(tmp_path, tok, val, lora):
+    """TRL colocate mode on CPU (our weight-keeping shim): after one GRPO step with a large learning rate, the engine's
+    log-probs of a fixed sequence have moved and equal the trained model's (LoRA: the merged weights)."""
+    from star.models import load_model, model_path
+    from star.rl import train_rl  # noqa: F401  (same module state as a run)
+    from star.models import keep_cpu_linear_weights, set_cpu_kv_cache
+    keep_cpu_linear_weights(); set_cpu_kv_cache(1)
+    cfg = resolve_config(scale="tiny", use_vllm=True, lora=lora, lr=0.05 if lora else 0.02, max_steps=1, n_train=2,
+                         batch_size=1, group_size=4, per_device_batch=4, n_val=0, max_new_tokens_per_turn=16,
+                         out_dir=str(tmp_path / "run"), results_dir=str(tmp_path / "res"))
+    model = load_model(model_path("tiny"), dtype="float32")
+    trainer = build_trainer(cfg, model, tok, val[:2], family=_VariedRewardFamily())
+    llm = trainer.vllm_generation.llm
+    ids = tok.encode("<|im_start|>user\nPlan a 3-day trip from Seattle to Denver.<|im_end|>\n<|im_start|>assistant\n<think>",
+                     add_special_tokens=False)
+    before = _prompt_logprobs_vllm(llm, ids)
+    # TRL builds the engine with vLLM's "auto" dtype: bfloat16 on CPU for this float32 checkpoint, so engine and
+    # trainer agree to bf16 rounding (measured max |diff| 1.5e-3 nats before and 1.5e-3 (LoRA) / 5.6e-3 (full) after the step), not to float32's 1e-6
+    assert (before - _prompt_logprobs_hf(trainer.model, ids)).abs().max() < BF16_TOL      # same weights at the start
+    trainer.train()
+    assert trainer.state.global_step == 1 and trainer.state.log_history[0]["grad_norm"] > 0
+    trainer.vllm_generation.sync_weights()                                             # what TRL does before generating
+    after, trained = _prompt_logprobs_vllm(llm, ids), _prompt_logprobs_hf(trainer.model, ids)
+    moved, gap = (after - before).abs().max().item(), (after - trained).abs().max().item()
+    print(f"engine moved by {moved:.4f} nats, engine vs trained model {gap:.4f}")
+    assert moved > 10 * BF16_TOL and gap < BF16_TOL                                    # moved, to the trained weights
+
+
+def test_parameters_are_float32_with_bf16_autocast(tmp_path, val):
+    "bf16 cannot hold an AdamW step of 2e-6 on a weight of 0.02; the trained parameters must stay float32."
+    import torch
+    assert torch.tensor(0.02, dtype=torch.bfloat16) + 2e-6 == torch.tensor(0.02, dtype=torch.bfloat16)
+    c = resolve_config(scale="0.5B")
+    assert (c.dtype, param_dtype(c), trl_config(c).bf16) == ("bfloat16", "float32", True)
+    cfg = resolve_config(scale="tiny", dtype="bfloat16", use_vllm=False, max_steps=1, n_train=2, batch_size=1,
+                         n_val=0, out_dir=str(tmp_path / "run"), results_dir=str(tmp_path / "res"))
+    res = train_rl(cfg, val_tasks=[])
+    assert (res["param_dtype"], res["trl"]["bf16"]) == ("float32", True)
+
+
+def test_each_rank_loads_on_its_own_device(monkeypatch, tmp_path):
+    "Every rank used to load the policy to `cuda` (= GPU 0); now `cuda:$LOCAL_RANK` (or nothing under DeepSpeed)."
+    import star.models, star.rl
+    from star.models import train_device
+    monkeypatch.setattr(star.models, "on_cuda", lambda: True)
+    monkeypatch.setenv("LOCAL_RANK", "3")
+    assert train_device() == "cuda:3"
+    monkeypatch.setenv("ACCELERATE_USE_DEEPSPEED", "true")
+    assert train_device() is None
+    monkeypatch.delenv("ACCELERATE_USE_DEEPSPEED")
+    seen = {}
+    class Stop(Exception): pass
+    def fake_load(src, **kw): seen.update(kw, src=src); raise Stop
+    monkeypatch.setattr(star.models, "load_model", fake_load)
+    cfg = resolve_config(scale="tiny", use_vllm=False, n_val=0, out_dir=str(tmp_path / "r"), results_dir=str(tmp_path / "s"))
+    with pytest.raises(Stop): train_rl(cfg, val_tasks=[])
+    assert (seen["device"], seen["dtype"]) == ("cuda:3", "float32")
+
+
+def test_importance_sampling_correction_is_off_and_recorded():
+    "TRL's default (on, sequence_mask, cap 3) reweights or drops whole sequences; the paper (verl/rLLM) has none."
+    from trl import GRPOConfig
+    assert GRPOConfig(output_dir="/tmp/x", use_cpu=True).vllm_importance_sampling_correction is True   # TRL's default
+    for scale in ("tiny", "0.5B", "3B"):
+        assert trl_config(resolve_config(scale=scale)).vllm_importance_sampling_correction is False
+
+
+def test_sleep_mode_wakes_and_sleeps_around_rollouts():
+    "VLLMPolicy used to call llm.generate directly, skipping TRL's wake-up: a sleeping engine has no weights."
+    events = []
+    class LLM:
+        def wake_up(self, tags): events.append(("wake", tuple(tags)))
+        def sleep(self, level): events.append(("sleep", level))
+    vg = SimpleNamespace(llm=LLM(), enable_sleep_mode=True, _llm_weights_sleeping=True,
+                         sync_weights=lambda: events.append("sync"))
+    trainer = SimpleNamespace(use_vllm=True, vllm_generation=vg)
+    with generation_policy(trainer, load_tokenizer("tiny")) as pol:
+        events.append(type(pol).__name__)
+    assert events == ["sync", ("wake", ("kv_cache",)), "VLLMPolicy", ("sleep", 2)] and vg._llm_weights_sleeping
+
+
+def test_tensor_parallel_group_plays_identical_requests(monkeypatch, tok, easy2, scripted):
+    "With TP=2 both ranks of a group run the union of their prompts (vLLM needs identical requests), each keeps its own."
+    import torch.distributed as dist
+    import star.rl
+    me = {"rank": 1}
+    theirs = [easy2[0]]
+    def all_gather_object(out, obj, group=None): out[0], out[1] = theirs, obj
+    monkeypatch.setattr(dist, "all_gather_object", all_gather_object)
+    monkeypatch.setattr(dist, "get_rank", lambda group=None: me["rank"])
+    trainer = _trainer(G=2)
+    trainer.use_vllm, trainer.vllm_generation = True, SimpleNamespace(tensor_parallel_size=2, tp_group="g")
+    trainer.accelerator = SimpleNamespace(process_index=3, num_processes=4)
+    assert rollout_rank(trainer) == (1, 2)                      # ranks 2, 3 form rollout group 1
+    played = []
+    class Recorder(ScriptedPolicy):
+        def generate(self, prompts, *a, **k):
+            played.append(len(prompts)); return super().generate(prompts, *a, **k)
+    pol = Recorder(tok, [solve(t) for t in easy2], eos=True)
+    monkeypatch.setattr(star.rl, "_gather", lambda trainer, items: list(items))
+    rf = make_rollout_func(_cfg(), easy2, tok, policy_fn=_policy_fn(pol))
+    out = rf([easy2[1].query] * 2, trainer)
+    assert played[0] == 4                                        # both prompts x G = 2, as on the other rank
+    assert len(out["completion_ids"]) == 2 and all(r.task.query == easy2[1].query for r in [] ) is True
+    assert out["prompt_ids"][0] == rollout_batch(pol, tok, easy2[1:2], group_size=1)[0].prompt_ids
+
+
+def test_validation_syncs_the_engine_first(monkeypatch, tmp_path, tok, easy2, scripted):
+    "On-save validation ran on the previous step's weights: TRL reloads the engine only when it generates."
+    import star.rl
+    events = []
+    @contextmanager
+    def policy(trainer, tokenizer):
+        events.append("generate"); yield scripted
+    monkeypatch.setattr(star.rl, "generation_policy", policy)
+    cfg = _cfg(n_val=2, val_max_context=16 * 1024, val_tool_budget=20)
+    cb = star.rl._validation_callback_cls()(cfg, tok, easy2, tmp_path / "validation.jsonl")
+    acc = SimpleNamespace(is_main_process=True, process_index=0, num_processes=1, wait_for_everyone=lambda: None)
+    cb.trainer = SimpleNamespace(use_vllm=True, _last_loaded_step=2, accelerator=acc,
+                                 vllm_generation=SimpleNamespace(sync_weights=lambda: events.append("sync")))
+    state = SimpleNamespace(global_step=3, best_model_checkpoint=None)
+    cb.on_save(SimpleNamespace(output_dir=str(tmp_path)), state, SimpleNamespace())
+    assert events == ["sync", "generate"] and cb.trainer._last_loaded_step == 3
+    rec = json.loads((tmp_path / "validation.jsonl").read_text())
+    assert rec["step"] == 3 and rec["metrics"]["n"] == 2 and rec["metrics"]["final_pass"] == 1.0
+
+
+def test_failure_draws_depend_on_seed_step_and_rank():
+    "Every rank used one failure seed and a resumed run restarted the stream; now (seed, step, rank) decide."
+    from star.sandbox import TravelDB
+    db = TravelDB.load()
+    def pattern(seed, step, rank):
+        sb = step_sandbox(db, 0.5, seed, step, rank)
+        return [sb.execute("SearchCity", {"state": "Texas"}).startswith("<tool_response> Error") for _ in range(40)]
+    assert pattern(0, 5, 0) == pattern(0, 5, 0)                  # reproducible (a resumed step replays it)
+    assert pattern(0, 5, 0) != pattern(0, 5, 1) != pattern(0, 6, 0)
+    assert 5 < sum(pattern(0, 5, 0)) < 35
+    assert step_seed(0, 5, 1) != step_seed(0, 5, 0) and step_seed(1, 5, 0) != step_seed(0, 5, 0)
+
+
+def test_resume_replays_steps_exactly_and_logs_them_once(tmp_path, val):
+    """A run killed after checkpoint-1 but after it logged step 2 resumes at step 1: its logs hold every step once and
+    the replayed step is identical to the original (weights, sampling seeds and failure draws all restored)."""
+    import shutil
+    cfg = resolve_config(scale="tiny", use_vllm=False, max_steps=2, n_train=2, batch_size=1, group_size=2, n_val=0,
+                         failure_rate=0.3, max_new_tokens_per_turn=12, out_dir=str(tmp_path / "run"),
+                         results_dir=str(tmp_path / "res"))
+    train_rl(cfg, val_tasks=[])
+    run = tmp_path / "run"
+    first = [json.loads(l) for l in (run / "samples.jsonl").read_text().splitlines()]
+    stats1 = [json.loads(l) for l in (run / "rollout_stats.jsonl").read_text().splitlines()]
+    shutil.rmtree(run / "checkpoint-2")                         # killed before step 2's checkpoint
+    with (run / "rollout_stats.jsonl").open("a") as f: f.write('{"step": 2, "trunc')   # ... mid-write
+    res = train_rl(cfg, val_tasks=[])
+    assert res["resumed_from"].endswith("checkpoint-1") and res["steps"] == 2
+    again = [json.loads(l) for l in (run / "samples.jsonl").read_text().splitlines()]
+    stats2 = [json.loads(l) for l in (run / "rollout_stats.jsonl").read_text().splitlines()]
+    assert [s["step"] for s in again] == [0, 1] and [s["step"] for s in stats2] == [0, 1]
+    assert again[1]["messages"] == first[1]["messages"]
+    keys = ("reward", "policy_tokens", "tool_calls", "terminations", "sandbox_failures")
+    assert [{k: s[k] for k in keys} for s in stats2] == [{k: s[k] for k in keys} for s in stats1]
+    assert [r["step"] for r in res["rollouts"]] == [0, 1]
+
+
+def test_drop_steps_from(tmp_path):
+    p = tmp_path / "x.jsonl"
+    p.write_text("".join(json.dumps({"step": s}) + "\n" for s in (0, 1, 2, 3, 4, 4, 5)))
+    assert _drop_steps_from(p, 4) == 3 and [json.loads(l)["step"] for l in p.read_text().splitlines()] == [0, 1, 2, 3]
+    assert _drop_steps_from(tmp_path / "missing.jsonl", 1) == 0
+
+
+def test_best_and_last_checkpoints_survive_rotation(monkeypatch, tmp_path, val):
+    "save_total_limit=2 (a 7B ZeRO-3 checkpoint is ~100 GB): the newest (to resume) and the best on validation stay."
+    import star.rl
+    def fake_eval(policy, tokenizer, tasks, cfg, **kw):
+        step = fake_eval.trainer_state.global_step
+        return {"n": len(tasks), "final_pass": 1.0 if step == 1 else 0.0, "hard_macro": 0.0, "commonsense_macro": 0.0}
+    fake_eval.trainer_state = None
+    monkeypatch.setattr(star.rl, "evaluate_policy", fake_eval)
+    orig = star.rl._validation_callback_cls
+    def cls():
+        C = orig()
+        class Spy(C):
+            def _eval(self, state, ckpt): fake_eval.trainer_state = state; return super()._eval(state, ckpt)
+        return Spy
+    monkeypatch.setattr(star.rl, "_validation_callback_cls", cls)
+    cfg = resolve_config(scale="tiny", use_vllm=False, max_steps=4, n_train=2, batch_size=1, n_val=1,
+                         out_dir=str(tmp_path / "run"), results_dir=str(tmp_path / "res"))
+    res = train_rl(cfg, val_tasks=val[:1])
+    assert sorted(p.name for p in (tmp_path / "run").glob("checkpoint-*")) == ["checkpoint-1", "checkpoint-4"]
+    assert res["best_checkpoint"].endswith("checkpoint-1") and res["trl"]["save_total_limit"] == 2
+
+
+def test_two_ranks_end_to_end_and_resume(tmp_path):
+    """`accelerate launch` with two CPU processes (gloo, configs/accelerate/cpu_2proc.yaml) runs a tiny RL run: one
+    results record, every step logged once with all 4 rollouts of both ranks, validation tasks played once each;
+    relaunching after a lost checkpoint resumes."""
+    import os, shutil
+    out, res = tmp_path / "run", tmp_path / "res"
+    cmd = ["accelerate", "launch", "--config_file", str(ROOT / "configs/accelerate/cpu_2proc.yaml"),
+           "--main_process_port", str(29500 + os.getpid() % 500), "-m", "star.rl", "scale=tiny", "use_vllm=False",
+           "n_val=3", "max_steps=2", f"out_dir={out}", f"results_dir={res}"]
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    for attempt in range(2):
+        p = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+        assert p.returncode == 0, p.stderr[-3000:]
+        assert [f.name for f in res.iterdir()] == ["rl_tiny_grpo_curriculum_mixed4_f0_s0.json"]
+        stats = [json.loads(l) for l in (out / "rollout_stats.jsonl").read_text().splitlines()]
+        assert [(s["step"], s["n"]) for s in stats] == [(0, 4), (1, 4)]
+        vals = [json.loads(l) for l in (out / "validation.jsonl").read_text().splitlines()]
+        assert [v["step"] for v in vals] == [0, 1, 2]
+        assert all(sorted(t["id"] for t in v["metrics"]["tasks"]) == sorted(t["id"] for t in vals[0]["metrics"]["tasks"])
+                   and v["metrics"]["n"] == 3 for v in vals)
+        if attempt == 0: shutil.rmtree(out / "checkpoint-2")
+    rec = json.loads((res / "rl_tiny_grpo_curriculum_mixed4_f0_s0.json").read_text())
+    assert rec["resumed_from"].endswith("checkpoint-1") and rec["steps"] == 2
+
+
+def test_rl_reward_reads_free_form_answers(val):
+    """The paper's own successful App. F answer (Appleton, validation idx 11) is free-form prose: the RL reward reads it
+    with the grounded formatter (no endpoint) or the LLM formatter on a local OpenAI-compatible server, and both give
+    the Success it earned; the verdict says which formatter read it."""
+    from star.formatter import fake_formatter_server
+    fx = json.loads((ROOT / "tests/fixtures/travelplanner/appendix_f_answers.json").read_text())["answers"]
+    app = next(a for a in fx if a["name"] == "appleton")
+    task = next(t for t in val if t.idx == int(app["idx"]))
+    roll = SimpleNamespace(task=task, answer=app["text"], format_error=False, truncated=False)
+    fam = star_rl.task_family(_cfg())
+    v = fam.score(roll)
+    assert (v.formatter, v.success, fam.reward(v, "success", 1)) == ("grounded", True, 1.0)
+    from star.formatter import format_grounded
+    gold = json.dumps(format_grounded(app["text"], task))       # the structured plan the LLM is asked to write
+    url, srv = fake_formatter_server(["not json", gold])         # one invalid reply first: resampled
+    try:
+        cfg = _cfg(formatter="llm", formatter_base_url=url, formatter_model="m", formatter_cache=None)
+        fam_llm = star_rl.task_family(cfg)
+        v2 = fam_llm.score(roll)
+        assert (v2.formatter, v2.success) == ("llm", True) and len(srv.requests) == 2
+        assert "Self-driving" in srv.requests[0]["messages"][-1]["content"]     # the paper's App. E prompt
+    finally: srv.shutdown()

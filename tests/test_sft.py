@@ -87,7 +87,7 @@ def test_paper_config(scale, epochs, tmp_path):
 
 def test_cpu_configs(tmp_path):
     c = sft_config("tiny", out_dir=tmp_path)
-    assert (c.bf16, c.gradient_checkpointing, c.use_cpu, c.max_length) == (False, False, True, 2048)
+    assert (c.bf16, c.gradient_checkpointing, c.use_cpu, c.max_length) == (False, False, True, 8192)
     c = sft_config("0.5B", out_dir=tmp_path, max_length=4096)
     assert (c.learning_rate, c.bf16, c.gradient_checkpointing, c.max_length) == (2e-4, True, True, 4096)
     lc = lora_config("0.5B")
@@ -160,7 +160,12 @@ def test_lora_sft_two_stages_end_to_end(tmp_path):
     import torch
     from star.models import load_model
     from star.tasks import load_tasks
-    ds = build_sft_dataset(tasks=load_tasks("validation")[:2])
+    full = build_sft_dataset(tasks=load_tasks("validation")[:2])
+    # system, user and the first tool-calling turn (1.4K tokens: fits the test's 1,600-token cutoff), plus one whole
+    # trajectory (~6K tokens) that must be dropped, not cut
+    short = full.map(lambda r: {"messages": r["messages"][:3]})
+    from datasets import concatenate_datasets
+    ds = concatenate_datasets([short, full.select([0])])
     E0 = load_model("tiny").get_input_embeddings().weight.detach().clone()
     final = train_sft("0.5B", ds, tmp_path, model=load_model("tiny"), max_length=1600, max_steps=2, save_steps=1,
                       row_steps=2, row_max_length=1600)
@@ -170,3 +175,4 @@ def test_lora_sft_two_stages_end_to_end(tmp_path):
     assert (tmp_path / "checkpoint-2" / "embedding_rows.pt").exists()
     log = json.loads((tmp_path / "sft_log.json").read_text())
     assert log["protocol_rows"]["steps"] == 2 and len(log["protocol_rows"]["loss_curve"]) == 2
+    assert (log["n_examples"], log["n_dropped_overlong"]) == (2, 1)   # the whole trajectory was dropped, not truncated

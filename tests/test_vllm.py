@@ -27,7 +27,11 @@ def tok(): return load_tokenizer("tiny")
 def tiny(): return load_model("tiny", seed=0)
 
 @pytest.fixture(scope="module")
-def llm(): return make_llm("tiny", max_model_len=4096, kv_cache_gib=1, seed=0)
+def llm():
+    # numba/llvmlite imported before the engine starts (as pandas, TRL or an earlier test may do) used to kill the CPU
+    # engine's kernel scan (`'_lib_fn_wrapper' object has no attribute 'get'`): `make_llm` guards it.
+    import llvmlite.binding  # noqa: F401
+    return make_llm("tiny", max_model_len=4096, kv_cache_gib=1, seed=0)
 
 @pytest.fixture(scope="module")
 def val(): return load_tasks("validation")

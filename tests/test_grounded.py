@@ -1,0 +1,280 @@
+"""Tests of the grounded formatter, the LLM formatter's retries, the test-split rewrite and the linear-time parsers
+(issue 9), on the paper's App. F answers, the embedded database and the gold train plans."""
+import json
+import random
+import re
+import signal
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from star.agent import parse_turn
+from star.evaluator import evaluate_plan, from_to, name_city, run_check, strip_state
+from star.formatter import (FREEFORM_STYLES, VIOLATIONS, LLMFormatError, LLMFormatter, agreement, agreement_fixtures,
+                            fake_formatter_server, format_grounded, format_messages, format_plan, grounding_index,
+                            llm_formatter, normalize_test_transportation, plain_plan, plan_json_schema,
+                            render_freeform, violation_plans)
+from star.tasks import load_tasks
+
+FIX = Path(__file__).parent / 'fixtures' / 'travelplanner' / 'appendix_f_answers.json'
+APP_F = {a['name']: a for a in json.loads(FIX.read_text(encoding='utf-8'))['answers']}
+VAL, TRAIN = load_tasks('validation'), load_tasks('train')
+APPLETON, TASK11 = APP_F['appleton']['text'], VAL[11]
+
+
+@contextmanager
+def hang_guard(seconds=10):
+    """Fail instead of hanging when a parser is super-linear (a quadratic scan of 100 KB takes minutes). Not a
+    performance measure: bench/formatter.py times these inputs."""
+    def boom(*_): raise TimeoutError(f"did not finish within {seconds} s: super-linear?")
+    old = signal.signal(signal.SIGALRM, boom)
+    signal.alarm(seconds)
+    try: yield
+    finally:
+        signal.alarm(0); signal.signal(signal.SIGALRM, old)
+
+
+# ---------------------------------------------------------------- the paper's App. F answers
+@pytest.mark.parametrize('name', list(APP_F))
+@pytest.mark.parametrize('layout', ['as printed', 'one line'])
+def test_appendix_f_verdicts(name, layout):
+    a = APP_F[name]
+    task = VAL[a['idx']]
+    assert task.split == a['split']
+    text = a['text'] if layout == 'as printed' else a['text'].replace('\n', ' ')
+    fp = format_plan(f"<think>done</think>\n<answer>\n{text}\n</answer>", task)
+    assert fp.formatter == 'grounded'
+    for protocol, want in a['expected'].items():
+        r = evaluate_plan(task, fp.plan, protocol)
+        got = {'success': r.success, **r.commonsense, **r.hard}
+        for check, verdict in want.items():
+            v = got[check] if got.get(check) is not None else run_check(check, task, fp.plan, protocol)[0]
+            assert v is verdict, (name, protocol, check, r.reasons.get(check))
+
+
+def test_appleton_plan():
+    plan = format_grounded(APPLETON, TASK11)
+    assert plan[0]['transportation'] == ('Flight Number: F3574992, from St. Petersburg to Appleton, '
+                                         'Departure Time: 22:51, Arrival Time: 00:42')
+    assert plan[0]['accommodation'] == plan[1]['accommodation'] == 'Stylish, convenient, renovated- 2 min to subway -, Appleton'
+    assert plan[2]['accommodation'] == '-' and plan[2]['current_city'] == 'from Appleton to St. Petersburg'
+    assert plan[1]['attraction'] == 'Atlas Science Center, Appleton;Trout Museum of Art, Appleton;'   # truncated: as written
+    assert plan[1]['dinner'] == "Mathew's Cafe, Appleton"                                             # full name: the database's
+    assert format_grounded(APPLETON) == plan                                  # the task only adds its cities
+
+
+def test_charleston_keeps_its_cuisine_failure():
+    task = VAL[124]
+    plan = format_grounded(APP_F['charleston']['text'], task)
+    assert plan[2]['accommodation'] == '-'                                    # "Check out from [Bronx Roon]" is no stay
+    for protocol in ('official', 'agent_star'):
+        r = evaluate_plan(task, plan, protocol)
+        assert r.commonsense_macro and r.hard['valid_cuisine'] is False and 'Chinese' in r.reasons['valid_cuisine']
+
+
+def test_omitted_days_are_noted():
+    fp = format_plan(APP_F['texas_week']['text'], VAL[170])
+    assert [d['days'] for d in fp.plan] == [1, 2, 3, 7] and fp.notes == ('days [4, 5, 6] are not in the answer',)
+    fp = format_plan(APP_F['milwaukee']['text'], VAL[144])
+    assert [d['days'] for d in fp.plan] == [1, 3]                             # "[Day 2 in Detroit omitted …]" is no day
+
+
+# ---------------------------------------------------------------- never invents, never repairs
+def _graded(text, protocol='official', task=TASK11):
+    plan = format_grounded(text, task)
+    return plan, evaluate_plan(task, plan, protocol)
+
+
+def test_unknown_names_are_kept_as_written():
+    plan, r = _graded(APPLETON.replace('At Side Wok', 'At Golden Lantern Noodle Bar'))
+    assert plan[1]['lunch'] == 'Golden Lantern Noodle Bar, Appleton'
+    assert r.commonsense['is_valid_information_in_sandbox'] is False
+    plan, r = _graded(APPLETON.replace('Visit Trout Museum of Art', 'Visit the Great Appleton Ferris Wheel'))
+    assert 'the Great Appleton Ferris Wheel, Appleton;' in plan[1]['attraction'] and not r.success
+    plan, r = _graded(APPLETON.replace('F3574992', 'F3574999'))
+    assert plan[0]['transportation'] == 'Flight Number: F3574999, from St. Petersburg to Appleton' and not r.success
+
+
+def test_venues_stay_in_their_city():
+    gi = grounding_index()
+    appleton = {v.name for v in gi.by_city['Appleton']}
+    stp = next(v.name for v in gi.by_city['St. Petersburg'] if v.table == 'restaurants' and v.name not in appleton and len(v.name) > 8)
+    plan, r = _graded(APPLETON.replace('At Side Wok', f'At {stp}'), 'agent_star')
+    assert plan[1]['lunch'] == f'{stp}, St. Petersburg'
+    assert r.commonsense['is_valid_information_in_current_city'] is False
+
+
+def test_missing_things_stay_missing():
+    plan, r = _graded(APPLETON.replace('Lunch: At Side Wok | Avg Cost: $15\n', ''))
+    assert plan[1]['lunch'] == '-' and r.commonsense['is_not_absent'] is False
+    plan, r = _graded(APPLETON.replace('Evening: Check into accommodation - [Stylish, convenient, renovated- 2 min to subway] '
+                                       '| $64/night | Minimum Nights: 1 | Entire home/apt\n', ''))
+    assert [d['accommodation'] for d in plan] == ['-', '-', '-'] and not r.success
+    plan, r = _graded(APPLETON.replace('Breakfast: At New Bakers Shoppee', 'Breakfast: -'))
+    assert plan[1]['breakfast'] == '-'
+
+
+def test_wrong_cuisine_stays_wrong():
+    task = VAL[124]
+    gi = grounding_index()
+    chinese = next(v.name for v in gi.by_city['Charleston'] if v.table == 'restaurants'
+                   and 'Chinese' in (gi_row := _cuisines('Charleston', v.name)) and 'Mexican' not in gi_row)
+    fixed = APP_F['charleston']['text'].replace('Lunch: The Culinary Pitaara', f'Lunch: {chinese}')
+    r = evaluate_plan(task, format_grounded(fixed, task))
+    assert r.hard['valid_cuisine'] is True                                   # a Chinese lunch repairs it …
+    r = evaluate_plan(task, format_grounded(APP_F['charleston']['text'], task))
+    assert r.hard['valid_cuisine'] is False                                  # … the formatter never does
+
+
+def _cuisines(city, name):
+    from star.evaluator import eval_index
+    rows = eval_index().find('restaurants', name, city)
+    return rows[0].cuisines if rows else ''
+
+
+# ---------------------------------------------------------------- agreement on our renderings
+@pytest.fixture(scope='module')
+def fixtures():
+    return agreement_fixtures(TRAIN)
+
+
+def test_agreement_fixture_set(fixtures):
+    kinds = [k for k, _, _ in fixtures]
+    assert kinds.count('gold') == 45 and set(kinds) == {'gold', *VIOLATIONS} and len(fixtures) >= 300
+    # the edits are violations: most of them fail where the gold plan passes
+    bad = sum(not evaluate_plan(t, p).success for k, t, p in fixtures if k != 'gold')
+    assert bad / (len(fixtures) - 45) > 0.8
+
+
+def test_agreement_per_style(fixtures):
+    res = agreement(fixtures)
+    assert set(res) == {(s, p) for s in FREEFORM_STYLES for p in ('official', 'agent_star')}
+    for key, r in res.items():
+        assert r['plans'] == len(fixtures)
+        assert r['success'] >= 0.99 and r['checks'] >= 0.995, (key, r['disagree'])
+    assert res[('markdown', 'official')]['success'] == res[('markdown', 'agent_star')]['success'] == 1.0
+
+
+@pytest.mark.parametrize('style', FREEFORM_STYLES)
+def test_gold_plans_read_back_exactly(style):
+    for t in TRAIN[:15]:                                                      # 3-day trips: one destination city
+        g = plain_plan(t.annotated_plan)
+        got = format_grounded(render_freeform(g, t, style), t)
+        assert [{k: v for k, v in d.items() if k != 'transportation'} for d in got] == \
+               [{k: v for k, v in d.items() if k != 'transportation'} for d in g], (t.idx, style)
+
+
+def test_violation_plans_are_single_edits():
+    g = plain_plan(TRAIN[0].annotated_plan)
+    for kind, p in violation_plans(TRAIN[0], g):
+        diff = [(i, k) for i, (a, b) in enumerate(zip(g, p)) for k in a if a[k] != b[k]]
+        assert diff and (kind == 'expensive_stay' or len(diff) == 1), (kind, diff)
+
+
+# ---------------------------------------------------------------- the LLM formatter: samples, prompts, schema
+def _reply(plan):
+    return json.dumps([{'day': d['days'], **{k: v for k, v in d.items() if k != 'days'}} for d in plan])
+
+
+def test_llm_resamples_invalid_json_up_to_twenty_times():
+    url, srv = fake_formatter_server('Sorry, here is the itinerary in words.')
+    try:
+        llm = llm_formatter(url, 'm')
+        with pytest.raises(LLMFormatError, match='after 20 samples'):
+            llm(APPLETON, TASK11.query)
+        assert llm.n_requests == llm.last_samples == 20
+        assert [(r['temperature'], r.get('seed')) for r in srv.requests] == [(0.0, None)] + [(1.0, k) for k in range(1, 20)]
+    finally:
+        srv.shutdown(); srv.server_close()
+    good = format_grounded(APPLETON, TASK11)
+    url, srv = fake_formatter_server(['{"day": 1', '```json\n' + _reply(good) + '\n```'])
+    try:
+        llm = llm_formatter(url, 'm', prompt='upstream', json_schema=True)
+        fp = format_plan(APPLETON, TASK11, formatter='llm', llm=llm)
+        assert (fp.formatter, fp.prompt, fp.plan, llm.last_samples) == ('llm', 'upstream', good, 2)
+        assert srv.requests[0]['messages'] == format_messages(APPLETON, TASK11.query, 'upstream')
+        assert srv.requests[0]['response_format']['json_schema']['schema'] == plan_json_schema()
+    finally:
+        srv.shutdown(); srv.server_close()
+
+
+def test_llm_formatter_key_only_from_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv('STAR_FMT_KEY', 'sk-secret-formatter-key')
+    url, srv = fake_formatter_server(_reply(format_grounded(APPLETON, TASK11)))
+    try:
+        llm = llm_formatter(url, 'm', api_key_env='STAR_FMT_KEY', cache_dir=tmp_path)
+        llm(APPLETON, TASK11.query)
+        assert srv.requests[0]['_authorization'] == 'Bearer sk-secret-formatter-key'
+        assert 'sk-secret' not in ''.join(p.read_text() for p in tmp_path.glob('*.json'))
+        assert 'sk-secret' not in repr(vars(llm))
+    finally:
+        srv.shutdown(); srv.server_close()
+    with pytest.raises(ValueError):
+        llm_formatter(url, 'm', prompt='gpt-4o')
+
+
+# ---------------------------------------------------------------- the test split
+def test_normalize_test_transportation_like_agent_star():
+    plan = [{'days': 1, 'transportation': 'driving, from Dallas to Austin'}, {'days': 2, 'transportation': 'Drive from Austin to Waco'},
+            {'days': 3, 'transportation': 'Car, from Waco to Dallas'}, {'days': 4, 'transportation': 'Cost: 40, from A to B'},
+            {'days': 5, 'transportation': 'Taxi, from Scarborough to Carlsbad'}, {'days': 6, 'transportation': 'Self-driving, from A to B'}]
+    got = [d['transportation'] for d in normalize_test_transportation(plan)]
+    assert got == ['Self-driving, from Dallas to Austin', 'Self-driving from Austin to Waco', 'Self-driving, from Waco to Dallas',
+                   'Self-driving, Cost: 40, from A to B', 'Taxi, from Scarborough to Carlsbad', 'Self-driving, from A to B']
+    gold = TRAIN[0].annotated_plan
+    assert normalize_test_transportation(gold) == gold                          # flights and '-' untouched, {} kept
+
+
+# ---------------------------------------------------------------- linear time on 100 KB adversarial inputs
+ADVERSARIAL = {
+    'spaces after a label': 'Day 1:\nCurrent City: Chicago\nNote' + ' ' * 100_000 + 'x',
+    'tabs and newlines': 'Day 1:\n' + ' \t' * 50_000 + '\nLunch: x',
+    'repeated day headers': 'Day 1: ' * 15_000,
+    'unbalanced brackets': 'Day 1: ' + '[' * 50_000 + '(' * 50_000,
+    'repeated tags': '<think>' + '</think><answer>' * 6_000 + 'Day 1: x',
+    'repeated slot words': 'Day 1: ' + 'Breakfast: Lunch: Check into ' * 3_500,
+    'from without to': 'Day 1: Flight from ' + 'St. Petersburg ' * 7_000,
+    'markdown links': 'Day 1:\nLunch: ' + '[a](' * 25_000,
+    'bold labels': 'Day 1:\n' + '**' * 50_000 + ':',
+}
+
+
+@pytest.mark.parametrize('name', list(ADVERSARIAL))
+def test_formatters_linear_on_adversarial_answers(name):
+    text = ADVERSARIAL[name]
+    assert len(text) >= 95_000
+    with hang_guard():
+        for f in ('auto', 'exact', 'grounded', 'tolerant'):
+            fp = format_plan(text, TASK11, formatter=f)
+            assert fp.ok or fp.reason                                         # a plan or a reason, never an exception
+        parse_turn(text)
+
+
+def test_evaluator_linear_on_adversarial_plans():
+    day = {'days': 1, 'current_city': 'from ' + ' ' * 100_000 + 'x', 'transportation': 'from ' + ' ' * 100_000 + 'x',
+           'breakfast': '(' * 100_000, 'attraction': ',' * 100_000 + ';', 'lunch': 'a,' * 50_000, 'dinner': 'x, ' + '(' * 100_000,
+           'accommodation': '\n' * 100_000 + ','}
+    with hang_guard():
+        for protocol in ('official', 'agent_star'):
+            r = evaluate_plan(TASK11, [day] * 3, protocol)
+            assert r.success is False
+
+
+_REF_FROM_TO = re.compile(r"from\s+(.+?)\s+to\s+([^,]+)(?=[,\s]|$)")
+_REF_STATE = re.compile(r'^(.*?)\([^)]*\)')
+_REF_NAME_CITY = re.compile(r'(.*?),\s*([^,]+)(\(\w[\w\s]*\))?$')
+
+
+def test_evaluator_parsers_equal_the_reference_regexes():
+    rng = random.Random(1)
+    pieces = ['from', 'to', ' ', '  ', '\n', ',', 'A', 'x', 'tom', ' to ', 'from ', '\t', '\xa0', '\u2028', '(', ')', '(Texas)']
+    for _ in range(30_000):
+        s = ''.join(rng.choice(pieces) for _ in range(rng.randint(0, 14)))
+        m = _REF_FROM_TO.search(s)
+        assert from_to(s) == (m.groups() if m else (None, None)), s
+        m = _REF_STATE.search(s)
+        assert strip_state(s) == (m.group(1) if m else s), s
+        m = _REF_NAME_CITY.search(s)
+        want = (m.group(1).strip(), m.group(2).strip()) if m else ('-', '-')
+        assert name_city(s, strip_suffix=False) == want, s
