@@ -404,6 +404,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                              'star.models.convert_gguf_checkpoint': ('models.html#convert_gguf_checkpoint', 'star/models.py'),
                              'star.models.fd_stdout': ('models.html#fd_stdout', 'star/models.py'),
                              'star.models.get_spec': ('models.html#get_spec', 'star/models.py'),
+                             'star.models.guard_cpu_seeded_prefill': ('models.html#guard_cpu_seeded_prefill', 'star/models.py'),
                              'star.models.guard_kernel_scan': ('models.html#guard_kernel_scan', 'star/models.py'),
                              'star.models.keep_cpu_linear_weights': ('models.html#keep_cpu_linear_weights', 'star/models.py'),
                              'star.models.load_model': ('models.html#load_model', 'star/models.py'),
