@@ -183,11 +183,11 @@ GUARD_STEPS = 8   # the shortened probe of ablations/probe.yaml (probe_guard_0.5
 
 @pytest.mark.slow
 def test_probe_learns(tmp_path):
-    """Regression guard on the real offline 0.5B (~25 min on 2 CPU cores; run under the shared lock): a shortened
-    probe run -- `GUARD_STEPS` GRPO steps of the family's 0.5B recipe, from its SFT checkpoint (`runs/sft_0.5B_probe`,
-    trained on first use), no validation -- must raise the reward: the mean exact match of the training rollouts of
-    the last half of the steps exceeds that of the first half. A sign error in the loss, a wrong mask or a stale
-    weight sync breaks it."""
+    """Regression guard on the real offline 0.5B (GUARD_TIME on 2 CPU cores; run under the shared lock): a shortened
+    probe run -- `GUARD_STEPS` GRPO steps of the family's 0.5B recipe (vLLM rollouts where installed), from its SFT
+    checkpoint (`runs/sft_0.5B_probe_s8`, trained on first use, ~2.5 min), no validation -- must raise the reward:
+    the mean exact match of the training rollouts of the last half of the steps exceeds that of the first half. A
+    sign error in the loss, a wrong mask or a stale weight sync breaks it."""
     cfg = resolve_config(scale="0.5B", data="probe", max_steps=GUARD_STEPS, n_val=0, run_name="probe_guard_0.5B",
                          out_dir=str(tmp_path / "run"), results_dir=str(tmp_path / "res"))
     res = train_rl(cfg)
