@@ -513,3 +513,14 @@ def test_rl_reward_reads_free_form_answers(val):
         assert (v2.formatter, v2.success) == ("llm", True) and len(srv.requests) == 2
         assert "Self-driving" in srv.requests[0]["messages"][-1]["content"]     # the paper's App. E prompt
     finally: srv.shutdown()
+
+
+def test_run_plan_states_measured_costs_only_where_measured(monkeypatch):
+    "The plan prints the measured CPU cost of a TravelPlanner run (scaled by rollouts per step), never for the probe."
+    monkeypatch.setattr(star_rl, "on_cuda", lambda: False)
+    cost = star_rl.CPU_COSTS["0.5B"]
+    plan = star_rl.run_plan(resolve_config(scale="0.5B", group_size=8, n_val=0))
+    assert f"~{2 * cost['step_min'] * 2 + (0 if 'runs/sft_0.5B/final' in plan and 'missing' not in plan else cost['sft_min']):.0f} min" in plan
+    assert "not measured" in star_rl.run_plan(resolve_config(scale="0.5B", n_val=8))
+    assert "expected on" not in star_rl.run_plan(resolve_config(scale="0.5B", data="probe"))
+    assert "expected on" not in star_rl.run_plan(resolve_config(scale="tiny"))
