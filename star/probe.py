@@ -293,10 +293,12 @@ def probe_learning(record: dict, window: int = 4) -> "pd.DataFrame":
 def probe_figure(record: dict, out_dir=None, name: str = "probe_learning") -> list[Path]:
     """Draw `probe_learning(record)` -- (a) training reward per step with its running mean, (b) validation exact
     match overall and per kind -- and write `out_dir/name.{png,svg,csv}` with `star.figures.write_figure`
-    (deterministic bytes). `out_dir` default: `figures/` next to the repository's `results/`. Returns the paths."""
+    (deterministic bytes). `out_dir` default: `figures/probe/` next to the repository's `results/` (a subfolder: the
+    top level of `figures/` holds exactly the paper's artefacts that `star.figures.build_all` rebuilds). Returns the
+    paths."""
     from star.figures import COLORS, new_figure, styled, write_figure
     from star.results import find_results_dir
-    out_dir = Path(out_dir) if out_dir is not None else find_results_dir().parent / "figures"
+    out_dir = Path(out_dir) if out_dir is not None else find_results_dir().parent / "figures" / "probe"
     d = probe_learning(record)
     @styled
     def draw():
