@@ -21,7 +21,7 @@ from pathlib import Path
 import torch
 
 from star.agent import HFPolicy, VLLMPolicy, build_messages, render_chat, rollout_batch
-from star.models import cache_dir, get_spec, keep_cpu_linear_weights, load_model, load_tokenizer, make_llm, vllm_available
+from star.models import cache_dir, get_spec, load_model, load_tokenizer, make_llm, vllm_available
 from star.sandbox import Sandbox
 from star.tasks import load_tasks
 
@@ -90,8 +90,7 @@ def main():
     res = {}
     # vLLM first (its engine owns a KV cache; HF's model is loaded after it is freed)
     t0 = time.perf_counter()
-    if args.keep_weights: keep_cpu_linear_weights()
-    llm = make_llm(args.model, max_model_len=args.max_context, seed=args.seed,
+    llm = make_llm(args.model, max_model_len=args.max_context, seed=args.seed, keep_weights=args.keep_weights,
                    dtype="float32" if args.model == "tiny" else None, enforce_eager=False if args.compile else None)
     vdtype = str(llm.llm_engine.model_config.dtype).removeprefix("torch.")
     print(f"vLLM engine ({vdtype}{', weights kept for training' if args.keep_weights else ''}"
