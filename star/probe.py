@@ -240,9 +240,9 @@ _PROBE_EPISODE = dict(max_context=768, tool_budget=2, max_new_tokens_per_turn=96
                       val_tool_budget=2)
 PROBE_RUN_DEFAULTS = {
     # offline CPU scales: rollouts with vLLM where it is installed (use_vllm left to `resolve_config`'s auto default)
-    "0.5B": dict(n_train=64, n_val=64, group_size=4, batch_size=4, lr=2e-4, temperature=0.6, max_steps=16,
+    "0.5B": dict(n_train=64, n_val=64, group_size=4, batch_size=4, lr=1e-4, temperature=0.6, max_steps=16,
                  save_steps=8, per_device_batch=4, gradient_checkpointing=False, sft_steps=8),
-    "1.5B-offline": dict(n_train=64, n_val=64, group_size=4, batch_size=4, lr=2e-4, temperature=0.6, max_steps=16,
+    "1.5B-offline": dict(n_train=64, n_val=64, group_size=4, batch_size=4, lr=1e-4, temperature=0.6, max_steps=16,
                          save_steps=8, per_device_batch=4, gradient_checkpointing=False, sft_steps=8),
     "tiny": dict(n_train=4, n_val=4, group_size=2, batch_size=2, max_steps=2, save_steps=2, max_new_tokens_per_turn=24,
                  use_vllm=False),
