@@ -415,6 +415,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                              'star.models.on_cuda': ('models.html#on_cuda', 'star/models.py'),
                              'star.models.part_files': ('models.html#part_files', 'star/models.py'),
                              'star.models.parts_available': ('models.html#parts_available', 'star/models.py'),
+                             'star.models.patch_vllm': ('models.html#patch_vllm', 'star/models.py'),
                              'star.models.qwen25_tokenizer_dir': ('models.html#qwen25_tokenizer_dir', 'star/models.py'),
                              'star.models.registry_table': ('models.html#registry_table', 'star/models.py'),
                              'star.models.set_cpu_kv_cache': ('models.html#set_cpu_kv_cache', 'star/models.py'),

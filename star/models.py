@@ -21,7 +21,7 @@ __all__ = ['K', 'QWEN25_CODER_05B_GGUF', 'QWEN25_CODER_15B_GGUF', 'QWEN25_VOCAB'
            'parts_available', 'assemble_parts', 'assemble_gguf', 'tie_report', 'convert_gguf_checkpoint',
            'offline_checkpoint', 'load_model', 'vllm_available', 'tiny_checkpoint', 'model_path',
            'keep_cpu_linear_weights', 'guard_kernel_scan', 'guard_cpu_seeded_prefill', 'fd_stdout', 'on_cuda',
-           'set_cpu_kv_cache', 'make_llm', 'uses_deepspeed', 'train_device']
+           'set_cpu_kv_cache', 'patch_vllm', 'make_llm', 'uses_deepspeed', 'train_device']
 
 # %% ../nbs/08_models.ipynb #468d2547
 K = 1024  # the paper's "30K"/"32K" contexts are in units of 1,024 tokens (vLLM `--max-model-len 32768`)
@@ -586,6 +586,16 @@ def set_cpu_kv_cache(gib: int | None = None) -> int | None:
     else: os.environ.setdefault("VLLM_CPU_KVCACHE_SPACE", "2")
     return int(os.environ["VLLM_CPU_KVCACHE_SPACE"])
 
+# %% ../nbs/08_models.ipynb #c764f5f0
+def patch_vllm(keep_weights: bool = False) -> bool:
+    """Apply this project's vLLM patches in this process, before an engine is built: `keep_cpu_linear_weights(keep_weights)`
+    (weights stay reloadable: TRL colocate), `guard_kernel_scan` (engine start after numba / llvmlite imports) and
+    `guard_cpu_seeded_prefill` (seeded requests whose prefill is chunked). Idempotent; CPU-only in effect (GPU builds
+    never reach the patched paths). Returns True if vLLM is importable, else False (nothing to patch)."""
+    if not vllm_available(): return False
+    keep_cpu_linear_weights(keep_weights); guard_kernel_scan(); guard_cpu_seeded_prefill()
+    return True
+
 # %% ../nbs/08_models.ipynb #99df5ebe
 def make_llm(scale_or_path: str = "tiny", *, max_model_len: int = 8 * K, dtype: str | None = None, seed: int = 0,
              variant: str = "base", kv_cache_gib: int | None = None, gpu_memory_utilization: float = 0.85,
@@ -597,13 +607,13 @@ def make_llm(scale_or_path: str = "tiny", *, max_model_len: int = 8 * K, dtype: 
     CPU); `seed`: engine seed (`tiny` weights too; the
     process's global `random` / numpy / torch RNG states, which vLLM reseeds while it builds an in-process engine, are
     restored afterwards); `kv_cache_gib`: CPU KV cache (see `set_cpu_kv_cache`); `enforce_eager`
-    (default: True on CPU, where torch.compile adds ~40 s to every start); `keep_weights`: apply
-    `keep_cpu_linear_weights` first (engines whose weights you will reload). `kwargs` go to `vllm.LLM`. Raises
+    (default: True on CPU, where torch.compile adds ~40 s to every start); `keep_weights`: keep
+    the linear weights reloadable, for engines whose weights you will reload (`patch_vllm`, applied first). `kwargs` go to `vllm.LLM`. Raises
     ImportError without vLLM."""
     if not vllm_available(): raise ImportError("make_llm needs vLLM: `pip install -e .[cpu]` (CPU) or `.[gpu]` (CUDA)")
     cpu = not on_cuda()
     if cpu: set_cpu_kv_cache(kv_cache_gib)
-    keep_cpu_linear_weights(keep_weights); guard_kernel_scan(); guard_cpu_seeded_prefill()
+    patch_vllm(keep_weights)
     os.environ["VLLM_ENABLE_V1_MULTIPROCESSING"] = "0"
     from vllm import LLM
     tiny = _is_offline_scale(scale_or_path) and get_spec(scale_or_path).tiny_config is not None

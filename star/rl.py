@@ -948,7 +948,7 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
     / `results_dir` are resolved against the repository root. Resumes from the last `checkpoint-*` in `out_dir`, dropping what the
     killed run logged after it."""
     from transformers.trainer_utils import get_last_checkpoint
-    from star.models import guard_cpu_seeded_prefill, guard_kernel_scan, keep_cpu_linear_weights, load_model, load_tokenizer, model_path, set_cpu_kv_cache, train_device
+    from star.models import load_model, patch_vllm, load_tokenizer, model_path, set_cpu_kv_cache, train_device
     t0 = time.time()
     cfg = dataclasses.replace(cfg, out_dir=str(_abs(cfg.out_dir)),
                               results_dir=str(_abs(cfg.results_dir)) if cfg.results_dir else None)
@@ -958,7 +958,7 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
     val_tasks = fam.val_tasks(cfg.n_val, cfg.seed) if val_tasks is None else list(val_tasks)
     src = init_model_source(cfg, exclude=train_tasks, family=fam)
     if cfg.use_vllm and not on_cuda():
-        keep_cpu_linear_weights(); guard_kernel_scan(); guard_cpu_seeded_prefill(); set_cpu_kv_cache(cfg.vllm_kv_cache_gib)
+        patch_vllm(keep_weights=True); set_cpu_kv_cache(cfg.vllm_kv_cache_gib)
     args = trl_config(cfg, **trl_overrides)   # before the model: under ZeRO-3, from_pretrained then partitions it
     tokenizer = tokenizer or load_tokenizer(cfg.scale if src == cfg.scale else src)
     if model is None:
