@@ -607,9 +607,9 @@ def make_llm(scale_or_path: str = "tiny", *, max_model_len: int = 8 * K, dtype: 
     CPU); `seed`: engine seed (`tiny` weights too; the
     process's global `random` / numpy / torch RNG states, which vLLM reseeds while it builds an in-process engine, are
     restored afterwards); `kv_cache_gib`: CPU KV cache (see `set_cpu_kv_cache`); `enforce_eager`
-    (default: True on CPU, where torch.compile adds ~40 s to every start); `keep_weights`: keep
-    the linear weights reloadable, for engines whose weights you will reload (`patch_vllm`, applied first). `kwargs` go to `vllm.LLM`. Raises
-    ImportError without vLLM."""
+    (default: True on CPU, where torch.compile adds ~40 s to every start); `keep_weights`: keep the linear weights
+    reloadable, for engines whose weights you will reload (`patch_vllm`, applied first). `kwargs` go to `vllm.LLM`.
+    Raises ImportError without vLLM."""
     if not vllm_available(): raise ImportError("make_llm needs vLLM: `pip install -e .[cpu]` (CPU) or `.[gpu]` (CUDA)")
     cpu = not on_cuda()
     if cpu: set_cpu_kv_cache(kv_cache_gib)

@@ -948,7 +948,7 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
     / `results_dir` are resolved against the repository root. Resumes from the last `checkpoint-*` in `out_dir`, dropping what the
     killed run logged after it."""
     from transformers.trainer_utils import get_last_checkpoint
-    from star.models import load_model, patch_vllm, load_tokenizer, model_path, set_cpu_kv_cache, train_device
+    from star.models import load_model, load_tokenizer, model_path, patch_vllm, set_cpu_kv_cache, train_device
     t0 = time.time()
     cfg = dataclasses.replace(cfg, out_dir=str(_abs(cfg.out_dir)),
                               results_dir=str(_abs(cfg.results_dir)) if cfg.results_dir else None)

@@ -276,9 +276,8 @@ def _prompt_logprobs_vllm(llm, ids):
 def test_colocated_engine_receives_the_trained_weights(tmp_path, tok, val, lora):
     """TRL colocate mode on CPU (our weight-keeping shim): after one GRPO step with a large learning rate, the engine's
     log-probs of a fixed sequence have moved and equal the trained model's (LoRA: the merged weights)."""
-    from star.models import load_model, model_path
+    from star.models import load_model, model_path, patch_vllm, set_cpu_kv_cache
     from star.rl import train_rl  # noqa: F401  (same module state as a run)
-    from star.models import patch_vllm, set_cpu_kv_cache
     patch_vllm(keep_weights=True); set_cpu_kv_cache(1)   # what train_rl applies before TRL builds the engine
     cfg = resolve_config(scale="tiny", use_vllm=True, lora=lora, lr=0.05 if lora else 0.02, max_steps=1, n_train=2,
                          batch_size=1, group_size=4, per_device_batch=4, n_val=0, max_new_tokens_per_turn=16,
