@@ -21,7 +21,7 @@ __all__ = ['K', 'QWEN25_CODER_05B_GGUF', 'QWEN25_CODER_15B_GGUF', 'QWEN25_VOCAB'
            'parts_available', 'assemble_parts', 'assemble_gguf', 'tie_report', 'convert_gguf_checkpoint',
            'offline_checkpoint', 'load_model', 'vllm_available', 'tiny_checkpoint', 'model_path',
            'keep_cpu_linear_weights', 'guard_kernel_scan', 'guard_cpu_seeded_prefill', 'fd_stdout', 'on_cuda',
-           'set_cpu_kv_cache', 'patch_vllm', 'make_llm', 'uses_deepspeed', 'train_device']
+           'set_cpu_kv_cache', 'patch_vllm', 'make_llm', 'uses_deepspeed', 'train_device', 'cpu_compact_logprobs']
 
 # %% ../nbs/08_models.ipynb #468d2547
 K = 1024  # the paper's "30K"/"32K" contexts are in units of 1,024 tokens (vLLM `--max-model-len 32768`)
@@ -641,3 +641,23 @@ def train_device(args=None) -> str | None:
     if uses_deepspeed(args): return None
     if not on_cuda(): return "cpu"
     return f"cuda:{int(os.environ.get('LOCAL_RANK', 0))}"
+
+# %% ../nbs/08_models.ipynb #34997dca
+def cpu_compact_logprobs(enable: bool = True) -> bool:
+    """Make TRL's fused LM head (`trl.trainer.utils.add_fused_lm_head`, used by `SFTTrainer` and `GRPOTrainer`) score
+    only the positions whose label is not -100 on CPU, as it does on Triton devices, instead of every position (its
+    off-Triton rule, which keeps tile shapes static for compilers such as Neuron's; eager CPU does not recompile).
+    Same loss and gradients; the head's work shrinks by (all positions) / (trained positions), ~5x for a teacher
+    trajectory whose assistant turns are 19% of its tokens. Process-wide (patches `trl.trainer.utils._use_triton`
+    for the compaction decision only; the kernels keep their own device check). `enable=False` restores TRL's rule.
+    Returns True if this TRL exposes the switch, False (and changes nothing) otherwise."""
+    import trl.trainer.utils as tu
+    orig = getattr(tu, "_use_triton", None)
+    if orig is None: return False
+    base = getattr(orig, "_star_orig", orig)
+    if enable:
+        f = lambda device: device.type == "cpu" or base(device)
+        f._star_orig = base
+        tu._use_triton = f
+    else: tu._use_triton = base
+    return True

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Protocol, Sequence
 
-from .models import K, get_spec, on_cuda, uses_deepspeed, vllm_available
+from .models import K, cpu_compact_logprobs, get_spec, on_cuda, uses_deepspeed, vllm_available
 from .rewards import (FORMAT_ERROR, REWARD_NAMES, curriculum_epoch_from_trainer_state, epoch_from_trainer_state,
                           reward, reward_fn, reward_name_at)
 
@@ -25,8 +25,8 @@ __all__ = ['ALGORITHMS', 'DATA_MIXES', 'INIT_CHOICES', 'RUN_DEFAULTS', 'TASK_FAM
            'entropy_deltas', 'ArpoPlan', 'arpo_plan', 'generation_policy', 'rollout_rank', 'step_seed', 'step_sandbox',
            'arpo_rollouts', 'rollout_reward_fn', 'make_rollout_func', 'trl_config', 'evaluate_policy',
            'best_checkpoint', 'TravelPlannerFamily', 'formatter_llm', 'task_family', 'init_model_source', 'sft_dir',
-           'sft_checkpoint', 'run_plan', 'training_curve', 'cpu_compact_logprobs', 'param_dtype', 'build_trainer',
-           'train_rl', 'parse_cli', 'main']
+           'sft_checkpoint', 'run_plan', 'training_curve', 'param_dtype', 'build_trainer', 'train_rl', 'parse_cli',
+           'main']
 
 # %% ../nbs/10_rl.ipynb #417703d0
 ALGORITHMS = ("grpo", "dapo", "arpo")
@@ -794,22 +794,6 @@ def training_curve(log_history: Sequence[dict]) -> list[dict]:
     the batch's rollouts), success (rate on training rollouts), entropy (mean token entropy of policy tokens, nats),
     response_length (policy tokens per rollout), tool_calls (per rollout), step_time (s); missing values are None."""
     return [{k: row.get(src) for k, src in CURVE_SOURCES.items()} for row in _curve(log_history)]
-
-def cpu_compact_logprobs(enable: bool = True) -> bool:
-    """On CPU, make TRL score only the completion positions in its fused log-prob head (what it does on Triton
-    devices) instead of every prompt+completion position (which it does off-Triton to keep tile shapes static for
-    compilers such as Neuron's; eager CPU does not recompile). Same numbers, ~prompt/completion times less lm-head
-    work (the 5.7K-character system prompt makes prompts ~1.4K tokens). Returns True if TRL exposes the switch."""
-    import trl.trainer.utils as tu
-    orig = getattr(tu, "_use_triton", None)
-    if orig is None: return False
-    base = getattr(orig, "_star_orig", orig)
-    if enable:
-        f = lambda device: device.type == "cpu" or base(device)
-        f._star_orig = base
-        tu._use_triton = f
-    else: tu._use_triton = base
-    return True
 
 def _is_main_rank() -> bool:
     return int(os.environ.get("RANK", "0")) == 0

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Sequence
 
 from .agent import Trajectory
-from .models import get_spec, load_model, load_tokenizer, train_device
+from .models import cpu_compact_logprobs, get_spec, load_model, load_tokenizer, on_cuda, train_device
 
 # %% auto #0
 __all__ = ['SFT_SEED', 'TABLE8_MIX', 'IM_END', 'CPU_SCALES', 'LORA_DEFAULTS', 'OFFLINE_SFT_DATA', 'PROTOCOL_TOKENS',
@@ -272,7 +272,8 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
     (`n_dropped_overlong`) and reported -- truncating them would cut off the `<answer>` and teach the model never to
     answer; ValueError if none is left. LoRA scales then run `row_steps` steps of a second stage
     that trains only the protocol tokens' embedding rows at `row_lr` on `row_max_length`-token prefixes (their
-    rows need a far larger step than LoRA's; see "Why the protocol tokens are trained"). Returns the `final/` path."""
+    rows need a far larger step than LoRA's; see "Why the protocol tokens are trained"). Off CUDA, TRL's fused LM head scores only the assistant positions
+    (`star.models.cpu_compact_logprobs`: same loss, ~40% less time per 0.5B step). Returns the `final/` path."""
     from trl import SFTTrainer
     out_dir = Path(out_dir); out_dir.mkdir(parents=True, exist_ok=True)
     cfg = sft_config(scale, out_dir=out_dir, **overrides)
@@ -287,6 +288,7 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
     data = data.select_columns(["input_ids", "assistant_masks"])
     m = model if model is not None else load_model(scale, dtype="float32", device=train_device(cfg))
     m.train()
+    if not on_cuda(): cpu_compact_logprobs(True)  # score only the assistant positions (08_models)
     peft_cfg = lora_config(scale, **(lora or {}))
     rows, callbacks = [], []
     if peft_cfg is not None:  # LoRA + the protocol tokens' embedding rows (see "Why the protocol tokens are trained")
