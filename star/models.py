@@ -139,7 +139,7 @@ REGISTRY: dict[str, ModelSpec] = {
                       tiny_config=TINY_CONFIG, notes="random weights, real Qwen2.5 tokenizer: for tests"),
     "0.5B": ModelSpec(scale="0.5B", hub_id="Qwen/Qwen2.5-0.5B-Instruct", n_params=494_032_768,
                       sft=SFTDefaults(epochs=1, lr=2e-4, batch_size=1, max_length=6400),
-                      rl=RLDefaults(algorithm="grpo", reward="curriculum", lr=1e-5, batch_size=1, group_size=4,
+                      rl=RLDefaults(algorithm="grpo", reward="curriculum", lr=1e-5, batch_size=1, group_size=8,
                                     epochs=1, max_context=7 * K, tool_budget=15),
                       inference=InferenceDefaults(max_context=8 * K, tool_budget=30),
                       offline=QWEN25_CODER_05B_GGUF, notes=_CPU_NOTE + "; offline = Qwen2.5-Coder-0.5B-Instruct"),

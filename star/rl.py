@@ -41,10 +41,12 @@ RUN_DEFAULTS = {
     # plan fits in the answer turn), one rollout per forward/backward (a 7K-token episode's logits alone are ~2 GB),
     # rollouts at temperature 0.6 (at the paper's 1.0 the small SFT models break the ReAct format in every episode,
     # so every reward is 0 and no gradient flows), no validation pass (each one costs minutes here; `-p n_val 8`
-    # turns model selection on)
-    "0.5B": dict(data="easy", n_train=8, n_val=0, max_steps=2, max_new_tokens_per_turn=768, lora=True, temperature=0.6,
+    # turns model selection on), and 3-day trips only (`trip_days`): the SFT set's trajectories are 3-day ones (the
+    # only ones that fit whole in the 6,400-token SFT cutoff), and a 5- or 7-day trip's episode -- 10-20 tool calls,
+    # the teacher's 9-16K tokens -- cannot finish inside the CPU's 7,168-token context, so it always scores 0
+    "0.5B": dict(data="easy", trip_days=(3,), n_train=8, n_val=0, max_steps=2, max_new_tokens_per_turn=768, lora=True, temperature=0.6,
                  dtype="bfloat16", gradient_checkpointing=True, per_device_batch=1, save_steps=1, init="sft"),
-    "1.5B-offline": dict(data="easy", n_train=8, n_val=0, max_steps=2, max_new_tokens_per_turn=768, lora=True,
+    "1.5B-offline": dict(data="easy", trip_days=(3,), n_train=8, n_val=0, max_steps=2, max_new_tokens_per_turn=768, lora=True,
                          temperature=0.6, dtype="bfloat16", gradient_checkpointing=True, per_device_batch=1,
                          save_steps=1, init="sft"),
     "tiny": dict(n_train=4, n_val=2, max_steps=2, max_new_tokens_per_turn=24, lora=False, dtype="float32",
@@ -109,6 +111,7 @@ class RLRunConfig:
     arpo_threshold: float = 0.5
     arpo_k: int = 20               # tokens of a turn whose entropy is measured
     pool: str | None = None        # JSONL pool of synthetic tasks (default: synthesize offline)
+    trip_days: tuple = (3, 5, 7)   # trip lengths of the RL prompts (TravelPlanner: 3, 5, 7; CPU scales: 3 only)
     sft_steps: int | None = None   # SFT steps when init='sft' on an offline scale
     use_vllm: bool = False         # None in resolve_config: True where vLLM imports
     vllm_mode: str = "colocate"
@@ -202,6 +205,10 @@ def resolve_config(**params) -> RLRunConfig:
         if int(cfg[k]) != cfg[k] or int(cfg[k]) < (0 if k == "n_val" else 1):
             raise ValueError(f"{k} must be a positive integer, got {cfg[k]!r}")
         cfg[k] = int(cfg[k])
+    td = cfg["trip_days"]   # 3 | "3,5" | [3, 5] (papermill, CLI or JSON) -> (3, 5)
+    td = (td,) if isinstance(td, int) else tuple(int(d) for d in (td.split(",") if isinstance(td, str) else td))
+    if not td or not set(td) <= {3, 5, 7}: raise ValueError(f"trip_days must be among TravelPlanner's 3, 5, 7; got {cfg['trip_days']!r}")
+    cfg["trip_days"] = tuple(sorted(set(td)))
     if cfg["group_size"] < 2: raise ValueError("GRPO needs group_size >= 2 (advantages are normalised within a group)")
     if cfg["batch_size"] > cfg["n_train"]: raise ValueError(f"batch_size {cfg['batch_size']} > n_train {cfg['n_train']}")
     if cfg["epsilon_high"] < cfg["epsilon"]: raise ValueError("clip-higher needs epsilon_high >= epsilon")
@@ -225,16 +232,18 @@ def resolve_config(**params) -> RLRunConfig:
 # %% ../nbs/10_rl.ipynb #fe777b81
 def rl_tasks(cfg: RLRunConfig, exclude: Sequence = ()) -> list:
     """`cfg.n_train` distinct RL prompts (`star.tasks.Task`) with the level mix of `cfg.data` (`DATA_MIXES`), from
-    `cfg.pool` (JSONL of tasks) or a freshly synthesised pool (exactly the mix's per-level counts). `exclude`: tasks or
-    query strings never to draw (the SFT queries; paper App. C.2). Raises ValueError when the pool is too small."""
+    `cfg.pool` (JSONL of tasks) or a freshly synthesised pool (exactly the mix's per-level counts), keeping only trips
+    of `cfg.trip_days` days (all of TravelPlanner's 3/5/7 by default). `exclude`: tasks or query strings never to
+    draw (the SFT queries; paper App. C.2). Raises ValueError when the pool is too small."""
     from star.tasks import load_jsonl_tasks, make_mix, mix_counts
     if cfg.pool:
-        pool = load_jsonl_tasks(cfg.pool)
+        pool = [t for t in load_jsonl_tasks(cfg.pool) if t.days in cfg.trip_days]
     else:
         from star.synthesis import synthesize_pool
         n = mix_counts(cfg.n_train, cfg.mix)
         extra = lambda k: k and (k // 10 + 2 if exclude else 0)  # margin for prompts that `exclude` removes
-        pool, _ = synthesize_pool(*(n[l] + extra(n[l]) for l in ("easy", "medium", "hard")), seed=10_000 + cfg.seed)
+        pool, _ = synthesize_pool(*(n[l] + extra(n[l]) for l in ("easy", "medium", "hard")), seed=10_000 + cfg.seed,
+                                  days=cfg.trip_days)
     return make_mix(pool, cfg.n_train, cfg.mix, seed=cfg.seed, exclude=exclude)
 
 def validation_tasks(n: int, seed: int = 0) -> list:
@@ -743,10 +752,10 @@ def sft_checkpoint(cfg: RLRunConfig, exclude: Sequence = (), family=None) -> Pat
 
 # %% ../nbs/10_rl.ipynb #daf95a63
 # Measured costs on the 2-core CPU development machine (no other job running), used by `run_plan` to tell a user up
-# front what a TravelPlanner run will cost: minutes of the scale's SFT recipe (`sft_checkpoint`, once: 36.5 min,
-# `09_sft`), of one GRPO step at the scale's run defaults (rollouts + update; the mean of the four steps of the two
-# default runs below: 7.3-15.5 min), and the peak resident memory of a run (papermill, /usr/bin/time: 14.1 GiB).
-CPU_COSTS = {"0.5B": dict(sft_min=36.5, step_min=10.9, peak_gib=14.1)}
+# front what a TravelPlanner run will cost: minutes of the scale's SFT recipe (`sft_checkpoint`, once: ~75 min,
+# `09_sft`), of one GRPO step with `rollouts` = G x prompts per step (rollouts + update; the mean of the two steps of
+# the default run below, 17.9 and 22.9 min), and the peak resident memory of a run (papermill, /usr/bin/time: 13.8 GiB).
+CPU_COSTS = {"0.5B": dict(sft_min=75, step_min=20.4, rollouts=8, peak_gib=13.8)}
 
 def run_plan(cfg: RLRunConfig, family=None) -> str:
     """What `train_rl(cfg)` is about to do, in words: task family and prompts, steps x prompts x G, episode limits,
@@ -754,7 +763,8 @@ def run_plan(cfg: RLRunConfig, family=None) -> str:
     validation, and -- for a TravelPlanner run at a scale with measured `CPU_COSTS` on a machine without GPU -- the
     expected minutes and peak memory (steps scaled by rollouts per step; validation time is not included)."""
     fam = family if family is not None else task_family(cfg)
-    what = f"{cfg.n_train} {cfg.data} TravelPlanner prompts" if fam.name == "travelplanner" else f"{cfg.n_train} {fam.name} tasks"
+    days = "" if set(cfg.trip_days) == {3, 5, 7} else " " + "/".join(map(str, cfg.trip_days)) + "-day"
+    what = f"{cfg.n_train} {cfg.data}{days} TravelPlanner prompts" if fam.name == "travelplanner" else f"{cfg.n_train} {fam.name} tasks"
     lines = [f"{cfg.run_name}: {cfg.algorithm.upper()} + {cfg.reward} reward on {what}; {cfg.total_steps} optimizer "
              f"step(s) x {cfg.batch_size} prompt(s) x G={cfg.group_size} rollouts, episodes <= {cfg.max_context:,} "
              f"tokens and {cfg.tool_budget} tool calls, lr {cfg.lr:g}",
@@ -770,10 +780,10 @@ def run_plan(cfg: RLRunConfig, family=None) -> str:
                  "validation: off (n_val 0: no model selection)")
     cost = CPU_COSTS.get(cfg.scale) if not on_cuda() and fam.name == "travelplanner" else None
     if cost and cost.get("step_min"):
-        mins = cfg.total_steps * cost["step_min"] * (cfg.group_size * cfg.batch_size) / 4 + (cost["sft_min"] if sft else 0)
+        mins = cfg.total_steps * cost["step_min"] * (cfg.group_size * cfg.batch_size) / cost["rollouts"] + (cost["sft_min"] if sft else 0)
         val = f"; validation ({cfg.n_val} queries per pass) not measured here, add it" if cfg.n_val else ""
         lines.append(f"expected on a 2-core CPU: ~{mins:.0f} min, peak memory ~{cost['peak_gib']:.0f} GiB "
-                     f"(measured: SFT {cost['sft_min']:.0f} min, {cost['step_min']:.0f} min per step at G x batch = 4"
+                     f"(measured: SFT {cost['sft_min']:.0f} min, {cost['step_min']:.0f} min per step at G x batch = {cost['rollouts']}"
                      f"{val})")
     return "\n".join(lines)
 

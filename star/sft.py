@@ -148,9 +148,9 @@ CPU_SCALES = ("tiny", "0.5B", "1.5B-offline")
 LORA_DEFAULTS = dict(r=16, lora_alpha=32, lora_dropout=0.05, bias="none", task_type="CAUSAL_LM",
                      target_modules=["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"])
 
-# The offline CPU SFT set (our choice): 12 easy teacher trajectories that fit whole -- answer included -- in the CPU
-# scales' 6,400-token cutoff (the short end of the teacher's 5K-16K-token range: 5-6 tool calls).
-OFFLINE_SFT_DATA = dict(n=12, ratio=(1, 0, 0), max_tokens=6400)
+# The offline CPU SFT set (our choice): 48 easy teacher trajectories that fit whole -- answer included -- in the CPU
+# scales' 6,400-token cutoff (the short end of the teacher's 5K-16K-token range: 3-day trips, 5-6 tool calls).
+OFFLINE_SFT_DATA = dict(n=48, ratio=(1, 0, 0), max_tokens=6400)
 
 def _n_devices() -> int:
     import torch
@@ -259,7 +259,7 @@ def _train_protocol_rows(scale, model, data, tok, out_dir, rows, steps, lr, max_
     return model, [{"step": h["step"], "loss": h["loss"]} for h in tr.state.log_history if "loss" in h]
 
 def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resume: bool = True,
-              lora: dict | None = None, row_steps: int = 16, row_lr: float = 1e-2,
+              lora: dict | None = None, row_steps: int = 0, row_lr: float = 1e-2,
               row_max_length: int = 2048, **overrides) -> Path:
     """Supervised fine-tuning of `scale` on `dataset` (paper Sec. 4.1 / App. C.2) with TRL's `SFTTrainer`.
     `dataset`: rows of `build_sft_dataset` (chat `messages`) or already `tokenize_dataset`d. `out_dir`: Trainer
@@ -270,9 +270,10 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
     process's device (`star.models.train_device`) / `load_tokenizer(scale)`; `lora`: LoraConfig
     overrides; `overrides` go to `sft_config`. Trajectories longer than the config's `max_length` are dropped, counted in `sft_log.json`
     (`n_dropped_overlong`) and reported -- truncating them would cut off the `<answer>` and teach the model never to
-    answer; ValueError if none is left. LoRA scales then run `row_steps` steps of a second stage
-    that trains only the protocol tokens' embedding rows at `row_lr` on `row_max_length`-token prefixes (their
-    rows need a far larger step than LoRA's; see "Why the protocol tokens are trained"). Off CUDA, TRL's fused LM head scores only the assistant positions
+    answer; ValueError if none is left. LoRA scales can then run `row_steps` steps of a second stage
+    that trains only the protocol tokens' embedding rows at `row_lr` on `row_max_length`-token prefixes: needed
+    after a short LoRA stage (12 steps or fewer: the probe's), harmful after the 48-step 0.5B recipe, whose default is
+    0 (see "Why the protocol tokens are trained"). Off CUDA, TRL's fused LM head scores only the assistant positions
     (`star.models.cpu_compact_logprobs`: same loss, ~40% less time per 0.5B step). Returns the `final/` path."""
     from trl import SFTTrainer
     out_dir = Path(out_dir); out_dir.mkdir(parents=True, exist_ok=True)

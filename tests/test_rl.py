@@ -182,9 +182,10 @@ def test_notebook_default_is_the_offline_0_5B_run(tmp_path):
                         parameters=dict(stop_after="config", out_dir=str(out_dir)), progress_bar=False)
     c = json.loads((out_dir / "config.json").read_text())
     assert (c["scale"], c["init"], c["data"], c["algorithm"], c["group_size"], c["batch_size"], c["max_steps"]) == \
-           ("0.5B", "sft", "easy", "grpo", 4, 1, 2)
+           ("0.5B", "sft", "easy", "grpo", 8, 1, 2)   # G = 8 as in the paper: G = 4 gave no group with reward variance
     # episodes long enough for the SFT model's whole trajectories (<= 6,400 tokens) and a plan-sized answer turn
     assert (c["max_context"], c["tool_budget"], c["max_new_tokens_per_turn"]) == (7168, 15, 768)
+    assert c["trip_days"] == [3]              # the SFT set's trips; longer ones cannot finish in 7,168 tokens
     assert c["temperature"] == 0.6            # at the paper's 1.0 every 0.5B episode breaks the format: no reward
     assert (c["lora"], c["results_dir"], c["run_name"]) == (True, None, "rl_0.5B_grpo_curriculum_easy8_f0_s0")
 
@@ -518,7 +519,8 @@ def test_run_plan_states_measured_costs_only_where_measured(monkeypatch):
     "The plan prints the measured CPU cost of a TravelPlanner run (scaled by rollouts per step), never for the probe."
     monkeypatch.setattr(star_rl, "on_cuda", lambda: False)
     cost = star_rl.CPU_COSTS["0.5B"]
-    plan = star_rl.run_plan(resolve_config(scale="0.5B", group_size=8, n_val=0))
+    plan = star_rl.run_plan(resolve_config(scale="0.5B", group_size=16, n_val=0))   # twice the measured rollouts
+    assert cost["rollouts"] == 8
     assert f"~{2 * cost['step_min'] * 2 + (0 if 'runs/sft_0.5B/final' in plan and 'missing' not in plan else cost['sft_min']):.0f} min" in plan
     assert "not measured" in star_rl.run_plan(resolve_config(scale="0.5B", n_val=8))
     assert "expected on" not in star_rl.run_plan(resolve_config(scale="0.5B", data="probe"))
