@@ -505,23 +505,25 @@ def rollout_reward_fn(name: str) -> Callable[..., list[float]]:
 # %% ../nbs/10_rl.ipynb #e687bf15
 def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None, policy_fn=generation_policy,
                       stats: list | None = None, log_dir=None, family=None) -> Callable:
-    """TRL `rollout_func(prompts, trainer) -> dict` for `GRPOTrainer(rollout_func=…)`: maps each prompt (a task's
-    query string) to its task, plays G = trainer.num_generations rollouts per distinct prompt with the trainer's
-    policy (`policy_fn(trainer, tokenizer)`) and the task family's system prompt (`family`, default
-    `task_family(cfg)`), on a sandbox over `sandbox`'s database (default: the embedded one) whose failure injection
-    (`cfg.failure_rate`, training only) draws from the run seed, the step and the rank (`step_sandbox`); sampling
-    seeds likewise (`step_seed`), so a resumed run replays exactly. Scores every rollout (`family.score`) and rewards
-    it at the current curriculum epoch (`family.reward`), and returns `prompt_ids`, `completion_ids`, `logprobs`,
-    `env_mask` (policy tokens 1; truncated rollouts and DAPO-filtered groups all 0), `star_reward` (for
+    """TRL `rollout_func(prompts, trainer) -> dict` for `GRPOTrainer(rollout_func=…)`: maps each prompt (a task's query
+    string) to its task, plays G = trainer.num_generations rollouts per distinct prompt with the trainer's policy
+    (`policy_fn(trainer, tokenizer)`) and the task family's system prompt (`family`, default `task_family(cfg)`), on a
+    sandbox over `sandbox`'s database (default: the embedded one) whose failure injection (`cfg.failure_rate`, training
+    only) draws from the run seed, the step and the rank (`step_sandbox`); sampling seeds likewise (`step_seed`), so a
+    resumed run replays exactly. Scores every rollout (`family.score`) and rewards it at the current curriculum epoch
+    (`family.reward`), and returns `prompt_ids`, `completion_ids`, `logprobs`, `env_mask` (policy tokens 1; truncated
+    rollouts and DAPO-filtered groups all 0; a finished episode whose last turn stopped at a stop string ends with the
+    end-of-turn token, masked, so that TRL counts only the truncated ones as clipped), `star_reward` (for
     `rollout_reward_fn`), `eval_result` (verdicts) and `epoch` (curriculum epoch). Step statistics over every rank's
     rollouts go to `trainer._metrics` (`star/*`) and `stats`; with `log_dir`, also at once to
-    `<log_dir>/rollout_stats.jsonl` and the step's highest-reward rollout (among equals one that answered; chat messages, reward, termination, tool
-    calls) to `<log_dir>/samples.jsonl`, so a killed run keeps every step it finished. Raises KeyError for a prompt
-    that is not a task's query and ValueError if the prompts are not consecutive groups of G."""
+    `<log_dir>/rollout_stats.jsonl` and the step's highest-reward rollout (among equals one that answered; chat
+    messages, reward, termination, tool calls) to `<log_dir>/samples.jsonl`, so a killed run keeps every step it
+    finished. Raises KeyError for a prompt that is not a task's query and ValueError if the prompts are not consecutive
+    groups of G."""
     from star.sandbox import Sandbox
-    from star.agent import rollout_batch
+    from star.agent import rollout_batch, eos_ids
     fam = family if family is not None else task_family(cfg)
-    by_query = {t.query: t for t in tasks}
+    by_query, ends = {t.query: t for t in tasks}, eos_ids(tokenizer)
     db = (sandbox if sandbox is not None else Sandbox()).db
 
     def rollout_func(prompts, trainer):
@@ -553,8 +555,11 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
         prompt_ids, completion_ids, logprobs, env_mask = [], [], [], []
         for r, k in zip(rollouts, keep):
             ids, mask, lps = list(r.completion_ids), list(r.env_mask), [float(x) for x in r.logprobs]
-            if not ids:  # TRL reads ids[-1]; an empty completion becomes one masked EOS token
-                ids, mask, lps = [tokenizer.convert_tokens_to_ids("<|im_end|>")], [0], [0.0]
+            # TRL counts a completion as finished when it ends with an end-of-turn token (`completions/clipped_ratio`,
+            # `mask_truncated_completions`); ours end at a stop string (`</answer>`), so the environment closes a
+            # finished episode's last turn the template's way, masked. An empty completion gets the same token.
+            if not ids or (not r.truncated and ids[-1] not in ends):
+                ids, mask, lps = ids + [ends[0]], mask + [0], lps + [0.0]
             if r.truncated or not k: mask = [0] * len(ids)
             prompt_ids.append(list(r.prompt_ids)); completion_ids.append(ids); logprobs.append(lps); env_mask.append(mask)
         # statistics over every rank's rollouts (collective calls: every rank gets here)

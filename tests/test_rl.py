@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from star.agent import ScriptedPolicy, rollout_batch
+from star.agent import ScriptedPolicy, eos_ids, rollout_batch
 from star.evaluator import evaluate_plan
 from star.formatter import canonical_plan, render_plan
 from star.models import load_tokenizer
@@ -66,11 +66,15 @@ def test_rollout_masks_passed_to_trl(tok, easy2, scripted):
     rf = make_rollout_func(_cfg(), easy2, tok, policy_fn=_policy_fn(scripted))
     prompts = [t.query for t in easy2 for _ in range(2)]
     out = rf(prompts, _trainer())
+    im_end = tok.convert_tokens_to_ids("<|im_end|>")
     ref = rollout_batch(scripted, tok, easy2, group_size=2)
     assert set(out) >= {"prompt_ids", "completion_ids", "logprobs", "env_mask", "eval_result", "epoch"}
     for i, r in enumerate(ref):
-        assert out["prompt_ids"][i] == r.prompt_ids and out["completion_ids"][i] == r.completion_ids
-        assert out["env_mask"][i] == r.env_mask                       # policy tokens 1, tool responses 0
+        # the episode's tokens, closed with <|im_end|> (its answer turn stopped at "</answer>"), that token masked
+        assert tok.decode(r.completion_ids).endswith("</answer>") and r.termination == "answer"
+        assert out["prompt_ids"][i] == r.prompt_ids and out["completion_ids"][i] == r.completion_ids + [im_end]
+        assert out["env_mask"][i] == r.env_mask + [0]                 # policy tokens 1, tool responses 0
+        assert out["logprobs"][i] == [float(x) for x in r.logprobs] + [0.0]
         assert 0 < sum(r.env_mask) < len(r.env_mask)
         env = [j for s, e, k in r.turn_spans if k == "env" for j in range(s, e)]
         assert all(out["env_mask"][i][j] == 0 for j in env)
@@ -78,6 +82,10 @@ def test_rollout_masks_passed_to_trl(tok, easy2, scripted):
     # over-length: the same episodes in a context that cuts them -> all-zero mask, reward 0 kept for the group
     short = make_rollout_func(_cfg(max_context=2500), easy2, tok, policy_fn=_policy_fn(scripted))(prompts, _trainer())
     assert all(sum(m) == 0 for m in short["env_mask"]) and short["eval_result"] == [FORMAT_ERROR] * 4
+    # TRL's test for a finished completion (`completions/clipped_ratio`, `mask_truncated_completions`): the answered
+    # episodes pass it, the ones cut at the context limit do not
+    finished = lambda ids: ids[-1] in {*eos_ids(tok), tok.pad_token_id}
+    assert all(map(finished, out["completion_ids"])) and not any(map(finished, short["completion_ids"]))
 
 
 def test_each_reward_on_real_plans(val):
@@ -491,7 +499,7 @@ def test_two_ranks_end_to_end_and_resume(tmp_path):
     assert rec["resumed_from"].endswith("checkpoint-1") and rec["steps"] == 2
 
 
-def test_rl_reward_reads_free_form_answers(val):
+def test_rl_reward_reads_free_form_answers(val, tmp_path):
     """The paper's own successful App. F answer (Appleton, validation idx 11) is free-form prose: the RL reward reads it
     with the grounded formatter (no endpoint) or the LLM formatter on a local OpenAI-compatible server, and both give
     the Success it earned; the verdict says which formatter read it."""
@@ -507,7 +515,8 @@ def test_rl_reward_reads_free_form_answers(val):
     gold = json.dumps(format_grounded(app["text"], task))       # the structured plan the LLM is asked to write
     url, srv = fake_formatter_server(["not json", gold])         # one invalid reply first: resampled
     try:
-        cfg = _cfg(formatter="llm", formatter_base_url=url, formatter_model="m", formatter_cache=None)
+        cfg = _cfg(formatter="llm", formatter_base_url=url, formatter_model="m",
+                   formatter_cache=str(tmp_path))   # a fresh cache: the default (runs/) keeps earlier replies
         fam_llm = star_rl.task_family(cfg)
         v2 = fam_llm.score(roll)
         assert (v2.formatter, v2.success) == ("llm", True) and len(srv.requests) == 2
