@@ -236,6 +236,8 @@ def test_tiny_grpo_end_to_end_writes_results(tmp_path, val):
     from star.results import CURVE_KEYS, load_records
     assert set(c) == set(CURVE_KEYS) and c["step"] == 1 and c["reward"] is not None and c["step_time"] > 0
     assert {"reward", "star/success", "entropy", "completions/mean_length", "star/tool_calls"} <= set(data["trl_log"][0])
+    log = data["trl_log"][0]   # TRL counts as clipped exactly the episodes cut at the context limit
+    assert log["completions/clipped_ratio"] == log["star/truncated"], log
     assert load_records(tmp_path / "res").run.tolist() == [cfg.run_name]  # readable by the figures
     assert data["trl"]["loss_type"] == "dapo" and data["trl"]["beta"] == 0.0
     assert (tmp_path / "run" / "checkpoint-1").exists()
