@@ -209,12 +209,13 @@ def _load_model_dir(path: str, dtype, device):
     return PeftModel.from_pretrained(model, str(p)).merge_and_unload().eval()
 
 def load_policy(checkpoint: str, *, base_url: str | None = None, api_key_env: str | None = "OPENAI_API_KEY",
-                device: str | None = None, dtype=None, use_vllm: bool = False, max_context: int | None = None,
+                device: str | None = None, dtype="auto", use_vllm: bool = False, max_context: int | None = None,
                 max_workers: int = 8):
     """(policy, tokenizer, info) for a model `checkpoint` (see `resolve_checkpoint`; not 'teacher', which needs the
     tasks: `teacher_policy`). Models go to `device` (default CUDA if available, else CPU) with `dtype` (default
-    `star.models.load_model`'s); `use_vllm` serves them with vLLM (GPU; `max_context` = its max_model_len).
-    Endpoints use `EndpointPolicy(base_url, checkpoint, api_key_env, max_workers=max_workers)`."""
+    "auto": the hardware's compute dtype, `star.models.dtype_choice`; float32 for tiny); `use_vllm` serves them with vLLM (GPU; `max_context` = its max_model_len).
+    Endpoints use `EndpointPolicy(base_url, checkpoint, api_key_env, max_workers=max_workers)`. A loaded model's
+    `info` also holds `compute`: the dtype it runs in, what was asked and why "auto" picks what it picks here."""
     from star.agent import HFPolicy, VLLMPolicy
     from star.models import load_tokenizer
     info = resolve_checkpoint(checkpoint, base_url)
@@ -235,10 +236,19 @@ def load_policy(checkpoint: str, *, base_url: str | None = None, api_key_env: st
             from star.models import get_spec, offline_checkpoint
             spec = get_spec(src)
             path = str(offline_checkpoint(src)) if spec.offline is not None else spec.model_id("base")
-        llm = LLM(model=path, max_model_len=max_context, dtype=dtype or "auto", logprobs_mode="processed_logprobs")
-        return VLLMPolicy(llm, tok), tok, info
+        from star.models import engine_dtype
+        edt = engine_dtype(dtype, info["scale"] == "tiny")
+        llm = LLM(model=path, max_model_len=max_context, dtype=edt, logprobs_mode="processed_logprobs")
+        return VLLMPolicy(llm, tok), tok, info | {"compute": _compute(device, edt, dtype)}
     model = _load_model_dir(src, dtype, device)
-    return HFPolicy(model, tok), tok, info
+    mdt = str(next(model.parameters()).dtype).removeprefix("torch.")
+    return HFPolicy(model, tok), tok, info | {"compute": _compute(device, mdt, dtype)}
+
+def _compute(device, used: str, requested) -> dict:
+    "The `compute` field of an evaluation record: the dtype the model ran in, what was asked, and the hardware's reason."
+    from dataclasses import asdict
+    from star.models import dtype_choice, normalize_dtype
+    return asdict(dtype_choice(device, "auto")) | {"dtype": used, "requested": normalize_dtype(requested)}
 
 # %% ../nbs/15_evaluation.ipynb #c777988b
 def eval_tasks(split: str = "validation", n: int | None = None) -> list:
@@ -565,5 +575,5 @@ EVAL_PARAMETERS = dict(
     temperature=None, top_p=None, max_context=None, tool_budget=None, max_new_tokens_per_turn=None, batch_size=None,
     seed=0, formatter="auto", formatter_base_url=None, formatter_model="deepseek-chat",
     formatter_api_key_env="DEEPSEEK_API_KEY", formatter_prompt="paper", formatter_cache=None, strict_format=False,
-    diagnose=True, base_url=None, api_key_env="OPENAI_API_KEY", max_workers=8, device=None, dtype=None, use_vllm=False,
+    diagnose=True, base_url=None, api_key_env="OPENAI_API_KEY", max_workers=8, device=None, dtype="auto", use_vllm=False,
     qa_datasets=None, retriever="bm25", corpus="wiki")
