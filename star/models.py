@@ -775,8 +775,11 @@ def trl_engine_dtype(dtype: str):
     """While active, the vLLM engine that TRL builds for colocate mode gets `dtype` (a vLLM dtype string, e.g.
     `engine_dtype(cfg.dtype)`): TRL's `VLLMGeneration` calls `vllm.LLM(...)` without one, which leaves the choice to
     vLLM's "auto" (bf16 for a float32 checkpoint, even on a CPU that emulates bf16). An explicit `dtype` given to the
-    engine wins. TRL's reference to `LLM` is restored on exit."""
-    import trl.generation.vllm_generation as vg
+    engine wins. TRL's reference to `LLM` is restored on exit. A no-op where TRL's vLLM module or vLLM is missing."""
+    try: import trl.generation.vllm_generation as vg
+    except ImportError: vg = None
+    if getattr(vg, "LLM", None) is None:
+        yield; return
     orig = vg.LLM
     def LLM(*args, **kwargs):
         kwargs.setdefault("dtype", dtype)
