@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from .agent import STOP, Generation, Rollout, build_messages, eos_ids, rollout_batch
+from .endpoint import ChatEndpoint, EndpointError
 from .evaluator import COMMONSENSE_CHECKS, HARD_CHECKS, PAPER_TERMS, PROTOCOLS, dataset_metrics, evaluate_plan
 
 # %% auto #0
@@ -105,41 +106,25 @@ class EndpointPolicy(ChatPolicy):
     SGLang server). `base_url` e.g. 'https://api.deepseek.com/v1'; `model`: the served model name; `api_key_env`:
     name of the environment variable holding the key (read per request; no header when unset or None). `tokenizer`
     only transports text (default: the packaged Qwen2.5 tokenizer; context lengths are counted with it). `extra`:
-    more request fields (e.g. `reasoning_effort`). Failed requests (network, 5xx, empty reply) are retried
-    `max_retries` times, then answered with `SERVER_ERROR_REPLY` and logged in `errors`."""
+    more request fields (e.g. `reasoning_effort`). Requests go through `star.endpoint.ChatEndpoint` (the project's
+    one client and retry policy: transport failures, 429 and 5xx retried `max_retries` times); a request that still
+    fails is answered with `SERVER_ERROR_REPLY`, as the reference loop does, and its reason logged in `errors`."""
     def __init__(self, base_url: str, model: str, api_key_env: str | None = "OPENAI_API_KEY", tokenizer=None,
                  max_tokens: int = 8192, timeout: float = 600.0, max_retries: int = 3, max_workers: int = 8, **extra):
         if tokenizer is None:
             from star.models import load_tokenizer
             tokenizer = load_tokenizer("tiny")
         super().__init__(None, tokenizer, max_workers)
-        self.url = base_url.rstrip("/") + "/chat/completions"
-        self.model, self.key_env, self.max_tokens, self.timeout, self.max_retries = model, api_key_env, max_tokens, timeout, max_retries
-        self.extra, self.errors = extra, []
+        self.endpoint = ChatEndpoint(base_url, model, api_key_env, timeout=timeout, max_retries=max_retries)
+        self.model, self.max_tokens, self.extra, self.errors = model, max_tokens, extra, []
 
     def reply(self, messages, temperature, top_p, max_tokens) -> str:
-        import urllib.error, urllib.request
-        body = json.dumps({"model": self.model, "messages": messages, "temperature": temperature, "top_p": top_p,
-                           "max_tokens": int(min(max_tokens, self.max_tokens)), **self.extra}).encode("utf-8")
-        headers = {"Content-Type": "application/json"}
-        key = os.environ.get(self.key_env) if self.key_env else None
-        if key: headers["Authorization"] = f"Bearer {key}"
-        err = None
-        for attempt in range(self.max_retries + 1):
-            try:
-                req = urllib.request.Request(self.url, data=body, headers=headers, method="POST")
-                with urllib.request.urlopen(req, timeout=self.timeout) as r: out = json.loads(r.read().decode("utf-8"))
-                content = out["choices"][0]["message"]["content"]
-                if content: return content
-                err = "empty reply"
-            except urllib.error.HTTPError as e:
-                err = f"HTTP {e.code}"
-                if e.code < 500 and e.code != 429: break
-            except (urllib.error.URLError, TimeoutError, ConnectionError, KeyError, IndexError, TypeError,
-                    json.JSONDecodeError) as e: err = f"{type(e).__name__}: {e}"
-            if attempt < self.max_retries: time.sleep(0.2 * 2 ** attempt)
-        self.errors.append(err)
-        return SERVER_ERROR_REPLY
+        try:
+            return self.endpoint.chat(messages, temperature=temperature, top_p=top_p,
+                                      max_tokens=int(min(max_tokens, self.max_tokens)), **self.extra)
+        except EndpointError as e:
+            self.errors.append(e.reason)
+            return SERVER_ERROR_REPLY
 
 # %% ../nbs/15_evaluation.ipynb #1dec08f6
 def teacher_policy(tasks: Sequence, tokenizer, sandbox=None):
