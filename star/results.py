@@ -18,9 +18,10 @@ import pandas as pd
 __all__ = ['KINDS', 'CONFIG_KEYS', 'CURVE_KEYS', 'PROTOCOLS', 'METRICS', 'PAPER_METRICS', 'QA_DATASETS', 'META_KEYS', 'RUN_NAME',
            'NAN', 'find_secrets', 'git_commit', 'machine', 'new_record', 'record_json', 'write_atomic',
            'CommittedRecordWarning', 'git_tracked', 'save_record', 'read_record', 'UnreadableRecordWarning',
-           'scan_records', 'record_columns', 'load_records', 'load_curves', 'iter_jsonl', 'read_jsonl',
-           'find_results_dir', 'paper_tables', 'paper_table', 'paper_metrics', 'side_by_side', 'markdown_table',
-           'save_table', 'figure_bytes', 'save_figure', 'coverage']
+           'scan_records', 'record_columns', 'load_records', 'load_curves', 'TornLineWarning', 'jsonl_lines',
+           'iter_jsonl', 'read_jsonl', 'append_jsonl', 'rewrite_jsonl', 'find_results_dir', 'paper_tables',
+           'paper_table', 'paper_metrics', 'side_by_side', 'markdown_table', 'save_table', 'figure_bytes',
+           'save_figure', 'coverage']
 
 # %% ../nbs/12_results.ipynb #8bca150e
 KINDS = ("rl", "sft", "eval", "qa", "synthesis")
@@ -271,43 +272,92 @@ def load_curves(results_dir="results", kind: str | None = "rl") -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["run", "kind", *cfg.values(), *CURVE_KEYS])
 
 # %% ../nbs/12_results.ipynb #28f3b804
-def iter_jsonl(path, missing_ok: bool = False):
-    """Yield the JSON rows of a JSON-lines file (`.jsonl`; gzip when the name ends in `.gz`), blank lines skipped.
-    A truncated last line (no final newline and not valid JSON; or a gzip stream cut short) is dropped with a
-    `UserWarning` naming the file; an invalid line before it raises ValueError('<path>, line <n>: …').
-    `missing_ok`: a missing file yields nothing instead of raising FileNotFoundError."""
-    import gzip
+class TornLineWarning(UserWarning):
+    "A JSON-lines file held an interrupted append (a cut last line, a gzip stream cut short) or a `null` row: skipped."
+
+_SKIP = object()
+
+def _jsonl_parse(path, lineno: int, raw: bytes, last: bool):
+    "The row of one line (`_SKIP` for a blank line, a null row or a torn last line); ValueError for a bad line."
+    if not raw.strip(): return _SKIP
+    torn = last and not raw.endswith(b"\n")
+    try: row = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
+        if torn:
+            warnings.warn(f"{path}: dropped a truncated last line {lineno} ({len(raw)} bytes; an interrupted write?)",
+                          TornLineWarning, stacklevel=4)
+            return _SKIP
+        why = "nested too deeply" if isinstance(e, RecursionError) else str(e)
+        raise ValueError(f"{path}, line {lineno}: {why}") from None
+    if row is None:
+        warnings.warn(f"{path}, line {lineno}: skipped a null row", TornLineWarning, stacklevel=4)
+        return _SKIP
+    if not isinstance(row, dict): raise ValueError(f"{path}, line {lineno}: a JSON {type(row).__name__}, not an object")
+    return row
+
+def jsonl_lines(path, missing_ok: bool = False):
+    """Yield `(lineno, raw, row)` for every row of the JSON-lines file `path` (gzip when the name ends in `.gz`) under
+    the policy above: `lineno` 1-based, `raw` the line's bytes as stored (with its `\\n`, except a last line that
+    lacks it), `row` a dict. Warns `TornLineWarning` for what it skips; raises ValueError for corruption (naming the
+    file and line), FileNotFoundError for a missing file unless `missing_ok`."""
+    import gzip, zlib
     path = Path(path)
     if missing_ok and not path.exists(): return
-    opener = gzip.open if path.name.endswith(".gz") else open
-    with opener(path, "rt", encoding="utf-8") as f:
+    gz = path.name.endswith(".gz")
+    with (gzip.open(path, "rb") if gz else open(path, "rb")) as f:
         prev, n, cut = None, 0, False
         while True:
             try: line = f.readline()
-            except EOFError: cut = True; break          # gzip stream ended early
+            except EOFError: cut = True; break                       # gzip stream ended before its trailer
+            except (gzip.BadGzipFile, zlib.error) as e: raise ValueError(f"{path}, line {n + 1}: not a gzip stream ({e})") from None
             if not line: break
             n += 1
-            if prev is not None: yield _jsonl_row(path, *prev)
-            prev = (n, line) if line.strip() else None
-        if prev is None: return
-        lineno, last = prev
-        if cut or not last.endswith("\n"):
-            try: row = json.loads(last)
-            except json.JSONDecodeError:
-                warnings.warn(f"{path}: dropped a truncated last line {lineno} ({len(last)} characters; an interrupted write?)")
-                return
-            if not cut: yield row; return
-            warnings.warn(f"{path}: gzip stream ends early after line {lineno}; later rows, if any, are lost")
-            yield row; return
-        yield _jsonl_row(path, lineno, last)
+            if prev is not None:
+                row = _jsonl_parse(path, *prev, last=False)
+                if row is not _SKIP: yield prev[0], prev[1], row
+            prev = (n, line)
+        if cut:
+            warnings.warn(f"{path}: gzip stream ends early after line {n}; later rows, if any, are lost",
+                          TornLineWarning, stacklevel=2)
+        if prev is not None:
+            row = _jsonl_parse(path, *prev, last=True)
+            if row is not _SKIP: yield prev[0], prev[1], row
 
-def _jsonl_row(path, lineno, line):
-    try: return json.loads(line)
-    except json.JSONDecodeError as e: raise ValueError(f"{path}, line {lineno}: {e}") from None
+def iter_jsonl(path, missing_ok: bool = False):
+    "Yield the rows (dicts) of a JSON-lines file under the policy above (`jsonl_lines` without line numbers)."
+    for _, _, row in jsonl_lines(path, missing_ok): yield row
 
 def read_jsonl(path, missing_ok: bool = False) -> list:
-    "All rows of a JSON-lines file as a list (`iter_jsonl`: truncated last line dropped with a warning, bad lines raise)."
+    "All rows of a JSON-lines file as a list (`iter_jsonl`: torn last line and null rows skipped with a warning, bad lines raise)."
     return list(iter_jsonl(path, missing_ok))
+
+def append_jsonl(path, row: dict) -> None:
+    """Append `row` to the JSON-lines file `path` as one line (`json.dumps`, ASCII: a lone surrogate is escaped, never
+    written raw), in a single `write` on a file opened for appending (created if missing)."""
+    data = (json.dumps(row) + "\n").encode("ascii")
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        view = memoryview(data)
+        while view: view = view[os.write(fd, view):]
+    finally: os.close(fd)
+
+def rewrite_jsonl(path, keep=None) -> int:
+    """Rewrite the JSON-lines file `path` with only its rows (as `jsonl_lines` reads them) for which `keep(row)` is
+    true (None: all), each as stored, with a final newline -- atomically (`write_atomic`), and only if that changes the
+    file. What a resumed run does before it appends again: a torn last line, null rows and the rows of steps it will
+    replay are gone. Returns the number of rows dropped (skipped lines not counted). A missing file stays missing."""
+    import gzip
+    path = Path(path)
+    if not path.exists(): return 0
+    rows = list(jsonl_lines(path))
+    kept = [raw if raw.endswith(b"\n") else raw + b"\n" for _, raw, row in rows if keep is None or keep(row)]
+    data = b"".join(kept)
+    if path.name.endswith(".gz"):
+        try: same = gzip.decompress(path.read_bytes()) == data
+        except (EOFError, OSError): same = False
+        if not same: write_atomic(path, gzip.compress(data, mtime=0))
+    elif path.read_bytes() != data: write_atomic(path, data)
+    return len(rows) - len(kept)
 
 # %% ../nbs/12_results.ipynb #b8277761
 def find_results_dir(start=None) -> Path:
