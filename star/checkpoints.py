@@ -12,8 +12,8 @@ from pathlib import Path
 
 # %% auto #0
 __all__ = ['MARKER', 'SAVING', 'HASH_LIMIT', 'checkpoint_step', 'begin_save', 'mark_complete', 'check_checkpoint',
-           'NoUsableCheckpointError', 'ResumePoint', 'checkpoint_dirs', 'find_resume_checkpoint', 'rotate_checkpoints',
-           'AtomicCheckpoints', 'atomic_trainer', 'run_folder']
+           'NoUsableCheckpointError', 'ResumePoint', 'checkpoint_dirs', 'find_resume_checkpoint', 'set_aside',
+           'model_fingerprint', 'rotate_checkpoints', 'AtomicCheckpoints', 'atomic_trainer', 'run_folder']
 
 # %% ../nbs/17_checkpoints.ipynb #b76eb052
 MARKER = "star_complete.json"      # written last: the checkpoint is complete
@@ -167,11 +167,10 @@ def _quarantine(ckpt: Path) -> Path:
 
 def find_resume_checkpoint(out_dir, move: bool = True, log=None) -> ResumePoint:
     """The newest usable checkpoint of the run folder `out_dir` (`check_checkpoint`, newest first; older ones are not
-    read). Each newer checkpoint is skipped: `log` (default: print to stderr) names it and the reason, and with `move`
-    it goes to `out_dir/incomplete/` (that step will be saved again). No usable checkpoint: from scratch if every
-    skipped one was a save that never finished (or there was none); else raises `NoUsableCheckpointError` naming
-    `out_dir` and every checkpoint with its reason, leaving them in place."""
-    log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
+    read) as a `ResumePoint`; the newer ones are its `skipped`, and with `move` they are `set_aside` (named with their
+    reason through `log`). No usable checkpoint: from scratch if every skipped one was a save that never finished (or
+    there was none); else raises `NoUsableCheckpointError` naming `out_dir` and every checkpoint with its reason,
+    leaving them in place. `move=False` reads only (every process of a run may call it)."""
     skipped, chosen = [], None
     for ckpt in reversed(checkpoint_dirs(out_dir)):
         why = check_checkpoint(ckpt)
@@ -182,12 +181,30 @@ def find_resume_checkpoint(out_dir, move: bool = True, log=None) -> ResumePoint:
         raise NoUsableCheckpointError(f"no usable checkpoint in {Path(out_dir)} ({lines}). Move or delete these "
                                       f"folders to start the run over, or restore a checkpoint.")
     point = ResumePoint(chosen, checkpoint_step(chosen) if chosen else 0, skipped)
-    for p, why in skipped:
-        dest = _quarantine(p) if move else None
-        if dest: point.moved.append(dest)
-        log(f"resume: skipping {p}: {why}" + (f" (moved to {dest})" if dest else ""))
-    if skipped: log(f"resume: from {chosen}" if chosen else f"resume: no complete checkpoint in {out_dir}: starting from scratch")
+    return set_aside(point, log) if move else point
+
+def set_aside(point: ResumePoint, log=None) -> ResumePoint:
+    """Move every checkpoint `point` skipped to `<run>/incomplete/` (the resumed run saves that step again) and say so
+    through `log` (default: print to stderr): one line per checkpoint with its reason, then where the run resumes.
+    Returns `point` with `moved` filled in."""
+    log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
+    for p, why in point.skipped:
+        if not p.exists(): continue
+        dest = _quarantine(p); point.moved.append(dest)
+        log(f"resume: skipping {p}: {why} (moved to {dest})")
+    if point.skipped:
+        run = point.skipped[0][0].parent
+        log(f"resume: from {point.checkpoint}" if point.checkpoint else
+            f"resume: no complete checkpoint in {run}: starting from scratch")
     return point
+
+def model_fingerprint(folder) -> str | None:
+    """SHA-256 (hex) naming the weights of a model folder: over the sorted names and SHA-256s of its `*.safetensors`
+    files (else `pytorch_model*.bin`); None when it holds neither. Two folders with the same weights files agree."""
+    folder = Path(folder)
+    files = sorted(folder.glob("*.safetensors")) or sorted(folder.glob("pytorch_model*.bin"))
+    if not files: return None
+    return hashlib.sha256("".join(f"{p.name} {_sha256(p)}\n" for p in files).encode()).hexdigest()
 
 # %% ../nbs/17_checkpoints.ipynb #b81c5ebc
 def rotate_checkpoints(out_dir, limit: int | None, keep=()) -> list[Path]:

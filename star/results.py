@@ -16,12 +16,12 @@ import pandas as pd
 
 # %% auto #0
 __all__ = ['KINDS', 'CONFIG_KEYS', 'CURVE_KEYS', 'PROTOCOLS', 'METRICS', 'PAPER_METRICS', 'QA_DATASETS', 'META_KEYS', 'RUN_NAME',
-           'NAN', 'find_secrets', 'git_commit', 'machine', 'new_record', 'record_json', 'write_atomic',
-           'CommittedRecordWarning', 'git_tracked', 'save_record', 'read_record', 'UnreadableRecordWarning',
-           'scan_records', 'record_columns', 'load_records', 'load_curves', 'TornLineWarning', 'jsonl_lines',
-           'iter_jsonl', 'read_jsonl', 'append_jsonl', 'rewrite_jsonl', 'find_results_dir', 'paper_tables',
-           'paper_table', 'paper_metrics', 'side_by_side', 'markdown_table', 'save_table', 'figure_bytes',
-           'save_figure', 'coverage']
+           'NAN', 'find_secrets', 'dirty_files', 'git_commit', 'machine', 'new_record', 'record_json', 'write_atomic',
+           'CommittedRecordWarning', 'git_tracked', 'save_record', 'DirtyTreeError', 'check_publish', 'read_record',
+           'UnreadableRecordWarning', 'scan_records', 'record_columns', 'load_records', 'load_curves',
+           'TornLineWarning', 'jsonl_lines', 'iter_jsonl', 'read_jsonl', 'append_jsonl', 'rewrite_jsonl',
+           'find_results_dir', 'paper_tables', 'paper_table', 'paper_metrics', 'side_by_side', 'markdown_table',
+           'save_table', 'figure_bytes', 'save_figure', 'coverage']
 
 # %% ../nbs/12_results.ipynb #8bca150e
 KINDS = ("rl", "sft", "eval", "qa", "synthesis")
@@ -54,16 +54,24 @@ def find_secrets(obj, path: str = "") -> list[str]:
     elif isinstance(obj, str) and _SECRET_VALUE.search(obj): out.append(path)
     return out
 
+def _package_dir():
+    return Path(__file__).resolve().parent if "__file__" in globals() else None
+
+def dirty_files(cwd=None) -> list[str]:
+    "Tracked files with uncommitted changes in the repository holding `cwd` (default: this package); [] outside git."
+    try:
+        d = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=cwd or _package_dir(),
+                           capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError): return []
+    return [line[3:] for line in d.stdout.splitlines() if line.strip()] if d.returncode == 0 else []
+
 def git_commit(cwd=None) -> str | None:
     "`git rev-parse HEAD` of the repository holding `cwd` (default: this package), '+dirty' if modified; None outside git."
-    cwd = cwd or Path(__file__).resolve().parent if "__file__" in globals() else cwd
     try:
-        h = subprocess.run(["git", "rev-parse", "HEAD"], cwd=cwd, capture_output=True, text=True, timeout=10)
-        if h.returncode: return None
-        d = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=cwd, capture_output=True,
-                           text=True, timeout=10)
-        return h.stdout.strip() + ("+dirty" if d.stdout.strip() else "")
+        h = subprocess.run(["git", "rev-parse", "HEAD"], cwd=cwd or _package_dir(), capture_output=True, text=True, timeout=10)
     except (OSError, subprocess.SubprocessError): return None
+    if h.returncode: return None
+    return h.stdout.strip() + ("+dirty" if dirty_files(cwd) else "")
 
 def machine() -> str:
     "One line describing this machine: OS, architecture, Python, CPU count and the CUDA device (if torch is loaded)."
@@ -77,14 +85,18 @@ def machine() -> str:
 
 def new_record(run: str, kind: str, config: dict | None = None, curve: list | None = None,
                validation: dict | None = None, qa: dict | None = None, duration_s: float | None = None,
-               **extra) -> dict:
-    """A run record (see the schema above) with `meta` filled in: created (UTC, ISO 8601 to the second), git_commit,
-    machine, duration_s (seconds). `extra` keys are kept at the top level. Raises ValueError for a bad name or kind."""
+               git: str | None = None, **extra) -> dict:
+    """A run record (see the schema above) with `meta` filled in: created (UTC, ISO 8601 to the second), git_commit
+    (`git`: the commit the run started from, as `check_publish` returned it; default `git_commit()` now), dirty (True
+    when that tree had uncommitted changes: '+dirty'), machine, duration_s (seconds). `extra` keys are kept at the top
+    level. Raises ValueError for a bad name or kind."""
     _check_name_kind(run, kind)
+    commit = git if git is not None else git_commit()
     rec = {"run": run, "kind": kind, "config": dict(config or {}), "curve": list(curve or []),
            "validation": dict(validation or {}), "qa": dict(qa or {}),
            "meta": {"created": datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
-                    "git_commit": git_commit(), "machine": machine(), "duration_s": duration_s}}
+                    "git_commit": commit, "dirty": bool(commit and commit.endswith("+dirty")), "machine": machine(),
+                    "duration_s": duration_s}}
     rec.update(extra)
     return rec
 
@@ -163,6 +175,39 @@ def save_record(rec: dict, results_dir, ndigits: int = 6) -> Path:
         print(f"WARNING: {msg}", file=sys.stderr)
         warnings.warn(msg, CommittedRecordWarning, stacklevel=2)
     return write_atomic(path, text)
+
+# %% ../nbs/12_results.ipynb #d1539813
+class DirtyTreeError(ValueError):
+    "Publishing a record from a tree with uncommitted changes (pass allow_dirty=True to publish it marked dirty)."
+
+def _published(folder) -> bool:
+    "Whether files written to `folder` could be committed: it lies in a git work tree and git does not ignore it."
+    folder = Path(folder).resolve()
+    probe = next((p for p in [folder, *folder.parents] if p.exists()), None)
+    if probe is None or not probe.is_dir(): return False
+    try:
+        top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=probe, capture_output=True, text=True, timeout=10)
+        if top.returncode: return False
+        ign = subprocess.run(["git", "check-ignore", "-q", "--no-index", str(folder / "x.json")], cwd=probe,
+                             capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError): return False
+    return ign.returncode == 1
+
+def check_publish(results_dir=None, allow_dirty: bool = False, cwd=None) -> str | None:
+    """The commit a run's record will carry (`git_commit(cwd)`), checked before the run starts: when `results_dir` is a
+    folder whose files could be committed (inside a git work tree, not ignored) and the code's tree (`cwd`, default this
+    package) has uncommitted changes, raises `DirtyTreeError` naming the folder and the changed files -- unless
+    `allow_dirty`, which prints a warning to stderr instead (the record will say `"dirty": true`)."""
+    commit = git_commit(cwd)
+    if results_dir is None or not (commit or "").endswith("+dirty") or not _published(results_dir): return commit
+    files = dirty_files(cwd)
+    shown = ", ".join(files[:5]) + (f" and {len(files) - 5} more" if len(files) > 5 else "")
+    if not allow_dirty:
+        raise DirtyTreeError(f"refusing to publish to {results_dir}: the code has uncommitted changes ({shown}); commit "
+                             f"them first, or pass allow_dirty=True to publish a record marked dirty")
+    print(f"WARNING: publishing to {results_dir} from a tree with uncommitted changes ({shown}): the record is marked "
+          f"dirty ({commit})", file=sys.stderr)
+    return commit
 
 # %% ../nbs/12_results.ipynb #5b187736
 def _num(v):
