@@ -220,13 +220,23 @@ def read_record(src) -> dict:
     """A normalised record from a path or a dict: config has every `CONFIG_KEYS` entry, each curve row every
     `CURVE_KEYS` entry (floats), validation every protocol x `METRICS`, qa every `QA_DATASETS` (EM %, float), meta every
     `META_KEYS`; missing values are NaN. Unknown keys are kept. Raises OSError for a file that cannot be read and
-    ValueError naming the file for one that is not JSON or not shaped like a record (e.g. `[]`, a string config)."""
+    ValueError naming the file for one that is not a regular file (a FIFO would block), not UTF-8, not JSON, nested
+    too deeply, not valid Unicode (a lone-surrogate escape: no table or file can hold it) or not shaped like a record
+    (e.g. `[]`, a string config, a `run` that is not a name)."""
     where = "record" if isinstance(src, dict) else str(src)
     if isinstance(src, dict): rec = src
     else:
-        try: rec = json.loads(Path(src).read_text(encoding="utf-8"))
+        p = Path(src)
+        if p.exists() and not p.is_file(): raise ValueError(f"{where}: not a regular file (a folder, FIFO or device)")
+        try: rec = json.loads(p.read_text(encoding="utf-8"))
         except json.JSONDecodeError as e: raise ValueError(f"{where}: not valid JSON ({e})") from None
+        except UnicodeDecodeError as e: raise ValueError(f"{where}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+        except RecursionError: raise ValueError(f"{where}: JSON nested too deeply to be a run record") from None
     if not isinstance(rec, dict): raise ValueError(f"{where}: not a run record (a JSON {type(rec).__name__}, not an object)")
+    if "run" in rec and not isinstance(rec["run"], str): raise ValueError(f"{where}: not a run record (run {rec['run']!r} is not a name)")
+    try: json.dumps(rec, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError: raise ValueError(f"{where}: not valid Unicode (a lone surrogate such as \\ud800)") from None
+    except (RecursionError, ValueError, TypeError) as e: raise ValueError(f"{where}: not a run record ({type(e).__name__})") from None
     try: return _normalise(rec, src)
     except (AttributeError, TypeError, ValueError) as e:
         raise ValueError(f"{where}: not a run record ({type(e).__name__}: {e})") from None
@@ -263,7 +273,7 @@ def scan_records(results_dir) -> tuple[list[tuple[Path, dict]], list[tuple[Path,
     good, bad = [], []
     for p in _record_paths(results_dir):
         try: rec = read_record(p)
-        except (OSError, ValueError) as e: bad.append((p, str(e).removeprefix(f"{p}: "))); continue
+        except (OSError, ValueError, RecursionError) as e: bad.append((p, str(e).removeprefix(f"{p}: "))); continue
         if not isinstance(rec.get("kind"), str): bad.append((p, "not a run record (no kind)"))
         else: good.append((p, rec))
     return good, bad

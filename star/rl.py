@@ -582,10 +582,16 @@ def _summary(rows: list[dict], group_size: int = 1, **extra) -> dict:
 def rollout_reward_fn(name: str) -> Callable[..., list[float]]:
     """The TRL reward function of a run: the rewards `rollout_func` already computed with the task family's rule
     (`kwargs['star_reward']`, one per completion; for TravelPlanner the numbers of `star.rewards.reward_fn(name)`).
-    Raises KeyError without them, ValueError on a length mismatch."""
+    Raises KeyError without them, ValueError on a length mismatch or for a reward that is not a finite number (NaN or
+    inf would turn every advantage of its group, and the step's loss, into NaN)."""
     def f(completions=None, **kwargs):
         if "star_reward" not in kwargs: raise KeyError("rollout_func must return the field 'star_reward'")
-        r = [float(x) for x in kwargs["star_reward"]]
+        r = []
+        for i, x in enumerate(kwargs["star_reward"]):
+            try: v = float(x)
+            except (TypeError, ValueError): raise ValueError(f"reward {i} is not a number: {x!r}") from None
+            if isinstance(x, bool) or not math.isfinite(v): raise ValueError(f"reward {i} is not a finite number: {x!r}")
+            r.append(v)
         if completions is not None and len(r) != len(completions): raise ValueError(f"{len(r)} rewards for {len(completions)} completions")
         return r
     f.__name__ = f"{str(name).lower()}_reward"
@@ -1070,6 +1076,7 @@ def build_trainer(cfg: RLRunConfig, model, tokenizer, train_tasks: Sequence, val
     from star.models import fd_stdout
     with fd_stdout(): trainer = _grpo_trainer_cls()(**kw)   # TRL starts the colocated vLLM engine in a kernel too
     val_cb.trainer = trainer
+    trainer.star_validation = val_cb
     from star.sft import use_step_progress
     return use_step_progress(trainer, "GRPO steps", keys=("reward", "star/success", "star/tool_calls"))
 
@@ -1111,15 +1118,18 @@ def _prepare_resume(cfg: RLRunConfig, point) -> None:
     """Main process: set aside the checkpoints `point` skipped (`star.checkpoints.set_aside`, naming each and why) and
     rewrite the run's logs to what the resumed run will not play again: rollout statistics and samples of steps
     < `point.step`, validation records of steps <= it (every row when the run starts from scratch), torn last lines
-    and null rows gone. Every process waits for it."""
+    and null rows gone; checkpoints beyond `save_total_limit` (a run killed between a save and its rotation) rotated
+    as the Trainer would have. Every process waits for it."""
     from accelerate import PartialState
-    from star.checkpoints import set_aside
+    from star.checkpoints import rotate_checkpoints, set_aside
     state = PartialState()
     if state.is_main_process:
         set_aside(point)
         out = Path(cfg.out_dir)
         for name in ("rollout_stats", "samples"): _drop_steps_from(out / f"{name}.jsonl", point.step)
         _drop_steps_from(out / "validation.jsonl", point.step + 1 if point.checkpoint else 0)
+        best = best_checkpoint(_read_jsonl(out / "validation.jsonl"))   # a run killed between its save and the rotation
+        rotate_checkpoints(out, cfg.save_total_limit, keep=[best and best.get("checkpoint")])
     state.wait_for_everyone()
 
 def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: Sequence | None = None,
@@ -1172,6 +1182,9 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
         if last is not None and point.step >= cfg.total_steps:  # a finished run: re-read its state, take no extra step
             from transformers import TrainerState
             trainer.state = TrainerState.load_from_json(str(Path(last) / "trainer_state.json"))
+            if val_tasks and not any(r.get("step") == point.step for r in _read_jsonl(Path(cfg.out_dir) / "validation.jsonl")):
+                trainer._load_from_checkpoint(last)          # killed after its last save, before validating it
+                trainer.star_validation._eval(trainer.state, last)
         else:
             trainer.train(resume_from_checkpoint=last)
         t_train = time.time() - t_train

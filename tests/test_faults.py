@@ -1,0 +1,245 @@
+"""Fault injection on real `tiny` RL runs (issue 21): a run is killed (SIGKILL) at chosen points -- before its first
+checkpoint, between two log writes, in the middle of a log line, at each phase of a checkpoint save, after the save
+before the rotation -- or a file of its newest checkpoint is cut short or overwritten, and then started again with the
+same parameters. Every resumed run must end with the logs, rewards, validation records, record and weights of the
+uninterrupted run.
+
+Each run is a forked child of this process (the libraries are imported once, here, and nothing is computed before the
+fork), killed by a counter over the instrumented events: `append_jsonl` (before the write, after it, or in the middle
+of the line), the Trainer's save phases (weights, optimizer and scheduler, RNG state, trainer state), `mark_complete`
+(before and after), `rotate_checkpoints` and `save_record`. `pytest -m faults` runs the fast selection (a few
+minutes, part of the normal suite); `pytest -m slow tests/test_faults.py` kills the run at every event in turn."""
+import json, os, random, shutil, signal, sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.faults
+
+TIME_KEYS = ("time", "seconds", "runtime", "per_second")
+KILLED = -signal.SIGKILL
+
+
+def _cfg(out):
+    from star.rl import resolve_config
+    return resolve_config(scale="tiny", use_vllm=False, max_steps=3, n_train=2, batch_size=1, group_size=2, n_val=1,
+                          failure_rate=0.3, max_new_tokens_per_turn=12, max_context=1024, tool_budget=3,
+                          val_max_context=1024, val_tool_budget=2, out_dir=str(out), results_dir=None)
+
+
+def _tasks():
+    from star.tasks import load_tasks
+    return load_tasks("train")[:2], load_tasks("validation")[:1]
+
+
+def _instrument(kill_at, counter_file, tear=False):
+    """Patch the run's write points so that the `kill_at`-th event (1-based) SIGKILLs this process; every event is
+    appended to `counter_file`. `tear`: an `append_jsonl` event writes half its line, then kills."""
+    import star.checkpoints as ck, star.results as res
+    from transformers import Trainer, TrainerState
+    n = [0]
+    def event(name):
+        n[0] += 1
+        with open(counter_file, "a") as f: f.write(f"{n[0]} {name}\n")
+        if n[0] == kill_at: os.kill(os.getpid(), signal.SIGKILL)
+    def after(obj, attr, name):
+        orig = getattr(obj, attr)
+        def wrapped(*a, **k):
+            out = orig(*a, **k); event(name); return out
+        setattr(obj, attr, wrapped)
+    orig_append = res.append_jsonl
+    def append(path, row):
+        event(f"before append {Path(path).name}")
+        if tear and n[0] + 1 == kill_at:        # the next event is the kill: die in the middle of the line
+            data = (json.dumps(row) + "\n").encode()
+            with open(path, "ab") as f: f.write(data[: len(data) // 2])
+            event(f"torn append {Path(path).name}")
+        orig_append(path, row); event(f"after append {Path(path).name}")
+    res.append_jsonl = append
+    after(Trainer, "save_model", "saved weights")
+    after(Trainer, "_save_optimizer_and_scheduler", "saved optimizer+scheduler")
+    after(Trainer, "_save_rng_state", "saved rng state")
+    after(TrainerState, "save_to_json", "saved trainer state")
+    orig_mark = ck.mark_complete
+    def mark(d, *a, **k):
+        event("before marker"); out = orig_mark(d, *a, **k); event("after marker"); return out
+    ck.mark_complete = mark
+    after(ck, "rotate_checkpoints", "rotated")
+    orig_save = res.save_record
+    def save_record(*a, **k): event("before record"); return orig_save(*a, **k)
+    res.save_record = save_record
+
+
+def _child(out, kill_at=None, tear=False, counter_file=None):
+    "Run (or resume) the tiny run in a forked child; returns its exit status (negative: killed by that signal)."
+    sys.stdout.flush(); sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            os.environ["OMP_NUM_THREADS"] = "1"
+            if kill_at is not None or counter_file is not None:
+                _instrument(kill_at or 0, counter_file or os.devnull, tear)
+            from star.rl import train_rl
+            train, val = _tasks()
+            train_rl(_cfg(out), train, val)
+            code = 0
+        except BaseException as e:
+            import traceback; traceback.print_exc()
+            code = 3 if type(e).__name__ == "NoUsableCheckpointError" else 1
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+
+
+def _rows(path, drop=TIME_KEYS):
+    from star.results import read_jsonl
+    clean = lambda r: {k: (clean(v) if isinstance(v, dict) else v) for k, v in r.items()
+                       if not any(t in k for t in drop) and k != "checkpoint"}
+    return [clean(r) for r in read_jsonl(path, missing_ok=True)]
+
+
+def _weights(ckpt):
+    from safetensors.torch import load_file
+    return load_file(str(Path(ckpt) / "model.safetensors"))
+
+
+def _summary(out):
+    "Everything a resumed run must reproduce: logs, validation, the record's curves and rewards, the final weights."
+    rec = json.loads((Path(out) / "rl_tiny_grpo_curriculum_mixed2_f30_s0.json").read_text())
+    drop = lambda rows: [{k: v for k, v in r.items() if not any(t in k for t in TIME_KEYS)} for r in rows]
+    return {"rollout_stats": _rows(Path(out) / "rollout_stats.jsonl"), "samples": _rows(Path(out) / "samples.jsonl"),
+            "validation": _rows(Path(out) / "validation.jsonl"), "steps": rec["steps"], "curve": drop(rec["curve"]),
+            "trl_log": drop(rec["trl_log"]), "rewards": [r["rewards"] for r in rec["rollouts"]],
+            "validation_record": drop([rec["validation"].get("agent_star") or {}]),
+            "checkpoints": sorted(p.name for p in Path(out).glob("checkpoint-*"))}
+
+
+def _same(a, b):
+    import torch
+    sa, sb = _summary(a), _summary(b)
+    for k in sa: assert sa[k] == sb[k], f"{k} differs"
+    wa, wb = _weights(Path(a) / "checkpoint-3"), _weights(Path(b) / "checkpoint-3")
+    assert wa.keys() == wb.keys() and all(torch.equal(wa[k], wb[k]) for k in wa), "final weights differ"
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    "The uninterrupted run, and the list of its instrumented events in order."
+    base = tmp_path_factory.mktemp("faults")
+    events = base / "events.txt"
+    assert _child(base / "ref", counter_file=events) == 0
+    names = [line.split(" ", 1)[1] for line in events.read_text().splitlines()]
+    return base / "ref", names
+
+
+def _kill_and_resume(reference, tmp_path, event, tear=False):
+    ref, names = reference
+    k = names.index(event) + 1 if isinstance(event, str) else event
+    out = tmp_path / "run"
+    assert _child(out, kill_at=k, tear=tear) == KILLED, f"event {k} ({names[k - 1]}) did not kill the run"
+    assert not (out / "rl_tiny_grpo_curriculum_mixed2_f30_s0.json").exists() or names[k - 1] == "before record"
+    assert _child(out) == 0
+    _same(ref, out)
+    return out
+
+
+def _nth(names, name, n=1):
+    "The 1-based index of the n-th event called `name`."
+    return [i for i, x in enumerate(names) if x == name][n - 1] + 1
+
+
+def test_reference_run_events(reference):
+    "The instrumented events of the uninterrupted run: 3 steps, a checkpoint and a validation after each."
+    _, names = reference
+    assert names.count("before marker") == 3 and names.count("after append samples.jsonl") == 3
+    assert names.count("after append validation.jsonl") == 4 and names[-1] == "before record"
+
+
+def test_killed_before_the_first_checkpoint(reference, tmp_path):
+    "Killed after step 0 logged its rollouts, before any checkpoint: the rerun starts clean, rows are not doubled."
+    _, names = reference
+    _kill_and_resume(reference, tmp_path, _nth(names, "after append samples.jsonl", 1))
+
+
+def test_killed_between_two_log_writes(reference, tmp_path):
+    "Killed after step 1's rollout statistics, before its sample: the step is replayed, each row logged once."
+    _, names = reference
+    _kill_and_resume(reference, tmp_path, _nth(names, "after append rollout_stats.jsonl", 2))
+
+
+def test_killed_in_the_middle_of_a_log_line(reference, tmp_path):
+    "A torn last line of the step the run resumes at used to survive and corrupt the next append."
+    _, names = reference
+    _kill_and_resume(reference, tmp_path, _nth(names, "before append samples.jsonl", 2) + 1, tear=True)
+
+
+@pytest.mark.parametrize("phase", ["saved weights", "saved optimizer+scheduler", "before marker"])
+def test_killed_during_a_save(reference, tmp_path, phase):
+    "Killed while checkpoint-2 is being written: it is skipped (named, set aside) and the run resumes from checkpoint-1."
+    _, names = reference
+    out = _kill_and_resume(reference, tmp_path, _nth(names, phase, 2))
+    assert (out / "incomplete" / "checkpoint-2").is_dir()
+
+
+def test_killed_after_the_last_save(reference, tmp_path):
+    "Killed after the final checkpoint was marked, before its validation and the record: the rerun completes both."
+    _, names = reference
+    _kill_and_resume(reference, tmp_path, _nth(names, "after marker", 3))
+
+
+CORRUPT = ["trainer_state.json", "model.safetensors", "optimizer.pt", "scheduler.pt", "rng_state.pth"]
+
+
+def _corrupt_and_resume(reference, tmp_path, name, how):
+    ref, _ = reference
+    out = tmp_path / "run"
+    shutil.copytree(ref, out)
+    p = out / "checkpoint-3" / name
+    data = p.read_bytes()
+    p.write_bytes(data[: len(data) // 2] if how == "truncate" else data[:100] + bytes(b ^ 0xFF for b in data[100:116]) + data[116:])
+    assert _child(out) == 0
+    _same(ref, out)
+    rec = json.loads((out / "rl_tiny_grpo_curriculum_mixed2_f30_s0.json").read_text())
+    assert rec["resume"]["checkpoint"] == "checkpoint-2" and rec["resume"]["skipped"][0]["checkpoint"] == "checkpoint-3"
+    assert name in rec["resume"]["skipped"][0]["reason"]
+
+
+@pytest.mark.parametrize("name", ["model.safetensors", "optimizer.pt"])
+def test_corrupt_newest_checkpoint_falls_back(reference, tmp_path, name):
+    "A cut newest checkpoint used to stop every resume; now the run replays the last step from the one before."
+    _corrupt_and_resume(reference, tmp_path, name, "truncate")
+
+
+def test_no_usable_checkpoint_fails_with_the_path(reference, tmp_path):
+    "Completed checkpoints that are all damaged: the run stops before loading anything, naming the folder and why."
+    ref, _ = reference
+    out = tmp_path / "run"
+    shutil.copytree(ref, out)
+    for c in out.glob("checkpoint-*"): (c / "optimizer.pt").write_bytes(b"")
+    from star.checkpoints import NoUsableCheckpointError
+    from star.rl import train_rl
+    with pytest.raises(NoUsableCheckpointError) as e: train_rl(_cfg(out), *_tasks())
+    assert str(e.value).startswith(f"no usable checkpoint in {out} (checkpoint-3: optimizer.pt has 0 bytes"), str(e.value)
+    assert "checkpoint-2: optimizer.pt has 0 bytes" in str(e.value)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", CORRUPT)
+@pytest.mark.parametrize("how", ["truncate", "flip"])
+def test_every_corrupt_file(reference, tmp_path, name, how):
+    _corrupt_and_resume(reference, tmp_path, name, how)
+
+
+@pytest.mark.slow
+def test_killed_at_every_event(reference, tmp_path):
+    "Exhaustive: the run killed at each instrumented event in turn (and torn at each log write) ends like the reference."
+    _, names = reference
+    order = list(range(1, len(names) + 1))
+    random.Random(int(os.environ.get("STAR_FAULT_SEED", "0"))).shuffle(order)
+    for k in order:
+        for tear in (False, True) if names[k - 1].startswith("after append") else (False,):
+            d = tmp_path / f"k{k}{'t' if tear else ''}"
+            d.mkdir()
+            _kill_and_resume(reference, d, k, tear=tear)
