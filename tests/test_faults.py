@@ -243,3 +243,23 @@ def test_killed_at_every_event(reference, tmp_path):
             d = tmp_path / f"k{k}{'t' if tear else ''}"
             d.mkdir()
             _kill_and_resume(reference, d, k, tear=tear)
+
+
+@pytest.mark.skipif(not __import__("star.models", fromlist=["x"]).vllm_available(), reason="needs vLLM")
+def test_two_colocated_runs_at_once(tmp_path):
+    """Two `tiny` runs with TRL's colocated vLLM engine, started together on one machine (two jobs of `star ablate`, or
+    the test suite beside a run): each engine's process group gets its own free port (`ensure_master_port`); with
+    TRL's default both took 29500 and one failed with EADDRINUSE."""
+    import subprocess
+    env = {k: v for k, v in os.environ.items() if k not in ("MASTER_PORT", "MASTER_ADDR")} | {"OMP_NUM_THREADS": "1"}
+    cmd = lambda i: [sys.executable, "-m", "star.rl", "scale=tiny", "use_vllm=True", "max_steps=1", "n_train=2",
+                     "batch_size=1", "group_size=2", "n_val=0", "max_new_tokens_per_turn=8", f"out_dir={tmp_path / f'run{i}'}"]
+    root = Path(__file__).resolve().parents[1]
+    procs = [subprocess.Popen(cmd(i), cwd=root, env=env, stderr=subprocess.PIPE, text=True) for i in (0, 1)]
+    errs = [p.communicate(timeout=900)[1] for p in procs]
+    for p, err in zip(procs, errs):
+        assert p.returncode == 0, err[-3000:]
+        assert "EADDRINUSE" not in err and "address already in use" not in err.lower()
+    for i in (0, 1):
+        rec = json.loads((tmp_path / f"run{i}" / "rl_tiny_grpo_curriculum_mixed2_f0_s0.json").read_text())
+        assert rec["steps"] == 1 and rec["engine"]["rollout_engine"] == "vllm"
