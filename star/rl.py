@@ -165,6 +165,7 @@ class TaskFamily(Protocol):
     def reward(self, verdict, name: str, epoch: int) -> float: ...
     def metrics(self, tasks, rollouts, verdicts) -> dict: ...   # must hold 'final_pass' (model selection) and 'n'
     def sft_dataset(self, exclude=()) -> Any: ...       # a datasets.Dataset of chat `messages` for star.sft.train_sft
+                                                        # (TravelPlanner also takes n=: its first n, RLRunConfig.sft_n)
 
 # name -> "module:attribute" of a TaskFamily instance, imported on first use
 TASK_FAMILIES = {"probe": "star.probe:FAMILY"}
