@@ -258,15 +258,25 @@ def atomic_trainer(cls):
 # %% ../nbs/17_checkpoints.ipynb #0fa370a9
 @contextmanager
 def run_folder(path):
-    """Create the folder `path` (and its parents) for the duration of a `with` block; if the block is interrupted
-    (Ctrl-C, an error) and the folders it created are still empty, remove them -- an interrupted run leaves no empty
-    run folder behind. Yields the Path."""
+    """Create the folder `path` (and its parents) for the duration of a `with` block, in which a termination request
+    (SIGTERM: what Jupyter sends a busy kernel 2.5 s after `papermill` is stopped with Ctrl-C, and Slurm at a time
+    limit) raises `KeyboardInterrupt` like a Ctrl-C, so the run unwinds instead of dying mid-write. If the block is
+    interrupted (Ctrl-C, SIGTERM, an error) while the folders it created are still empty, they are removed: an
+    interrupted run leaves no empty run folder behind. Yields the Path."""
+    import signal, threading
     path = Path(path)
     made = [p for p in [path, *path.parents] if not p.exists()]
     path.mkdir(parents=True, exist_ok=True)
+    old = None
+    if threading.current_thread() is threading.main_thread():
+        def stop(signum, frame): raise KeyboardInterrupt(f"terminated by signal {signum}")
+        try: old = signal.signal(signal.SIGTERM, stop)
+        except (ValueError, OSError): old = None
     try: yield path
     except BaseException:
         for p in made:                        # deepest first
             try: p.rmdir()
             except OSError: break             # not empty (or gone): keep it and its parents
         raise
+    finally:
+        if old is not None: signal.signal(signal.SIGTERM, old)

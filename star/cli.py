@@ -531,6 +531,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.cmd in NOTEBOOKS:
         params = {k: v for k, v in vars(args).items() if k not in ("cmd", "output", "dry_run")}
         try: run_notebook(args.cmd, params, args.output, dry_run=args.dry_run)
+        except KeyboardInterrupt:
+            print(f"star {args.cmd}: interrupted (the kernel is stopped; a run resumes from its last complete checkpoint)",
+                  file=sys.stderr)
+            return 130
         except (ValueError, TypeError, FileNotFoundError, RuntimeError) as e:
             print(f"star {args.cmd}: {one_line(e)}", file=sys.stderr)
             return 2

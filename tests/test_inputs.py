@@ -241,6 +241,15 @@ def test_interrupted_run_leaves_no_empty_folder(tmp_path, monkeypatch):
     assert not (tmp_path / "runs").exists()
 
 
+def test_sigterm_unwinds_a_run_like_ctrl_c(tmp_path):
+    "Jupyter sends a busy kernel SIGTERM 2.5 s after `papermill` is stopped with Ctrl-C: the run unwinds, cleaning up."
+    from star.checkpoints import run_folder
+    before = signal.getsignal(signal.SIGTERM)
+    with pytest.raises(KeyboardInterrupt, match="terminated by signal 15"):
+        with run_folder(tmp_path / "runs" / "x"): os.kill(os.getpid(), signal.SIGTERM); time.sleep(5)
+    assert not (tmp_path / "runs").exists() and signal.getsignal(signal.SIGTERM) == before
+
+
 def test_ctrl_c_stops_a_run(tmp_path):
     "SIGINT (Ctrl-C) in the middle of training ends `python -m star.rl` with KeyboardInterrupt, its folder kept."
     out = tmp_path / "run"
