@@ -158,9 +158,11 @@ def _is_model_dir(p: Path) -> bool:
     except (OSError, ValueError): return False
 
 def _last_checkpoint(p: Path) -> Path | None:
+    "The newest complete checkpoint of a run folder (`star.checkpoints.check_checkpoint`: a cut save is passed over)."
+    from star.checkpoints import check_checkpoint
     cks = sorted((c for c in p.glob("checkpoint-*") if c.name.split("-")[-1].isdigit() and _is_model_dir(c)),
                  key=lambda c: int(c.name.split("-")[-1]))
-    return cks[-1] if cks else None
+    return next((c for c in reversed(cks) if check_checkpoint(c) is None), None)
 
 def _run_scale(p: Path) -> str | None:
     for d in (p, *p.parents[:2]):
