@@ -287,9 +287,7 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
     embedding rows), a resume starts from the newest complete one (`find_resume_checkpoint`: the others are set aside
     and named), `final/` appears by a rename once whole, `sft_log.json` is written atomically, and an interrupted first
     run leaves no empty `out_dir`. Returns the `final/` path."""
-    from trl import SFTTrainer
-    from star.checkpoints import atomic_trainer, find_resume_checkpoint, model_fingerprint, run_folder, set_aside
-    from star.results import write_atomic
+    from star.checkpoints import find_resume_checkpoint, run_folder
     out_dir = Path(out_dir)
     point = find_resume_checkpoint(out_dir, move=False) if resume else None   # fails here, before the model loads
     with run_folder(out_dir):
