@@ -23,8 +23,8 @@ KILLED = -signal.SIGKILL
 def _cfg(out):
     from star.rl import resolve_config
     return resolve_config(scale="tiny", use_vllm=False, max_steps=3, n_train=2, batch_size=1, group_size=2, n_val=1,
-                          failure_rate=0.3, max_new_tokens_per_turn=12, max_context=1024, tool_budget=3,
-                          val_max_context=1024, val_tool_budget=2, out_dir=str(out), results_dir=None)
+                          failure_rate=0.3, max_new_tokens_per_turn=12, tool_budget=3,
+                          val_tool_budget=2, out_dir=str(out), results_dir=None)
 
 
 def _tasks():
