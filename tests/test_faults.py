@@ -16,6 +16,11 @@ import pytest
 
 pytestmark = pytest.mark.faults
 
+# Imported once, here: every forked run reuses them (nothing may compute before a fork: OpenMP is not fork-safe).
+import safetensors.torch, transformers, trl  # noqa: E401,F401
+import star.checkpoints, star.results, star.rl  # noqa: F401
+from trl import GRPOTrainer  # noqa: F401
+
 TIME_KEYS = ("time", "seconds", "runtime", "per_second")
 KILLED = -signal.SIGKILL
 
@@ -32,54 +37,57 @@ def _tasks():
     return load_tasks("train")[:2], load_tasks("validation")[:1]
 
 
-def _instrument(kill_at, counter_file, tear=False):
-    """Patch the run's write points so that the `kill_at`-th event (1-based) SIGKILLs this process; every event is
-    appended to `counter_file`. `tear`: an `append_jsonl` event writes half its line, then kills."""
+def _instrument(kill, events_file, tear=False):
+    """Patch the run's write points: each is an event `(name, step)` -- the step of the row written, or of the
+    checkpoint being saved -- appended to `events_file`; the event equal to `kill` SIGKILLs this process. `tear`: the
+    killing event is an append that writes half its line first."""
     import star.checkpoints as ck, star.results as res
     from transformers import Trainer, TrainerState
-    n = [0]
-    def event(name):
-        n[0] += 1
-        with open(counter_file, "a") as f: f.write(f"{n[0]} {name}\n")
-        if n[0] == kill_at: os.kill(os.getpid(), signal.SIGKILL)
-    def after(obj, attr, name):
-        orig = getattr(obj, attr)
-        def wrapped(*a, **k):
-            out = orig(*a, **k); event(name); return out
-        setattr(obj, attr, wrapped)
+    def event(name, step):
+        with open(events_file, "a") as f: f.write(json.dumps([name, step]) + "\n")
+        if kill is not None and [name, step] == list(kill): os.kill(os.getpid(), signal.SIGKILL)
+    def after(cls, attr, name):
+        orig = getattr(cls, attr)
+        def wrapped(self, *a, **k):
+            out = orig(self, *a, **k)
+            state = self if isinstance(self, TrainerState) else self.state
+            event(name, state.global_step); return out
+        setattr(cls, attr, wrapped)
     orig_append = res.append_jsonl
     def append(path, row):
-        event(f"before append {Path(path).name}")
-        if tear and n[0] + 1 == kill_at:        # the next event is the kill: die in the middle of the line
+        name, step = Path(path).name, row.get("step")
+        event(f"before append {name}", step)
+        if tear and kill is not None and list(kill) == [f"after append {name}", step]:
             data = (json.dumps(row) + "\n").encode()
-            with open(path, "ab") as f: f.write(data[: len(data) // 2])
-            event(f"torn append {Path(path).name}")
-        orig_append(path, row); event(f"after append {Path(path).name}")
+            with open(path, "ab") as f: f.write(data[: len(data) // 2])     # killed in the middle of the line
+            os.kill(os.getpid(), signal.SIGKILL)
+        orig_append(path, row); event(f"after append {name}", step)
     res.append_jsonl = append
     after(Trainer, "save_model", "saved weights")
     after(Trainer, "_save_optimizer_and_scheduler", "saved optimizer+scheduler")
     after(Trainer, "_save_rng_state", "saved rng state")
     after(TrainerState, "save_to_json", "saved trainer state")
-    orig_mark = ck.mark_complete
+    orig_mark, orig_rotate = ck.mark_complete, ck.rotate_checkpoints
     def mark(d, *a, **k):
-        event("before marker"); out = orig_mark(d, *a, **k); event("after marker"); return out
-    ck.mark_complete = mark
-    after(ck, "rotate_checkpoints", "rotated")
+        step = ck.checkpoint_step(d)
+        event("before marker", step); out = orig_mark(d, *a, **k); event("after marker", step); return out
+    def rotate(out_dir, *a, **k):
+        done = orig_rotate(out_dir, *a, **k)
+        event("rotated", max((ck.checkpoint_step(p) for p in ck.checkpoint_dirs(out_dir)), default=0)); return done
+    ck.mark_complete, ck.rotate_checkpoints = mark, rotate
     orig_save = res.save_record
-    def save_record(*a, **k): event("before record"); return orig_save(*a, **k)
+    def save_record(rec, *a, **k): event("before record", rec.get("steps")); return orig_save(rec, *a, **k)
     res.save_record = save_record
 
 
-def _child(out, kill_at=None, tear=False, counter_file=None):
+def _child(out, kill=None, tear=False, events_file=None):
     "Run (or resume) the tiny run in a forked child; returns its exit status (negative: killed by that signal)."
     sys.stdout.flush(); sys.stderr.flush()
     pid = os.fork()
     if pid == 0:
         code = 1
         try:
-            os.environ["OMP_NUM_THREADS"] = "1"
-            if kill_at is not None or counter_file is not None:
-                _instrument(kill_at or 0, counter_file or os.devnull, tear)
+            if kill is not None or events_file is not None: _instrument(kill, events_file or os.devnull, tear)
             from star.rl import train_rl
             train, val = _tasks()
             train_rl(_cfg(out), train, val)
@@ -126,67 +134,55 @@ def _same(a, b):
 
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory):
-    "The uninterrupted run, and the list of its instrumented events in order."
+    "The uninterrupted run, and its instrumented events `(name, step)` in order."
     base = tmp_path_factory.mktemp("faults")
-    events = base / "events.txt"
-    assert _child(base / "ref", counter_file=events) == 0
-    names = [line.split(" ", 1)[1] for line in events.read_text().splitlines()]
-    return base / "ref", names
+    events = base / "events.jsonl"
+    assert _child(base / "ref", events_file=events) == 0
+    return base / "ref", [tuple(json.loads(l)) for l in events.read_text().splitlines()]
 
 
-def _kill_and_resume(reference, tmp_path, event, tear=False):
-    ref, names = reference
-    k = names.index(event) + 1 if isinstance(event, str) else event
-    out = tmp_path / "run"
-    assert _child(out, kill_at=k, tear=tear) == KILLED, f"event {k} ({names[k - 1]}) did not kill the run"
-    assert not (out / "rl_tiny_grpo_curriculum_mixed2_f30_s0.json").exists() or names[k - 1] == "before record"
+def _kill(out, event, tear=False):
+    assert _child(out, kill=event, tear=tear) == KILLED, f"{event} did not kill the run"
+
+
+def _kill_and_resume(reference, out, events):
+    "Kill the run at each of `events` in turn (each run resumes the previous one), then let it finish."
+    ref, _ = reference
+    for event, tear in events: _kill(out, event, tear)
     assert _child(out) == 0
     _same(ref, out)
-    return out
-
-
-def _nth(names, name, n=1):
-    "The 1-based index of the n-th event called `name`."
-    return [i for i, x in enumerate(names) if x == name][n - 1] + 1
 
 
 def test_reference_run_events(reference):
     "The instrumented events of the uninterrupted run: 3 steps, a checkpoint and a validation after each."
     _, names = reference
-    assert names.count("before marker") == 3 and names.count("after append samples.jsonl") == 3
-    assert names.count("after append validation.jsonl") == 4 and names[-1] == "before record"
+    assert [s for n, s in names if n == "before marker"] == [1, 2, 3]
+    assert [s for n, s in names if n == "after append samples.jsonl"] == [0, 1, 2]
+    assert [s for n, s in names if n == "after append validation.jsonl"] == [0, 1, 2, 3]
+    assert names[-1] == ("before record", 3) and ("saved weights", 2) in names and ("rotated", 3) in names
 
 
-def test_killed_before_the_first_checkpoint(reference, tmp_path):
-    "Killed after step 0 logged its rollouts, before any checkpoint: the rerun starts clean, rows are not doubled."
-    _, names = reference
-    _kill_and_resume(reference, tmp_path, _nth(names, "after append samples.jsonl", 1))
+# The fast selection: one run killed at each kind of point in turn, each restart resuming the last one.
+CHAIN = [(("after append samples.jsonl", 0), False),          # before the first checkpoint
+         (("after append rollout_stats.jsonl", 1), False),    # between two log writes
+         (("after append samples.jsonl", 1), True),           # in the middle of a log line
+         (("saved weights", 2), False),                       # during a save: weights written, optimizer not
+         (("saved trainer state", 2), False),                 # during a save: every file, no marker yet
+         (("after marker", 3), False)]                        # after the last save, before its validation and record
 
 
-def test_killed_between_two_log_writes(reference, tmp_path):
-    "Killed after step 1's rollout statistics, before its sample: the step is replayed, each row logged once."
-    _, names = reference
-    _kill_and_resume(reference, tmp_path, _nth(names, "after append rollout_stats.jsonl", 2))
+def test_killed_again_and_again(reference, tmp_path):
+    """Killed before the first checkpoint, between two log writes, in the middle of a line, twice during a save and
+    after the last save -- restarted each time -- the run ends as the uninterrupted one: same logs (each row once),
+    rewards, validation records, record and weights; the cut checkpoint is set aside, named."""
+    _kill_and_resume(reference, tmp_path / "run", CHAIN)
+    assert (tmp_path / "run" / "incomplete" / "checkpoint-2").is_dir()
 
 
-def test_killed_in_the_middle_of_a_log_line(reference, tmp_path):
-    "A torn last line of the step the run resumes at used to survive and corrupt the next append."
-    _, names = reference
-    _kill_and_resume(reference, tmp_path, _nth(names, "before append samples.jsonl", 2) + 1, tear=True)
-
-
-@pytest.mark.parametrize("phase", ["saved weights", "saved optimizer+scheduler", "before marker"])
-def test_killed_during_a_save(reference, tmp_path, phase):
-    "Killed while checkpoint-2 is being written: it is skipped (named, set aside) and the run resumes from checkpoint-1."
-    _, names = reference
-    out = _kill_and_resume(reference, tmp_path, _nth(names, phase, 2))
-    assert (out / "incomplete" / "checkpoint-2").is_dir()
-
-
-def test_killed_after_the_last_save(reference, tmp_path):
-    "Killed after the final checkpoint was marked, before its validation and the record: the rerun completes both."
-    _, names = reference
-    _kill_and_resume(reference, tmp_path, _nth(names, "after marker", 3))
+@pytest.mark.slow
+@pytest.mark.parametrize("event, tear", CHAIN, ids=[f"{e[0]}@{e[1]}{'-torn' if t else ''}" for e, t in CHAIN])
+def test_each_kill_alone(reference, tmp_path, event, tear):
+    _kill_and_resume(reference, tmp_path / "run", [(event, tear)])
 
 
 CORRUPT = ["trainer_state.json", "model.safetensors", "optimizer.pt", "scheduler.pt", "rng_state.pth"]
@@ -235,14 +231,12 @@ def test_every_corrupt_file(reference, tmp_path, name, how):
 @pytest.mark.slow
 def test_killed_at_every_event(reference, tmp_path):
     "Exhaustive: the run killed at each instrumented event in turn (and torn at each log write) ends like the reference."
-    _, names = reference
-    order = list(range(1, len(names) + 1))
+    _, events = reference
+    order = list(events)
     random.Random(int(os.environ.get("STAR_FAULT_SEED", "0"))).shuffle(order)
-    for k in order:
-        for tear in (False, True) if names[k - 1].startswith("after append") else (False,):
-            d = tmp_path / f"k{k}{'t' if tear else ''}"
-            d.mkdir()
-            _kill_and_resume(reference, d, k, tear=tear)
+    for i, event in enumerate(order):
+        for tear in (False, True) if event[0].startswith("after append") else (False,):
+            _kill_and_resume(reference, tmp_path / f"k{i}{'t' if tear else ''}", [(event, tear)])
 
 
 @pytest.mark.skipif(not __import__("star.models", fromlist=["x"]).vllm_available(), reason="needs vLLM")
