@@ -234,6 +234,40 @@ def test_killed_at_every_event(reference, tmp_path):
             _kill_and_resume(reference, tmp_path / f"k{i}{'t' if tear else ''}", [(event, tear)])
 
 
+def _sft_child(out, kill=None):
+    "A 3-step tiny SFT (a checkpoint after each step) in a forked child, killed at `kill`; returns its exit status."
+    sys.stdout.flush(); sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            if kill is not None: _instrument(kill, os.devnull)
+            from star.sft import build_sft_dataset, train_sft
+            from star.tasks import load_tasks
+            ds = build_sft_dataset(tasks=load_tasks("validation")[:2]).map(lambda r: {"messages": r["messages"][1:3]})
+            train_sft("tiny", ds, out, max_steps=3, save_steps=1, batch_size=2, learning_rate=3e-3, warmup_steps=0,
+                      lr_scheduler_type="constant")
+            code = 0
+        except BaseException:
+            import traceback; traceback.print_exc()
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+
+
+def test_sft_killed_during_a_save(tmp_path):
+    "The SFT stage: killed while checkpoint-2 is written, then restarted, it ends with the uninterrupted run's model."
+    assert _sft_child(tmp_path / "ref") == 0
+    assert _sft_child(tmp_path / "run", kill=("saved optimizer+scheduler", 2)) == KILLED
+    assert not (tmp_path / "run" / "final").exists()
+    assert _sft_child(tmp_path / "run") == 0
+    log, ref = (json.loads((tmp_path / d / "sft_log.json").read_text()) for d in ("run", "ref"))
+    assert log["resume"]["checkpoint"] == "checkpoint-1" and log["resume"]["skipped"][0]["checkpoint"] == "checkpoint-2"
+    assert log["loss_curve"] == ref["loss_curve"] and log["final_fingerprint"] == ref["final_fingerprint"]
+    assert (tmp_path / "run" / "final" / "model.safetensors").read_bytes() == (tmp_path / "ref" / "final" / "model.safetensors").read_bytes()
+
+
 @pytest.mark.skipif(not __import__("star.models", fromlist=["x"]).vllm_available(), reason="needs vLLM")
 def test_two_colocated_runs_at_once(tmp_path):
     """Two `tiny` runs with TRL's colocated vLLM engine, started together on one machine (two jobs of `star ablate`, or
