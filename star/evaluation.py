@@ -158,11 +158,14 @@ def _is_model_dir(p: Path) -> bool:
     except (OSError, ValueError): return False
 
 def _last_checkpoint(p: Path) -> Path | None:
-    "The newest complete checkpoint of a run folder (`star.checkpoints.check_checkpoint`: a cut save is passed over)."
-    from star.checkpoints import check_checkpoint
+    """The newest checkpoint of a run folder that is not known to be incomplete: a marked one must pass
+    `star.checkpoints.check_checkpoint`, one whose save was cut (in-progress marker, no completion marker) is passed
+    over, an unmarked model folder is taken as it is."""
+    from star.checkpoints import MARKER, SAVING, check_checkpoint
+    ok = lambda c: check_checkpoint(c) is None if (c / MARKER).exists() else not (c / SAVING).exists()
     cks = sorted((c for c in p.glob("checkpoint-*") if c.name.split("-")[-1].isdigit() and _is_model_dir(c)),
                  key=lambda c: int(c.name.split("-")[-1]))
-    return next((c for c in reversed(cks) if check_checkpoint(c) is None), None)
+    return next((c for c in reversed(cks) if ok(c)), None)
 
 def _run_scale(p: Path) -> str | None:
     for d in (p, *p.parents[:2]):
