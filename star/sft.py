@@ -465,7 +465,7 @@ def check_sft_values(P: dict) -> dict:
     """`P` (the notebook's parameters, `check_parameters`) with every value checked and normalised before anything
     is loaded: the scale is registered, `run` makes a valid record name, counts are integers in range (`max_steps`
     -1 or >= 1), `lr` a finite positive number, `mix` three non-negative integers (`"1:0:0"` or a list), `data_path`
-    an existing file, `allow_dirty` a boolean. Raises ValueError naming the parameter and the value
+    an existing file, `allow_dirty` a boolean, `dtype` 'auto' or a dtype name. Raises ValueError naming the parameter and the value
     (`star.models.UnknownScaleError` for the scale)."""
     from star.rl import _bad, _bool, _float, _int, _text
     from star.results import RUN_NAME
@@ -488,4 +488,7 @@ def check_sft_values(P: dict) -> dict:
     if P["data_path"] is not None and not Path(P["data_path"]).is_file():
         raise ValueError(f"data_path must be an SFT JSON-lines file, got {P['data_path']!r} (no such file)")
     P["allow_dirty"] = _bool("allow_dirty", P["allow_dirty"])
+    if "dtype" in P:
+        from star.models import normalize_dtype
+        P["dtype"] = normalize_dtype(P["dtype"])
     return P
