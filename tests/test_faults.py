@@ -4,8 +4,9 @@ before the rotation -- or a file of its newest checkpoint is cut short or overwr
 same parameters. Every resumed run must end with the logs, rewards, validation records, record and weights of the
 uninterrupted run.
 
-Each run is a forked child of this process (the libraries are imported once, here, and nothing is computed before the
-fork), killed by a counter over the instrumented events: `append_jsonl` (before the write, after it, or in the middle
+Each run is a child process forked from a fork server that imported the libraries once (`multiprocessing`'s
+"forkserver": a fresh process, so no OpenMP state of this one, which has run other tests, is inherited), killed at one
+of the instrumented events: `append_jsonl` (before the write, after it, or in the middle
 of the line), the Trainer's save phases (weights, optimizer and scheduler, RNG state, trainer state), `mark_complete`
 (before and after), `rotate_checkpoints` and `save_record`. `pytest -m faults` runs the fast selection (a few
 minutes, part of the normal suite); `pytest -m slow tests/test_faults.py` kills the run at every event in turn."""
@@ -16,10 +17,24 @@ import pytest
 
 pytestmark = pytest.mark.faults
 
-# Imported once, here: every forked run reuses them (nothing may compute before a fork: OpenMP is not fork-safe).
-import safetensors.torch, transformers, trl  # noqa: E401,F401
-import star.checkpoints, star.results, star.rl  # noqa: F401
-from trl import GRPOTrainer  # noqa: F401
+_CTX = None
+
+def _ctx():
+    "The fork server of this module's runs: a fresh process that imports the libraries once; each run forks from it."
+    global _CTX
+    if _CTX is None:
+        import multiprocessing
+        _CTX = multiprocessing.get_context("forkserver")
+        _CTX.set_forkserver_preload(["torch", "transformers", "trl", "safetensors.torch", "star.rl", "star.sft",
+                                     "star.checkpoints", "star.results", "star.tasks"])
+    return _CTX
+
+
+def _spawn(target, *args) -> int:
+    "Run `target(*args)` in a process forked from the fork server; its exit status (negative: killed by that signal)."
+    p = _ctx().Process(target=target, args=args)
+    p.start(); p.join()
+    return p.exitcode
 
 TIME_KEYS = ("time", "seconds", "runtime", "per_second")
 KILLED = -signal.SIGKILL
@@ -80,25 +95,19 @@ def _instrument(kill, events_file, tear=False):
     res.save_record = save_record
 
 
+def _rl_run(out, kill, tear, events_file):
+    if kill is not None or events_file is not None: _instrument(kill, events_file or os.devnull, tear)
+    from star.rl import train_rl
+    train, val = _tasks()
+    try: train_rl(_cfg(out), train, val)
+    except Exception as e:
+        if type(e).__name__ == "NoUsableCheckpointError": sys.exit(3)
+        raise
+
+
 def _child(out, kill=None, tear=False, events_file=None):
-    "Run (or resume) the tiny run in a forked child; returns its exit status (negative: killed by that signal)."
-    sys.stdout.flush(); sys.stderr.flush()
-    pid = os.fork()
-    if pid == 0:
-        code = 1
-        try:
-            if kill is not None or events_file is not None: _instrument(kill, events_file or os.devnull, tear)
-            from star.rl import train_rl
-            train, val = _tasks()
-            train_rl(_cfg(out), train, val)
-            code = 0
-        except BaseException as e:
-            import traceback; traceback.print_exc()
-            code = 3 if type(e).__name__ == "NoUsableCheckpointError" else 1
-        finally:
-            os._exit(code)
-    _, status = os.waitpid(pid, 0)
-    return -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+    "Run (or resume) the tiny run in a child process; returns its exit status (negative: killed by that signal)."
+    return _spawn(_rl_run, out, kill, tear, events_file)
 
 
 def _rows(path, drop=TIME_KEYS):
@@ -234,26 +243,18 @@ def test_killed_at_every_event(reference, tmp_path):
             _kill_and_resume(reference, tmp_path / f"k{i}{'t' if tear else ''}", [(event, tear)])
 
 
+def _sft_run(out, kill):
+    if kill is not None: _instrument(kill, os.devnull)
+    from star.sft import build_sft_dataset, train_sft
+    from star.tasks import load_tasks
+    ds = build_sft_dataset(tasks=load_tasks("validation")[:2]).map(lambda r: {"messages": r["messages"][1:3]})
+    train_sft("tiny", ds, out, max_steps=3, save_steps=1, batch_size=2, learning_rate=3e-3, warmup_steps=0,
+              lr_scheduler_type="constant")
+
+
 def _sft_child(out, kill=None):
-    "A 3-step tiny SFT (a checkpoint after each step) in a forked child, killed at `kill`; returns its exit status."
-    sys.stdout.flush(); sys.stderr.flush()
-    pid = os.fork()
-    if pid == 0:
-        code = 1
-        try:
-            if kill is not None: _instrument(kill, os.devnull)
-            from star.sft import build_sft_dataset, train_sft
-            from star.tasks import load_tasks
-            ds = build_sft_dataset(tasks=load_tasks("validation")[:2]).map(lambda r: {"messages": r["messages"][1:3]})
-            train_sft("tiny", ds, out, max_steps=3, save_steps=1, batch_size=2, learning_rate=3e-3, warmup_steps=0,
-                      lr_scheduler_type="constant")
-            code = 0
-        except BaseException:
-            import traceback; traceback.print_exc()
-        finally:
-            os._exit(code)
-    _, status = os.waitpid(pid, 0)
-    return -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+    "A 3-step tiny SFT (a checkpoint after each step) in a child process, killed at `kill`; returns its exit status."
+    return _spawn(_sft_run, out, kill)
 
 
 def test_sft_killed_during_a_save(tmp_path):
