@@ -299,7 +299,7 @@ class Rollout:
     sampled by the policy (the loss is taken only there); `logprobs`/`entropies` hold the sampling log-probability
     and entropy (nats) of policy tokens and 0.0 on environment tokens. `turn_spans` are `(start, end, kind)`
     half-open spans of `completion_ids`, kind 'policy' | 'env'. `termination`: 'answer' | 'tool_budget' |
-    'context_limit' | 'format_error' | 'no_action' | 'max_turns' ('partial' for a `prefix`)."""
+    'context_limit' | 'format_error' | 'no_action' | 'max_turns' | 'env_error' ('partial' for a `prefix`)."""
     task: object
     prompt_ids: list
     completion_ids: list = field(default_factory=list)
@@ -619,7 +619,9 @@ def rollout_batch(policy, tokenizer, tasks=None, *, group_size: int = 1, sandbox
     Ends: 'answer'; 'tool_budget' after `max_turns` tool calls (paper: 60); 'max_turns' after
     `max_policy_turns` replies (default `max_turns`, the reference's model-call limit); 'no_action' after
     `max_no_action` consecutive replies without tool call or answer (None: never); 'format_error' at the first
-    malformed reply if `stop_on_format_error`; 'context_limit' (with `truncated=True`) when prompt + completion
+    malformed reply if `stop_on_format_error`; 'env_error' when the environment's reply cannot be tokenised (the sample
+    ends there with `format_error` set, so it scores 0, and the reason in `meta['error']`: one bad sample never stops
+    the batch); 'context_limit' (with `truncated=True`) when prompt + completion
     reaches `max_context` tokens (a turn never generates past it; an observation that does not fit is dropped).
     Each reply is capped at `max_new_tokens_per_turn` tokens (reference: 8192) and stops at `stop` or end of turn.
     `prefixes`: partial Rollouts (`Rollout.prefix`) to continue instead of `tasks`; each is continued
@@ -717,8 +719,15 @@ def rollout_batch(policy, tokenizer, tasks=None, *, group_size: int = 1, sandbox
                 else:
                     r.streak += 1
                 if ro.termination == "partial":
-                    new, env_text = env_suffix(tokenizer, r.rendered, raw, text, ro.messages)
-                    env = _encode(tokenizer, env_text)
+                    try:
+                        new, env_text = env_suffix(tokenizer, r.rendered, raw, text, ro.messages)
+                        env = _encode(tokenizer, env_text)
+                    except Exception as e:   # the environment's reply cannot be tokenised: this sample ends, scored 0
+                        ro.format_error = True
+                        ro.meta["error"] = f"environment reply not tokenisable: {type(e).__name__}: {e}"[:500]
+                        if obs is not None: ro.messages.pop()
+                        end(r, "env_error")
+                        info["n_messages"] = len(ro.messages); continue
                     if r.length + len(env) >= max_context:   # the observation does not fit: drop it
                         if obs is not None: ro.messages.pop()
                         end(r, "context_limit", True)

@@ -16,9 +16,10 @@ import yaml
 
 # %% auto #0
 __all__ = ['NOTEBOOKS', 'KIND_OF', 'RUN_HELP', 'repo_root', 'notebooks_root', 'Param', 'notebook_parameters', 'job_name', 'Job',
-           'Ablation', 'load_ablation', 'job_settings', 'same_setting', 'record_status', 'is_done', 'select_jobs',
-           'plan', 'format_plan', 'execute', 'default_output', 'run_notebook', 'papermill_executor', 'ablate',
-           'collect', 'unreadable', 'option_type', 'build_parser', 'main']
+           'Ablation', 'AblationError', 'load_ablation', 'validate_parameters', 'job_settings', 'same_setting',
+           'record_status', 'is_done', 'select_jobs', 'plan', 'format_plan', 'execute', 'default_output',
+           'run_notebook', 'papermill_executor', 'ablate', 'collect', 'unreadable', 'option_type', 'build_parser',
+           'one_line', 'main']
 
 # %% ../nbs/14_cli.ipynb #ad7868d9
 NOTEBOOKS = {"synthesize": "nbs/synthesize.ipynb", "sft": "nbs/sft.ipynb", "rl": "nbs/rl.ipynb",
@@ -124,31 +125,96 @@ class Ablation:
     jobs: list
     source: str = ""
 
-def load_ablation(path, root=None) -> Ablation:
+class AblationError(ValueError):
+    "An ablation file that cannot be used; the message is one line: `<file>: <problem>` (or `<file> job <i>: …`)."
+
+def _yaml_problem(path: Path, e) -> str:
+    mark = getattr(e, "problem_mark", None)
+    where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+    return f"{path}: not valid YAML ({where}{getattr(e, 'problem', None) or type(e).__name__})"
+
+def load_ablation(path, root=None, check_values: bool = True) -> Ablation:
     """Parse and check an ablation YAML (format above); `root`: the checkout whose run notebooks declare the
-    parameters (`notebooks_root`). Raises ValueError naming the file and job for: an unknown notebook, an undeclared
-    parameter, a name different from `job_name`, a duplicate name, a `needs` outside the file."""
+    parameters (`notebooks_root`). Raises `AblationError` (a ValueError) with one line naming the file, and the job
+    where there is one, for: a missing or unreadable file, invalid YAML, a document that is not a mapping, `jobs` or
+    `defaults` of the wrong shape, a job that is not a mapping, an unknown notebook, an undeclared parameter, a
+    parameter its name needs but it lacks (e.g. `algorithm` for an RL job), a name different from `job_name`, a
+    duplicate name, a `needs` outside the file, and -- `check_values` -- a parameter value its run would reject
+    (`validate_parameters`, without the paths other jobs produce)."""
     path = Path(path)
-    doc = yaml.safe_load(path.read_text()) or {}
-    where = path.name
-    defaults, jobs, names = doc.get("defaults") or {}, [], set()
-    for i, j in enumerate(doc.get("jobs") or []):
+    try: text = path.read_text(encoding="utf-8")
+    except FileNotFoundError: raise AblationError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as e: raise AblationError(f"{path}: cannot be read ({type(e).__name__}: {e})") from None
+    try: doc = yaml.safe_load(text)
+    except yaml.YAMLError as e: raise AblationError(_yaml_problem(path, e)) from None
+    if not isinstance(doc, dict):
+        raise AblationError(f"{path}: expected a mapping with `experiment` and `jobs`, got {'an empty file' if doc is None else 'a YAML ' + type(doc).__name__}")
+    defaults, raw = doc.get("defaults") or {}, doc.get("jobs")
+    if not isinstance(raw, list) or not raw:
+        raise AblationError(f"{path}: `jobs` must be a non-empty list of jobs, got {raw!r}"[:300])
+    if not isinstance(defaults, dict) or not all(isinstance(v, dict) or v is None for v in defaults.values()):
+        raise AblationError(f"{path}: `defaults` must map a notebook name to its parameters")
+    jobs, names = [], set()
+    for i, j in enumerate(raw):
+        where = f"{path} job {i}"
+        if not isinstance(j, dict): raise AblationError(f"{where}: must be a mapping with `notebook` and `parameters`, got {j!r}"[:300])
         nb = j.get("notebook")
-        if nb not in NOTEBOOKS: raise ValueError(f"{where} job {i}: unknown notebook {nb!r}")
+        if nb not in NOTEBOOKS: raise AblationError(f"{where}: unknown notebook {nb!r}")
+        if not isinstance(j.get("parameters") or {}, dict): raise AblationError(f"{where}: `parameters` must be a mapping")
         params = {**(defaults.get(nb) or {}), **(j.get("parameters") or {})}
         bad = sorted(set(params) - set(notebook_parameters(nb, root)))
-        if bad: raise ValueError(f"{where} job {i}: parameters {bad} are not declared by {NOTEBOOKS[nb]}")
-        name = job_name(nb, params)
+        if bad: raise AblationError(f"{where}: parameters {bad} are not declared by {NOTEBOOKS[nb]}")
+        try: name = job_name(nb, params)
+        except KeyError as e: raise AblationError(f"{where} ({nb}): parameter {e} is needed to name the job") from None
+        except (TypeError, ValueError) as e: raise AblationError(f"{where} ({nb}): {e}") from None
         if nb == "evaluate" and not params.get("out_dir"): params["out_dir"] = f"runs/eval/{name}"
-        if j.get("name") not in (None, name): raise ValueError(f"{where} job {i}: name {j['name']!r} != derived {name!r}")
-        if name in names: raise ValueError(f"{where}: duplicate job {name!r}")
+        if j.get("name") not in (None, name): raise AblationError(f"{where}: name {j['name']!r} != derived {name!r}")
+        if name in names: raise AblationError(f"{path}: duplicate job {name!r}")
         needs = list(j.get("needs") or [])
         if missing := [n for n in needs if n not in names]:
-            raise ValueError(f"{where} job {name}: needs {missing} not listed before it")
+            raise AblationError(f"{path} job {name}: needs {missing} not listed before it")
+        if check_values:
+            try: validate_parameters(nb, params, root, paths=False)
+            except (ValueError, TypeError, RuntimeError) as e: raise AblationError(f"{path} job {name}: {e}") from None
         names.add(name)
         jobs.append(Job(name, nb, params, needs, doc.get("experiment", path.stem)))
     return Ablation(doc.get("experiment", path.stem), str(doc.get("artefact", "")), str(doc.get("description", "")),
                     jobs, str(path))
+
+def validate_parameters(notebook: str, params: dict, root=None, paths: bool = True) -> None:
+    """Check the values of a run's parameters before anything runs, as the notebook will: 'rl' through
+    `star.rl.resolve_config` (assembled as `nbs/rl.ipynb` does: `quick`, `extra`; the publication check is left to the
+    run), 'sft' through `star.sft.check_sft_values`, 'evaluate' the checkpoint (`star.evaluation.resolve_checkpoint`:
+    a local path must exist) and counts, 'synthesize' its counts. `paths=False` skips the files other jobs produce
+    (pool, data_path, checkpoint). Raises ValueError (or TypeError) naming the parameter and its value."""
+    full = {k: p.default for k, p in notebook_parameters(notebook, root).items()} | dict(params)
+    if notebook == "rl":
+        from star.rl import QUICK, resolve_config
+        extra = full.pop("extra", None) or {}
+        if not isinstance(extra, dict): raise ValueError(f"extra must be a dict of RLRunConfig fields, got {extra!r}")
+        quick = full.pop("quick", False)
+        if quick not in (True, False, None, 0, 1): raise ValueError(f"quick must be true or false, got {quick!r}")
+        if quick: full.update({k: v for k, v in QUICK.items() if full.get(k) is None}, run_name=f"rl_quick_{full.get('scale')}")
+        if not paths: full.pop("pool", None)
+        from star.rl import _text
+        _text("results_dir", full.pop("results_dir", None), none=True)     # publication is checked by the run itself
+        resolve_config(**{**full, **extra, "use_vllm": full.get("use_vllm") or False})
+    elif notebook == "sft":
+        from star.sft import check_sft_values
+        if not paths: full["data_path"] = None
+        check_sft_values(full)
+    elif notebook == "evaluate":
+        from star.evaluation import resolve_checkpoint
+        from star.rl import _int
+        if full.get("n") is not None: _int("n", full["n"], 1)
+        if full.get("scale") is not None:
+            from star.models import get_spec
+            get_spec(full["scale"])
+        if paths: resolve_checkpoint(str(full["checkpoint"]), full.get("base_url"))
+    elif notebook == "synthesize":
+        from star.rl import _int
+        for k in ("n_easy", "n_medium", "n_hard"):
+            if k in full and full[k] is not None: _int(k, full[k], 0)
 
 # %% ../nbs/14_cli.ipynb #e65e895c
 _WHERE = ("out_dir", "results_dir", "out_path", "api_key_env")   # where a run writes (or finds its key): not what it ran
@@ -252,11 +318,15 @@ def execute(notebook, output, parameters: dict, root, stream=None) -> Path:
     log = logging.getLogger("papermill")
     handler, saved = _Echo(stream or sys.stdout), (log.level, log.propagate)
     log.addHandler(handler); log.setLevel(logging.INFO); log.propagate = False
+    streamed = os.environ.get("STAR_STREAMED")
+    os.environ["STAR_STREAMED"] = "1"          # the kernel inherits it: `star.rl.announce` then prints once
     try:
         pm.execute_notebook(str(notebook), str(output), parameters=parameters, cwd=str(root), kernel_name="python3",
                             log_output=True, progress_bar=False)
     finally:
         log.removeHandler(handler); log.setLevel(saved[0]); log.propagate = saved[1]
+        if streamed is None: os.environ.pop("STAR_STREAMED", None)
+        else: os.environ["STAR_STREAMED"] = streamed
     return output
 
 def default_output(notebook: str, root) -> Path:
@@ -268,10 +338,12 @@ def run_notebook(notebook: str, parameters: dict, output=None, root=None, dry_ru
     """Run the run notebook `notebook` ('synthesize' | 'sft' | 'rl' | 'evaluate') with `parameters` (names checked
     against `notebook_parameters`): prints the papermill command and where the executed copy goes (`output`, default
     `default_output`), executes it unless `dry_run`, and returns the executed notebook's path. Raises ValueError for
-    an undeclared parameter, papermill's PapermillExecutionError when a cell fails."""
+    an undeclared parameter or a value the run would reject (`validate_parameters`, also with `dry_run`), papermill's
+    PapermillExecutionError when a cell fails."""
     root = notebooks_root(root)
     bad = sorted(set(parameters) - set(notebook_parameters(notebook, root)))
     if bad: raise ValueError(f"{NOTEBOOKS[notebook]} has no parameter(s) {bad}")
+    validate_parameters(notebook, parameters, root)        # a bad value fails here, not minutes into the run
     output = Path(output) if output else default_output(notebook, root)
     output = output if output.is_absolute() else Path.cwd() / output
     shown = output.relative_to(root) if output.is_relative_to(root) else output
@@ -298,13 +370,15 @@ def ablate(path, selectors: Iterable[str] = (), dry_run: bool = False, results="
     """Run the jobs of the ablation file `path` that match `selectors` and are not done (see above). `index`: run
     only the i-th job of the selected plan (Slurm array tasks). `results` is relative to `root` (default: the
     repository root). `with_needs=False`: do not add the jobs the selection needs. Returns
-    [{'name', 'notebook', 'status', 'seconds'}] in plan order."""
+    [{'name', 'notebook', 'status', 'seconds'}] in plan order. Raises `AblationError` (one line naming the file) for a
+    file `load_ablation` rejects, a selector without '=' or an `index` outside the selection."""
     root = Path(root) if root is not None else repo_root()
     res = Path(results) if Path(results).is_absolute() else root / results
     ab = load_ablation(path)
-    jobs = select_jobs(ab.jobs, selectors, with_needs=with_needs, results=res)
+    try: jobs = select_jobs(ab.jobs, selectors, with_needs=with_needs, results=res)
+    except ValueError as e: raise AblationError(f"{path}: {e}") from None
     if index is not None:
-        if not 0 <= index < len(jobs): raise IndexError(f"--index {index}: the selection has {len(jobs)} jobs")
+        if not 0 <= index < len(jobs): raise AblationError(f"{path}: --index {index}: the selection has {len(jobs)} jobs (0-{len(jobs) - 1})")
         jobs = [jobs[index]]
     planned = plan(jobs, res)
     out(f"# {ab.experiment} ({ab.artefact}): {len(planned)} jobs, {sum(s == 'done' for _, s, _ in planned)} done")
@@ -332,7 +406,8 @@ def ablate(path, selectors: Iterable[str] = (), dry_run: bool = False, results="
 def collect(files: Iterable | None = None, results="results", root=None):
     """pandas DataFrame, one row per distinct job over the ablation `files` (default `ablations/*.yaml` of the repo):
     name, notebook, experiments (comma-separated), status ('done' | 'missing' | 'unreadable' | 'mismatch'), done
-    (bool), reason. Raises ValueError when one name carries different parameters in two files."""
+    (bool), reason. Raises `AblationError` for a file `load_ablation` rejects, or when one name carries different parameters in
+    two files."""
     import pandas as pd
     root = Path(root) if root is not None else repo_root()
     files = sorted((root / "ablations").glob("*.yaml")) if files is None else [Path(f) for f in files]
@@ -342,7 +417,7 @@ def collect(files: Iterable | None = None, results="results", root=None):
         for j in load_ablation(f).jobs:
             if j.name in rows:
                 if rows[j.name]["job"].parameters != j.parameters:
-                    raise ValueError(f"job {j.name} has different parameters in {rows[j.name]['experiments']} and {f}")
+                    raise AblationError(f"{f}: job {j.name} has different parameters in {', '.join(rows[j.name]['experiments'])}")
                 rows[j.name]["experiments"].append(j.experiment)
             else: rows[j.name] = {"job": j, "experiments": [j.experiment]}
     out = []
@@ -436,37 +511,62 @@ def build_parser(root=None) -> argparse.ArgumentParser:
     c.add_argument("--missing", action="store_true", help="list only the jobs that are not done")
     return ap
 
+def one_line(e: BaseException, limit: int = 2000) -> str:
+    """A failure as one line for the terminal: a failed notebook cell as `<exception>: <message>` (papermill's
+    `ename`/`evalue`, not its whole traceback), anything else as `<type>: <message>`; newlines become spaces and a
+    message over `limit` characters is cut at a space, with '…'."""
+    if type(e).__name__ == "PapermillExecutionError": text = f"{getattr(e, 'ename', '')}: {getattr(e, 'evalue', '')}"
+    elif isinstance(e, AblationError): text = str(e)
+    else: text = f"{type(e).__name__}: {e}"
+    text = " ".join(str(text).split())
+    if len(text) > limit: text = text[:limit].rsplit(" ", 1)[0] + " …"
+    return text
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the `star` command. Returns the exit status: 1 if a notebook or a job failed (or, for
-    `collect`, 0 whatever the records say)."""
+    """Entry point of the `star` command. Returns the exit status: 2 for unusable input (a parameter value the run
+    would reject, an ablation file `load_ablation` rejects, a bad `--select` or `--index`: one line on stderr naming
+    the file or parameter and the problem), 1 if a notebook or a job failed (or, for `collect`, 0 whatever the
+    records say)."""
     args = build_parser().parse_args(argv)
     if args.cmd in NOTEBOOKS:
         params = {k: v for k, v in vars(args).items() if k not in ("cmd", "output", "dry_run")}
         try: run_notebook(args.cmd, params, args.output, dry_run=args.dry_run)
+        except KeyboardInterrupt:
+            print(f"star {args.cmd}: interrupted (the kernel is stopped; a run resumes from its last complete checkpoint)",
+                  file=sys.stderr)
+            return 130
+        except (ValueError, TypeError, FileNotFoundError, RuntimeError) as e:
+            print(f"star {args.cmd}: {one_line(e)}", file=sys.stderr)
+            return 2
         except Exception as e:
-            if type(e).__name__ != "PapermillExecutionError" and not isinstance(e, (ValueError, FileNotFoundError)): raise
-            print(f"star {args.cmd}: {type(e).__name__}: {str(e).strip()[:2000]}", file=sys.stderr)
+            if type(e).__name__ != "PapermillExecutionError": raise
+            print(f"star {args.cmd}: the notebook failed: {one_line(e)}", file=sys.stderr)
             return 1
         return 0
-    if args.cmd == "collect":
-        df = collect(args.yaml or None, args.results)
-        n = df.status.value_counts()
-        summary = (f"{n.get('done', 0)} done, {n.get('mismatch', 0)} with other settings, {n.get('unreadable', 0)} "
-                   f"unreadable, {n.get('missing', 0)} missing")
-        if args.missing: df = df[~df.done]
-        print(df[["name", "notebook", "status", "experiments"]].to_string(index=False) if len(df) else "(none)")
-        for r in df.itertuples():
-            if r.status in ("mismatch", "unreadable"): print(f"{r.name}: {r.status}: {r.reason}")
-        bad = unreadable(args.results)
-        for p, why in bad: print(f"could not read {p}: {why}")
-        print(summary)
-        return 0
-    executor = None
-    if args.launch:
-        executor = lambda job, root: _launch(args.launch, args.yaml, job, args.results)
-    st = ablate(args.yaml, args.select, dry_run=args.dry_run, results=args.results, executor=executor, index=args.index,
-                with_needs=not args.no_needs)
-    return 1 if any(s["status"] in ("failed", "blocked") for s in st) else 0
+    try:
+        if args.cmd == "collect":
+            df = collect(args.yaml or None, args.results)
+        else:
+            executor = None
+            if args.launch:
+                executor = lambda job, root: _launch(args.launch, args.yaml, job, args.results)
+            st = ablate(args.yaml, args.select, dry_run=args.dry_run, results=args.results, executor=executor,
+                        index=args.index, with_needs=not args.no_needs)
+    except AblationError as e:
+        print(f"star {args.cmd}: {one_line(e)}", file=sys.stderr)
+        return 2
+    if args.cmd == "ablate": return 1 if any(s["status"] in ("failed", "blocked") for s in st) else 0
+    n = df.status.value_counts()
+    summary = (f"{n.get('done', 0)} done, {n.get('mismatch', 0)} with other settings, {n.get('unreadable', 0)} "
+               f"unreadable, {n.get('missing', 0)} missing")
+    if args.missing: df = df[~df.done]
+    print(df[["name", "notebook", "status", "experiments"]].to_string(index=False) if len(df) else "(none)")
+    for r in df.itertuples():
+        if r.status in ("mismatch", "unreadable"): print(f"{r.name}: {r.status}: {r.reason}")
+    bad = unreadable(args.results)
+    for p, why in bad: print(f"could not read {p}: {why}")
+    print(summary)
+    return 0
 
 if __name__ == "__main__" and not hasattr(sys, "ps1") and "ipykernel" not in sys.modules:
     sys.exit(main())

@@ -143,9 +143,14 @@ def _is_model_dir(p: Path) -> bool:
     except (OSError, ValueError): return False
 
 def _last_checkpoint(p: Path) -> Path | None:
+    """The newest checkpoint of a run folder that is not known to be incomplete: a marked one must pass
+    `star.checkpoints.check_checkpoint`, one whose save was cut (in-progress marker, no completion marker) is passed
+    over, an unmarked model folder is taken as it is."""
+    from star.checkpoints import MARKER, SAVING, check_checkpoint
+    ok = lambda c: check_checkpoint(c) is None if (c / MARKER).exists() else not (c / SAVING).exists()
     cks = sorted((c for c in p.glob("checkpoint-*") if c.name.split("-")[-1].isdigit() and _is_model_dir(c)),
                  key=lambda c: int(c.name.split("-")[-1]))
-    return cks[-1] if cks else None
+    return next((c for c in reversed(cks) if ok(c)), None)
 
 def _run_scale(p: Path) -> str | None:
     for d in (p, *p.parents[:2]):
@@ -173,14 +178,20 @@ def model_dir(path) -> Path:
 def resolve_checkpoint(checkpoint: str, base_url: str | None = None) -> dict:
     """What `checkpoint` names: `{"kind": "teacher" | "endpoint" | "scale" | "path" | "hub", "source": what to
     load, "scale": the scale whose inference budgets apply (None: the paper's)}`. With `base_url`, `checkpoint` is the
-    model name served by that endpoint. Raises FileNotFoundError for an existing folder without a model."""
+    model name served by that endpoint. A name is a hub id only if it has the hub's `owner/name` shape and its first
+    part is no local folder; anything else that does not exist is a missing local checkpoint. Raises FileNotFoundError
+    for a missing local checkpoint (at once: never a hub lookup) and for an existing folder without a model."""
     from star.models import UnknownScaleError, get_spec
     if checkpoint == "teacher": return {"kind": "teacher", "source": "star.teacher.solve", "scale": None}
     if base_url: return {"kind": "endpoint", "source": checkpoint, "scale": None}
     try: return {"kind": "scale", "source": get_spec(checkpoint).scale, "scale": get_spec(checkpoint).scale}
     except UnknownScaleError: pass
-    p = Path(checkpoint)
+    p = Path(checkpoint).expanduser()
     if p.exists(): return {"kind": "path", "source": str(model_dir(p)), "scale": _run_scale(p)}
+    hub = re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9_.-]+", checkpoint) and not Path(checkpoint.split("/")[0]).is_dir()
+    if not hub:
+        raise FileNotFoundError(f"checkpoint {checkpoint!r}: no such local folder (a hub id looks like 'owner/name', "
+                                f"e.g. xxwu/Agent-STAR-RL-3B; a registry scale is one of tiny, 0.5B, 1.5B, 3B, 7B)")
     return {"kind": "hub", "source": checkpoint, "scale": None}
 
 def _load_model_dir(path: str, dtype, device):

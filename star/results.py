@@ -16,9 +16,10 @@ import pandas as pd
 
 # %% auto #0
 __all__ = ['KINDS', 'CONFIG_KEYS', 'CURVE_KEYS', 'PROTOCOLS', 'METRICS', 'PAPER_METRICS', 'QA_DATASETS', 'META_KEYS', 'RUN_NAME',
-           'NAN', 'find_secrets', 'git_commit', 'machine', 'new_record', 'record_json', 'write_atomic',
-           'CommittedRecordWarning', 'git_tracked', 'save_record', 'read_record', 'UnreadableRecordWarning',
-           'scan_records', 'record_columns', 'load_records', 'load_curves', 'iter_jsonl', 'read_jsonl',
+           'NAN', 'find_secrets', 'dirty_files', 'git_commit', 'machine', 'new_record', 'record_json', 'write_atomic',
+           'CommittedRecordWarning', 'git_tracked', 'save_record', 'DirtyTreeError', 'check_publish', 'read_record',
+           'UnreadableRecordWarning', 'scan_records', 'record_columns', 'load_records', 'load_curves',
+           'TornLineWarning', 'jsonl_lines', 'iter_jsonl', 'read_jsonl', 'append_jsonl', 'rewrite_jsonl',
            'find_results_dir', 'paper_tables', 'paper_table', 'paper_metrics', 'side_by_side', 'markdown_table',
            'save_table', 'figure_bytes', 'save_figure', 'coverage']
 
@@ -53,16 +54,24 @@ def find_secrets(obj, path: str = "") -> list[str]:
     elif isinstance(obj, str) and _SECRET_VALUE.search(obj): out.append(path)
     return out
 
+def _package_dir():
+    return Path(__file__).resolve().parent if "__file__" in globals() else None
+
+def dirty_files(cwd=None) -> list[str]:
+    "Tracked files with uncommitted changes in the repository holding `cwd` (default: this package); [] outside git."
+    try:
+        d = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=cwd or _package_dir(),
+                           capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError): return []
+    return [line[3:] for line in d.stdout.splitlines() if line.strip()] if d.returncode == 0 else []
+
 def git_commit(cwd=None) -> str | None:
     "`git rev-parse HEAD` of the repository holding `cwd` (default: this package), '+dirty' if modified; None outside git."
-    cwd = cwd or Path(__file__).resolve().parent if "__file__" in globals() else cwd
     try:
-        h = subprocess.run(["git", "rev-parse", "HEAD"], cwd=cwd, capture_output=True, text=True, timeout=10)
-        if h.returncode: return None
-        d = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=cwd, capture_output=True,
-                           text=True, timeout=10)
-        return h.stdout.strip() + ("+dirty" if d.stdout.strip() else "")
+        h = subprocess.run(["git", "rev-parse", "HEAD"], cwd=cwd or _package_dir(), capture_output=True, text=True, timeout=10)
     except (OSError, subprocess.SubprocessError): return None
+    if h.returncode: return None
+    return h.stdout.strip() + ("+dirty" if dirty_files(cwd) else "")
 
 def machine() -> str:
     "One line describing this machine: OS, architecture, Python, CPU count and the CUDA device (if torch is loaded)."
@@ -76,14 +85,18 @@ def machine() -> str:
 
 def new_record(run: str, kind: str, config: dict | None = None, curve: list | None = None,
                validation: dict | None = None, qa: dict | None = None, duration_s: float | None = None,
-               **extra) -> dict:
-    """A run record (see the schema above) with `meta` filled in: created (UTC, ISO 8601 to the second), git_commit,
-    machine, duration_s (seconds). `extra` keys are kept at the top level. Raises ValueError for a bad name or kind."""
+               git: str | None = None, **extra) -> dict:
+    """A run record (see the schema above) with `meta` filled in: created (UTC, ISO 8601 to the second), git_commit
+    (`git`: the commit the run started from, as `check_publish` returned it; default `git_commit()` now), dirty (True
+    when that tree had uncommitted changes: '+dirty'), machine, duration_s (seconds). `extra` keys are kept at the top
+    level. Raises ValueError for a bad name or kind."""
     _check_name_kind(run, kind)
+    commit = git if git is not None else git_commit()
     rec = {"run": run, "kind": kind, "config": dict(config or {}), "curve": list(curve or []),
            "validation": dict(validation or {}), "qa": dict(qa or {}),
            "meta": {"created": datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
-                    "git_commit": git_commit(), "machine": machine(), "duration_s": duration_s}}
+                    "git_commit": commit, "dirty": bool(commit and commit.endswith("+dirty")), "machine": machine(),
+                    "duration_s": duration_s}}
     rec.update(extra)
     return rec
 
@@ -163,6 +176,39 @@ def save_record(rec: dict, results_dir, ndigits: int = 6) -> Path:
         warnings.warn(msg, CommittedRecordWarning, stacklevel=2)
     return write_atomic(path, text)
 
+# %% ../nbs/12_results.ipynb #d1539813
+class DirtyTreeError(ValueError):
+    "Publishing a record from a tree with uncommitted changes (pass allow_dirty=True to publish it marked dirty)."
+
+def _published(folder) -> bool:
+    "Whether files written to `folder` could be committed: it lies in a git work tree and git does not ignore it."
+    folder = Path(folder).resolve()
+    probe = next((p for p in [folder, *folder.parents] if p.exists()), None)
+    if probe is None or not probe.is_dir(): return False
+    try:
+        top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=probe, capture_output=True, text=True, timeout=10)
+        if top.returncode: return False
+        ign = subprocess.run(["git", "check-ignore", "-q", "--no-index", str(folder / "x.json")], cwd=probe,
+                             capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError): return False
+    return ign.returncode == 1
+
+def check_publish(results_dir=None, allow_dirty: bool = False, cwd=None) -> str | None:
+    """The commit a run's record will carry (`git_commit(cwd)`), checked before the run starts: when `results_dir` is a
+    folder whose files could be committed (inside a git work tree, not ignored) and the code's tree (`cwd`, default this
+    package) has uncommitted changes, raises `DirtyTreeError` naming the folder and the changed files -- unless
+    `allow_dirty`, which prints a warning to stderr instead (the record will say `"dirty": true`)."""
+    commit = git_commit(cwd)
+    if results_dir is None or not (commit or "").endswith("+dirty") or not _published(results_dir): return commit
+    files = dirty_files(cwd)
+    shown = ", ".join(files[:5]) + (f" and {len(files) - 5} more" if len(files) > 5 else "")
+    if not allow_dirty:
+        raise DirtyTreeError(f"refusing to publish to {results_dir}: the code has uncommitted changes ({shown}); commit "
+                             f"them first, or pass allow_dirty=True to publish a record marked dirty")
+    print(f"WARNING: publishing to {results_dir} from a tree with uncommitted changes ({shown}): the record is marked "
+          f"dirty ({commit})", file=sys.stderr)
+    return commit
+
 # %% ../nbs/12_results.ipynb #5b187736
 def _num(v):
     "float(v) for numbers (bools included), NaN for None/missing/non-numeric."
@@ -174,13 +220,23 @@ def read_record(src) -> dict:
     """A normalised record from a path or a dict: config has every `CONFIG_KEYS` entry, each curve row every
     `CURVE_KEYS` entry (floats), validation every protocol x `METRICS`, qa every `QA_DATASETS` (EM %, float), meta every
     `META_KEYS`; missing values are NaN. Unknown keys are kept. Raises OSError for a file that cannot be read and
-    ValueError naming the file for one that is not JSON or not shaped like a record (e.g. `[]`, a string config)."""
+    ValueError naming the file for one that is not a regular file (a FIFO would block), not UTF-8, not JSON, nested
+    too deeply, not valid Unicode (a lone-surrogate escape: no table or file can hold it) or not shaped like a record
+    (e.g. `[]`, a string config, a `run` that is not a name)."""
     where = "record" if isinstance(src, dict) else str(src)
     if isinstance(src, dict): rec = src
     else:
-        try: rec = json.loads(Path(src).read_text(encoding="utf-8"))
+        p = Path(src)
+        if p.exists() and not p.is_file(): raise ValueError(f"{where}: not a regular file (a folder, FIFO or device)")
+        try: rec = json.loads(p.read_text(encoding="utf-8"))
         except json.JSONDecodeError as e: raise ValueError(f"{where}: not valid JSON ({e})") from None
+        except UnicodeDecodeError as e: raise ValueError(f"{where}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+        except RecursionError: raise ValueError(f"{where}: JSON nested too deeply to be a run record") from None
     if not isinstance(rec, dict): raise ValueError(f"{where}: not a run record (a JSON {type(rec).__name__}, not an object)")
+    if "run" in rec and not isinstance(rec["run"], str): raise ValueError(f"{where}: not a run record (run {rec['run']!r} is not a name)")
+    try: json.dumps(rec, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError: raise ValueError(f"{where}: not valid Unicode (a lone surrogate such as \\ud800)") from None
+    except (RecursionError, ValueError, TypeError) as e: raise ValueError(f"{where}: not a run record ({type(e).__name__})") from None
     try: return _normalise(rec, src)
     except (AttributeError, TypeError, ValueError) as e:
         raise ValueError(f"{where}: not a run record ({type(e).__name__}: {e})") from None
@@ -217,7 +273,7 @@ def scan_records(results_dir) -> tuple[list[tuple[Path, dict]], list[tuple[Path,
     good, bad = [], []
     for p in _record_paths(results_dir):
         try: rec = read_record(p)
-        except (OSError, ValueError) as e: bad.append((p, str(e).removeprefix(f"{p}: "))); continue
+        except (OSError, ValueError, RecursionError) as e: bad.append((p, str(e).removeprefix(f"{p}: "))); continue
         if not isinstance(rec.get("kind"), str): bad.append((p, "not a run record (no kind)"))
         else: good.append((p, rec))
     return good, bad
@@ -271,43 +327,92 @@ def load_curves(results_dir="results", kind: str | None = "rl") -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["run", "kind", *cfg.values(), *CURVE_KEYS])
 
 # %% ../nbs/12_results.ipynb #28f3b804
-def iter_jsonl(path, missing_ok: bool = False):
-    """Yield the JSON rows of a JSON-lines file (`.jsonl`; gzip when the name ends in `.gz`), blank lines skipped.
-    A truncated last line (no final newline and not valid JSON; or a gzip stream cut short) is dropped with a
-    `UserWarning` naming the file; an invalid line before it raises ValueError('<path>, line <n>: …').
-    `missing_ok`: a missing file yields nothing instead of raising FileNotFoundError."""
-    import gzip
+class TornLineWarning(UserWarning):
+    "A JSON-lines file held an interrupted append (a cut last line, a gzip stream cut short) or a `null` row: skipped."
+
+_SKIP = object()
+
+def _jsonl_parse(path, lineno: int, raw: bytes, last: bool):
+    "The row of one line (`_SKIP` for a blank line, a null row or a torn last line); ValueError for a bad line."
+    if not raw.strip(): return _SKIP
+    torn = last and not raw.endswith(b"\n")
+    try: row = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
+        if torn:
+            warnings.warn(f"{path}: dropped a truncated last line {lineno} ({len(raw)} bytes; an interrupted write?)",
+                          TornLineWarning, stacklevel=4)
+            return _SKIP
+        why = "nested too deeply" if isinstance(e, RecursionError) else str(e)
+        raise ValueError(f"{path}, line {lineno}: {why}") from None
+    if row is None:
+        warnings.warn(f"{path}, line {lineno}: skipped a null row", TornLineWarning, stacklevel=4)
+        return _SKIP
+    if not isinstance(row, dict): raise ValueError(f"{path}, line {lineno}: a JSON {type(row).__name__}, not an object")
+    return row
+
+def jsonl_lines(path, missing_ok: bool = False):
+    """Yield `(lineno, raw, row)` for every row of the JSON-lines file `path` (gzip when the name ends in `.gz`) under
+    the policy above: `lineno` 1-based, `raw` the line's bytes as stored (with its `\\n`, except a last line that
+    lacks it), `row` a dict. Warns `TornLineWarning` for what it skips; raises ValueError for corruption (naming the
+    file and line), FileNotFoundError for a missing file unless `missing_ok`."""
+    import gzip, zlib
     path = Path(path)
     if missing_ok and not path.exists(): return
-    opener = gzip.open if path.name.endswith(".gz") else open
-    with opener(path, "rt", encoding="utf-8") as f:
+    gz = path.name.endswith(".gz")
+    with (gzip.open(path, "rb") if gz else open(path, "rb")) as f:
         prev, n, cut = None, 0, False
         while True:
             try: line = f.readline()
-            except EOFError: cut = True; break          # gzip stream ended early
+            except EOFError: cut = True; break                       # gzip stream ended before its trailer
+            except (gzip.BadGzipFile, zlib.error) as e: raise ValueError(f"{path}, line {n + 1}: not a gzip stream ({e})") from None
             if not line: break
             n += 1
-            if prev is not None: yield _jsonl_row(path, *prev)
-            prev = (n, line) if line.strip() else None
-        if prev is None: return
-        lineno, last = prev
-        if cut or not last.endswith("\n"):
-            try: row = json.loads(last)
-            except json.JSONDecodeError:
-                warnings.warn(f"{path}: dropped a truncated last line {lineno} ({len(last)} characters; an interrupted write?)")
-                return
-            if not cut: yield row; return
-            warnings.warn(f"{path}: gzip stream ends early after line {lineno}; later rows, if any, are lost")
-            yield row; return
-        yield _jsonl_row(path, lineno, last)
+            if prev is not None:
+                row = _jsonl_parse(path, *prev, last=False)
+                if row is not _SKIP: yield prev[0], prev[1], row
+            prev = (n, line)
+        if cut:
+            warnings.warn(f"{path}: gzip stream ends early after line {n}; later rows, if any, are lost",
+                          TornLineWarning, stacklevel=2)
+        if prev is not None:
+            row = _jsonl_parse(path, *prev, last=True)
+            if row is not _SKIP: yield prev[0], prev[1], row
 
-def _jsonl_row(path, lineno, line):
-    try: return json.loads(line)
-    except json.JSONDecodeError as e: raise ValueError(f"{path}, line {lineno}: {e}") from None
+def iter_jsonl(path, missing_ok: bool = False):
+    "Yield the rows (dicts) of a JSON-lines file under the policy above (`jsonl_lines` without line numbers)."
+    for _, _, row in jsonl_lines(path, missing_ok): yield row
 
 def read_jsonl(path, missing_ok: bool = False) -> list:
-    "All rows of a JSON-lines file as a list (`iter_jsonl`: truncated last line dropped with a warning, bad lines raise)."
+    "All rows of a JSON-lines file as a list (`iter_jsonl`: torn last line and null rows skipped with a warning, bad lines raise)."
     return list(iter_jsonl(path, missing_ok))
+
+def append_jsonl(path, row: dict) -> None:
+    """Append `row` to the JSON-lines file `path` as one line (`json.dumps`, ASCII: a lone surrogate is escaped, never
+    written raw), in a single `write` on a file opened for appending (created if missing)."""
+    data = (json.dumps(row) + "\n").encode("ascii")
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        view = memoryview(data)
+        while view: view = view[os.write(fd, view):]
+    finally: os.close(fd)
+
+def rewrite_jsonl(path, keep=None) -> int:
+    """Rewrite the JSON-lines file `path` with only its rows (as `jsonl_lines` reads them) for which `keep(row)` is
+    true (None: all), each as stored, with a final newline -- atomically (`write_atomic`), and only if that changes the
+    file. What a resumed run does before it appends again: a torn last line, null rows and the rows of steps it will
+    replay are gone. Returns the number of rows dropped (skipped lines not counted). A missing file stays missing."""
+    import gzip
+    path = Path(path)
+    if not path.exists(): return 0
+    rows = list(jsonl_lines(path))
+    kept = [raw if raw.endswith(b"\n") else raw + b"\n" for _, raw, row in rows if keep is None or keep(row)]
+    data = b"".join(kept)
+    if path.name.endswith(".gz"):
+        try: same = gzip.decompress(path.read_bytes()) == data
+        except (EOFError, OSError): same = False
+        if not same: write_atomic(path, gzip.compress(data, mtime=0))
+    elif path.read_bytes() != data: write_atomic(path, data)
+    return len(rows) - len(kept)
 
 # %% ../nbs/12_results.ipynb #b8277761
 def find_results_dir(start=None) -> Path:

@@ -35,8 +35,20 @@ def _get(result, name, default=None):
     if isinstance(result, Mapping): return result.get(name, default)
     return getattr(result, name, default)
 
+_VERDICT_FIELDS = ("success", "commonsense_micro", "delivered", "crash")
+
+def _check_verdict(result):
+    "TypeError unless `result` is None, FORMAT_ERROR, or a verdict: a mapping / object with an evaluator field."
+    if result is None or result is FORMAT_ERROR: return
+    has = (lambda k: k in result) if isinstance(result, Mapping) else (lambda k: hasattr(result, k))
+    if isinstance(result, (str, bytes, int, float)) or not any(has(k) for k in _VERDICT_FIELDS):
+        raise TypeError(f"a reward needs the evaluator's verdict (a PlanResult or a dict with {_VERDICT_FIELDS[:2]}), "
+                        f"None or FORMAT_ERROR; got {type(result).__name__} {result!r}"[:300])
+
 def is_scorable(result) -> bool:
-    "True iff `result` is a verdict on a delivered plan (not None / FORMAT_ERROR / delivered=False / crash set)."
+    """True iff `result` is a verdict on a delivered plan (not None / FORMAT_ERROR / delivered=False / crash set).
+    Raises TypeError for anything that is not a verdict (a string, a number, an object without evaluator fields)."""
+    _check_verdict(result)
     if result is None or result is FORMAT_ERROR or _get(result, "crash"): return False
     return bool(_get(result, "delivered", True))
 
@@ -88,7 +100,8 @@ def reward(result, name: str = "sum", epoch: int | None = None,
     """Scalar reward of one rollout. `result`: the evaluator's verdict on its plan (`PlanResult` or dict), `None`
     or `FORMAT_ERROR` (-> 0.0). `name`: 'sum' (0-5), 'macro' (0-3), 'success' (0/1) or 'curriculum' (needs the
     1-based `epoch`; `schedule` defaults to `CURRICULUM`). Raises ValueError for an unknown name, a missing or
-    invalid epoch under 'curriculum', or a `schedule` given with another reward. Source: arXiv 2603.21972 Sec. 3."""
+    invalid epoch under 'curriculum', or a `schedule` given with another reward; TypeError when `result` is not a verdict
+    (e.g. a string). Source: arXiv 2603.21972 Sec. 3."""
     name = str(name).lower()
     if name not in REWARD_NAMES: raise ValueError(f"unknown reward {name!r}; use one of {REWARD_NAMES}")
     if name == "curriculum":
@@ -112,7 +125,9 @@ def reward_fn(name: str = "sum", schedule: Mapping[int, str] | Callable[[int], s
     """A TRL-style reward function `f(completions, **kwargs) -> list[float]` computing `reward(r, name, epoch,
     schedule)` for each verdict `r` in `kwargs[result_key]` (aligned with `completions`; `None`/`FORMAT_ERROR`
     entries give 0.0). Under 'curriculum' the epoch is `kwargs['epoch']` (int or per-sample list) or else taken
-    from `kwargs['trainer_state']` (`curriculum_epoch_from_trainer_state`, defined below). Raises KeyError if the verdicts are missing, ValueError on a length mismatch."""
+    from `kwargs['trainer_state']` (`curriculum_epoch_from_trainer_state`, defined below). Raises KeyError if the verdicts
+    are missing, ValueError when the verdicts, completions and per-sample epochs differ in length, TypeError for an
+    entry that is not a verdict (`reward`)."""
     reward(None, name, epoch=1 if str(name).lower() == "curriculum" else None, schedule=schedule)  # validate early
     def f(completions=None, **kwargs):
         if result_key not in kwargs:
@@ -124,6 +139,8 @@ def reward_fn(name: str = "sum", schedule: Mapping[int, str] | Callable[[int], s
         if epochs is None and str(name).lower() == "curriculum":
             epochs = curriculum_epoch_from_trainer_state(kwargs.get("trainer_state"))
         if epochs is None or isinstance(epochs, Integral): epochs = [epochs] * len(results)
+        epochs = list(epochs)
+        if len(epochs) != len(results): raise ValueError(f"{len(epochs)} epochs for {len(results)} verdicts")
         return [reward(r, name, epoch=e, schedule=schedule) for r, e in zip(results, epochs)]
     f.__name__ = f"{str(name).lower()}_reward"
     return f

@@ -8,7 +8,7 @@ train-time environment-failure injection, validation-based model selection and r
 # %% ../nbs/10_rl.ipynb #39855413
 from __future__ import annotations
 
-import dataclasses, json, math, os, random, time
+import dataclasses, json, math, os, random, re, sys, time
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -20,19 +20,21 @@ from .rewards import (FORMAT_ERROR, REWARD_NAMES, curriculum_epoch_from_trainer_
                           reward, reward_fn, reward_name_at)
 
 # %% auto #0
-__all__ = ['ALGORITHMS', 'DATA_MIXES', 'INIT_CHOICES', 'RUN_DEFAULTS', 'TASK_FAMILIES', 'CPU_COSTS', 'CURVE_SOURCES',
-           'RLRunConfig', 'default_run_name', 'TaskFamily', 'load_family', 'resolve_config', 'rl_tasks',
-           'validation_tasks', 'score_rollout', 'rollout_rewards', 'dynamic_sampling_mask', 'turn_entropy',
+__all__ = ['ALGORITHMS', 'DATA_MIXES', 'INIT_CHOICES', 'LOSS_TYPES', 'RUN_DEFAULTS', 'QUICK', 'TASK_FAMILIES', 'CPU_COSTS',
+           'CURVE_SOURCES', 'RLRunConfig', 'default_run_name', 'TaskFamily', 'load_family', 'resolve_config',
+           'rl_tasks', 'validation_tasks', 'score_rollout', 'rollout_rewards', 'dynamic_sampling_mask', 'turn_entropy',
            'entropy_deltas', 'ArpoPlan', 'arpo_plan', 'generation_policy', 'rollout_rank', 'step_seed', 'step_sandbox',
            'arpo_rollouts', 'rollout_reward_fn', 'make_rollout_func', 'run_dtype', 'trl_config', 'evaluate_policy',
-           'best_checkpoint', 'TravelPlannerFamily', 'formatter_llm', 'task_family', 'init_model_source', 'sft_dir',
-           'sft_checkpoint', 'cost_variant', 'cpu_cost', 'run_plan', 'training_curve', 'param_dtype', 'build_trainer',
-           'train_rl', 'parse_cli', 'main']
+           'best_checkpoint', 'TravelPlannerFamily', 'formatter_llm', 'task_family', 'require_device',
+           'init_model_source', 'init_reference', 'sft_dir', 'sft_checkpoint', 'cost_variant', 'cpu_cost', 'run_plan',
+           'announce', 'training_curve', 'param_dtype', 'build_trainer', 'free_port', 'ensure_master_port', 'train_rl',
+           'parse_cli', 'main']
 
 # %% ../nbs/10_rl.ipynb #417703d0
 ALGORITHMS = ("grpo", "dapo", "arpo")
 DATA_MIXES = {"mixed": (4, 3, 3), "easy": (1, 0, 0), "medium": (0, 1, 0), "hard": (0, 0, 1)}  # App. D.2 / Table 3
 INIT_CHOICES = ("auto", "base", "sft")
+LOSS_TYPES = ("grpo", "dr_grpo", "dapo", "bnpo", "cispo", "sapo", "luspo", "vespo")   # TRL 1.16 GRPOConfig.loss_type
 
 # Run-size defaults per scale (the learning hyper-parameters come from `get_spec(scale).rl`).
 RUN_DEFAULTS = {
@@ -53,6 +55,12 @@ RUN_DEFAULTS = {
     "tiny": dict(n_train=4, n_val=2, max_steps=2, max_new_tokens_per_turn=24, lora=False, dtype="float32",
                  gradient_checkpointing=False, per_device_batch=2, save_steps=1, init="base", vllm_kv_cache_gib=1),
 }
+
+# `nbs/rl.ipynb -p quick True`: the same pipeline at smoke size, under its own run name -- a 2-step SFT on its own
+# 2-trajectory set (`sft_n`: the default's 48-trajectory set would be built and read for 2 steps), then one GRPO step of
+# one group of 2 short episodes. Parameters the user sets win.
+QUICK = dict(sft_steps=2, sft_n=2, max_steps=1, group_size=2, batch_size=1, max_context=3072, tool_budget=4,
+             max_new_tokens_per_turn=128, n_val=0, vllm_kv_cache_gib=1)
 
 # %% ../nbs/10_rl.ipynb #20376591
 @dataclass(frozen=True)
@@ -116,6 +124,7 @@ class RLRunConfig:
     pool: str | None = None        # JSONL pool of synthetic tasks (default: synthesize offline)
     trip_days: tuple = (3, 5, 7)   # trip lengths of the RL prompts (TravelPlanner: 3, 5, 7; CPU scales: 3 only)
     sft_steps: int | None = None   # SFT steps when init='sft' on an offline scale
+    sft_n: int | None = None       # ... and its trajectories (None: the family's SFT set, e.g. OFFLINE_SFT_DATA)
     use_vllm: bool = False         # None in resolve_config: True where vLLM imports
     vllm_mode: str = "colocate"
     vllm_gpu_memory_utilization: float = 0.3   # GPU share of each colocated engine (the rest trains)
@@ -124,6 +133,7 @@ class RLRunConfig:
     vllm_kv_cache_gib: int = 2                 # CPU only: the engine's KV cache (VLLM_CPU_KVCACHE_SPACE)
     vllm_importance_sampling_correction: bool = False  # TRL's engine/trainer mismatch correction; the paper has none
     stop_after: str | None = None  # 'config' | 'data' | 'train' (tests / dry runs)
+    allow_dirty: bool = False      # publish (results_dir in the repository) from a tree with uncommitted changes
 
     @property
     def mix(self): return DATA_MIXES.get(self.data)
@@ -157,6 +167,7 @@ class TaskFamily(Protocol):
     def reward(self, verdict, name: str, epoch: int) -> float: ...
     def metrics(self, tasks, rollouts, verdicts) -> dict: ...   # must hold 'final_pass' (model selection) and 'n'
     def sft_dataset(self, exclude=()) -> Any: ...       # a datasets.Dataset of chat `messages` for star.sft.train_sft
+                                                        # (TravelPlanner also takes n=: its first n, RLRunConfig.sft_n)
 
 # name -> "module:attribute" of a TaskFamily instance, imported on first use
 TASK_FAMILIES = {"probe": "star.probe:FAMILY"}
@@ -169,6 +180,56 @@ def load_family(name: str):
     return getattr(importlib.import_module(mod), attr)
 
 # %% ../nbs/10_rl.ipynb #79de510e
+def _bad(k, want, v) -> ValueError: return ValueError(f"{k} must be {want}, got {v!r}")
+
+def _int(k, v, lo=None, hi=None, also=()):
+    "An int from an int, an integral float or its text; ValueError naming `k` otherwise or outside [lo, hi] (`also`: extra allowed values)."
+    want = "an integer" + (f" >= {lo}" if lo is not None and hi is None else "") + (f" in [{lo}, {hi}]" if hi is not None else "") \
+           + (f" (or {', '.join(map(str, also))})" if also else "")
+    x = v
+    if isinstance(x, str):
+        try: x = int(x.strip())
+        except ValueError: raise _bad(k, want, v) from None
+    if isinstance(x, float) and math.isfinite(x) and x.is_integer(): x = int(x)
+    if isinstance(x, bool) or not isinstance(x, int): raise _bad(k, want, v)
+    if x in also: return x
+    if (lo is not None and x < lo) or (hi is not None and x > hi): raise _bad(k, want, v)
+    return x
+
+def _float(k, v, lo=None, hi=None, lo_open=False, hi_open=False):
+    "A finite float from a number or its text; ValueError naming `k` otherwise (NaN, inf, bool) or outside the range."
+    rng = ("" if lo is None else f"{'>' if lo_open else '>='} {lo:g}") + (" and " if lo is not None and hi is not None else "") \
+          + ("" if hi is None else f"{'<' if hi_open else '<='} {hi:g}")
+    want = "a finite number" + (f" {rng}" if rng else "")
+    x = v
+    if isinstance(x, str):
+        try: x = float(x.strip())
+        except ValueError: raise _bad(k, want, v) from None
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x): raise _bad(k, want, v)
+    x = float(x)
+    if lo is not None and (x < lo or (lo_open and x == lo)): raise _bad(k, want, v)
+    if hi is not None and (x > hi or (hi_open and x == hi)): raise _bad(k, want, v)
+    return x
+
+def _bool(k, v) -> bool:
+    "A bool from a bool, 0/1 or true/false/yes/no text; ValueError naming `k` otherwise."
+    if isinstance(v, bool): return v
+    if isinstance(v, int) and v in (0, 1): return bool(v)
+    if isinstance(v, str) and v.strip().lower() in ("true", "false", "yes", "no", "1", "0"):
+        return v.strip().lower() in ("true", "yes", "1")
+    raise _bad(k, "true or false", v)
+
+def _choice(k, v, options, lower=True):
+    x = v.strip().lower() if isinstance(v, str) and lower else v
+    if not isinstance(x, str) or x not in options: raise _bad(k, f"one of {tuple(options)}", v)
+    return x
+
+def _text(k, v, none=False):
+    if v is None and none: return None
+    if isinstance(v, os.PathLike): v = os.fspath(v)
+    if not isinstance(v, str) or not v.strip(): raise _bad(k, "a non-empty string" + (" or None" if none else ""), v)
+    return v
+
 def resolve_config(**params) -> RLRunConfig:
     """The `RLRunConfig` of a run from the notebook parameters. `None` values take the defaults, in this order: the
     scale's `RLDefaults` (`get_spec(scale).rl`: algorithm, reward, lr, batch, G, epochs, context, tool budget), its
@@ -176,8 +237,13 @@ def resolve_config(**params) -> RLRunConfig:
     one (`TASK_FAMILIES`). `epochs` set explicitly wins over a default `max_steps`; `use_vllm=None` means "where vLLM
     imports". Relative `out_dir` / `results_dir` stay relative (resolved against the repository root by `train_rl`);
     default `out_dir` `runs/rl/<run_name>`; `results_dir` None (the record stays in `out_dir`; publishing it to
-    `results/` is an explicit choice). Raises TypeError for an unknown parameter, ValueError for
-    an invalid value, `star.models.UnknownScaleError` for an unknown scale."""
+    `results/` is an explicit choice, refused from a tree with uncommitted changes unless `allow_dirty`:
+    `star.results.check_publish`). Every parameter is checked here, before anything is loaded: its type (numbers
+    from their text too; NaN, inf and booleans are not numbers), its range and, for names, the allowed values.
+    Raises TypeError for an unknown parameter, ValueError naming the parameter and the value for an invalid one
+    (`star.models.UnknownScaleError` for an unknown scale, `star.results.DirtyTreeError` for a refused publication)."""
+    from star.formatter import FORMATTERS, FORMAT_PROMPTS
+    from star.results import RUN_NAME, check_publish
     unknown = sorted(set(params) - _PARAMS)
     if unknown: raise TypeError(f"unknown RL parameter(s) {unknown}; known: {sorted(_PARAMS)}")
     p = {k: v for k, v in params.items() if v is not None}
@@ -192,46 +258,69 @@ def resolve_config(**params) -> RLRunConfig:
                val_temperature=spec.inference.temperature, val_top_p=spec.inference.top_p,
                val_max_context=spec.inference.max_context, val_tool_budget=spec.inference.tool_budget)
     cfg.update(run, use_vllm=None)   # use_vllm None: decided below (where vLLM imports)
-    data = str(p.get("data", cfg["data"])).lower()
+    data = _choice("data", p.get("data", cfg["data"]), (*DATA_MIXES, *TASK_FAMILIES))
     if data in TASK_FAMILIES: cfg.update(load_family(data).run_defaults(scale))
-    elif data not in DATA_MIXES:
-        raise ValueError(f"data must be one of {tuple(DATA_MIXES)} or a task family {tuple(TASK_FAMILIES)}, got {data!r}")
     cfg.update(p)
     if explicit_epochs and "max_steps" not in p: cfg["max_steps"] = -1
     cfg["scale"], cfg["data"] = scale, data
-    cfg["reward"], cfg["algorithm"] = (str(cfg[k]).lower() for k in ("reward", "algorithm"))
-    if cfg["reward"] not in REWARD_NAMES: raise ValueError(f"reward must be one of {REWARD_NAMES}, got {cfg['reward']!r}")
-    if cfg["algorithm"] not in ALGORITHMS: raise ValueError(f"algorithm must be one of {ALGORITHMS}, got {cfg['algorithm']!r}")
-    if not 0.0 <= float(cfg["failure_rate"]) <= 1.0: raise ValueError(f"failure_rate must be in [0, 1], got {cfg['failure_rate']}")
-    for k in ("n_train", "group_size", "batch_size", "epochs", "max_context", "tool_budget", "n_val",
-              "max_new_tokens_per_turn", "per_device_batch", "save_steps", "vllm_tensor_parallel_size", "vllm_kv_cache_gib"):
-        if int(cfg[k]) != cfg[k] or int(cfg[k]) < (0 if k == "n_val" else 1):
-            raise ValueError(f"{k} must be a positive integer, got {cfg[k]!r}")
-        cfg[k] = int(cfg[k])
-    td = cfg["trip_days"]   # 3 | "3,5" | [3, 5] (papermill, CLI or JSON) -> (3, 5)
-    td = (td,) if isinstance(td, int) else tuple(int(d) for d in (td.split(",") if isinstance(td, str) else td))
-    if not td or not set(td) <= {3, 5, 7}: raise ValueError(f"trip_days must be among TravelPlanner's 3, 5, 7; got {cfg['trip_days']!r}")
-    cfg["trip_days"] = tuple(sorted(set(td)))
-    if cfg["group_size"] < 2: raise ValueError("GRPO needs group_size >= 2 (advantages are normalised within a group)")
-    if cfg["batch_size"] > cfg["n_train"]: raise ValueError(f"batch_size {cfg['batch_size']} > n_train {cfg['n_train']}")
-    if cfg["epsilon_high"] < cfg["epsilon"]: raise ValueError("clip-higher needs epsilon_high >= epsilon")
-    if "arpo_initial" not in p: cfg["arpo_initial"] = max(1, cfg["group_size"] // 2)
-    if not 1 <= cfg["arpo_initial"] <= cfg["group_size"]: raise ValueError("arpo_initial must be in [1, group_size]")
-    if cfg["arpo_branch"] < 2: raise ValueError("arpo_branch (Z) must be >= 2")
-    cfg["dtype"] = normalize_dtype(cfg["dtype"])
-    if cfg["stop_after"] not in (None, "config", "data", "train"): raise ValueError("stop_after: None | 'config' | 'data' | 'train'")
-    if cfg["save_total_limit"] is not None and int(cfg["save_total_limit"]) < 1: raise ValueError("save_total_limit must be None or >= 1")
-    if cfg["formatter"] == "llm" and not (cfg["formatter_base_url"] and cfg["formatter_model"]):
+    c = cfg
+    c["reward"], c["algorithm"] = _choice("reward", c["reward"], REWARD_NAMES), _choice("algorithm", c["algorithm"], ALGORITHMS)
+    c["loss_type"] = _choice("loss_type", c["loss_type"], LOSS_TYPES)
+    c["dtype"] = normalize_dtype(c["dtype"])
+    c["protocol"] = _choice("protocol", c["protocol"], ("agent_star", "official"))
+    c["formatter"] = _choice("formatter", c["formatter"], FORMATTERS)
+    c["formatter_prompt"] = _choice("formatter_prompt", c["formatter_prompt"], tuple(FORMAT_PROMPTS))
+    c["vllm_mode"] = _choice("vllm_mode", c["vllm_mode"], ("colocate", "server"))
+    if c["stop_after"] is not None: c["stop_after"] = _choice("stop_after", c["stop_after"], ("config", "data", "train"))
+    for k, lo in (("n_train", 1), ("group_size", 2), ("batch_size", 1), ("epochs", 1), ("max_context", 1), ("tool_budget", 1),
+                  ("n_val", 0), ("max_new_tokens_per_turn", 1), ("per_device_batch", 1), ("save_steps", 1), ("seed", 0),
+                  ("vllm_tensor_parallel_size", 1), ("vllm_kv_cache_gib", 1), ("lora_r", 1), ("val_max_context", 1),
+                  ("val_tool_budget", 1), ("arpo_branch", 2), ("arpo_k", 1)):
+        c[k] = _int(k, c[k], lo)
+    c["max_steps"] = _int("max_steps", c["max_steps"], 1, also=(-1,))
+    for k in ("save_total_limit", "sft_steps", "sft_n"):
+        if c[k] is not None: c[k] = _int(k, c[k], 1)
+    c["failure_rate"] = _float("failure_rate", c["failure_rate"], 0, 1)
+    c["lr"] = _float("lr", c["lr"], 0, lo_open=True)
+    c["temperature"] = _float("temperature", c["temperature"], 0, lo_open=True)
+    c["val_temperature"] = _float("val_temperature", c["val_temperature"], 0)
+    c["val_top_p"] = _float("val_top_p", c["val_top_p"], 0, 1, lo_open=True)
+    c["epsilon"] = _float("epsilon", c["epsilon"], 0, 1, hi_open=True)
+    c["epsilon_high"] = _float("epsilon_high (clip-higher: >= epsilon)", c["epsilon_high"], c["epsilon"])
+    c["beta"] = _float("beta", c["beta"], 0)
+    c["lora_alpha"] = _float("lora_alpha", c["lora_alpha"], 0, lo_open=True)
+    c["arpo_entropy_weight"] = _float("arpo_entropy_weight", c["arpo_entropy_weight"])
+    c["arpo_threshold"] = _float("arpo_threshold", c["arpo_threshold"], 0, 1)
+    c["vllm_gpu_memory_utilization"] = _float("vllm_gpu_memory_utilization", c["vllm_gpu_memory_utilization"], 0, 1, lo_open=True)
+    for k in ("lora", "gradient_checkpointing", "vllm_enable_sleep_mode", "vllm_importance_sampling_correction", "allow_dirty"):
+        c[k] = _bool(k, c[k])
+    c["use_vllm"] = vllm_available() if c["use_vllm"] is None else _bool("use_vllm", c["use_vllm"])
+    c["init"] = _text("init", c["init"])
+    if c["init"] == "auto": c["init"] = run["init"]
+    for k in ("out_dir", "results_dir", "pool", "formatter_base_url", "formatter_model", "formatter_cache"):
+        if k in c: c[k] = _text(k, c[k], none=True)
+    if c["pool"] is not None and not (Path(c["pool"]).is_file() or _abs(c["pool"]).is_file()):
+        raise ValueError(f"pool must be a JSON-lines task file, got {c['pool']!r} (no such file)")
+    if not isinstance(c["formatter_key_env"], str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", c["formatter_key_env"]):
+        raise _bad("formatter_key_env", "the NAME of an environment variable (never the key itself)", "<hidden>")
+    td = c["trip_days"]   # 3 | "3,5" | [3, 5] (papermill, CLI or JSON) -> (3, 5)
+    try: td = (td,) if isinstance(td, int) else tuple(int(d) for d in (td.split(",") if isinstance(td, str) else td))
+    except (TypeError, ValueError): raise _bad("trip_days", "among TravelPlanner's 3, 5, 7", c["trip_days"]) from None
+    if not td or not set(td) <= {3, 5, 7}: raise ValueError(f"trip_days must be among TravelPlanner's 3, 5, 7; got {c['trip_days']!r}")
+    c["trip_days"] = tuple(sorted(set(td)))
+    if c["batch_size"] > c["n_train"]: raise ValueError(f"batch_size {c['batch_size']} > n_train {c['n_train']}")
+    c["arpo_initial"] = _int("arpo_initial", c["arpo_initial"] if "arpo_initial" in p else max(1, c["group_size"] // 2),
+                             1, c["group_size"])
+    if c["formatter"] == "llm" and not (c["formatter_base_url"] and c["formatter_model"]):
         raise ValueError("formatter='llm' needs formatter_base_url and formatter_model")
-    if cfg["use_vllm"] is None: cfg["use_vllm"] = vllm_available()
-    cfg["use_vllm"] = bool(cfg["use_vllm"])
-    if cfg["init"] == "auto": cfg["init"] = run["init"]
-    cfg["failure_rate"], cfg["lr"] = float(cfg["failure_rate"]), float(cfg["lr"])
-    cfg.setdefault("run_name", default_run_name(scale, cfg["algorithm"], cfg["reward"], cfg["data"], cfg["n_train"],
-                                                cfg["failure_rate"], cfg["seed"]))
-    cfg.setdefault("out_dir", f"runs/rl/{cfg['run_name']}")
-    cfg.setdefault("results_dir", None)
-    return RLRunConfig(**cfg)
+    c.setdefault("run_name", default_run_name(scale, c["algorithm"], c["reward"], c["data"], c["n_train"],
+                                              c["failure_rate"], c["seed"]))
+    if not isinstance(c["run_name"], str) or not RUN_NAME.match(c["run_name"]):
+        raise _bad("run_name", f"a record name ({RUN_NAME.pattern}: letters, digits, '._+-', no spaces)", c["run_name"])
+    c.setdefault("out_dir", f"runs/rl/{c['run_name']}")
+    c.setdefault("results_dir", None)
+    if c["results_dir"]: check_publish(_abs(c["results_dir"]), c["allow_dirty"])
+    return RLRunConfig(**c)
 
 # %% ../nbs/10_rl.ipynb #fe777b81
 def rl_tasks(cfg: RLRunConfig, exclude: Sequence = ()) -> list:
@@ -502,10 +591,16 @@ def _summary(rows: list[dict], group_size: int = 1, **extra) -> dict:
 def rollout_reward_fn(name: str) -> Callable[..., list[float]]:
     """The TRL reward function of a run: the rewards `rollout_func` already computed with the task family's rule
     (`kwargs['star_reward']`, one per completion; for TravelPlanner the numbers of `star.rewards.reward_fn(name)`).
-    Raises KeyError without them, ValueError on a length mismatch."""
+    Raises KeyError without them, ValueError on a length mismatch or for a reward that is not a finite number (NaN or
+    inf would turn every advantage of its group, and the step's loss, into NaN)."""
     def f(completions=None, **kwargs):
         if "star_reward" not in kwargs: raise KeyError("rollout_func must return the field 'star_reward'")
-        r = [float(x) for x in kwargs["star_reward"]]
+        r = []
+        for i, x in enumerate(kwargs["star_reward"]):
+            try: v = float(x)
+            except (TypeError, ValueError): raise ValueError(f"reward {i} is not a number: {x!r}") from None
+            if isinstance(x, bool) or not math.isfinite(v): raise ValueError(f"reward {i} is not a finite number: {x!r}")
+            r.append(v)
         if completions is not None and len(r) != len(completions): raise ValueError(f"{len(r)} rewards for {len(completions)} completions")
         return r
     f.__name__ = f"{str(name).lower()}_reward"
@@ -590,8 +685,8 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
                 metrics[f"star/{k_}"].append(float(summary[k_]))
         if stats is not None: stats.append(summary)
         if log_dir is not None:
-            for name, rec in (("rollout_stats", summary), ("samples", best)):
-                with (Path(log_dir) / f"{name}.jsonl").open("a") as f: f.write(json.dumps(rec) + "\n")
+            from star.results import append_jsonl
+            for name, rec in (("rollout_stats", summary), ("samples", best)): append_jsonl(Path(log_dir) / f"{name}.jsonl", rec)
         return {"prompt_ids": prompt_ids, "completion_ids": completion_ids, "logprobs": logprobs, "env_mask": env_mask,
                 "star_reward": rewards, "eval_result": results, "epoch": [cur] * len(rollouts)}
     return rollout_func
@@ -695,7 +790,7 @@ class TravelPlannerFamily:
     the official validation split (`validation_tasks`), verdicts of `score_rollout` under `protocol` with plans read by
     `formatter` (`llm`: the LLM formatter when formatter == 'llm'), the rewards of `star.rewards.reward` (Sum / Macro
     / Success / Curriculum at the curriculum epoch), `star.evaluator.dataset_metrics`, and the oracle-teacher SFT set
-    `star.sft.OFFLINE_SFT_DATA` for `init='sft'` on offline scales."""
+    `star.sft.OFFLINE_SFT_DATA` (or its first `sft_n`) for `init='sft'` on offline scales."""
     protocol: str = "agent_star"
     formatter: str = "auto"
     llm: Any = None
@@ -712,9 +807,11 @@ class TravelPlannerFamily:
         from star.evaluator import dataset_metrics, evaluate_plan
         res = [v if v is not FORMAT_ERROR else evaluate_plan(t, None, self.protocol) for v, t in zip(verdicts, tasks)]
         return dataset_metrics(list(tasks), res)
-    def sft_dataset(self, exclude=()):
+    def sft_dataset(self, exclude=(), n: int | None = None):
+        "`star.sft.OFFLINE_SFT_DATA` (48 trajectories), or its first `n` (the quick variant's own small set)."
         from star.sft import OFFLINE_SFT_DATA, build_sft_dataset
-        return build_sft_dataset(exclude=list(exclude), **OFFLINE_SFT_DATA)
+        kw = OFFLINE_SFT_DATA if n is None else {**OFFLINE_SFT_DATA, "n": n, "pool_factor": max(4, 32 // n)}
+        return build_sft_dataset(exclude=list(exclude), **kw)
 
 def formatter_llm(cfg: RLRunConfig):
     """The LLM formatter of a run's rewards and validation (paper: free-form plans are formatted by an LLM before
@@ -738,6 +835,24 @@ def _abs(p) -> Path:
     p = Path(p)
     return p if p.is_absolute() else _root() / p
 
+def _rel(p) -> str | None:
+    "`p` relative to the repository root when it lies inside it (what a record stores), else as given."
+    if p is None: return None
+    p, root = Path(p), _root().resolve()
+    try: return Path(p).resolve().relative_to(root).as_posix()
+    except ValueError: return str(p)
+
+def require_device(cfg: RLRunConfig) -> None:
+    """Fail at once when the run needs a GPU this machine lacks: a hub scale ('1.5B', '3B', '7B': the paper's recipe,
+    bf16 full fine-tuning of the released checkpoints) without CUDA -- instead of minutes of hub retries and a model
+    that would not train here. Raises RuntimeError naming the CPU scales."""
+    from star.models import REGISTRY
+    spec = get_spec(cfg.scale)
+    if spec.offline is None and spec.tiny_config is None and not on_cuda():
+        cpu = [s for s, v in REGISTRY.items() if v.offline is not None or v.tiny_config is not None]
+        raise RuntimeError(f"scale {cfg.scale!r} needs a GPU (the paper's recipe: bf16 full fine-tuning from the hub), "
+                           f"and torch sees no CUDA device here; on a CPU use scale {', '.join(map(repr, cpu))}")
+
 def init_model_source(cfg: RLRunConfig, exclude: Sequence = (), family=None) -> str:
     """What `train_rl` loads: the scale name (base model; offline scales via `star.models.load_model`), the hub id of
     the released Agent-STAR SFT checkpoint (`init='sft'` on 1.5B/3B/7B), the SFT output of `star.sft.train_sft`
@@ -749,25 +864,57 @@ def init_model_source(cfg: RLRunConfig, exclude: Sequence = (), family=None) -> 
         return str(sft_checkpoint(cfg, exclude, family))
     return cfg.init
 
+def init_reference(src: str) -> dict:
+    """How a run record names the weights it started from (never by a path of the machine that ran it): `init` -- the
+    run name of the record that made them when `src` is a local folder that a run wrote with its record beside it (an
+    SFT run's `final/`: the `kind: sft` record in its run folder whose `final_model` is that folder), else the scale
+    or hub id as given, or the folder's repository-relative path; `init_checkpoint` -- that folder, repository-relative
+    (None for a scale or hub id); `init_fingerprint` -- `star.checkpoints.model_fingerprint` of its weights (None for
+    a scale or hub id)."""
+    from star.checkpoints import model_fingerprint
+    p = Path(src)
+    if not p.is_dir(): return {"init": src, "init_checkpoint": None, "init_fingerprint": None}
+    name = _rel(p)
+    for rec_path in sorted(p.resolve().parent.glob("*.json")):
+        try: rec = json.loads(rec_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError, RecursionError): continue
+        if isinstance(rec, dict) and rec.get("kind") == "sft" and isinstance(rec.get("final_model"), str) \
+                and _abs(rec["final_model"]).resolve() == p.resolve():
+            name = rec.get("run", name); break
+    return {"init": name, "init_checkpoint": _rel(p), "init_fingerprint": model_fingerprint(p)}
+
 def sft_dir(cfg: RLRunConfig, family=None) -> Path:
     """Where `sft_checkpoint` keeps the SFT run of `cfg`: `runs/sft_<scale>` for TravelPlanner (what `nbs/sft.ipynb -p
     scale <scale>` writes), `runs/sft_<scale>_<family>` for another task family, with `_s<n>` appended when
-    `cfg.sft_steps` shortens it (a smoke SFT never stands in for the real one). Its model is `<dir>/final`."""
+    `cfg.sft_steps` shortens it and `_n<k>` when `cfg.sft_n` picks its own set (a smoke SFT never stands in for the real
+    one). Its model is `<dir>/final`."""
     fam = family if family is not None else task_family(cfg)
     name = f"sft_{cfg.scale}" + ("" if fam.name == "travelplanner" else f"_{fam.name}")
-    return _abs(f"runs/{name}" + (f"_s{cfg.sft_steps}" if cfg.sft_steps else ""))
+    return _abs(f"runs/{name}" + (f"_s{cfg.sft_steps}" if cfg.sft_steps else "") + (f"_n{cfg.sft_n}" if cfg.sft_n else ""))
 
 def sft_checkpoint(cfg: RLRunConfig, exclude: Sequence = (), family=None) -> Path:
     """SFT checkpoint of an offline scale for `init='sft'` (paper Sec. 4.1: RL starts from the SFT model):
     `sft_dir(cfg)/final`, reused if present; else the family's SFT set (`family.sft_dataset`, RL prompts in `exclude`
-    dropped) is trained there with `star.sft.train_sft` and the scale's SFT defaults (`cfg.sft_steps` steps of each
-    stage if set)."""
+    dropped; `cfg.sft_n` trajectories if set) is trained there with `star.sft.train_sft` and the scale's SFT defaults
+    (`cfg.sft_steps` steps of each stage if set), and its run record `<dir>/<dir name>.json` (kind `sft`: what
+    `init_reference` names the RL run's start by) is written there -- and to `cfg.results_dir` when the RL run
+    publishes its own."""
     fam = family if family is not None else task_family(cfg)
     out = sft_dir(cfg, fam)
     if (out / "final" / "config.json").exists(): return out / "final"
-    from star.sft import train_sft
+    from star.sft import sft_run_record, train_sft
+    from star.results import save_record
     kw = dict(max_steps=cfg.sft_steps, row_steps=min(16, cfg.sft_steps)) if cfg.sft_steps else {}
-    return Path(train_sft(cfg.scale, fam.sft_dataset(exclude=list(exclude)), out, dtype=cfg.dtype, **kw))
+    data = fam.sft_dataset(exclude=list(exclude), **({"n": cfg.sft_n} if cfg.sft_n else {}))
+    final = Path(train_sft(cfg.scale, data, out, dtype=cfg.dtype, **kw))
+    if _is_main_rank():
+        rec = sft_run_record(out.name, out, config={"scale": cfg.scale, "family": fam.name, "n_train": len(data),
+                                                    "max_steps": cfg.sft_steps or -1, "sft_n": cfg.sft_n, "seed": cfg.seed},
+                             final_model=_rel(final))
+        save_record(rec, out)
+        if cfg.results_dir: save_record(rec, _abs(cfg.results_dir))
+    return final
+
 
 # %% ../nbs/10_rl.ipynb #daf95a63
 # Measured costs of the offline 0.5B on the 2-core development machine (AMD EPYC, AVX512-BF16; nothing else running),
@@ -844,6 +991,17 @@ def _cost_line(cfg, cost) -> str:
     return (f"expected ({cost['path']} path, the measured '{cost['variant']}' variant on 2 cores): "
             f"~{cost['minutes']:.0f} min ({parts} min){mem}")
 
+def announce(text: str) -> None:
+    """Print `text` (e.g. the run plan) to the notebook and -- inside a Jupyter kernel whose cell output nobody streams
+    to a terminal, as under a plain `papermill` command, which shows only its cell progress bar -- also to the terminal
+    that started it (the kernel's own stderr, `sys.__stderr__`). `star rl` streams the cells itself (it sets
+    `STAR_STREAMED`), so there it appears once."""
+    print(text, flush=True)
+    if "ipykernel" in sys.modules and not os.environ.get("STAR_STREAMED") and sys.__stderr__ is not None:
+        try: print(text, file=sys.__stderr__, flush=True)
+        except (OSError, ValueError): pass
+
+
 # %% ../nbs/10_rl.ipynb #3d191496
 def _curve(log_history: Sequence[dict]) -> list[dict]:
     "TRL's per-step training logs (numbers only)."
@@ -874,16 +1032,15 @@ def param_dtype(cfg: RLRunConfig, args=None) -> str:
 # %% ../nbs/10_rl.ipynb #a615928e
 def _drop_steps_from(path, step: int) -> int:
     """Rewrite JSONL `path` without its records of steps >= `step` (what a killed run logged after its last checkpoint;
-    the resumed run plays those steps again). Returns the number of records dropped."""
-    recs = _read_jsonl(path)
-    keep = [r for r in recs if r.get("step", -1) < step]
-    if len(keep) != len(recs) or (Path(path).exists() and Path(path).read_text().count("\n") != len(recs)):
-        Path(path).write_text("".join(json.dumps(r) + "\n" for r in keep))
-    return len(recs) - len(keep)
+    the resumed run plays those steps again; `step` 0: every row, a run that starts over), and without a torn last
+    line or null rows (`star.results.rewrite_jsonl`: one policy for every log). Returns the number of records dropped."""
+    from star.results import rewrite_jsonl
+    return rewrite_jsonl(path, keep=lambda r: r.get("step", -1) < step)
 
 # %% ../nbs/10_rl.ipynb #c01a2963
 def _validation_callback_cls():
     from transformers import TrainerCallback
+    from star.results import append_jsonl
     class ValidationCallback(TrainerCallback):
         """Validates the policy on `val_tasks` at the start (step 0, or the resumed step if it has no record yet) and
         after each save, on every process (each plays its share, `evaluate_policy(trainer=…)`); the main process
@@ -912,7 +1069,7 @@ def _validation_callback_cls():
                     m = evaluate_policy(policy, self.tok, self.val, self.cfg, family=self.family, trainer=self.trainer,
                                         progress=self.trainer.accelerator.is_main_process and f"validation @ step {step}")
                 if self.trainer.accelerator.is_main_process:
-                    with self.path.open("a") as f: f.write(json.dumps({"step": step, "checkpoint": ckpt, "metrics": m}) + "\n")
+                    append_jsonl(self.path, {"step": step, "checkpoint": ckpt, "metrics": m})
                 self.trainer.accelerator.wait_for_everyone()
             self._mark_best(state)
         def on_train_begin(self, args, state, control, **kw):
@@ -940,8 +1097,10 @@ def _cpu_map_location():
 
 def _grpo_trainer_cls():
     from trl import GRPOTrainer
-    class StarGRPOTrainer(GRPOTrainer):
-        "TRL's `GRPOTrainer`; a multi-process CPU run resumes its optimizer state on `cpu` (see `_cpu_map_location`)."
+    from star.checkpoints import AtomicCheckpoints
+    class StarGRPOTrainer(AtomicCheckpoints, GRPOTrainer):
+        """TRL's `GRPOTrainer` whose checkpoints are marked complete (`star.checkpoints.AtomicCheckpoints`); a
+        multi-process CPU run resumes its optimizer state on `cpu` (see `_cpu_map_location`)."""
         def _load_optimizer_and_scheduler(self, checkpoint):
             with _cpu_map_location(): return super()._load_optimizer_and_scheduler(checkpoint)
     return StarGRPOTrainer
@@ -973,6 +1132,7 @@ def build_trainer(cfg: RLRunConfig, model, tokenizer, train_tasks: Sequence, val
     with fd_stdout(), trl_engine_dtype(engine_dtype(cfg.dtype, tiny)):   # TRL starts the colocated vLLM engine here
         trainer = _grpo_trainer_cls()(**kw)
     val_cb.trainer = trainer
+    trainer.star_validation = val_cb
     from star.sft import use_step_progress
     return use_step_progress(trainer, "GRPO steps", keys=("reward", "star/success", "star/tool_calls"))
 
@@ -989,62 +1149,118 @@ def _has_dist(name) -> bool:
     try: md.version(name); return True
     except md.PackageNotFoundError: return False
 
+def free_port(host: str = "127.0.0.1") -> int:
+    "A TCP port on `host` that no socket is bound to now, picked by the operating system (bind to port 0)."
+    import socket
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((host, 0)); return s.getsockname()[1]
+
+_OWN_PORT: dict = {}
+
+def ensure_master_port() -> int | None:
+    """Give this process's `torch.distributed` rendezvous a free port of its own (`free_port`): TRL's colocated vLLM
+    engine starts a process group on `MASTER_PORT` even for one process, and when none is set TRL takes the first of
+    29500, 23456, ... that looks free at that moment, so two runs started together on one machine pick the same port
+    and one fails with EADDRINUSE. A port set by the user or a launcher (`accelerate launch`, torchrun) is kept, as
+    is an existing process group. Returns the port set here, or None."""
+    import torch.distributed as dist
+    if dist.is_available() and dist.is_initialized(): return None
+    cur = (os.environ.get("MASTER_PORT") or "").strip()
+    if cur and cur != _OWN_PORT.get("port") and cur.lower() not in ("0", "auto"): return None
+    os.environ["MASTER_PORT"] = _OWN_PORT["port"] = str(free_port())
+    return int(_OWN_PORT["port"])
+
+def _prepare_resume(cfg: RLRunConfig, point) -> None:
+    """Main process: set aside the checkpoints `point` skipped (`star.checkpoints.set_aside`, naming each and why) and
+    rewrite the run's logs to what the resumed run will not play again: rollout statistics and samples of steps
+    < `point.step`, validation records of steps <= it (every row when the run starts from scratch), torn last lines
+    and null rows gone; checkpoints beyond `save_total_limit` (a run killed between a save and its rotation) rotated
+    as the Trainer would have. Every process waits for it."""
+    from accelerate import PartialState
+    from star.checkpoints import rotate_checkpoints, set_aside
+    state = PartialState()
+    if state.is_main_process:
+        set_aside(point)
+        out = Path(cfg.out_dir)
+        for name in ("rollout_stats", "samples"): _drop_steps_from(out / f"{name}.jsonl", point.step)
+        _drop_steps_from(out / "validation.jsonl", point.step + 1 if point.checkpoint else 0)
+        best = best_checkpoint(_read_jsonl(out / "validation.jsonl"))   # a run killed between its save and the rotation
+        rotate_checkpoints(out, cfg.save_total_limit, keep=[best and best.get("checkpoint")])
+    state.wait_for_everyone()
+
 def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: Sequence | None = None,
              model=None, tokenizer=None, **trl_overrides) -> dict:
     """Run (or resume) one RL run and write its results JSON (`cfg.results_path`, main process); returns the results
-    dict. `train_tasks` / `val_tasks` default to the task family's (`task_family(cfg)`); `model` / `tokenizer` to
-    `init_model_source(cfg)`, loaded with float32 parameters (`param_dtype`) on this process's device
-    (`star.models.train_device`) -- from its checkpoint directory when vLLM rollouts need the engine to load the same
-    weights. With vLLM on a CPU, the engine's linear layers keep their weights (`keep_cpu_linear_weights`) so TRL can
-    reload them every step, and its KV cache is `cfg.vllm_kv_cache_gib`. The record is written to `out_dir`, and also to `results_dir` when one
-    is given (publishing: `star.results.save_record` says so when it replaces a committed record). Relative `out_dir`
-    / `results_dir` are resolved against the repository root. Resumes from the last `checkpoint-*` in `out_dir`, dropping what the
-    killed run logged after it."""
-    from transformers.trainer_utils import get_last_checkpoint
+    dict. Before any work: the device (`require_device`), the publication (`star.results.check_publish`: a
+    `results_dir` from a tree with uncommitted changes needs `allow_dirty`) and the checkpoint to resume from
+    (`star.checkpoints.find_resume_checkpoint`: the newest complete one; `NoUsableCheckpointError` when completed
+    checkpoints exist and none is intact). `train_tasks` / `val_tasks` default to the task family's
+    (`task_family(cfg)`); `model` / `tokenizer` to `init_model_source(cfg)`, loaded with float32 parameters
+    (`param_dtype`) on this process's device (`star.models.train_device`) -- from its checkpoint directory when vLLM
+    rollouts need the engine to load the same weights. With vLLM on a CPU, the engine's linear layers keep their
+    weights (`keep_cpu_linear_weights`) so TRL can reload them every step, and its KV cache is
+    `cfg.vllm_kv_cache_gib`; a colocated engine gets a free rendezvous port (`ensure_master_port`). Checkpoints are
+    marked complete when saved (`AtomicCheckpoints`). On resume the skipped checkpoints are set aside and the logs cut
+    back to the resumed step (`_prepare_resume`), so the resumed run ends with the logs, rewards and weights of an
+    uninterrupted one. The record is written to `out_dir`, and also to `results_dir` when one is given (publishing:
+    `star.results.save_record` says so when it replaces a committed record); it names the starting weights by their
+    record (`init_reference`), the commit the run started from, the resume point and what it skipped. Relative
+    `out_dir` / `results_dir` are resolved against the repository root. Interrupted before it wrote anything, it
+    leaves no empty run folder (`star.checkpoints.run_folder`)."""
+    from star.checkpoints import find_resume_checkpoint, run_folder
     from star.models import load_model, load_tokenizer, model_path, patch_vllm, set_cpu_kv_cache, train_device
+    from star.results import check_publish
     t0 = time.time()
     cfg = dataclasses.replace(cfg, out_dir=str(_abs(cfg.out_dir)),
                               results_dir=str(_abs(cfg.results_dir)) if cfg.results_dir else None)
-    Path(cfg.out_dir).mkdir(parents=True, exist_ok=True)
-    fam = task_family(cfg)
-    train_tasks = fam.train_tasks(cfg) if train_tasks is None else list(train_tasks)
-    val_tasks = fam.val_tasks(cfg.n_val, cfg.seed) if val_tasks is None else list(val_tasks)
-    src = init_model_source(cfg, exclude=train_tasks, family=fam)
-    if cfg.use_vllm and not on_cuda():
-        patch_vllm(keep_weights=True); set_cpu_kv_cache(cfg.vllm_kv_cache_gib)
-    args = trl_config(cfg, **trl_overrides)   # before the model: under ZeRO-3, from_pretrained then partitions it
-    tokenizer = tokenizer or load_tokenizer(cfg.scale if src == cfg.scale else src)
-    if model is None:
-        model = load_model(model_path(src) if cfg.use_vllm else src, dtype=param_dtype(cfg, args), device=train_device(args))
-    trainer = build_trainer(cfg, model, tokenizer, train_tasks, val_tasks, args=args, family=fam)
-    engine = _engine_info(cfg)
-    if cfg.use_vllm:   # the engine's own precision (vLLM's "auto": bfloat16 for a float32 checkpoint on CPU)
-        engine["vllm_dtype"] = str(trainer.vllm_generation.llm.llm_engine.model_config.dtype).removeprefix("torch.")
-    last = get_last_checkpoint(cfg.out_dir) if any(Path(cfg.out_dir).glob("checkpoint-*")) else None
-    last_step = json.loads((Path(last) / "trainer_state.json").read_text())["global_step"] if last else 0
-    if last and trainer.accelerator.is_main_process:
-        for name in ("rollout_stats", "samples"): _drop_steps_from(Path(cfg.out_dir) / f"{name}.jsonl", last_step)
-    t_train = time.time()
-    if last is not None and last_step >= cfg.total_steps:  # a finished run: re-read its state, take no extra step
-        from transformers import TrainerState
-        trainer.state = TrainerState.load_from_json(str(Path(last) / "trainer_state.json"))
-    else:
-        trainer.train(resume_from_checkpoint=last)
-    t_train = time.time() - t_train
+    require_device(cfg)
+    commit = check_publish(cfg.results_dir, cfg.allow_dirty)
+    point = find_resume_checkpoint(cfg.out_dir, move=False)
+    with run_folder(cfg.out_dir):
+        fam = task_family(cfg)
+        train_tasks = fam.train_tasks(cfg) if train_tasks is None else list(train_tasks)
+        val_tasks = fam.val_tasks(cfg.n_val, cfg.seed) if val_tasks is None else list(val_tasks)
+        src = init_model_source(cfg, exclude=train_tasks, family=fam)
+        if cfg.use_vllm and not on_cuda():
+            patch_vllm(keep_weights=True); set_cpu_kv_cache(cfg.vllm_kv_cache_gib)
+        if cfg.use_vllm and cfg.vllm_mode == "colocate": ensure_master_port()
+        args = trl_config(cfg, **trl_overrides)   # before the model: under ZeRO-3, from_pretrained then partitions it
+        _prepare_resume(cfg, point)
+        tokenizer = tokenizer or load_tokenizer(cfg.scale if src == cfg.scale else src)
+        if model is None:
+            model = load_model(model_path(src) if cfg.use_vllm else src, dtype=param_dtype(cfg, args), device=train_device(args))
+        trainer = build_trainer(cfg, model, tokenizer, train_tasks, val_tasks, args=args, family=fam)
+        engine = _engine_info(cfg)
+        if cfg.use_vllm:   # the engine's own precision (vLLM's "auto": bfloat16 for a float32 checkpoint on CPU)
+            engine["vllm_dtype"] = str(trainer.vllm_generation.llm.llm_engine.model_config.dtype).removeprefix("torch.")
+        last = str(point.checkpoint) if point.checkpoint else None
+        t_train = time.time()
+        if last is not None and point.step >= cfg.total_steps:  # a finished run: re-read its state, take no extra step
+            from transformers import TrainerState
+            trainer.state = TrainerState.load_from_json(str(Path(last) / "trainer_state.json"))
+            if val_tasks and not any(r.get("step") == point.step for r in _read_jsonl(Path(cfg.out_dir) / "validation.jsonl")):
+                trainer._load_from_checkpoint(last)          # killed after its last save, before validating it
+                trainer.star_validation._eval(trainer.state, last)
+        else:
+            trainer.train(resume_from_checkpoint=last)
+        t_train = time.time() - t_train
     records = _read_jsonl(Path(cfg.out_dir) / "validation.jsonl")
-    strip = lambda r: r and {**r, "metrics": {k: v for k, v in r["metrics"].items() if k != "tasks"}}
+    strip = lambda r: r and {**r, "checkpoint": _rel(r.get("checkpoint")),
+                             "metrics": {k: v for k, v in r["metrics"].items() if k != "tasks"}}
     from star.results import new_record, save_record
     best, init = strip(best_checkpoint(records)), strip(next((r for r in records if r["step"] == 0), None))
     trl = {k: getattr(trainer.args, k) for k in ("beta", "epsilon", "epsilon_high", "loss_type", "scale_rewards",
            "num_generations", "generation_batch_size", "per_device_train_batch_size", "gradient_accumulation_steps",
            "learning_rate", "temperature", "mask_truncated_completions", "bf16", "gradient_checkpointing",
            "max_completion_length", "use_vllm", "vllm_mode", "vllm_importance_sampling_correction", "save_total_limit")}
-    res = new_record(cfg.run_name, "rl", config=cfg.to_dict(), curve=training_curve(trainer.state.log_history),
+    res = new_record(cfg.run_name, "rl", config={**cfg.to_dict(), "out_dir": _rel(cfg.out_dir),
+                                                 "results_dir": _rel(cfg.results_dir)},
+                     curve=training_curve(trainer.state.log_history), git=commit,
                      validation={cfg.protocol: best["metrics"]} if best else {},
                      validation_init={cfg.protocol: init["metrics"]} if init else {},
-                     duration_s=round(time.time() - t0, 1), init=src, device=str(trainer.accelerator.device),
+                     duration_s=round(time.time() - t0, 1), **init_reference(src), device=str(trainer.accelerator.device),
                      param_dtype=str(next(trainer.model.parameters()).dtype).removeprefix("torch."),
-                     engine=engine, task_family=fam.name, resumed_from=last, trl=trl,
+                     engine=engine, task_family=fam.name, resumed_from=_rel(last), resume=point.to_dict(), trl=trl,
                      compute=dataclasses.asdict(run_dtype(cfg)),
                      steps=trainer.state.global_step, best_checkpoint=best and best["checkpoint"],
                      validation_checkpoints=[strip(r) for r in records if r["step"] > 0],

@@ -8,7 +8,7 @@ __all__ = ['EMBEDDED_DB_DIR', 'TABLE_FILES', 'PANDAS_NA_VALUES', 'PANDAS3', 'CIT
            'TOOL_NAMES', 'TOOLS_BLOCK', 'data_dir', 'find_table', 'read_csv_arrow', 'read_table', 'pandas_eq',
            'km_value', 'TravelDB', 'Tool', 'SearchFlight', 'GoogleDistanceMatrix', 'SearchAccommodation',
            'SearchRestaurant', 'SearchAttraction', 'SearchCity', 'tool_schemas', 'ToolCall', 'parse_tool_call',
-           'wrap_response', 'failure_message', 'Sandbox']
+           'wrap_response', 'failure_message', 'valid_text', 'Sandbox']
 
 # %% ../nbs/00_sandbox.ipynb #6eae15a8
 import ast, gzip, hashlib, json, os, random, re, threading, warnings
@@ -541,6 +541,13 @@ def failure_message(tool_name) -> str:
     return f'<tool_response> Error: Current tool {tool_name} is not available. </tool_response>'
 
 # %% ../nbs/00_sandbox.ipynb #039028d7
+def valid_text(s: str) -> str:
+    """`s` as valid Unicode (encodable as UTF-8): a surrogate pair written as two code points becomes its character,
+    a lone surrogate U+FFFD; any other text is returned unchanged (the same object)."""
+    if s.isascii(): return s
+    try: s.encode("utf-8"); return s
+    except UnicodeEncodeError: return s.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
 class Sandbox:
     """The TravelPlanner tool environment of one or many rollouts: the six tools over a shared read-only
     `TravelDB` (`db`: a TravelDB, a folder, or None for `TravelDB.load()`), plus the paper's environment-failure
@@ -578,11 +585,13 @@ class Sandbox:
 
     def react_step(self, assistant_text: str) -> str | None:
         """What the reference ReAct loop appends as the next user message after `assistant_text`, or None when
-        it appends nothing (no complete tool call: an answer, or a reply the loop simply re-prompts after)."""
+        it appends nothing (no complete tool call: an answer, or a reply the loop simply re-prompts after). Always
+        valid Unicode (`valid_text`): a tool call's JSON may spell a lone surrogate (`{"state": "\\ud800"}`) that the
+        observation would echo, and no tokenizer or UTF-8 file can hold it."""
         call = parse_tool_call(assistant_text)
         if call is None: return None
-        if call.error is not None: return wrap_response(f'Error calling tool: {call.error}')
-        return self.execute(call.name, call.arguments)
+        if call.error is not None: return valid_text(wrap_response(f'Error calling tool: {call.error}'))
+        return valid_text(self.execute(call.name, call.arguments))
 
     def __getstate__(self):
         return dict(db=self.db, failure_rate=self.failure_rate, seed=self.seed, rng=self._rng.getstate(),

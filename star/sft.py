@@ -5,7 +5,7 @@
 # %% ../nbs/09_sft.ipynb #7e46170a
 from __future__ import annotations
 
-import json, os, resource, time
+import json, os, resource, shutil, time
 from pathlib import Path
 from typing import Sequence
 
@@ -19,8 +19,8 @@ from .models import (DtypeChoice, cpu_compact_logprobs, dtype_choice, get_spec, 
 __all__ = ['SFT_SEED', 'TABLE8_MIX', 'IM_END', 'CPU_SCALES', 'LORA_DEFAULTS', 'OFFLINE_SFT_DATA', 'PROTOCOL_TOKENS',
            'SFT_PARAMETERS', 'sft_tasks', 'build_sft_dataset', 'dataset_trajectories', 'assistant_spans',
            'tokenize_sft', 'tokenize_dataset', 'sft_dtype', 'uses_lora', 'sft_config', 'lora_config',
-           'protocol_token_ids', 'train_embedding_rows', 'last_checkpoint', 'train_sft', 'step_progress',
-           'use_step_progress', 'check_parameters']
+           'protocol_token_ids', 'train_embedding_rows', 'last_checkpoint', 'train_sft', 'sft_run_record',
+           'step_progress', 'use_step_progress', 'check_parameters', 'check_sft_values']
 
 # %% ../nbs/09_sft.ipynb #f5722062
 SFT_SEED = 2603  # synthesis seed of the SFT query pool; RL pools use other seeds (and `exclude` keeps them disjoint)
@@ -246,19 +246,27 @@ def _peak_rss_gib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # Linux: KiB
 
 def last_checkpoint(out_dir):
-    "The newest `checkpoint-*` directory under `out_dir` (transformers' `get_last_checkpoint`), or None."
-    from transformers.trainer_utils import get_last_checkpoint
-    return get_last_checkpoint(str(out_dir)) if Path(out_dir).is_dir() else None
+    """The newest *complete* `checkpoint-*` folder under `out_dir` (`star.checkpoints.find_resume_checkpoint`, reading
+    only: nothing is moved), or None. Raises `NoUsableCheckpointError` when checkpoints were completed there and none
+    is intact."""
+    from star.checkpoints import find_resume_checkpoint
+    point = find_resume_checkpoint(out_dir, move=False)
+    return str(point.checkpoint) if point.checkpoint else None
 
-def _save_rows_callback(W, rows):
-    "A TrainerCallback writing the trained embedding rows next to every adapter checkpoint (`embedding_rows.pt`)."
+def _save_rows(W, rows):
+    "`f(folder)` writing the trained embedding rows into a checkpoint folder (`embedding_rows.pt`, before it is marked complete)."
     import torch
-    from transformers import TrainerCallback
-    class SaveRows(TrainerCallback):
-        def on_save(self, args, state, control, **kw):
-            d = Path(args.output_dir) / f"checkpoint-{state.global_step}"
-            if d.is_dir(): torch.save(W[rows].detach().cpu().clone(), d / "embedding_rows.pt")
-    return SaveRows()
+    def save(d): torch.save(W[rows].detach().cpu().clone(), Path(d) / "embedding_rows.pt")
+    return save
+
+def _publish_folder(tmp: Path, final: Path) -> Path:
+    "Replace `final` by the folder `tmp` with renames only: a reader sees the old complete folder or the new one."
+    old = final.with_name(f".{final.name}.old")
+    if old.exists(): shutil.rmtree(old)
+    if final.exists(): os.replace(final, old)
+    os.replace(tmp, final)
+    if old.exists(): shutil.rmtree(old, ignore_errors=True)
+    return final
 
 def _train_protocol_rows(scale, model, data, tok, out_dir, rows, steps, lr, max_length, dtype="auto"):
     """Second SFT stage of the LoRA scales: only the `rows` of the (merged) model's tied embedding train, with a
@@ -282,7 +290,7 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
     `dataset`: rows of `build_sft_dataset` (chat `messages`) or already `tokenize_dataset`d. `out_dir`: Trainer
     checkpoints (`checkpoint-N`, resumed from the newest when `resume` and one exists), `final/` (a full model +
     tokenizer that `star.models.load_model(path)` / `load_tokenizer(path)` load; LoRA adapters are merged first) and
-    `sft_log.json` (config, loss curve per step, step time, peak RSS). `model`/`tokenizer` default to
+    `sft_log.json` (config, loss curve per step, step time, peak RSS, the fingerprint of `final/`'s weights). `model`/`tokenizer` default to
     `load_model(scale)` with float32 weights (AdamW's master copy; bf16 autocast per `sft_config`) on this
     process's device (`star.models.train_device`) / `load_tokenizer(scale)`; `lora`: LoraConfig
     overrides; `overrides` go to `sft_config`. Trajectories longer than the config's `max_length` are dropped, counted in `sft_log.json`
@@ -291,9 +299,22 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
     that trains only the protocol tokens' embedding rows at `row_lr` on `row_max_length`-token prefixes: needed
     after a short LoRA stage (12 steps or fewer: the probe's), harmful after the 48-step 0.5B recipe, whose default is
     0 (see "Why the protocol tokens are trained"). Off CUDA, TRL's fused LM head scores only the assistant positions
-    (`star.models.cpu_compact_logprobs`: same loss, ~40% less time per 0.5B step). Returns the `final/` path."""
+    (`star.models.cpu_compact_logprobs`: same loss, ~40% less time per 0.5B step). Survives a kill anywhere: every
+    checkpoint is marked complete once written (`star.checkpoints.AtomicCheckpoints`; a LoRA checkpoint includes its
+    embedding rows), a resume starts from the newest complete one (`find_resume_checkpoint`: the others are set aside
+    and named), `final/` appears by a rename once whole, `sft_log.json` is written atomically, and an interrupted first
+    run leaves no empty `out_dir`. Returns the `final/` path."""
+    from star.checkpoints import find_resume_checkpoint, run_folder
+    out_dir = Path(out_dir)
+    point = find_resume_checkpoint(out_dir, move=False) if resume else None   # fails here, before the model loads
+    with run_folder(out_dir):
+        return _train_sft(scale, dataset, out_dir, point, model, tokenizer, lora, row_steps, row_lr, row_max_length,
+                          dtype, overrides)
+
+def _train_sft(scale, dataset, out_dir, point, model, tokenizer, lora, row_steps, row_lr, row_max_length, dtype, overrides):
     from trl import SFTTrainer
-    out_dir = Path(out_dir); out_dir.mkdir(parents=True, exist_ok=True)
+    from star.checkpoints import atomic_trainer, model_fingerprint, set_aside
+    from star.results import write_atomic
     cfg = sft_config(scale, out_dir=out_dir, dtype=dtype, **overrides)
     tok = tokenizer if tokenizer is not None else load_tokenizer(scale)
     tok.padding_side = "right"
@@ -308,16 +329,19 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
     m.train()
     if not on_cuda(): cpu_compact_logprobs(True)  # score only the assistant positions (08_models)
     peft_cfg = lora_config(scale, **(lora or {}))
-    rows, callbacks = [], []
+    rows, extras = [], []
     if peft_cfg is not None:  # LoRA + the protocol tokens' embedding rows (see "Why the protocol tokens are trained")
         from peft import get_peft_model
         m = get_peft_model(m, peft_cfg)
         rows = protocol_token_ids(tok)
         W = train_embedding_rows(m, rows)
-        callbacks.append(_save_rows_callback(W, rows))
-    trainer = use_step_progress(SFTTrainer(model=m, args=cfg, train_dataset=data, processing_class=tok,
-                                           callbacks=callbacks), f"SFT {scale}")
-    ckpt = last_checkpoint(out_dir) if resume else None
+        extras.append(_save_rows(W, rows))
+    trainer = use_step_progress(atomic_trainer(SFTTrainer)(model=m, args=cfg, train_dataset=data, processing_class=tok),
+                                f"SFT {scale}")
+    trainer.checkpoint_extras = tuple(extras)
+    if point is not None and trainer.accelerator.is_main_process: set_aside(point)
+    trainer.accelerator.wait_for_everyone()
+    ckpt = str(point.checkpoint) if point is not None and point.checkpoint else None
     if ckpt and rows and (Path(ckpt) / "embedding_rows.pt").exists():  # the adapter checkpoint does not hold them
         import torch
         with torch.no_grad(): W[rows] = torch.load(Path(ckpt) / "embedding_rows.pt").to(W.dtype)
@@ -332,14 +356,20 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
     if n_row_steps:
         model_out, row_curve = _train_protocol_rows(scale, model_out, data, tok, out_dir / "rows", rows, n_row_steps,
                                                     row_lr, row_max_length, dtype)
-    model_out.save_pretrained(final)
+    partial = out_dir / ".final.partial"   # written whole, then renamed to final/: never half a model under that name
+    model_out.save_pretrained(partial)
     tok.padding_side = "left"  # generation-time default of `load_tokenizer`
-    tok.save_pretrained(final)
+    tok.save_pretrained(partial)
+    trainer.accelerator.wait_for_everyone()
+    if trainer.accelerator.is_main_process: _publish_folder(partial, final)
+    trainer.accelerator.wait_for_everyone()
     hist = trainer.state.log_history
     curve = [{"step": h["step"], "loss": h["loss"], "lr": h.get("learning_rate"), "grad_norm": h.get("grad_norm"),
               "epoch": h.get("epoch")} for h in hist if "loss" in h]
     done_now = trainer.state.global_step - (int(Path(ckpt).name.split("-")[-1]) if ckpt else 0)
-    log = {"scale": scale, "lora": peft_cfg is not None, "resumed_from": ckpt, "n_examples": len(data),
+    log = {"scale": scale, "lora": peft_cfg is not None, "resumed_from": ckpt and Path(ckpt).name,
+           "resume": point.to_dict() if point is not None else None, "final_fingerprint": model_fingerprint(final),
+           "n_examples": len(data),
            "compute": asdict(sft_dtype(scale, dtype, cfg.use_cpu)),
            "n_dropped_overlong": n_dropped,
            "n_tokens": sum(map(len, data["input_ids"])), "n_trained_tokens": sum(map(sum, data["assistant_masks"])),
@@ -350,8 +380,19 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
                       "max_length", "bf16", "gradient_checkpointing", "packing", "seed")},
            "loss_curve": curve, "train_metrics": res.metrics,
            "protocol_rows": {"steps": n_row_steps, "lr": row_lr, "max_length": row_max_length, "loss_curve": row_curve}}
-    (out_dir / "sft_log.json").write_text(json.dumps(log, indent=1, default=str))
+    if trainer.accelerator.is_main_process: write_atomic(out_dir / "sft_log.json", json.dumps(log, indent=1, default=str))
     return final
+
+def sft_run_record(run: str, out_dir, config: dict, final_model: str, git: str | None = None, **extra) -> dict:
+    """The run record (`star.results`, kind `sft`) of the SFT run in `out_dir`, from its `sft_log.json`: `config`, the
+    loss curve, the duration, `final_model` (the repository-relative path of its `final/`, which RL records name it
+    by), its `final_fingerprint`, `resumed_from`, the trainer settings (`trainer`) and the rest of the log; `extra`
+    (e.g. `table8`) is added. `git`: the commit the run started from (`star.results.check_publish`)."""
+    from star.results import new_record
+    log = json.loads((Path(out_dir) / "sft_log.json").read_text(encoding="utf-8"))
+    rest = {k: v for k, v in log.items() if k not in ("config", "loss_curve")}
+    return new_record(run, "sft", config=config, curve=log["loss_curve"], duration_s=log["train_seconds"], git=git,
+                      final_model=final_model, trainer=log["config"], **rest, **extra)
 
 # %% ../nbs/09_sft.ipynb #6a105f80
 def step_progress(desc: str, keys: Sequence[str] = ("loss",)):
@@ -406,6 +447,7 @@ SFT_PARAMETERS = dict(
     dtype="auto",        # compute precision: 'auto' (bf16 where the hardware has it natively, else float32) | 'float32' | 'bfloat16'
     out_dir=None,        # checkpoints + final model; None -> runs/sft_<run>
     results_dir=None,    # also write sft_<run>.json here (e.g. "results"); None -> only under out_dir
+    allow_dirty=False,   # publish to results_dir from a tree with uncommitted changes (the record is marked dirty)
 )
 
 def check_parameters(namespace: dict, before, declared: dict = SFT_PARAMETERS) -> dict:
@@ -418,3 +460,35 @@ def check_parameters(namespace: dict, before, declared: dict = SFT_PARAMETERS) -
     unknown = sorted(new - set(declared))
     if unknown: raise ValueError(f"unknown parameter(s) {unknown}; this notebook takes {sorted(declared)}")
     return {k: namespace.get(k, v) for k, v in declared.items()}
+
+def check_sft_values(P: dict) -> dict:
+    """`P` (the notebook's parameters, `check_parameters`) with every value checked and normalised before anything
+    is loaded: the scale is registered, `run` makes a valid record name, counts are integers in range (`max_steps`
+    -1 or >= 1), `lr` a finite positive number, `mix` three non-negative integers (`"1:0:0"` or a list), `data_path`
+    an existing file, `allow_dirty` a boolean, `dtype` 'auto' or a dtype name. Raises ValueError naming the parameter and the value
+    (`star.models.UnknownScaleError` for the scale)."""
+    from star.rl import _bad, _bool, _float, _int, _text
+    from star.results import RUN_NAME
+    P = dict(P)
+    P["scale"] = get_spec(P["scale"]).scale
+    if P["run"] is not None and not (isinstance(P["run"], (str, int, float)) and RUN_NAME.match(f"sft_{P['run']}")):
+        raise _bad("run", f"a record name part ({RUN_NAME.pattern})", P["run"])
+    P["n_train"], P["seed"] = _int("n_train", P["n_train"], 1), _int("seed", P["seed"], 0)
+    P["max_steps"] = _int("max_steps", P["max_steps"], 1, also=(-1,))
+    for k in ("batch_size", "max_length"):
+        if P[k] is not None: P[k] = _int(k, P[k], 1)
+    if P["epochs"] is not None: P["epochs"] = _float("epochs", P["epochs"], 0, lo_open=True)
+    if P["lr"] is not None: P["lr"] = _float("lr", P["lr"], 0, lo_open=True)
+    if P["mix"] is not None:
+        parts = P["mix"].split(":") if isinstance(P["mix"], str) else P["mix"]
+        try: mix = [_int("mix", x, 0) for x in parts]
+        except (TypeError, ValueError): raise _bad("mix", "easy:medium:hard counts such as '1:0:0'", P["mix"]) from None
+        if len(mix) != 3 or not sum(mix): raise _bad("mix", "easy:medium:hard counts such as '1:0:0'", P["mix"])
+    for k in ("data_path", "out_dir", "results_dir"): P[k] = _text(k, P[k], none=True)
+    if P["data_path"] is not None and not Path(P["data_path"]).is_file():
+        raise ValueError(f"data_path must be an SFT JSON-lines file, got {P['data_path']!r} (no such file)")
+    P["allow_dirty"] = _bool("allow_dirty", P["allow_dirty"])
+    if "dtype" in P:
+        from star.models import normalize_dtype
+        P["dtype"] = normalize_dtype(P["dtype"])
+    return P

@@ -37,7 +37,8 @@ def _rec(real_metrics, run="eval-example-plans", **kw):
 
 def test_new_record_meta(real_metrics):
     r = _rec(real_metrics)
-    assert set(r["meta"]) == {"created", "git_commit", "machine", "duration_s"}
+    assert set(r["meta"]) == {"created", "git_commit", "dirty", "machine", "duration_s"}
+    assert r["meta"]["dirty"] == (r["meta"]["git_commit"] or "").endswith("+dirty")
     assert r["meta"]["created"].endswith("+00:00") and len(r["meta"]["created"]) == 25
     assert r["meta"]["git_commit"] is None or len(r["meta"]["git_commit"].split("+")[0]) == 40
     assert "Python" in r["meta"]["machine"]
@@ -284,3 +285,27 @@ def test_every_jsonl_reader_is_tolerant(tmp_path):
     t.write_text(t.read_text() + '{"query": "A trip')
     with pytest.warns(UserWarning, match="truncated"):
         assert [x.query for x in load_jsonl_tasks(t)] == [x.query for x in tasks]
+
+
+@pytest.mark.xfail(strict=False, reason="the committed RL records predate traceable inits (issue 21); the lead re-makes "
+                                        "results/sft_0.5B.json, results/sft_0.5B_probe.json and both RL records from a clean "
+                                        "tree, then removes this mark")
+def test_committed_rl_records_name_a_committed_sft_record():
+    """Every committed RL record names its starting weights by a committed SFT record (never by a path of the machine
+    that ran it), with the same weights fingerprint, and both come from a clean tree."""
+    import subprocess
+    root = Path(__file__).resolve().parents[1]
+    recs = sorted((root / "results").glob("rl_*.json"))
+    assert recs
+    shallow = subprocess.run(["git", "rev-parse", "--is-shallow-repository"], cwd=root, capture_output=True, text=True).stdout.strip()
+    for p in recs:
+        rec = json.loads(p.read_text())
+        sft = root / "results" / f"{rec.get('init')}.json"
+        assert sft.is_file(), f"{p.name}: init {rec.get('init')!r} is not a committed record"
+        s = json.loads(sft.read_text())
+        assert s["kind"] == "sft" and s["final_model"] == rec["init_checkpoint"], p.name
+        assert s["final_fingerprint"] and s["final_fingerprint"] == rec["init_fingerprint"], p.name
+        for r in (rec, s):
+            assert r["meta"]["dirty"] is False and not r["meta"]["git_commit"].endswith("+dirty"), r["run"]
+            if shallow == "false":
+                assert subprocess.run(["git", "cat-file", "-e", r["meta"]["git_commit"] + "^{commit}"], cwd=root).returncode == 0

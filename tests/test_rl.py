@@ -208,6 +208,7 @@ def test_notebook_quick_variant_is_a_smoke_run(tmp_path):
     assert (c["scale"], c["run_name"], c["max_steps"], c["group_size"], c["batch_size"], c["sft_steps"], c["n_val"]) == \
            ("0.5B", "rl_quick_0.5B", 1, 2, 1, 2, 0)
     assert (c["max_context"], c["tool_budget"], c["max_new_tokens_per_turn"]) == (3072, 4, 128)
+    assert c["sft_n"] == 2                    # its own 2-trajectory SFT set (tests/test_inputs.py keeps its size)
 
 
 def test_notebook_tiny_end_to_end(tmp_path):
