@@ -19,7 +19,7 @@ __all__ = ['K', 'QWEN25_CODER_05B_GGUF', 'QWEN25_CODER_15B_GGUF', 'QWEN25_VOCAB'
            'get_spec', 'registry_table', 'cache_dir', 'qwen25_tokenizer_dir', 'load_tokenizer', 'build_tiny_model',
            'ModelIntegrityError', 'ModelUnavailableError', 'sha256_file', 'verify_file', 'part_files',
            'parts_available', 'assemble_parts', 'assemble_gguf', 'tie_report', 'convert_gguf_checkpoint',
-           'offline_checkpoint', 'load_model', 'vllm_available', 'tiny_checkpoint', 'model_path',
+           'offline_checkpoint', 'attn_implementation', 'load_model', 'vllm_available', 'tiny_checkpoint', 'model_path',
            'keep_cpu_linear_weights', 'guard_kernel_scan', 'guard_cpu_seeded_prefill', 'fd_stdout', 'on_cuda',
            'set_cpu_kv_cache', 'patch_vllm', 'make_llm', 'uses_deepspeed', 'train_device', 'cpu_compact_logprobs']
 
@@ -432,6 +432,16 @@ def offline_checkpoint(scale: str = "0.5B") -> Path:
     convert_gguf_checkpoint(gguf, out, expected_name=src.general_name, tie_word_embeddings=src.tie_word_embeddings)
     return out
 
+# %% ../nbs/08_models.ipynb #6bf1c0ac
+def attn_implementation(device=None) -> str:
+    """The attention kernel `load_model` asks transformers for: "flash_attention_2" on CUDA (`device` a "cuda..."
+    string, or None -- DeepSpeed places the weights -- on a machine with a GPU) when the `flash-attn` package is
+    installed, else "sdpa" (PyTorch's fused attention: flash / memory-efficient kernels on CUDA, the flash kernel on
+    CPU). flash-attn is optional (no wheel on PyPI; see the README's GPU install); vLLM brings its own kernels."""
+    import importlib.util
+    cuda = str(device).startswith("cuda") if device is not None else on_cuda()
+    return "flash_attention_2" if cuda and importlib.util.find_spec("flash_attn") is not None else "sdpa"
+
 # %% ../nbs/08_models.ipynb #b37e65e6
 def _dtype(dtype, device):
     import torch
@@ -443,7 +453,8 @@ def load_model(scale_or_path: str = "tiny", *, variant: str = "base", dtype=None
     """A causal LM for `scale_or_path` (see the table above) on `device` with `dtype` ("bfloat16"/"float32" or a
     torch dtype; default float32 on CPU, bfloat16 on CUDA), in eval mode; `device=None` leaves the weights where
     they were loaded (DeepSpeed ZeRO-3 partitions them while loading). `variant` picks the base, SFT or RL
-    checkpoint of a hub scale; `seed` the weights of "tiny"; `kwargs` go to `from_pretrained`. Raises
+    checkpoint of a hub scale; `seed` the weights of "tiny"; `kwargs` go to `from_pretrained` (default
+    `attn_implementation`: `attn_implementation(device)`). Raises
     `UnknownScaleError`, `ModelUnavailableError` (offline parts missing) or `ModelIntegrityError`."""
     dt = _dtype(dtype, device)
     try: spec = get_spec(scale_or_path)
@@ -455,7 +466,7 @@ def load_model(scale_or_path: str = "tiny", *, variant: str = "base", dtype=None
     from transformers import AutoModelForCausalLM
     if spec is not None and spec.offline is not None and variant == "base": path = str(offline_checkpoint(spec.scale))
     else: path = _resolve_hub_or_path(scale_or_path, variant)
-    model = AutoModelForCausalLM.from_pretrained(path, dtype=dt, **kwargs)
+    model = AutoModelForCausalLM.from_pretrained(path, dtype=dt, **{"attn_implementation": attn_implementation(device), **kwargs})
     return (model if device is None else model.to(device)).eval()
 
 # %% ../nbs/08_models.ipynb #e27cf96a

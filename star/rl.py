@@ -19,9 +19,9 @@ from .rewards import (FORMAT_ERROR, REWARD_NAMES, curriculum_epoch_from_trainer_
                           reward, reward_fn, reward_name_at)
 
 # %% auto #0
-__all__ = ['ALGORITHMS', 'DATA_MIXES', 'INIT_CHOICES', 'RUN_DEFAULTS', 'TASK_FAMILIES', 'CPU_COSTS', 'CURVE_SOURCES',
-           'RLRunConfig', 'default_run_name', 'TaskFamily', 'load_family', 'resolve_config', 'rl_tasks',
-           'validation_tasks', 'score_rollout', 'rollout_rewards', 'dynamic_sampling_mask', 'turn_entropy',
+__all__ = ['ALGORITHMS', 'DATA_MIXES', 'INIT_CHOICES', 'RUN_DEFAULTS', 'TASK_FAMILIES', 'ARPO_TOP_LOGPROBS', 'CPU_COSTS',
+           'CURVE_SOURCES', 'RLRunConfig', 'default_run_name', 'TaskFamily', 'load_family', 'resolve_config',
+           'rl_tasks', 'validation_tasks', 'score_rollout', 'rollout_rewards', 'dynamic_sampling_mask', 'turn_entropy',
            'entropy_deltas', 'ArpoPlan', 'arpo_plan', 'generation_policy', 'rollout_rank', 'step_seed', 'step_sandbox',
            'arpo_rollouts', 'rollout_reward_fn', 'make_rollout_func', 'trl_config', 'evaluate_policy',
            'best_checkpoint', 'TravelPlannerFamily', 'formatter_llm', 'task_family', 'init_model_source', 'sft_dir',
@@ -289,6 +289,8 @@ def dynamic_sampling_mask(rewards: Sequence[float], group_size: int, tol: float 
     return keep
 
 # %% ../nbs/10_rl.ipynb #b1a025ef
+ARPO_TOP_LOGPROBS = 20   # log-probs per token vLLM ranks for the entropy estimate ARPO branches on (reference: 20)
+
 def turn_entropy(rollout, span: tuple, k: int = 20, vocab_size: int = 151_665) -> float:
     """Normalised entropy of one policy turn: Σ of the first `k` token entropies (nats) of `span` = (start, end, kind)
     in `rollout.completion_ids`, divided by ln(vocab_size) (ARPO reference `_calc_entropy / log(V)`)."""
@@ -342,11 +344,12 @@ def arpo_plan(group: Sequence, group_size: int, branch: int = 2, entropy_weight:
 
 # %% ../nbs/10_rl.ipynb #be826b3c
 @contextmanager
-def generation_policy(trainer, tokenizer):
+def generation_policy(trainer, tokenizer, top_logprobs: int = 0):
     """A `star.agent` policy over `trainer`'s current weights, for the duration of a `with` block. With
     `trainer.use_vllm` (colocate mode): the colocated engine as `VLLMPolicy` -- TRL has reloaded the weights before
     `rollout_func`; under sleep mode the engine's weights are re-synced if asleep and its KV cache woken on entry, and
-    it is put back to sleep (level 2) on exit, as TRL's own generation does. Otherwise the model unwrapped for
+    it is put back to sleep (level 2) on exit, as TRL's own generation does. `top_logprobs`: log-probs per token the
+    engine ranks for the entropy estimate (0: only the sampled token's; ARPO asks for `ARPO_TOP_LOGPROBS`). Otherwise the model unwrapped for
     generation (DDP/DeepSpeed/ZeRO-3, gradient checkpointing disabled) as `HFPolicy`, in eval mode with
     `use_cache=True`; train mode and the cache setting are restored on exit. Raises NotImplementedError for vLLM
     server mode (use colocate)."""
@@ -359,7 +362,7 @@ def generation_policy(trainer, tokenizer):
         if sleepy:
             if getattr(vg, "_llm_weights_sleeping", False): vg.sync_weights()   # level-2 sleep dropped the weights
             llm.wake_up(tags=["kv_cache"])
-        try: yield VLLMPolicy(llm, tokenizer)
+        try: yield VLLMPolicy(llm, tokenizer, top_logprobs=top_logprobs)
         finally:
             if sleepy:
                 llm.sleep(level=2)
@@ -435,10 +438,11 @@ def arpo_rollouts(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbox,
                   progress=False) -> tuple[list, list[ArpoPlan]]:
     """G = cfg.group_size rollouts per task by ARPO's adaptive rollout (see above): M = cfg.arpo_initial global
     rollouts per task in one `rollout_batch` call, `arpo_plan` per task, then one `rollout_batch(prefixes=…)` call
-    for every partial rollout and fresh global rollout of the batch. `system`: the system prompt (None:
+    for every partial rollout and fresh global rollout of the batch, each kind from its own seed stream
+    (`star.agent.stream_seed(seed, 1)` branches, `(seed, 2)` fresh). `system`: the system prompt (None:
     TravelPlanner's). Returns (rollouts grouped by task, G each, in task order: globals, branches, fresh;
     `meta['arpo']` = 'global' | 'branch' | 'fresh') and the plans."""
-    from star.agent import rollout_batch
+    from star.agent import rollout_batch, stream_seed
     G, M, rng = cfg.group_size, cfg.arpo_initial, rng or random.Random(seed)
     kw = _rollout_kwargs(cfg, sandbox, seed, system, progress)
     first = rollout_batch(policy, tokenizer, list(tasks), group_size=M, **kw)
@@ -451,9 +455,11 @@ def arpo_rollouts(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbox,
         for (i, n, _) in p.branches:
             prefixes.append(g[i].prefix(n)); owner_b.append((gi, i, n))
         fresh += [task] * p.n_fresh; owner_f += [gi] * p.n_fresh
-    kw2 = dict(kw, seed=None if seed is None else seed + 1)
+    # branches and fresh rollouts draw from their own streams (stream_seed), not seed + 1 / seed + 2: with vLLM's
+    # per-request seeds those were the global rollouts' streams one / two rows down (fresh row j = global row j + 2)
+    kw2 = dict(kw, seed=None if seed is None else stream_seed(seed, 1))
     branched = rollout_batch(policy, tokenizer, prefixes=prefixes, group_size=1, **kw2) if prefixes else []
-    kw3 = dict(kw, seed=None if seed is None else seed + 2)
+    kw3 = dict(kw, seed=None if seed is None else stream_seed(seed, 2))
     extra = rollout_batch(policy, tokenizer, fresh, group_size=1, **kw3) if fresh else []
     out = [[] for _ in tasks]
     for gi, g in enumerate(groups):
@@ -465,9 +471,16 @@ def arpo_rollouts(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbox,
     return [r for g in out for r in g], plans
 
 # %% ../nbs/10_rl.ipynb #2ebd9847
+def _own_failures(r) -> int:
+    """Injected tool failures of rollout `r` in the turns it played itself (an ARPO branch inherits its prefix's tool
+    calls, which the rollout it branched from already counts): `sandbox_failures` counts each sample once -- a
+    sandbox's own counter also counts the calls a rank plays only for its tensor-parallel group (`_tp_union`)."""
+    start = r.meta.get("branched_at", 0)
+    return sum(bool(c.get("failed")) for c in r.meta.get("tool_calls", []) if c.get("turn", 0) >= start)
+
 def _row(r, verdict, reward_: float, kept: bool) -> dict:
     "The per-rollout numbers the step statistics are made of (small: they are all-gathered across ranks)."
-    pol = [e for e, m in zip(r.entropies, r.env_mask) if m]
+    pol = [e for e, m in zip(r.entropies, r.env_mask) if m and math.isfinite(e)]   # NaN: not measured (vLLM, k=0)
     return {"reward": reward_, "success": bool(getattr(verdict, "success", False)), "tool_calls": r.n_tool_calls,
             "policy_tokens": sum(r.env_mask), "ent_sum": float(sum(pol)), "ent_n": len(pol),
             "format_error": verdict is FORMAT_ERROR, "truncated": bool(r.truncated), "kept": bool(kept),
@@ -482,7 +495,7 @@ def _summary(rows: list[dict], group_size: int = 1, **extra) -> dict:
     mean = lambda k: sum(float(x[k]) for x in rows) / n
     return {**extra, "n": len(rows), "reward": mean("reward"), "success": mean("success"),
             "tool_calls": mean("tool_calls"), "policy_tokens": mean("policy_tokens"),
-            "entropy": sum(x["ent_sum"] for x in rows) / max(1, sum(x["ent_n"] for x in rows)),
+            "entropy": sum(x["ent_sum"] for x in rows) / n_ent if (n_ent := sum(x["ent_n"] for x in rows)) else None,
             "format_error": mean("format_error"), "truncated": mean("truncated"), "kept": mean("kept"),
             "terminations": dict(sorted(Counter(x["termination"] for x in rows).items())),
             "rewards": [round(float(x["reward"]), 6) for x in rows],
@@ -507,7 +520,7 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
                       stats: list | None = None, log_dir=None, family=None) -> Callable:
     """TRL `rollout_func(prompts, trainer) -> dict` for `GRPOTrainer(rollout_func=…)`: maps each prompt (a task's query
     string) to its task, plays G = trainer.num_generations rollouts per distinct prompt with the trainer's policy
-    (`policy_fn(trainer, tokenizer)`) and the task family's system prompt (`family`, default `task_family(cfg)`), on a
+    (`policy_fn(trainer, tokenizer)`; ARPO adds `top_logprobs=ARPO_TOP_LOGPROBS`, the entropies it branches on) and the task family's system prompt (`family`, default `task_family(cfg)`), on a
     sandbox over `sandbox`'s database (default: the embedded one) whose failure injection (`cfg.failure_rate`, training
     only) draws from the run seed, the step and the rank (`step_sandbox`); sampling seeds likewise (`step_seed`), so a
     resumed run replays exactly. Scores every rollout (`family.score`) and rewards it at the current curriculum epoch
@@ -536,7 +549,7 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
         play, share = _tp_union(trainer, [by_query[p] for p in prompts[::G]])
         seed, sb, plans = step_seed(cfg.seed, step, rank), step_sandbox(db, cfg.failure_rate, cfg.seed, step, rank), []
         bar = log_dir is not None and f"step {step + 1} rollouts"
-        with policy_fn(trainer, tokenizer) as policy:
+        with policy_fn(trainer, tokenizer, **({"top_logprobs": ARPO_TOP_LOGPROBS} if cfg.algorithm == "arpo" else {})) as policy:
             if cfg.algorithm == "arpo":
                 rollouts, plans = arpo_rollouts(policy, tokenizer, play, cfg, sb, seed=seed, system=fam.system,
                                                 rng=random.Random(f"arpo-{cfg.seed}-{step}-{rank}"), progress=bar)
@@ -573,12 +586,12 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
                            reward_name=cfg.reward if cfg.reward != "curriculum" else f"curriculum:{reward_name_at(cur)}")
         summary.update(rollout_seconds=t_gen, scoring_seconds=time.time() - t0 - t_gen,
                        arpo_branches=sum(len(p.branches) for p in plans), arpo_fresh=sum(p.n_fresh for p in plans),
-                       sandbox_failures=sum(_gather(trainer, [sb.n_failures])))
+                       sandbox_failures=sum(_gather(trainer, [sum(_own_failures(r) for r in rollouts)])))
         metrics = getattr(trainer, "_metrics", {}).get("train")
         if metrics is not None:
             for k_ in ("success", "tool_calls", "policy_tokens", "entropy", "format_error", "truncated", "kept",
                        "rollout_seconds", "arpo_branches"):
-                metrics[f"star/{k_}"].append(float(summary[k_]))
+                if summary[k_] is not None: metrics[f"star/{k_}"].append(float(summary[k_]))
         if stats is not None: stats.append(summary)
         if log_dir is not None:
             for name, rec in (("rollout_stats", summary), ("samples", best)):
