@@ -36,7 +36,7 @@ INIT_CHOICES = ("auto", "base", "sft")
 # Run-size defaults per scale (the learning hyper-parameters come from `get_spec(scale).rl`).
 RUN_DEFAULTS = {
     "paper": dict(n_train=1000, n_val=180, max_steps=-1, max_new_tokens_per_turn=8192, lora=False, dtype="bfloat16",
-                  gradient_checkpointing=True, per_device_batch=8, save_steps=10, init="sft"),
+                  gradient_checkpointing=True, per_device_batch=1, save_steps=10, init="sft", vllm_enable_sleep_mode=True),
     # offline CPU scales: start from our SFT checkpoint, easy prompts, 2 steps of one group, 768-token turns (a whole
     # plan fits in the answer turn), one rollout per forward/backward (a 7K-token episode's logits alone are ~2 GB),
     # rollouts at temperature 0.6 (at the paper's 1.0 the small SFT models break the ReAct format in every episode,
@@ -52,6 +52,11 @@ RUN_DEFAULTS = {
     "tiny": dict(n_train=4, n_val=2, max_steps=2, max_new_tokens_per_turn=24, lora=False, dtype="float32",
                  gradient_checkpointing=False, per_device_batch=2, save_steps=1, init="base", vllm_kv_cache_gib=1),
 }
+# The paper's scales on the paper's GPUs (1.5B / 3B on 8 x 80 GB, 7B on 16; App. C.2) at 30K tokens and 256 episodes per
+# step, planned with `star.memory` (nbs/17_memory.ipynb): one episode per micro-batch (8 x 30K tokens of activations
+# did not fit), vLLM asleep while training, and an engine share whose KV cache holds a rank's 32 (7B: 16) episodes.
+RUN_DEFAULTS.update({s: dict(RUN_DEFAULTS["paper"], vllm_gpu_memory_utilization=u)
+                     for s, u in (("1.5B", 0.45), ("3B", 0.55), ("7B", 0.6))})
 
 # %% ../nbs/10_rl.ipynb #20376591
 @dataclass(frozen=True)
@@ -121,6 +126,8 @@ class RLRunConfig:
     vllm_kv_cache_gib: int = 2                 # CPU only: the engine's KV cache (VLLM_CPU_KVCACHE_SPACE)
     vllm_importance_sampling_correction: bool = False  # TRL's engine/trainer mismatch correction; the paper has none
     stop_after: str | None = None  # 'config' | 'data' | 'train' (tests / dry runs)
+    gpu_memory_gb: float | None = None  # memory plan (star.memory): GiB per GPU (None: this machine's GPU, if any)
+    n_gpus: int | None = None           # ... and ranks (None: the launcher's $WORLD_SIZE, else 1)
 
     @property
     def mix(self): return DATA_MIXES.get(self.data)
@@ -217,6 +224,8 @@ def resolve_config(**params) -> RLRunConfig:
     if cfg["arpo_branch"] < 2: raise ValueError("arpo_branch (Z) must be >= 2")
     if cfg["stop_after"] not in (None, "config", "data", "train"): raise ValueError("stop_after: None | 'config' | 'data' | 'train'")
     if cfg["save_total_limit"] is not None and int(cfg["save_total_limit"]) < 1: raise ValueError("save_total_limit must be None or >= 1")
+    if cfg["gpu_memory_gb"] is not None and not float(cfg["gpu_memory_gb"]) > 0: raise ValueError("gpu_memory_gb must be None or > 0")
+    if cfg["n_gpus"] is not None and (int(cfg["n_gpus"]) != cfg["n_gpus"] or cfg["n_gpus"] < 1): raise ValueError("n_gpus must be None or a positive integer")
     if cfg["formatter"] == "llm" and not (cfg["formatter_base_url"] and cfg["formatter_model"]):
         raise ValueError("formatter='llm' needs formatter_base_url and formatter_model")
     if cfg["use_vllm"] is None: cfg["use_vllm"] = vllm_available()
@@ -779,7 +788,10 @@ def run_plan(cfg: RLRunConfig, family=None) -> str:
     """What `train_rl(cfg)` is about to do, in words: task family and prompts, steps x prompts x G, episode limits,
     rollout engine, precision, where it starts from (and whether that SFT checkpoint must be trained first),
     validation, and -- for a TravelPlanner run at a scale with measured `CPU_COSTS` on a machine without GPU -- the
-    expected minutes and peak memory (steps scaled by rollouts per step; validation time is not included)."""
+    expected minutes and peak memory (steps scaled by rollouts per step; validation time is not included). On a GPU,
+    or for `cfg.gpu_memory_gb` / `cfg.n_gpus` from any machine, the memory per rank (`star.memory.check_fits`), which
+    raises `MemoryPlanError` naming the knobs when the run cannot fit, and `LauncherError` when several GPUs are
+    visible without a launcher -- before any model loads."""
     fam = family if family is not None else task_family(cfg)
     days = "" if set(cfg.trip_days) == {3, 5, 7} else " " + "/".join(map(str, cfg.trip_days)) + "-day"
     what = f"{cfg.n_train} {cfg.data}{days} TravelPlanner prompts" if fam.name == "travelplanner" else f"{cfg.n_train} {fam.name} tasks"
@@ -796,6 +808,9 @@ def run_plan(cfg: RLRunConfig, family=None) -> str:
     else: lines.append(f"starts from {init_model_source(cfg) if cfg.init != 'sft' else get_spec(cfg.scale).model_id('sft')}")
     lines.append(f"validation: {cfg.n_val} queries before training and at every checkpoint" if cfg.n_val else
                  "validation: off (n_val 0: no model selection)")
+    from star.memory import check_fits
+    mem = check_fits(cfg)
+    if mem is not None: lines.append(mem.summary())
     cost = CPU_COSTS.get(cfg.scale) if not on_cuda() and fam.name == "travelplanner" else None
     if cost and cost.get("step_min"):
         mins = cfg.total_steps * cost["step_min"] * (cfg.group_size * cfg.batch_size) / cost["rollouts"] + (cost["sft_min"] if sft else 0)
@@ -958,10 +973,13 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
     reload them every step, and its KV cache is `cfg.vllm_kv_cache_gib`. The record is written to `out_dir`, and also to `results_dir` when one
     is given (publishing: `star.results.save_record` says so when it replaces a committed record). Relative `out_dir`
     / `results_dir` are resolved against the repository root. Resumes from the last `checkpoint-*` in `out_dir`, dropping what the
-    killed run logged after it."""
+    killed run logged after it. Raises `star.memory.MemoryPlanError` / `LauncherError` first, before any model loads,
+    when the run cannot fit its GPUs (`star.memory.check_fits`)."""
     from transformers.trainer_utils import get_last_checkpoint
     from star.models import load_model, load_tokenizer, model_path, patch_vllm, set_cpu_kv_cache, train_device
     t0 = time.time()
+    from star.memory import check_fits
+    check_fits(cfg)   # a plan that cannot fit this GPU stops here, before any model loads (see `run_plan`)
     cfg = dataclasses.replace(cfg, out_dir=str(_abs(cfg.out_dir)),
                               results_dir=str(_abs(cfg.results_dir)) if cfg.results_dir else None)
     Path(cfg.out_dir).mkdir(parents=True, exist_ok=True)
