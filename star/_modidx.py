@@ -413,6 +413,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                              'star.memory.plan': ('memory.html#plan', 'star/memory.py'),
                              'star.memory.plans_table': ('memory.html#plans_table', 'star/memory.py'),
                              'star.memory.predict_cpu': ('memory.html#predict_cpu', 'star/memory.py'),
+                             'star.memory.require_launcher': ('memory.html#require_launcher', 'star/memory.py'),
                              'star.memory.step_transient': ('memory.html#step_transient', 'star/memory.py'),
                              'star.memory.validate': ('memory.html#validate', 'star/memory.py'),
                              'star.memory.validation_table': ('memory.html#validation_table', 'star/memory.py')},

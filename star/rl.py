@@ -979,7 +979,7 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
     from star.models import load_model, load_tokenizer, model_path, patch_vllm, set_cpu_kv_cache, train_device
     t0 = time.time()
     from star.memory import check_fits
-    check_fits(cfg)   # a plan that cannot fit this GPU stops here, before any model loads (see `run_plan`)
+    check_fits(cfg, training=True)   # a plan that cannot fit, or GPUs without a launcher, stop here (see `run_plan`)
     cfg = dataclasses.replace(cfg, out_dir=str(_abs(cfg.out_dir)),
                               results_dir=str(_abs(cfg.results_dir)) if cfg.results_dir else None)
     Path(cfg.out_dir).mkdir(parents=True, exist_ok=True)
