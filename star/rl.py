@@ -636,7 +636,8 @@ def trl_config(cfg: RLRunConfig, num_processes: int | None = None, **overrides):
               vllm_importance_sampling_correction=cfg.vllm_importance_sampling_correction,
               vllm_max_model_length=max(cfg.max_context, cfg.val_max_context if cfg.n_val else 0),
               vllm_gpu_memory_utilization=cfg.vllm_gpu_memory_utilization,
-              vllm_tensor_parallel_size=cfg.vllm_tensor_parallel_size, vllm_enable_sleep_mode=cfg.vllm_enable_sleep_mode)
+              vllm_tensor_parallel_size=cfg.vllm_tensor_parallel_size,
+              vllm_enable_sleep_mode=cfg.vllm_enable_sleep_mode and cuda)   # vLLM sleeps on GPUs only
     kw.update(overrides)
     return GRPOConfig(**kw)
 
