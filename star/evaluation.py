@@ -224,16 +224,18 @@ def load_policy(checkpoint: str, *, base_url: str | None = None, api_key_env: st
         from star.models import engine_dtype
         edt = engine_dtype(dtype, info["scale"] == "tiny")
         llm = LLM(model=path, max_model_len=max_context, dtype=edt, logprobs_mode="processed_logprobs")
-        return VLLMPolicy(llm, tok), tok, info | {"compute": _compute(device, edt, dtype)}
+        return VLLMPolicy(llm, tok), tok, info | {"compute": _compute(device, edt, dtype, info["scale"] == "tiny")}
     model = _load_model_dir(src, dtype, device)
     mdt = str(next(model.parameters()).dtype).removeprefix("torch.")
-    return HFPolicy(model, tok), tok, info | {"compute": _compute(device, mdt, dtype)}
+    return HFPolicy(model, tok), tok, info | {"compute": _compute(device, mdt, dtype, info["scale"] == "tiny")}
 
-def _compute(device, used: str, requested) -> dict:
-    "The `compute` field of an evaluation record: the dtype the model ran in, what was asked, and the hardware's reason."
-    from dataclasses import asdict
+def _compute(device, used: str, requested, tiny: bool = False) -> dict:
+    "The `compute` field of an evaluation record: the dtype the model ran in, what was asked, and why."
     from star.models import dtype_choice, normalize_dtype
-    return asdict(dtype_choice(device, "auto")) | {"dtype": used, "requested": normalize_dtype(requested)}
+    asked = normalize_dtype(requested)
+    c = asdict(dtype_choice(device, asked))
+    if tiny and asked == "auto": c["reason"] = "the tiny test model computes in float32"
+    return c | {"dtype": used, "requested": asked}
 
 # %% ../nbs/15_evaluation.ipynb #c777988b
 def eval_tasks(split: str = "validation", n: int | None = None) -> list:

@@ -528,8 +528,9 @@ def dtype_choice(device=None, requested="auto") -> DtypeChoice:
     dev = "cuda" if (on_cuda() if device is None else str(device).startswith("cuda")) else "cpu"
     asked = normalize_dtype(requested)
     if dev == "cuda":
-        native = torch.cuda.is_bf16_supported()
-        hw, why = torch.cuda.get_device_name(), ("native bf16" if native else "no bf16 on this GPU (pre-Ampere)")
+        try: native, hw = torch.cuda.is_bf16_supported(), torch.cuda.get_device_name()
+        except (AssertionError, RuntimeError): native, hw = True, "CUDA device (not queryable here)"
+        why = "native bf16" if native else "no bf16 on this GPU (pre-Ampere)"
     else:
         hw = torch.backends.cpu.get_cpu_capability()
         native, why = cpu_bf16_native()

@@ -121,7 +121,8 @@ def test_eval_record_roundtrip_and_figures(teacher_run, tmp_path):
 
 def test_tiny_model_terminations_all_counted(tok, val):
     policy, tok2, info = load_policy("tiny", device="cpu")
-    assert info == {"kind": "scale", "source": "tiny", "scale": "tiny"}
+    assert {k: info[k] for k in ("kind", "source", "scale")} == {"kind": "scale", "source": "tiny", "scale": "tiny"}
+    assert (info["compute"]["dtype"], info["compute"]["requested"]) == ("float32", "auto")   # the tiny test model
     tasks = val[:3]
     s = inference_settings("tiny", max_new_tokens_per_turn=12, tool_budget=2)
     rs = run_episodes(policy, tok2, tasks, s)

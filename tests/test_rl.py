@@ -1,6 +1,6 @@
 """Multi-turn RL on TRL (star.rl): config resolution, the rollout hook and its masks, rewards and the curriculum,
 DAPO filtering, ARPO branching, failure injection, the run notebook (papermill) and a tiny end-to-end GRPO run."""
-import dataclasses, json, math, random, subprocess, sys
+import dataclasses, json, math, os, random, subprocess, sys
 from collections import defaultdict
 from contextlib import contextmanager
 from pathlib import Path
@@ -332,6 +332,8 @@ def test_each_rank_loads_on_its_own_device(monkeypatch, tmp_path):
     from star.models import train_device
     monkeypatch.setattr(star.models, "on_cuda", lambda: True)
     monkeypatch.setenv("LOCAL_RANK", "3")
+    for k, v in (("MASTER_ADDR", "127.0.0.1"), ("MASTER_PORT", "29591"), ("RANK", "0"), ("WORLD_SIZE", "1")):
+        monkeypatch.setenv(k, os.environ.get(k, v))   # the env:// rendezvous LOCAL_RANK implies (order-independent)
     assert train_device() == "cuda:3"
     monkeypatch.setenv("ACCELERATE_USE_DEEPSPEED", "true")
     assert train_device() is None
