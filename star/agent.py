@@ -13,7 +13,7 @@ from typing import Callable
 # %% auto #0
 __all__ = ['TOOLS_SLOT', 'STOP', 'prompt_template', 'system_prompt', 'build_messages', 'Turn', 'parse_turn', 'tool_call_text',
            'answer_text', 'Trajectory', 'react_rollout', 'Generation', 'Policy', 'eos_ids', 'render_chat', 'env_suffix',
-           'cut_at_stop', 'Rollout', 'HFPolicy', 'VLLMPolicy', 'ScriptedPolicy', 'rollout_batch']
+           'cut_at_stop', 'Rollout', 'HFPolicy', 'stream_seed', 'VLLMPolicy', 'ScriptedPolicy', 'rollout_batch']
 
 # %% ../nbs/04_agent.ipynb #f3ae109b
 TOOLS_SLOT = "{{ Tools }}"  # placeholder of App. E, replaced by the `<tools>…</tools>` block
@@ -500,16 +500,34 @@ class HFPolicy:
         return out
 
 # %% ../nbs/04_agent.ipynb #f7e9cbec
+_M64 = (1 << 64) - 1
+
+def _splitmix64(x: int) -> int:
+    x = (x + 0x9E3779B97F4A7C15) & _M64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
+    return x ^ (x >> 31)
+
+def stream_seed(seed: int, *keys: int) -> int:
+    """A 63-bit sampling seed for the stream named by integer `keys` under run seed `seed` (splitmix64, Steele et al.
+    2014, folded over the keys): distinct keys give unrelated seeds, so no two streams coincide the way additive
+    seeds do (`seed + 2` row 0 was `seed` row 2). Deterministic across processes and Python versions."""
+    h = _splitmix64(int(seed) & _M64)
+    for k in keys: h = _splitmix64(h ^ (int(k) & _M64))
+    return h >> 1
+
 class VLLMPolicy:
     """The `Policy` interface on a `vllm.LLM` (`star.models.make_llm`, or TRL's colocated engine via `star.rl`).
     Each prompt (token ids) is one request: `SamplingParams(max_tokens=<its budget>, stop=stop,
     include_stop_str_in_output=True, stop_token_ids=eos, logprobs=top_logprobs, skip_special_tokens=False,
-    seed=<seed + 7919 * call + row once reseeded, else None>)`. Returns `Generation`s whose `logprobs` are vLLM's
+    seed=<stream_seed(seed, call, row) once reseeded, else None>)`. Returns `Generation`s whose `logprobs` are vLLM's
     log-probs of the sampled ids (under the sampling distribution when the engine has
     `logprobs_mode="processed_logprobs"`; NaN if vLLM reports none) and whose `entropies` (nats) are estimated from
-    the top-`top_logprobs` log-probs (a lower bound). `eos`: end-of-turn ids (default `eos_ids(tokenizer)`). Raises
+    the top-`top_logprobs` log-probs (a lower bound), or NaN (not measured) with `top_logprobs=0`, the default: vLLM
+    then returns only the sampled token's log-prob, and ranking the vocabulary for every token is skipped (ARPO, the
+    one consumer of these entropies, asks for 20: `star.rl.ARPO_TOP_LOGPROBS`). `eos`: end-of-turn ids (default `eos_ids(tokenizer)`). Raises
     ImportError if vllm is missing."""
-    def __init__(self, llm, tokenizer, eos: list[int] | None = None, top_logprobs: int = 20):
+    def __init__(self, llm, tokenizer, eos: list[int] | None = None, top_logprobs: int = 0):
         try: import vllm  # noqa: F401
         except ImportError as e:
             raise ImportError("VLLMPolicy needs vLLM (`pip install -e .[cpu]` on CPU, `.[gpu]` on GPU nodes); "
@@ -519,7 +537,7 @@ class VLLMPolicy:
         self.n_calls, self._seeded_calls = 0, 0
 
     def reseed(self, seed: int):
-        "Seed the following calls: request r of the c-th call after this one gets seed + 7919 * c + r."
+        "Seed the following calls: request r of the c-th call after this one gets `stream_seed(seed, c, r)`."
         self.seed, self._seeded_calls = int(seed), 0
 
     def sampling_params(self, budgets: list[int], temperature: float, top_p: float, stop) -> list:
@@ -528,7 +546,7 @@ class VLLMPolicy:
         return [SamplingParams(n=1, temperature=temperature, top_p=top_p, max_tokens=b, stop=list(stop or []),
                                stop_token_ids=self.eos, include_stop_str_in_output=True, logprobs=self.k,
                                skip_special_tokens=False,
-                               seed=None if self.seed is None else self.seed + 7919 * self._seeded_calls + r)
+                               seed=None if self.seed is None else stream_seed(self.seed, self._seeded_calls, r))
                 for r, b in enumerate(budgets)]
 
     def generate(self, prompts, max_new_tokens, temperature: float = 1.0, top_p: float = 1.0, stop=STOP):
@@ -543,6 +561,7 @@ class VLLMPolicy:
             ids, lps, ents = list(c.token_ids), [], []
             for t, d in zip(ids, c.logprobs or [{}] * len(ids)):
                 lps.append(float(d[t].logprob) if t in d else float("nan"))
+                if not self.k: ents.append(float("nan")); continue
                 ps = [math.exp(v.logprob) for v in d.values() if math.isfinite(v.logprob)]
                 ents.append(-sum(q * math.log(q) for q in ps if q > 0))
             res.append(Generation(ids, lps, ents, "length" if c.finish_reason == "length" else "stop"))

@@ -479,7 +479,9 @@ def _add_run_command(sub, name: str, root=None):
                        help=f"{p.help} (default: {p.source})".replace("%", "%%").replace(" ()", ""))
     r.add_argument("--output", default=None, help="where the executed notebook goes (default: "
                    f"runs/papermill/{name}-<UTC time>.ipynb)")
-    r.add_argument("--dry-run", action="store_true", default=False, help="print the papermill command, run nothing")
+    r.add_argument("--dry-run", action="store_true", default=False, help="print the papermill command, run nothing" + (
+        "; for rl also the run plan, memory per GPU included (the notebook runs up to its plan: stop_after=config, "
+        "in a temporary folder)" if name == "rl" else ""))
     return r
 
 def _launch(cmd: str, yaml_path, job: Job, results) -> None:
@@ -530,7 +532,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.cmd in NOTEBOOKS:
         params = {k: v for k, v in vars(args).items() if k not in ("cmd", "output", "dry_run")}
-        try: run_notebook(args.cmd, params, args.output, dry_run=args.dry_run)
+        try:
+            if args.cmd == "rl" and args.dry_run:   # the notebook prints its plan (and refuses one that cannot fit)
+                import tempfile
+                with tempfile.TemporaryDirectory() as d:
+                    run_notebook("rl", {**params, "stop_after": "config", "out_dir": f"{d}/run"}, f"{d}/rl.ipynb")
+            else: run_notebook(args.cmd, params, args.output, dry_run=args.dry_run)
         except KeyboardInterrupt:
             print(f"star {args.cmd}: interrupted (the kernel is stopped; a run resumes from its last complete checkpoint)",
                   file=sys.stderr)

@@ -20,10 +20,10 @@ __all__ = ['K', 'QWEN25_CODER_05B_GGUF', 'QWEN25_CODER_15B_GGUF', 'QWEN25_VOCAB'
            'build_tiny_model', 'ModelIntegrityError', 'ModelUnavailableError', 'sha256_file', 'verify_file',
            'part_files', 'parts_available', 'assemble_parts', 'assemble_gguf', 'tie_report', 'convert_gguf_checkpoint',
            'offline_checkpoint', 'on_cuda', 'DtypeChoice', 'normalize_dtype', 'cpu_bf16_flags', 'matmul_gflops',
-           'cpu_bf16_native', 'dtype_choice', 'compute_dtype', 'machine_info', 'machine_line', 'load_model',
-           'vllm_available', 'tiny_checkpoint', 'model_path', 'keep_cpu_linear_weights', 'guard_kernel_scan',
-           'guard_cpu_seeded_prefill', 'fd_stdout', 'set_cpu_kv_cache', 'patch_vllm', 'engine_dtype', 'make_llm',
-           'trl_engine_dtype', 'uses_deepspeed', 'train_device', 'cpu_compact_logprobs']
+           'cpu_bf16_native', 'dtype_choice', 'compute_dtype', 'machine_info', 'machine_line', 'attn_implementation',
+           'load_model', 'vllm_available', 'tiny_checkpoint', 'model_path', 'keep_cpu_linear_weights',
+           'guard_kernel_scan', 'guard_cpu_seeded_prefill', 'fd_stdout', 'set_cpu_kv_cache', 'patch_vllm',
+           'engine_dtype', 'make_llm', 'trl_engine_dtype', 'uses_deepspeed', 'train_device', 'cpu_compact_logprobs']
 
 # %% ../nbs/08_models.ipynb #468d2547
 K = 1024  # the paper's "30K"/"32K" contexts are in units of 1,024 tokens (vLLM `--max-model-len 32768`)
@@ -566,6 +566,16 @@ def machine_line(info: dict | None = None) -> str:
     where = f"GPU {m['gpu']}" if m["gpu"] else f"CPU {m['cpu'] or '?'} ({m['cpu_capability']}, {m['cpu_bf16']})"
     return f"{where}, {m['torch_threads']} torch threads -> compute dtype {m['compute_dtype']}"
 
+# %% ../nbs/08_models.ipynb #6bf1c0ac
+def attn_implementation(device=None) -> str:
+    """The attention kernel `load_model` asks transformers for: "flash_attention_2" on CUDA (`device` a "cuda..."
+    string, or None -- DeepSpeed places the weights -- on a machine with a GPU) when the `flash-attn` package is
+    installed, else "sdpa" (PyTorch's fused attention: flash / memory-efficient kernels on CUDA, the flash kernel on
+    CPU). flash-attn is optional (no wheel on PyPI; see the README's GPU install); vLLM brings its own kernels."""
+    import importlib.util
+    cuda = str(device).startswith("cuda") if device is not None else on_cuda()
+    return "flash_attention_2" if cuda and importlib.util.find_spec("flash_attn") is not None else "sdpa"
+
 # %% ../nbs/08_models.ipynb #b37e65e6
 def _dtype(dtype, device, tiny: bool = False):
     """torch dtype of `load_model`: an explicit one as asked; None: float32 on CPU, bfloat16 on CUDA (the weights as
@@ -582,7 +592,8 @@ def load_model(scale_or_path: str = "tiny", *, variant: str = "base", dtype=None
     torch dtype; default float32 on CPU, bfloat16 on CUDA; "auto": this hardware's compute dtype, `compute_dtype(device)`,
     float32 for "tiny"), in eval mode; `device=None` leaves the weights where
     they were loaded (DeepSpeed ZeRO-3 partitions them while loading). `variant` picks the base, SFT or RL
-    checkpoint of a hub scale; `seed` the weights of "tiny"; `kwargs` go to `from_pretrained`. Raises
+    checkpoint of a hub scale; `seed` the weights of "tiny"; `kwargs` go to `from_pretrained` (default
+    `attn_implementation`: `attn_implementation(device)`). Raises
     `UnknownScaleError`, `ModelUnavailableError` (offline parts missing) or `ModelIntegrityError`."""
     try: spec = get_spec(scale_or_path)
     except UnknownScaleError: spec = None
@@ -594,7 +605,7 @@ def load_model(scale_or_path: str = "tiny", *, variant: str = "base", dtype=None
     from transformers import AutoModelForCausalLM
     if spec is not None and spec.offline is not None and variant == "base": path = str(offline_checkpoint(spec.scale))
     else: path = _resolve_hub_or_path(scale_or_path, variant)
-    model = AutoModelForCausalLM.from_pretrained(path, dtype=dt, **kwargs)
+    model = AutoModelForCausalLM.from_pretrained(path, dtype=dt, **{"attn_implementation": attn_implementation(device), **kwargs})
     return (model if device is None else model.to(device)).eval()
 
 # %% ../nbs/08_models.ipynb #e27cf96a

@@ -20,15 +20,15 @@ from .rewards import (FORMAT_ERROR, REWARD_NAMES, curriculum_epoch_from_trainer_
                           reward, reward_fn, reward_name_at)
 
 # %% auto #0
-__all__ = ['ALGORITHMS', 'DATA_MIXES', 'INIT_CHOICES', 'LOSS_TYPES', 'RUN_DEFAULTS', 'QUICK', 'TASK_FAMILIES', 'CPU_COSTS',
-           'CURVE_SOURCES', 'RLRunConfig', 'default_run_name', 'TaskFamily', 'load_family', 'resolve_config',
-           'rl_tasks', 'validation_tasks', 'score_rollout', 'rollout_rewards', 'dynamic_sampling_mask', 'turn_entropy',
-           'entropy_deltas', 'ArpoPlan', 'arpo_plan', 'generation_policy', 'rollout_rank', 'step_seed', 'step_sandbox',
-           'arpo_rollouts', 'rollout_reward_fn', 'make_rollout_func', 'run_dtype', 'trl_config', 'evaluate_policy',
-           'best_checkpoint', 'TravelPlannerFamily', 'formatter_llm', 'task_family', 'require_device',
-           'init_model_source', 'init_reference', 'sft_dir', 'sft_checkpoint', 'cost_variant', 'cpu_cost', 'run_plan',
-           'announce', 'training_curve', 'param_dtype', 'build_trainer', 'free_port', 'ensure_master_port', 'train_rl',
-           'parse_cli', 'main']
+__all__ = ['ALGORITHMS', 'DATA_MIXES', 'INIT_CHOICES', 'LOSS_TYPES', 'RUN_DEFAULTS', 'QUICK', 'TASK_FAMILIES',
+           'ARPO_TOP_LOGPROBS', 'CPU_COSTS', 'CURVE_SOURCES', 'RLRunConfig', 'default_run_name', 'TaskFamily',
+           'load_family', 'resolve_config', 'rl_tasks', 'validation_tasks', 'score_rollout', 'rollout_rewards',
+           'dynamic_sampling_mask', 'turn_entropy', 'entropy_deltas', 'ArpoPlan', 'arpo_plan', 'generation_policy',
+           'rollout_rank', 'step_seed', 'step_sandbox', 'arpo_rollouts', 'rollout_reward_fn', 'make_rollout_func',
+           'run_dtype', 'trl_config', 'evaluate_policy', 'best_checkpoint', 'TravelPlannerFamily', 'formatter_llm',
+           'task_family', 'require_device', 'init_model_source', 'init_reference', 'sft_dir', 'sft_checkpoint',
+           'cost_variant', 'cpu_cost', 'run_plan', 'announce', 'training_curve', 'param_dtype', 'build_trainer',
+           'free_port', 'ensure_master_port', 'train_rl', 'parse_cli', 'main']
 
 # %% ../nbs/10_rl.ipynb #417703d0
 ALGORITHMS = ("grpo", "dapo", "arpo")
@@ -39,7 +39,7 @@ LOSS_TYPES = ("grpo", "dr_grpo", "dapo", "bnpo", "cispo", "sapo", "luspo", "vesp
 # Run-size defaults per scale (the learning hyper-parameters come from `get_spec(scale).rl`).
 RUN_DEFAULTS = {
     "paper": dict(n_train=1000, n_val=180, max_steps=-1, max_new_tokens_per_turn=8192, lora=False, dtype="auto",
-                  gradient_checkpointing=True, per_device_batch=8, save_steps=10, init="sft"),
+                  gradient_checkpointing=True, per_device_batch=1, save_steps=10, init="sft", vllm_enable_sleep_mode=True),
     # offline CPU scales: start from our SFT checkpoint, easy prompts, 2 steps of one group, 768-token turns (a whole
     # plan fits in the answer turn), one rollout per forward/backward (a 7K-token episode's logits alone are ~2 GB),
     # rollouts at temperature 0.6 (at the paper's 1.0 the small SFT models break the ReAct format in every episode,
@@ -61,6 +61,12 @@ RUN_DEFAULTS = {
 # one group of 2 short episodes. Parameters the user sets win.
 QUICK = dict(sft_steps=2, sft_n=2, max_steps=1, group_size=2, batch_size=1, max_context=3072, tool_budget=4,
              max_new_tokens_per_turn=128, n_val=0, vllm_kv_cache_gib=1)
+# The paper's scales on the paper's GPUs (1.5B / 3B on 8 x 80 GB, 7B on 16; App. C.2) at 30K tokens and 256 episodes per
+# step, planned with `star.memory` (nbs/17_memory.ipynb): one episode per micro-batch (8 x 30K tokens of activations
+# did not fit), vLLM asleep while training, and an engine share whose KV cache holds a rank's 32 (7B: 16) episodes.
+RUN_DEFAULTS.update({s: dict(RUN_DEFAULTS["paper"], vllm_gpu_memory_utilization=u)
+                     for s, u in (("1.5B", 0.45), ("3B", 0.55), ("7B", 0.6))})
+
 
 # %% ../nbs/10_rl.ipynb #20376591
 @dataclass(frozen=True)
@@ -134,6 +140,8 @@ class RLRunConfig:
     vllm_importance_sampling_correction: bool = False  # TRL's engine/trainer mismatch correction; the paper has none
     stop_after: str | None = None  # 'config' | 'data' | 'train' (tests / dry runs)
     allow_dirty: bool = False      # publish (results_dir in the repository) from a tree with uncommitted changes
+    gpu_memory_gb: float | None = None  # memory plan (star.memory): GiB per GPU (None: this machine's GPU, if any)
+    n_gpus: int | None = None           # ... and ranks (None: the launcher's $WORLD_SIZE, else 1)
 
     @property
     def mix(self): return DATA_MIXES.get(self.data)
@@ -311,6 +319,8 @@ def resolve_config(**params) -> RLRunConfig:
     if c["batch_size"] > c["n_train"]: raise ValueError(f"batch_size {c['batch_size']} > n_train {c['n_train']}")
     c["arpo_initial"] = _int("arpo_initial", c["arpo_initial"] if "arpo_initial" in p else max(1, c["group_size"] // 2),
                              1, c["group_size"])
+    if c["gpu_memory_gb"] is not None: c["gpu_memory_gb"] = _float("gpu_memory_gb", c["gpu_memory_gb"], 0, lo_open=True)
+    if c["n_gpus"] is not None: c["n_gpus"] = _int("n_gpus", c["n_gpus"], 1)
     if c["formatter"] == "llm" and not (c["formatter_base_url"] and c["formatter_model"]):
         raise ValueError("formatter='llm' needs formatter_base_url and formatter_model")
     c.setdefault("run_name", default_run_name(scale, c["algorithm"], c["reward"], c["data"], c["n_train"],
@@ -382,6 +392,8 @@ def dynamic_sampling_mask(rewards: Sequence[float], group_size: int, tol: float 
     return keep
 
 # %% ../nbs/10_rl.ipynb #b1a025ef
+ARPO_TOP_LOGPROBS = 20   # log-probs per token vLLM ranks for the entropy estimate ARPO branches on (reference: 20)
+
 def turn_entropy(rollout, span: tuple, k: int = 20, vocab_size: int = 151_665) -> float:
     """Normalised entropy of one policy turn: Σ of the first `k` token entropies (nats) of `span` = (start, end, kind)
     in `rollout.completion_ids`, divided by ln(vocab_size) (ARPO reference `_calc_entropy / log(V)`)."""
@@ -435,11 +447,12 @@ def arpo_plan(group: Sequence, group_size: int, branch: int = 2, entropy_weight:
 
 # %% ../nbs/10_rl.ipynb #be826b3c
 @contextmanager
-def generation_policy(trainer, tokenizer):
+def generation_policy(trainer, tokenizer, top_logprobs: int = 0):
     """A `star.agent` policy over `trainer`'s current weights, for the duration of a `with` block. With
     `trainer.use_vllm` (colocate mode): the colocated engine as `VLLMPolicy` -- TRL has reloaded the weights before
     `rollout_func`; under sleep mode the engine's weights are re-synced if asleep and its KV cache woken on entry, and
-    it is put back to sleep (level 2) on exit, as TRL's own generation does. Otherwise the model unwrapped for
+    it is put back to sleep (level 2) on exit, as TRL's own generation does. `top_logprobs`: log-probs per token the
+    engine ranks for the entropy estimate (0: only the sampled token's; ARPO asks for `ARPO_TOP_LOGPROBS`). Otherwise the model unwrapped for
     generation (DDP/DeepSpeed/ZeRO-3, gradient checkpointing disabled) as `HFPolicy`, in eval mode with
     `use_cache=True` and under the training's autocast (bf16 / fp16 when `trainer.args` asks for it, as the
     update's forward runs); train mode and the cache setting are restored on exit. Raises NotImplementedError for vLLM
@@ -453,7 +466,7 @@ def generation_policy(trainer, tokenizer):
         if sleepy:
             if getattr(vg, "_llm_weights_sleeping", False): vg.sync_weights()   # level-2 sleep dropped the weights
             llm.wake_up(tags=["kv_cache"])
-        try: yield VLLMPolicy(llm, tokenizer)
+        try: yield VLLMPolicy(llm, tokenizer, top_logprobs=top_logprobs)
         finally:
             if sleepy:
                 llm.sleep(level=2)
@@ -533,10 +546,11 @@ def arpo_rollouts(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbox,
                   progress=False) -> tuple[list, list[ArpoPlan]]:
     """G = cfg.group_size rollouts per task by ARPO's adaptive rollout (see above): M = cfg.arpo_initial global
     rollouts per task in one `rollout_batch` call, `arpo_plan` per task, then one `rollout_batch(prefixes=…)` call
-    for every partial rollout and fresh global rollout of the batch. `system`: the system prompt (None:
+    for every partial rollout and fresh global rollout of the batch, each kind from its own seed stream
+    (`star.agent.stream_seed(seed, 1)` branches, `(seed, 2)` fresh). `system`: the system prompt (None:
     TravelPlanner's). Returns (rollouts grouped by task, G each, in task order: globals, branches, fresh;
     `meta['arpo']` = 'global' | 'branch' | 'fresh') and the plans."""
-    from star.agent import rollout_batch
+    from star.agent import rollout_batch, stream_seed
     G, M, rng = cfg.group_size, cfg.arpo_initial, rng or random.Random(seed)
     kw = _rollout_kwargs(cfg, sandbox, seed, system, progress)
     first = rollout_batch(policy, tokenizer, list(tasks), group_size=M, **kw)
@@ -549,9 +563,11 @@ def arpo_rollouts(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbox,
         for (i, n, _) in p.branches:
             prefixes.append(g[i].prefix(n)); owner_b.append((gi, i, n))
         fresh += [task] * p.n_fresh; owner_f += [gi] * p.n_fresh
-    kw2 = dict(kw, seed=None if seed is None else seed + 1)
+    # branches and fresh rollouts draw from their own streams (stream_seed), not seed + 1 / seed + 2: with vLLM's
+    # per-request seeds those were the global rollouts' streams one / two rows down (fresh row j = global row j + 2)
+    kw2 = dict(kw, seed=None if seed is None else stream_seed(seed, 1))
     branched = rollout_batch(policy, tokenizer, prefixes=prefixes, group_size=1, **kw2) if prefixes else []
-    kw3 = dict(kw, seed=None if seed is None else seed + 2)
+    kw3 = dict(kw, seed=None if seed is None else stream_seed(seed, 2))
     extra = rollout_batch(policy, tokenizer, fresh, group_size=1, **kw3) if fresh else []
     out = [[] for _ in tasks]
     for gi, g in enumerate(groups):
@@ -563,9 +579,16 @@ def arpo_rollouts(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbox,
     return [r for g in out for r in g], plans
 
 # %% ../nbs/10_rl.ipynb #2ebd9847
+def _own_failures(r) -> int:
+    """Injected tool failures of rollout `r` in the turns it played itself (an ARPO branch inherits its prefix's tool
+    calls, which the rollout it branched from already counts): `sandbox_failures` counts each sample once -- a
+    sandbox's own counter also counts the calls a rank plays only for its tensor-parallel group (`_tp_union`)."""
+    start = r.meta.get("branched_at", 0)
+    return sum(bool(c.get("failed")) for c in r.meta.get("tool_calls", []) if c.get("turn", 0) >= start)
+
 def _row(r, verdict, reward_: float, kept: bool) -> dict:
     "The per-rollout numbers the step statistics are made of (small: they are all-gathered across ranks)."
-    pol = [e for e, m in zip(r.entropies, r.env_mask) if m]
+    pol = [e for e, m in zip(r.entropies, r.env_mask) if m and math.isfinite(e)]   # NaN: not measured (vLLM, k=0)
     return {"reward": reward_, "success": bool(getattr(verdict, "success", False)), "tool_calls": r.n_tool_calls,
             "policy_tokens": sum(r.env_mask), "ent_sum": float(sum(pol)), "ent_n": len(pol),
             "format_error": verdict is FORMAT_ERROR, "truncated": bool(r.truncated), "kept": bool(kept),
@@ -580,7 +603,7 @@ def _summary(rows: list[dict], group_size: int = 1, **extra) -> dict:
     mean = lambda k: sum(float(x[k]) for x in rows) / n
     return {**extra, "n": len(rows), "reward": mean("reward"), "success": mean("success"),
             "tool_calls": mean("tool_calls"), "policy_tokens": mean("policy_tokens"),
-            "entropy": sum(x["ent_sum"] for x in rows) / max(1, sum(x["ent_n"] for x in rows)),
+            "entropy": sum(x["ent_sum"] for x in rows) / n_ent if (n_ent := sum(x["ent_n"] for x in rows)) else None,
             "format_error": mean("format_error"), "truncated": mean("truncated"), "kept": mean("kept"),
             "terminations": dict(sorted(Counter(x["termination"] for x in rows).items())),
             "rewards": [round(float(x["reward"]), 6) for x in rows],
@@ -611,7 +634,7 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
                       stats: list | None = None, log_dir=None, family=None) -> Callable:
     """TRL `rollout_func(prompts, trainer) -> dict` for `GRPOTrainer(rollout_func=…)`: maps each prompt (a task's query
     string) to its task, plays G = trainer.num_generations rollouts per distinct prompt with the trainer's policy
-    (`policy_fn(trainer, tokenizer)`) and the task family's system prompt (`family`, default `task_family(cfg)`), on a
+    (`policy_fn(trainer, tokenizer)`; ARPO adds `top_logprobs=ARPO_TOP_LOGPROBS`, the entropies it branches on) and the task family's system prompt (`family`, default `task_family(cfg)`), on a
     sandbox over `sandbox`'s database (default: the embedded one) whose failure injection (`cfg.failure_rate`, training
     only) draws from the run seed, the step and the rank (`step_sandbox`); sampling seeds likewise (`step_seed`), so a
     resumed run replays exactly. Scores every rollout (`family.score`) and rewards it at the current curriculum epoch
@@ -640,7 +663,7 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
         play, share = _tp_union(trainer, [by_query[p] for p in prompts[::G]])
         seed, sb, plans = step_seed(cfg.seed, step, rank), step_sandbox(db, cfg.failure_rate, cfg.seed, step, rank), []
         bar = log_dir is not None and f"step {step + 1} rollouts"
-        with policy_fn(trainer, tokenizer) as policy:
+        with policy_fn(trainer, tokenizer, **({"top_logprobs": ARPO_TOP_LOGPROBS} if cfg.algorithm == "arpo" else {})) as policy:
             if cfg.algorithm == "arpo":
                 rollouts, plans = arpo_rollouts(policy, tokenizer, play, cfg, sb, seed=seed, system=fam.system,
                                                 rng=random.Random(f"arpo-{cfg.seed}-{step}-{rank}"), progress=bar)
@@ -677,12 +700,12 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
                            reward_name=cfg.reward if cfg.reward != "curriculum" else f"curriculum:{reward_name_at(cur)}")
         summary.update(rollout_seconds=t_gen, scoring_seconds=time.time() - t0 - t_gen,
                        arpo_branches=sum(len(p.branches) for p in plans), arpo_fresh=sum(p.n_fresh for p in plans),
-                       sandbox_failures=sum(_gather(trainer, [sb.n_failures])))
+                       sandbox_failures=sum(_gather(trainer, [sum(_own_failures(r) for r in rollouts)])))
         metrics = getattr(trainer, "_metrics", {}).get("train")
         if metrics is not None:
             for k_ in ("success", "tool_calls", "policy_tokens", "entropy", "format_error", "truncated", "kept",
                        "rollout_seconds", "arpo_branches"):
-                metrics[f"star/{k_}"].append(float(summary[k_]))
+                if summary[k_] is not None: metrics[f"star/{k_}"].append(float(summary[k_]))
         if stats is not None: stats.append(summary)
         if log_dir is not None:
             from star.results import append_jsonl
@@ -723,7 +746,8 @@ def trl_config(cfg: RLRunConfig, num_processes: int | None = None, **overrides):
               vllm_importance_sampling_correction=cfg.vllm_importance_sampling_correction,
               vllm_max_model_length=max(cfg.max_context, cfg.val_max_context if cfg.n_val else 0),
               vllm_gpu_memory_utilization=cfg.vllm_gpu_memory_utilization,
-              vllm_tensor_parallel_size=cfg.vllm_tensor_parallel_size, vllm_enable_sleep_mode=cfg.vllm_enable_sleep_mode)
+              vllm_tensor_parallel_size=cfg.vllm_tensor_parallel_size,
+              vllm_enable_sleep_mode=cfg.vllm_enable_sleep_mode and cuda)   # vLLM sleeps on GPUs only
     kw.update(overrides)
     return GRPOConfig(**kw)
 
@@ -958,7 +982,10 @@ def cpu_cost(cfg: RLRunConfig, sft_missing: bool = False, family=None) -> dict |
 def run_plan(cfg: RLRunConfig, family=None) -> str:
     """What `train_rl(cfg)` is about to do, in words: task family and prompts, steps x prompts x G, episode limits,
     rollout engine, precision and why, where it starts from (and whether that SFT checkpoint must be trained first),
-    validation, and on a CPU the expected minutes and peak memory (`cpu_cost`) or that they were not measured."""
+    validation, and on a CPU the expected minutes and peak memory (`cpu_cost`) or that they were not measured. On a
+    GPU, or for `cfg.gpu_memory_gb` / `cfg.n_gpus` from any machine, the memory per rank (`star.memory.check_fits`),
+    which raises `MemoryPlanError` naming the knobs when the run cannot fit, and `LauncherError` when several GPUs
+    are visible without a launcher -- before any model loads."""
     fam = family if family is not None else task_family(cfg)
     dt = run_dtype(cfg)
     days = "" if set(cfg.trip_days) == {3, 5, 7} else " " + "/".join(map(str, cfg.trip_days)) + "-day"
@@ -978,6 +1005,9 @@ def run_plan(cfg: RLRunConfig, family=None) -> str:
     else: lines.append(f"starts from {init_model_source(cfg) if cfg.init != 'sft' else get_spec(cfg.scale).model_id('sft')}")
     lines.append(f"validation: {cfg.n_val} queries before training and at every checkpoint" if cfg.n_val else
                  "validation: off (n_val 0: no model selection)")
+    from star.memory import check_fits
+    mem = check_fits(cfg)
+    if mem is not None: lines.append(mem.summary())
     if not on_cuda(): lines.append(_cost_line(cfg, cpu_cost(cfg, sft, fam)))
     return "\n".join(lines)
 
@@ -1206,11 +1236,14 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
     `star.results.save_record` says so when it replaces a committed record); it names the starting weights by their
     record (`init_reference`), the commit the run started from, the resume point and what it skipped. Relative
     `out_dir` / `results_dir` are resolved against the repository root. Interrupted before it wrote anything, it
-    leaves no empty run folder (`star.checkpoints.run_folder`)."""
+    leaves no empty run folder (`star.checkpoints.run_folder`). Raises `star.memory.MemoryPlanError` /
+    `LauncherError` first, before any model loads, when the run cannot fit its GPUs (`star.memory.check_fits`)."""
     from star.checkpoints import find_resume_checkpoint, run_folder
     from star.models import load_model, load_tokenizer, model_path, patch_vllm, set_cpu_kv_cache, train_device
     from star.results import check_publish
     t0 = time.time()
+    from star.memory import check_fits
+    check_fits(cfg, training=True)   # a plan that cannot fit, or GPUs without a launcher, stop here (see `run_plan`)
     cfg = dataclasses.replace(cfg, out_dir=str(_abs(cfg.out_dir)),
                               results_dir=str(_abs(cfg.results_dir)) if cfg.results_dir else None)
     require_device(cfg)

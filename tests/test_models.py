@@ -208,3 +208,27 @@ def test_install_gives_a_working_vllm_and_trl():
         if importlib.util.find_spec(name) is not None:
             r = subprocess.run([sys.executable, "-c", f"import {name}"], capture_output=True, text=True, timeout=300)
             assert r.returncode == 0, f"{name} is installed but broken: {r.stderr[-500:]}"
+
+
+def test_attention_kernel_follows_what_is_installed(monkeypatch):
+    """Nothing set `attn_implementation`, so a GPU node with flash-attn installed trained on SDPA. flash-attn 2 on CUDA
+    when its package imports, SDPA otherwise (CPU, or CUDA without flash-attn: the `gpu` extra no longer requires it)."""
+    import importlib.util
+    real = importlib.util.find_spec
+    has_fa = {"flash_attn": True}
+    monkeypatch.setattr(importlib.util, "find_spec", lambda n, *a: object() if n == "flash_attn" and has_fa[n] else real(n, *a))
+    assert M.attn_implementation("cuda:1") == "flash_attention_2" and M.attn_implementation("cpu") == "sdpa"
+    monkeypatch.setattr(M, "on_cuda", lambda: True)
+    assert M.attn_implementation(None) == "flash_attention_2"      # DeepSpeed places the weights: the machine decides
+    has_fa["flash_attn"] = False
+    assert M.attn_implementation("cuda:0") == "sdpa" and M.attn_implementation(None) == "sdpa"
+    # load_model hands it to from_pretrained (the caller's explicit choice wins)
+    from transformers import AutoModelForCausalLM
+    seen = []
+    class Stop(Exception): pass
+    def fake(path, **kw): seen.append(kw.get("attn_implementation")); raise Stop
+    monkeypatch.setattr(AutoModelForCausalLM, "from_pretrained", fake)
+    path = str(M.tiny_checkpoint())
+    for kw in ({}, {"attn_implementation": "eager"}):
+        with pytest.raises(Stop): M.load_model(path, device="cpu", **kw)
+    assert seen == ["sdpa", "eager"]

@@ -544,3 +544,54 @@ def test_run_plan_states_measured_costs_only_where_measured(monkeypatch):
     assert f"~{cost['setup_min'] + 2 * cost['step_min'] * 2 + (cost['sft_min'] if missing else 0):.0f} min" in plan
     assert "validation not measured" in star_rl.run_plan(resolve_config(scale="0.5B", n_val=8, dtype="bfloat16"))
     assert "not measured for tiny" in star_rl.run_plan(resolve_config(scale="tiny"))
+
+
+class _RecordingLLM:
+    """A stand-in for TRL's colocated `vllm.LLM`: answers every request with one well-formed answer turn and records
+    the `SamplingParams` it was given (top log-probs when asked: 20 made-up candidates)."""
+    def __init__(self, tok):
+        self.tok, self.params = tok, []
+        self.reply = tok.encode("<think>done</think><answer>no plan</answer>", add_special_tokens=False) + eos_ids(tok)[:1]
+    def generate(self, prompts, params, use_tqdm=False):
+        self.params += params
+        def lps(t, k): return {t: SimpleNamespace(logprob=-0.5), **{t + i + 1: SimpleNamespace(logprob=-3.0) for i in range(k)}}
+        return [SimpleNamespace(outputs=[SimpleNamespace(token_ids=list(self.reply), finish_reason="stop",
+                                                         logprobs=[lps(t, p.logprobs) for t in self.reply])])
+                for p in params]
+
+
+@pytest.mark.skipif(not star_rl.vllm_available(), reason="VLLMPolicy needs vLLM")
+@pytest.mark.parametrize("algorithm,k", [("grpo", 0), ("dapo", 0), ("arpo", 20)])
+def test_top_logprobs_only_for_arpo(tok, easy2, algorithm, k):
+    """VLLMPolicy asked vLLM to rank 20 log-probs for every sampled token of every episode, for an entropy statistic;
+    only ARPO branches on those entropies. Without them the entropies are NaN (not measured), not made up."""
+    llm = _RecordingLLM(tok)
+    trainer = _trainer(G=4 if algorithm == "arpo" else 2)
+    trainer.use_vllm, trainer.vllm_generation = True, SimpleNamespace(llm=llm, enable_sleep_mode=False)
+    stats = []
+    cfg = _cfg(algorithm=algorithm, group_size=trainer.num_generations)
+    rf = make_rollout_func(cfg, easy2, tok, stats=stats)   # policy_fn: generation_policy, as in training
+    rf([easy2[0].query] * trainer.num_generations, trainer)
+    assert llm.params and {p.logprobs for p in llm.params} == {k}
+    if k: assert stats[0]["entropy"] > 0 and trainer._metrics["train"]["star/entropy"]
+    else: assert stats[0]["entropy"] is None and "star/entropy" not in trainer._metrics["train"]
+
+
+def test_sandbox_failures_count_each_sample_once_under_tensor_parallelism(monkeypatch, tok, easy2):
+    """With vLLM TP=2 a rank plays its group's union of prompts (`_tp_union`) but keeps only its own rollouts; the
+    sandbox's counter counted the other rank's failures too, and every TP rank reported them again."""
+    import torch.distributed as dist
+    monkeypatch.setattr(dist, "all_gather_object", lambda out, obj, group=None: out.__setitem__(slice(None), [[easy2[0]], obj]))
+    monkeypatch.setattr(dist, "get_rank", lambda group=None: 1)
+    monkeypatch.setattr(star_rl, "_gather", lambda trainer, items: list(items))
+    trainer = _trainer(G=2)
+    trainer.use_vllm, trainer.vllm_generation = True, SimpleNamespace(tensor_parallel_size=2, tp_group="g")
+    trainer.accelerator = SimpleNamespace(process_index=1, num_processes=2)
+    pol = ScriptedPolicy(tok, [solve(t) for t in easy2], eos=True)
+    stats = []
+    rf = make_rollout_func(_cfg(failure_rate=1.0), easy2, tok, policy_fn=_policy_fn(pol), stats=stats)
+    rf([easy2[1].query] * 2, trainer)
+    own = 2 * stats[0]["tool_calls"]            # failure rate 1: every tool call of this rank's 2 rollouts failed
+    other = sum(r.n_tool_calls for r in rollout_batch(pol, tok, easy2[:1], group_size=2))   # the TP peer's, played here too
+    assert own > 0 and other > 0
+    assert stats[0]["sandbox_failures"] == own
