@@ -26,7 +26,7 @@ __all__ = ['PLAN_KEYS', 'FIELD_LABELS', 'FIELD_SYNONYMS', 'LABELS', 'FORMAT_SYST
            'FREEFORM_STYLES', 'VIOLATIONS', 'PlanFormatError', 'canonical_plan', 'render_plan', 'extract_answer',
            'parse_plan', 'parse_plan_tolerant', 'Word', 'words', 'Trie', 'Match', 'find_matches', 'Clause', 'clauses',
            'day_marks', 'day_versions', 'Venue', 'GroundingIndex', 'grounding_index', 'transport_text', 'day_leg',
-           'clean_piece', 'plain_value', 'dash_first', 'empty_lead', 'same_lead', 'named_in', 'label_key',
+           'clean_piece', 'unstate', 'plain_value', 'dash_first', 'empty_lead', 'same_lead', 'named_in', 'label_key',
            'labelled_fields', 'Reading', 'read_current_city', 'read_transportation', 'read_labelled_day',
            'fill_narrative', 'format_grounded', 'format_prompt_template', 'format_messages', 'plan_json_schema',
            'LLMFormatError', 'parse_llm_plan', 'LLMFormatter', 'llm_formatter', 'fake_formatter_server',
@@ -599,19 +599,24 @@ def _flight_number(w: str) -> str | None:
 def day_leg(index: GroundingIndex, ws: list[Word], cls: list[Clause], s: int, e: int, covered, city_at: dict,
             here: str | None) -> tuple[tuple | None, str | None, str | None]:
     """`(leg (a, b) or None, mode, flight number)` of the day whose words are `[s, e)`, clauses `cls`: the mode words and
-    cities of its transport clauses in order (`city_at`: first word -> (city, end word)) -- not a negated one (`there
-    is no flight from A to B`) --, the flight number written in a transport clause or right after *flight*, the
-    traveller's city `here`. A flight number the database knows gives its own route when the day names both its
-    cities (or starts in its origin); two cities give the leg; one city is reached from `here`."""
-    cities, modes, num = [], set(), None
+    cities of its transport clauses (`city_at`: first word -> (city, end word)) -- not a negated one (`there is no
+    flight from A to B`) --, the flight number written in a transport clause or right after *flight*, the traveller's
+    city `here`. A flight number the database knows gives its own route when the day names both its cities (or starts
+    in its origin); else the first clause naming two cities gives the leg (`Travel to Houston … Taxi from Baton Rouge
+    to Houston`: the taxi's), else the first two cities of the clauses, or the one city named is reached from `here`."""
+    cities, best, modes, num = [], None, set(), None
     for c in cls:
         if c.kind != 'transport': continue
         if c.key and ws[c.key - 1].w in ('no', 'not', 'without', 'nor') and not ws[c.key].strong: continue
         modes.update(w.w for w in ws[c.key:c.lo])
+        mine = []
         for q in range(c.lo, c.hi):
             if not covered[q] and ws[q].w in _MODE_WORDS: modes.add(ws[q].w)
             if num is None: num = _flight_number(ws[q].w)
-            if q in city_at and (not cities or cities[-1] != city_at[q][0]): cities.append(city_at[q][0])
+            if q in city_at and (not mine or mine[-1] != city_at[q][0]): mine.append(city_at[q][0])
+        if len(mine) >= 2 and best is None: best = mine                # a clause naming both ends ('from A to B') wins
+        cities += [x for x in mine if not cities or cities[-1] != x]
+    cities = best or cities
     for q in range(s, e - 1):
         if num is not None: break
         if ws[q].w in ('flight', 'flights'): num = _flight_number(ws[q + 1].w)
@@ -670,6 +675,17 @@ _EMPTY_LEAD = frozenset({'none', 'n a', 'na', 'nil', 'null', 'not applicable', '
 _SAME_LEAD = frozenset({'same', 'already', 'continue', 'continued', 'continuing', 'previous', 'remain', 'remaining',
                         'still', 'as above', 'as before', 'see above'})
 "First words of a value that refers to the previous day's (`Same as Day 1`, `Already paid for on Day 1`)."
+
+def unstate(v: str) -> str:
+    "`v` with every city's glued `(State)` suffix removed (`from Abilene(Texas) to Dallas` -> `from Abilene to Dallas`)."
+    out, i = [], 0
+    while True:
+        j = v.find('(', i)
+        k = v.find(')', j) if j >= 0 else -1
+        if k < 0: out.append(v[i:]); return ''.join(out)
+        inner = v[j + 1:k]
+        glued = j > 0 and v[j - 1] != ' ' and inner[:1].isupper() and ',' not in inner
+        out.append(v[i:j] if glued else v[i:k + 1]); i = k + 1
 
 def plain_value(v: str) -> str:
     "A value without markdown emphasis, links and backticks, typographic quotes straightened, outer spaces stripped."
@@ -764,7 +780,7 @@ def _field_line(line: str) -> tuple[str, str] | None:
     f = _tol_field(line[:k] + line[j:])
     return (f[0], line[len(line) - len(f[1]):]) if f else None
 
-def _lines(text: str, a: int, b: int):
+def _line_spans(text: str, a: int, b: int):
     "(start, end) of every line of text[a:b]."
     while a < b:
         j = text.find('\n', a, b)
@@ -777,7 +793,7 @@ def labelled_fields(text: str, a: int, b: int) -> dict[str, list[tuple[int, int]
     `label_key`), with the sub-bullets under a label whose value is empty. A field's first label wins, except that
     a revised label (`Alternative Accommodation:`) replaces it and attractions add up (`Attraction 1:`, `Attraction 2:`)."""
     out, pending = {}, None
-    for s, e in _lines(text, a, b):
+    for s, e in _line_spans(text, a, b):
         line = text[s:e]
         if not line.strip(): continue
         f = _field_line(line)
@@ -839,24 +855,26 @@ class Reading:
     def venues_in(self, lo: int, hi: int) -> list: return [self.venue_at[q] for q in range(lo, hi) if q in self.venue_at]
 
 def _pick(r: Reading, m: Match, table: str, order: list, slot: str | None = None, travel: bool = False):
-    """The `Venue` of `table` that the name `m` means: in the city written right after it (`Flying Mango, Rockford`)
-    -- even where the database does not have it --, else in the day's city (on a travel day: the arrival city, the
-    departure city first for breakfast) where the database has it there, else in the day's city all the same (the text
-    puts it there: the sandbox check will fail) with a note; None when no entry is of `table`."""
+    """The `Venue` of `table` that the name `m` means: in the city written right after it (`Flying Mango, Rockford`),
+    even where the database does not have it there; else in the day's city (on a travel day the arrival city, the
+    departure city first for breakfast) where the database has it; else in the day's city all the same -- the text
+    puts it on that day, as an LLM formatter reads it; the sandbox check fails and a note says where the database has
+    it --; with no day city known, in the first of the query's cities that has it. None when no entry is of `table`."""
     es = [v for v in m.entries if v.table == table]
     if not es: return None
     after = r.city_at.get(m.j)
     if after: return next((v for v in es if v.city == after[0]), None) or Venue(table, es[0].name, after[0])
     o = order[1::-1] + order[2:] if slot == 'breakfast' and travel else order
     day_cities = o[:2] if travel else o[:1]
-    here = [v for v in es if v.city in day_cities]
-    if here or not day_cities: return min(here or es, key=lambda v: o.index(v.city) if v.city in o else len(o))
+    if (here := [v for v in es if v.city in day_cities]): return min(here, key=lambda v: o.index(v.city))
+    if not day_cities: return min(es, key=lambda v: o.index(v.city) if v.city in o else len(o))
     r.note(f"{es[0].name!r} is named on a day in {day_cities[0]}; the database has it in {es[0].city}")
     return Venue(table, es[0].name, day_cities[0])
 
 def _venue_text(r: Reading, m: Match, v: Venue) -> str:
     "`Name, City`: the name as written (the database's own spelling where the text writes exactly that)."
-    if m.full and r.text.startswith(v.name, r.ws[m.i].a): return f"{v.name}, {v.city}"
+    a = r.ws[m.i].a - (len(v.name) - len(v.name.lstrip("'\"([*~ ")))      # names may start with a quote, '*', '~' 
+    if m.full and a >= 0 and r.text.startswith(v.name, a): return f"{v.name}, {v.city}"
     return f"{_written(r.text, r.ws, m.i, m.j)}, {v.city}"
 
 _LEADS = ('at ', 'in ', 'visit ', 'eat at ', 'dine at ', 'stay at ', 'check in at ', 'check into ')
@@ -932,7 +950,8 @@ def read_transportation(r: Reading, s: int, e: int, here: str | None, route: lis
         if not cs or cs[-1] != c: cs.append(c)
     leg = ((cs[0], cs[1]) if len(cs) >= 2 else (here, cs[0]) if len(cs) == 1 and here and here != cs[0] else
            (route[0], route[-1]) if len(route) >= 2 else None)
-    if mode is None or raw.startswith('Flight Number: ') or raw.lower().startswith(('self-driving', 'taxi')): return raw, leg, mode
+    if mode is None or raw.startswith('Flight Number: ') or raw.lower().startswith(('self-driving', 'taxi')):
+        return unstate(raw), leg, mode
     if leg: return transport_text(r.index, mode, leg[0], leg[1], num), leg, mode
     return (f"Flight Number: {num}" if num else f"{_MODE_LABEL[mode]}, {raw}"), leg, mode
 
@@ -1018,7 +1037,7 @@ def format_grounded(text: str, task=None, notes: list | None = None, db=None) ->
     if not marks:
         marks = _in_sequence(day_marks(text, ws, anywhere=True))
         if marks: notes.append("days found in running text ('on day 1 …'), not as headers")
-    if not marks: raise PlanFormatError("no 'Day <n>' found in the answer")
+    if not marks: raise PlanFormatError("no 'Day <n>' header found in the answer")
     versions = day_versions(text, ws, marks)
     org, dest = _task_cities(task)
     cands = list(dict.fromkeys([c for c in (org, dest) if c in index.by_city] +
@@ -1363,15 +1382,6 @@ def normalize_test_transportation(plan: list[dict]) -> list[dict]:
 # %% ../nbs/05_formatter.ipynb #054840c9
 def plain_plan(plan: list[dict]) -> list[dict]:
     "The days of `plan` (padding `{}` dropped) with every `City(State)` written `City` (routes and venue cities)."
-    def unstate(v: str) -> str:
-        out, i = [], 0
-        while True:
-            j = v.find('(', i)
-            k = v.find(')', j) if j >= 0 else -1
-            if k < 0: out.append(v[i:]); return ''.join(out)
-            inner = v[j + 1:k]
-            glued = j > 0 and v[j - 1] != ' ' and inner[:1].isupper() and ',' not in inner
-            out.append(v[i:j] if glued else v[i:k + 1]); i = k + 1
     return [{k: unstate(v) if isinstance(v, str) else v for k, v in d.items()} for d in plan if d]
 
 def _venue_name(v: str) -> str: return v.rsplit(', ', 1)[0] if ', ' in v else v
