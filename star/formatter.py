@@ -41,6 +41,10 @@ FIELD_LABELS = {'current_city': 'Current City', 'transportation': 'Transportatio
                 'attraction': 'Attraction', 'lunch': 'Lunch', 'dinner': 'Dinner', 'accommodation': 'Accommodation'}
 "Canonical text label of each of the 7 string fields (TravelPlanner's plan text format)."
 
+def _as_int(s: str) -> int | None:
+    "`int(s)` for 1 to 9 ASCII digits, else None (`'²'` and 4,301-digit numbers are no day numbers, and `int` raises on them)."
+    return int(s) if 0 < len(s) <= 9 and s.isascii() and s.isdigit() else None
+
 class PlanFormatError(ValueError):
     "The text holds no plan the chosen formatter can read; `str(err)` is the reason recorded with the score."
 
@@ -54,7 +58,7 @@ def canonical_plan(plan: list[dict]) -> list[dict]:
     out = []
     for d in plan:
         n = d.get('days', d.get('day'))
-        if isinstance(n, str) and n.strip().isdigit(): n = int(n)
+        if isinstance(n, str) and _as_int(n.strip()) is not None: n = _as_int(n.strip())
         day = {} if n is None else {'days': n}
         day.update({k: v for k, v in d.items() if k in FIELD_LABELS})
         out.append(day)
@@ -118,7 +122,7 @@ def parse_plan(text: str) -> list[dict]:
         if not line.strip(): continue
         num = _canon_header(line)
         if num is not None:
-            cur = {'days': int(num) if num.isdigit() else num}
+            cur = {'days': num if _as_int(num) is None else _as_int(num)}
             days.append(cur)
             continue
         label, sep, value = line.partition(':')
@@ -170,8 +174,8 @@ def _tol_header(line: str) -> tuple[int, int] | None:
     j = _skip(line, i + 3)
     k = j
     while k < len(line) and line[k].isdecimal(): k += 1
-    if k == j or (k < len(line) and (line[k].isalnum() or line[k] == '_')): return None
-    return int(line[j:k]), k
+    if k == j or (k < len(line) and (line[k].isalnum() or line[k] == '_')) or _as_int(line[j:k]) is None: return None
+    return _as_int(line[j:k]), k
 
 def _tol_end(line: str) -> bool:
     "Is `line` (markup skipped) a budget / costs / summary / notes / tips / highlights / breakdown heading?"
@@ -1169,13 +1173,14 @@ def _unfence(s: str) -> str:
 def parse_llm_plan(content: str) -> list[dict]:
     """Parse a formatting model's reply into a structured plan: ```json fences removed (as Agent-STAR does), JSON
     array decoded (falling back to the outermost `[...]` when prose surrounds it), then `canonical_plan`
-    (`day` → `days`). Raises `LLMFormatError` when no JSON array of day dicts can be read or it is empty."""
-    s = _unfence(content or '').strip()
+    (`day` → `days`). Raises `LLMFormatError` when no JSON array of day dicts can be read (also for nesting too deep to
+    decode) or it is empty; never another exception."""
+    s = _unfence(content if isinstance(content, str) else '').strip()
     try: obj = json.loads(s)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):                 # RecursionError: nesting deeper than the interpreter's stack
         i, j = s.find('['), s.rfind(']')
         try: obj = json.loads(s[i:j + 1]) if 0 <= i < j else None
-        except json.JSONDecodeError: obj = None
+        except (ValueError, RecursionError): obj = None
         if obj is None: raise LLMFormatError(f"formatter reply is not JSON: {s[:120]!r}") from None
     if not isinstance(obj, list) or not all(isinstance(d, dict) for d in obj):
         raise LLMFormatError(f"formatter reply is not a JSON array of day objects: {s[:120]!r}")
