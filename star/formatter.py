@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import gc
 import hashlib
 import json
 import os
@@ -24,14 +25,14 @@ from .paths import data_path
 # %% auto #0
 __all__ = ['PLAN_KEYS', 'FIELD_LABELS', 'FIELD_SYNONYMS', 'LABELS', 'FORMAT_SYSTEM_PROMPT', 'FORMAT_PROMPTS', 'FORMATTERS',
            'FREEFORM_STYLES', 'VIOLATIONS', 'PlanFormatError', 'canonical_plan', 'render_plan', 'extract_answer',
-           'parse_plan', 'parse_plan_tolerant', 'Word', 'words', 'Trie', 'Match', 'find_matches', 'Clause', 'clauses',
-           'day_marks', 'day_versions', 'Venue', 'GroundingIndex', 'grounding_index', 'transport_text', 'day_leg',
-           'clean_piece', 'unstate', 'plain_value', 'dash_first', 'empty_lead', 'same_lead', 'named_in', 'label_key',
-           'labelled_fields', 'Reading', 'read_current_city', 'read_transportation', 'read_labelled_day',
-           'fill_narrative', 'format_grounded', 'format_prompt_template', 'format_messages', 'plan_json_schema',
-           'LLMFormatError', 'parse_llm_plan', 'LLMFormatter', 'llm_formatter', 'fake_formatter_server',
-           'FormattedPlan', 'format_plan', 'normalize_test_transportation', 'plain_plan', 'render_freeform',
-           'violation_plans', 'agreement_fixtures', 'agreement', 'agreement_table']
+           'parse_plan', 'parse_plan_tolerant', 'Word', 'words', 'folded_words', 'Trie', 'Match', 'find_matches',
+           'Clause', 'clauses', 'day_marks', 'day_versions', 'Venue', 'GroundingIndex', 'grounding_index',
+           'transport_text', 'day_leg', 'clean_piece', 'unstate', 'plain_value', 'dash_first', 'empty_lead',
+           'same_lead', 'named_in', 'label_key', 'labelled_fields', 'Reading', 'read_current_city',
+           'read_transportation', 'read_labelled_day', 'fill_narrative', 'format_grounded', 'format_prompt_template',
+           'format_messages', 'plan_json_schema', 'LLMFormatError', 'parse_llm_plan', 'LLMFormatter', 'llm_formatter',
+           'fake_formatter_server', 'FormattedPlan', 'format_plan', 'normalize_test_transportation', 'plain_plan',
+           'render_freeform', 'violation_plans', 'agreement_fixtures', 'agreement', 'agreement_table']
 
 # %% ../nbs/05_formatter.ipynb #9b08b8f4
 PLAN_KEYS = ('days', 'current_city', 'transportation', 'breakfast', 'attraction', 'lunch', 'dinner', 'accommodation')
@@ -338,6 +339,22 @@ def words(text: str) -> list[Word]:
         wd.colon = s < end and text[s] == ':'
     return out
 
+def folded_words(text: str) -> list[str]:
+    "The folded words of `text` (`[w.w for w in words(text)]` without the separators), for short pieces."
+    out, n, i = [], len(text), 0
+    while i < n:
+        c = text[i]
+        if c.isalnum():
+            j = i + 1
+            while j < n and (text[j].isalnum() or (text[j] in _APOSTROPHES and j + 1 < n and text[j + 1].isalnum())): j += 1
+            w = text[i:j]
+            out.append(_fold(w if w.isalnum() else ''.join(ch for ch in w if ch not in _APOSTROPHES)))
+            i = j
+        else:
+            if c in _SYMBOLS: out.append(c)
+            i += 1
+    return out
+
 # %% ../nbs/05_formatter.ipynb #89a9de2d
 class Trie:
     """Word-sequence trie: `add(seq, entry)` names, then `freeze()` records below every node how many distinct names
@@ -534,7 +551,7 @@ class Venue:
     name: str
     city: str
 
-def _seq(name: str) -> tuple: return tuple(w.w for w in words(name))
+def _seq(name: str) -> tuple: return tuple(folded_words(name))
 
 class GroundingIndex:
     """What the grounded formatter looks up in a database `db` (`star.sandbox.TravelDB` frames): `cities` (a trie of
@@ -663,7 +680,7 @@ def clean_piece(piece: str, city_seqs=()) -> str | None:
     if p in ('-', '—', '–'): return '-'
     p = p.strip(' \t.,;:*_-–—')
     if not p: return None
-    key = tuple(w.w for w in words(p))
+    key = tuple(folded_words(p))
     if ' '.join(key) in _EMPTY_SLOT: return '-'
     if key in city_seqs or not any(c.isalpha() for c in p): return None
     return p
@@ -700,7 +717,7 @@ def dash_first(v: str) -> bool:
     p = plain_value(v).lstrip(' *_>•')
     return not p or (p[0] in _DASHES and (len(p) == 1 or not p[1].isalnum()))
 
-def _lead(v: str, n: int = 4) -> list[str]: return [w.w for w in words(plain_value(v[:200])[:80])][:n]
+def _lead(v: str, n: int = 4) -> list[str]: return folded_words(plain_value(v[:200])[:80])[:n]
 
 def empty_lead(v: str) -> bool:
     "Is the value empty: a dash marker, no letter, or first words in `_EMPTY_LEAD` (`N/A`, `Not applicable`, `No stay`)?"
@@ -901,7 +918,7 @@ def _item_as_written(r: Reading, s: int, e: int, city: str, day: int, slot: str,
         name = _cut(name, (' (', ' [', ' | ', ' - ', ' – ', ' — ')) if name else name
     if not name:
         name = clean_piece(raw, r.index.city_seqs)
-        if name in (None, '-') or (prose and words(name) and words(name)[0].w in _NOT_NAME): return None
+        if name in (None, '-') or (prose and folded_words(name[:40])[:1] and folded_words(name[:40])[0] in _NOT_NAME): return None
     if not any(c.isalpha() for c in name): return None
     at = r.text.find(name[:20], s, e)
     if at >= 0:                                                          # 'Name, City' / 'Name in City'
@@ -1033,8 +1050,15 @@ def format_grounded(text: str, task=None, notes: list | None = None, db=None) ->
     `task` (dict or `Task`: origin, destination; optional) and of the text, by the rules above. Appends its doubts to
     `notes` (names not in the database, days found in running text, days written several times or as a range, days
     missing, transportation without a route; at most 40 and a count). Never invents or repairs a value. Linear in
-    `len(text)`. Raises `PlanFormatError` when the text names no day."""
-    notes = [] if notes is None else notes
+    `len(text)` (the cyclic garbage collector is paused meanwhile: its full passes over the many small objects of a
+    long answer made the time grow faster than the text). Raises `PlanFormatError` when the text names no day."""
+    paused = gc.isenabled()
+    gc.disable()
+    try: return _format_grounded(text, task, [] if notes is None else notes, db)
+    finally:
+        if paused: gc.enable()
+
+def _format_grounded(text, task, notes, db):
     index, text = grounding_index(db), extract_answer(text)
     ws = words(text)
     marks = day_marks(text, ws)
