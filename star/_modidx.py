@@ -308,6 +308,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                               'star.figures.write_table': ('figures/figures.html#write_table', 'star/figures.py')},
             'star.formatter': { 'star.formatter.Clause': ('formatter.html#clause', 'star/formatter.py'),
                                 'star.formatter.FormattedPlan': ('formatter.html#formattedplan', 'star/formatter.py'),
+                                'star.formatter.FormattedPlan.doubtful': ('formatter.html#formattedplan.doubtful', 'star/formatter.py'),
                                 'star.formatter.FormattedPlan.ok': ('formatter.html#formattedplan.ok', 'star/formatter.py'),
                                 'star.formatter.GroundingIndex': ('formatter.html#groundingindex', 'star/formatter.py'),
                                 'star.formatter.GroundingIndex.__init__': ('formatter.html#groundingindex.__init__', 'star/formatter.py'),

@@ -1326,7 +1326,9 @@ def fake_formatter_server(reply, status: int = 200):
 @dataclass
 class FormattedPlan:
     """A structured plan and its provenance: `formatter` in {'exact','grounded','llm','tolerant'} or None when
-    undelivered, the LLM `prompt` name when 'llm', the grounded formatter's `notes`."""
+    undelivered, `reason` (why no plan, or why earlier formatters were passed over), the LLM `prompt` name when 'llm',
+    and the grounded reader's `notes`: its doubts about the reading (names not in the database, days found in running
+    text or written twice, missing days, …), empty when it is sure."""
     plan: list[dict] | None
     formatter: str | None
     reason: str | None = None
@@ -1334,6 +1336,10 @@ class FormattedPlan:
     notes: tuple = ()
     @property
     def ok(self) -> bool: return self.plan is not None
+    @property
+    def doubtful(self) -> bool:
+        "Is this a grounded reading with doubts (what `format_plan(..., 'auto', llm=...)` sends to the LLM)?"
+        return self.formatter == 'grounded' and bool(self.notes)
 
 FORMATTERS = ('auto', 'exact', 'grounded', 'llm', 'tolerant')
 
@@ -1347,10 +1353,12 @@ def format_plan(text: str | None, query=None, formatter: str = 'auto', llm: LLMF
                 db=None) -> FormattedPlan:
     """Turn an agent's final response (or the text of its `<answer>`) into a structured plan for the evaluator.
     `query`: the task (dict / `star.tasks.Task`) or the user query string. `formatter`: 'exact' (`parse_plan` only),
-    'grounded' (`format_grounded` only), 'llm' (`llm` only), 'tolerant' (`parse_plan_tolerant` only), or 'auto' =
-    exact (complete days only) → llm if given, else grounded. `db`: the database of the grounded formatter (default
-    the packaged one). Never raises for unreadable text: returns `FormattedPlan(None, None, reason)` (scored 0 by the
-    evaluator, paper Sec. 2); raises `ValueError` for an unknown `formatter` or 'llm' without `llm`."""
+    'grounded' (`format_grounded` only), 'llm' (`llm` only: the paper's pipeline), 'tolerant' (`parse_plan_tolerant`
+    only), or 'auto' = exact (complete days only), else grounded, and -- when an LLM formatter `llm` is given -- the
+    LLM for the grounded readings that have doubts (or that found no day); should the LLM fail, a grounded plan is
+    kept (the reason says so). `db`: the database of the grounded formatter (default the packaged one). Never raises
+    for unreadable text: returns `FormattedPlan(None, None, reason)` (scored 0 by the evaluator, paper Sec. 2);
+    raises `ValueError` for an unknown `formatter` or 'llm' without `llm`."""
     if formatter not in FORMATTERS: raise ValueError(f"formatter must be one of {FORMATTERS}, got {formatter!r}")
     if formatter == 'llm' and llm is None: raise ValueError("formatter='llm' needs an LLMFormatter (llm=...)")
     if text is None or not text.strip(): return FormattedPlan(None, None, 'empty answer')
@@ -1367,16 +1375,24 @@ def format_plan(text: str | None, query=None, formatter: str = 'auto', llm: LLMF
         except PlanFormatError as e:
             if formatter == 'exact': return FormattedPlan(None, None, f"exact: {e}")
             notes.append(f"exact: {e}")
-    name = formatter if formatter != 'auto' else ('llm' if llm is not None else 'grounded')
-    found = []
-    try:
-        if name == 'llm': plan = llm(body, _query_text(query))
-        elif name == 'grounded': plan = format_grounded(body, None if isinstance(query, str) else query, found, db)
-        else: plan = parse_plan_tolerant(body)
-        return FormattedPlan(plan, name, '; '.join(notes) or None, llm.prompt if name == 'llm' else None, tuple(found))
+    task = None if isinstance(query, str) else query
+    if formatter == 'tolerant':
+        try: return FormattedPlan(parse_plan_tolerant(body), 'tolerant')
+        except PlanFormatError as e: return FormattedPlan(None, None, f"tolerant: {e}")
+    grounded = None
+    if formatter in ('auto', 'grounded'):
+        found = []
+        try: grounded = FormattedPlan(format_grounded(body, task, found, db), 'grounded', '; '.join(notes) or None, None, tuple(found))
+        except PlanFormatError as e: notes.append(f"grounded: {e}")
+        if grounded is not None and (formatter == 'grounded' or llm is None or not grounded.doubtful): return grounded
+        if grounded is not None: notes.append(f"grounded: {len(found)} doubt(s), first: {found[0]}")
+        if llm is None: return FormattedPlan(None, None, '; '.join(notes))
+    try: return FormattedPlan(llm(body, _query_text(query)), 'llm', '; '.join(notes) or None, llm.prompt)
     except PlanFormatError as e:
-        notes.append(f"{name}: {e}")
-    return FormattedPlan(None, None, '; '.join(notes))
+        notes.append(f"llm: {e}")
+        if grounded is None: return FormattedPlan(None, None, '; '.join(notes))
+        return FormattedPlan(grounded.plan, 'grounded', '; '.join(notes + ['the grounded reading is kept']), None, grounded.notes)
+
 
 # %% ../nbs/05_formatter.ipynb #6de39c5b
 def _replace_words(text: str, old: tuple, new: str) -> str:
