@@ -24,15 +24,17 @@ from .paths import data_path
 
 # %% auto #0
 __all__ = ['PLAN_KEYS', 'FIELD_LABELS', 'FIELD_SYNONYMS', 'LABELS', 'FORMAT_SYSTEM_PROMPT', 'FORMAT_PROMPTS', 'FORMATTERS',
-           'FREEFORM_STYLES', 'VIOLATIONS', 'PlanFormatError', 'canonical_plan', 'render_plan', 'extract_answer',
-           'parse_plan', 'parse_plan_tolerant', 'Word', 'words', 'folded_words', 'Trie', 'Match', 'find_matches',
-           'Clause', 'clauses', 'day_marks', 'day_versions', 'Venue', 'GroundingIndex', 'grounding_index',
-           'transport_text', 'day_leg', 'clean_piece', 'unstate', 'plain_value', 'dash_first', 'empty_lead',
-           'same_lead', 'named_in', 'label_key', 'labelled_fields', 'Reading', 'read_current_city',
-           'read_transportation', 'read_labelled_day', 'fill_narrative', 'format_grounded', 'format_prompt_template',
-           'format_messages', 'plan_json_schema', 'LLMFormatError', 'parse_llm_plan', 'LLMFormatter', 'llm_formatter',
-           'fake_formatter_server', 'FormattedPlan', 'format_plan', 'normalize_test_transportation', 'plain_plan',
-           'render_freeform', 'violation_plans', 'agreement_fixtures', 'agreement', 'agreement_table']
+           'FREEFORM_STYLES', 'VIOLATIONS', 'ANSWER_RUNS', 'HELDOUT_RUN', 'HELDOUT_SEED', 'HELDOUT_QUERIES', 'METRICS',
+           'PlanFormatError', 'canonical_plan', 'render_plan', 'extract_answer', 'parse_plan', 'parse_plan_tolerant',
+           'Word', 'words', 'folded_words', 'Trie', 'Match', 'find_matches', 'Clause', 'clauses', 'day_marks',
+           'day_versions', 'Venue', 'GroundingIndex', 'grounding_index', 'transport_text', 'day_leg', 'clean_piece',
+           'unstate', 'plain_value', 'dash_first', 'empty_lead', 'same_lead', 'named_in', 'label_key',
+           'labelled_fields', 'Reading', 'read_current_city', 'read_transportation', 'read_labelled_day',
+           'fill_narrative', 'format_grounded', 'format_prompt_template', 'format_messages', 'plan_json_schema',
+           'LLMFormatError', 'parse_llm_plan', 'LLMFormatter', 'llm_formatter', 'fake_formatter_server',
+           'FormattedPlan', 'format_plan', 'normalize_test_transportation', 'plain_plan', 'render_freeform',
+           'violation_plans', 'agreement_fixtures', 'agreement', 'agreement_table', 'heldout_queries', 'real_answers',
+           'reading_agreement', 'reading_table']
 
 # %% ../nbs/05_formatter.ipynb #9b08b8f4
 PLAN_KEYS = ('days', 'current_city', 'transportation', 'breakfast', 'attraction', 'lunch', 'dinner', 'accommodation')
@@ -1600,4 +1602,87 @@ def agreement_table(result: dict):
         rows.setdefault(style, {})[(p, 'success %')] = round(100 * r['success'], 1)
         rows[style][(p, 'checks %')] = round(100 * r['checks'], 2)
         rows[style][(p, 'plans')] = r['plans']
+    return pd.DataFrame.from_dict(rows, orient='index')
+
+# %% ../nbs/05_formatter.ipynb #f2f6d23c
+ANSWER_RUNS = {
+    'gpt4-0527': 'GPT-4 (gpt-4-1106-preview), sole-planning, direct',
+    'gpt4-0601': 'GPT-4 (gpt-4-1106-preview), sole-planning, direct (prompt revised for budgets)',
+    'gpt4-0602': 'GPT-4 (gpt-4-1106-preview), sole-planning, direct (prompt revised again)',
+    'gpt4-0609': 'GPT-4 (gpt-4-1106-preview), sole-planning, direct (prompt written by GPT-4o)',
+    'mixtral-8x7b': 'Mixtral-8x7B, sole-planning, direct',
+    'llama2-70b': 'Llama-2-70B, sole-planning, direct',
+    'gemini-two-stage': 'Gemini (gemini-pro), two-stage (tool use, then planning)',
+    '0.5B': 'ours: Qwen2.5-Coder-0.5B-Instruct (offline scale 0.5B), sole-planning, greedy, vLLM',
+    '1.5B-offline': 'ours: Qwen2.5-Coder-1.5B-Instruct (offline scale 1.5B-offline), sole-planning, greedy, vLLM',
+}
+"The runs of the real-answer set (`star/data/travelplanner/answers/`, provenance in its README)."
+HELDOUT_RUN, HELDOUT_SEED, HELDOUT_QUERIES = 'gpt4-0609', 19, 41
+
+def heldout_queries() -> frozenset:
+    """Validation `idx` of the held-out queries: 41 of the 123 whose reference information is packaged, drawn with
+    `random.Random(19)`; their answers (of every run) and every answer of `HELDOUT_RUN` were never read while the
+    grounded reader was written."""
+    import random
+    from star.tasks import load_tasks
+    covered = sorted(t.idx for t in load_tasks('validation') if t.reference_information)
+    return frozenset(random.Random(HELDOUT_SEED).sample(covered, HELDOUT_QUERIES))
+
+def real_answers(part: str = 'all', runs=None) -> list[dict]:
+    """Real TravelPlanner answers to validation queries: `[{run, idx, text, parsed, part, ...provenance}]`, `parsed` the
+    plan the benchmark's own LLM parser (GPT-4, TravelPlanner's `postprocess/` prompt) extracted from `text` (None
+    where none was published, and for our models' answers). `part`: 'all' | 'dev' (what the reader was developed on)
+    | 'heldout' (`heldout_queries` and `HELDOUT_RUN`); `runs`: names of `ANSWER_RUNS` (default all). Raises
+    `ValueError` for an unknown part."""
+    import gzip
+    if part not in ('all', 'dev', 'heldout'): raise ValueError(f"part must be 'all', 'dev' or 'heldout', got {part!r}")
+    held, out, folder = heldout_queries(), [], data_path('travelplanner', 'answers')
+    for name in ('public.jsonl.gz', 'offline.jsonl.gz'):
+        path = folder / name
+        if not path.exists(): continue
+        for line in gzip.open(path, 'rt', encoding='utf-8'):
+            r = json.loads(line)
+            r.setdefault('parsed', None)
+            r['part'] = 'heldout' if r['idx'] in held or r['run'] == HELDOUT_RUN else 'dev'
+            if (part == 'all' or r['part'] == part) and (runs is None or r['run'] in runs): out.append(r)
+    return out
+
+METRICS = ('delivery_rate', 'commonsense_micro', 'commonsense_macro', 'hard_micro', 'hard_macro', 'final_pass')
+"The dataset metrics compared both ways (TravelPlanner's leaderboard metrics)."
+
+def reading_agreement(rows: list[dict], read=None, protocol: str = 'official') -> dict:
+    """How our reading of real answers agrees with the reference reading (`parsed`), as the evaluator sees them: for
+    the rows that have one, `{'n', 'checks', 'success', 'per_check': {check: share}, 'ours', 'reference'
+    (dataset_metrics of each reading), 'disagree': [(run, idx, [checks])]}`; `checks` is the share of the 13
+    check verdicts (True / False / None) that are equal, `success` the share of equal Success verdicts. `read(text,
+    task) -> plan or None` defaults to `format_plan(text, task).plan` (exact, else grounded; no LLM)."""
+    from star.evaluator import COMMONSENSE_CHECKS, HARD_CHECKS, dataset_metrics, evaluate_plan
+    from star.tasks import load_tasks
+    tasks = {t.idx: t for t in load_tasks('validation')}
+    read = read or (lambda text, task: format_plan(text, task).plan)
+    names, rows = COMMONSENSE_CHECKS + HARD_CHECKS, [r for r in rows if r.get('parsed') is not None]
+    if not rows: raise ValueError("no row has a reference reading")
+    same, ours, ref, disagree = Counter(), [], [], []
+    for r in rows:
+        t = tasks[r['idx']]
+        a, b = evaluate_plan(t, r['parsed'], protocol), evaluate_plan(t, read(r['text'], t), protocol)
+        va, vb = {**a.commonsense, **a.hard, 'success': a.success}, {**b.commonsense, **b.hard, 'success': b.success}
+        diff = [c for c in va if va[c] != vb[c]]
+        same.update(c for c in va if c not in diff)
+        if diff: disagree.append((r['run'], r['idx'], diff))
+        ref.append(a); ours.append(b)
+    n, ts = len(rows), [tasks[r['idx']] for r in rows]
+    return {'n': n, 'checks': sum(same[c] for c in names) / (n * len(names)), 'success': same['success'] / n,
+            'per_check': {c: same[c] / n for c in names}, 'ours': dataset_metrics(ts, ours),
+            'reference': dataset_metrics(ts, ref), 'disagree': disagree}
+
+def reading_table(results: dict):
+    """pandas DataFrame of `{name: reading_agreement(...)}`: answers, per-check and Success agreement (%), and each
+    metric of `METRICS` (%) by the reference reading / ours."""
+    import pandas as pd
+    rows = {}
+    for name, r in results.items():
+        row = {'answers': r['n'], 'checks agree %': round(100 * r['checks'], 1), 'success agree %': round(100 * r['success'], 1)}
+        for m in METRICS: row[m.replace('_', ' ') + ' % (ref / ours)'] = f"{100 * r['reference'][m]:.1f} / {100 * r['ours'][m]:.1f}"
+        rows[name] = row
     return pd.DataFrame.from_dict(rows, orient='index')
