@@ -1089,6 +1089,11 @@ def _format_grounded(text, task, notes, db):
         lab = labelled_fields(text, ws[k].a, ws[e].a if e < len(ws) else len(text))
         for d in range(n, last + 1): by_day.setdefault(d, []).append((k, e, lab))
         if last > n: r.note(f"days {n}-{last} are written as one")
+    def where(k, e):
+        "Where the text puts a day whose city nothing else gives: the majority of its venues' and cities' cities."
+        seen = Counter(venue_at[q].entries[0].city for q in range(k, e) if q in venue_at)
+        seen.update(c for c, _, _ in r.cities_in(k, e))
+        return seen.most_common(1)[0][0] if seen else None
     days, here = [], None
     for number in sorted(by_day):
         vs, day = by_day[number], _Day(number)
@@ -1102,7 +1107,9 @@ def _format_grounded(text, task, notes, db):
                 day.transportation, leg, _ = read_transportation(r, *lab['transportation'][0], here or org, route)
             if leg and len(route) < 2 and (not route or route[0] in leg):
                 day.city, route = f"from {leg[0]} to {leg[1]}", list(leg)      # the benchmark parser's rule
-            elif 'current_city' not in lab: day.city = here or '-'
+            elif 'current_city' not in lab:
+                day.city = here or where(vs[-1][0], vs[-1][1]) or '-'
+                route = [day.city] if day.city != '-' else []
             day.end = route[-1] if route else here
             travel = len(route) >= 2
             order = [route[-1], route[0]] if travel else route[:1] or ([here] if here else [])
@@ -1122,10 +1129,7 @@ def _format_grounded(text, task, notes, db):
                 day.city, day.end, day.transportation, order = f"from {leg[0]} to {leg[1]}", leg[1], tr, [leg[1], leg[0]]
             else:
                 if mode or num: r.note(f"day {number}: transportation without a route")
-                if here is None:                     # where the text puts the day: its venues' and cities' majority
-                    seen = Counter(venue_at[q].entries[0].city for q in range(k, e) if q in venue_at)
-                    seen.update(c for c, _, _ in r.cities_in(k, e))
-                    here = seen.most_common(1)[0][0] if seen else None
+                here = here or where(k, e)
                 day.city, day.end, order = (here or '-'), here, ([here] if here else [])
             order += [c for c in cands if c not in order]
             fill_narrative(r, day, cls, order, bool(leg))
