@@ -2,7 +2,8 @@
 
 1. Throughput: plans/s of the grounded formatter on the agreement fixture set (the 45 gold train plans and their
    single-edit violations, rendered in the five free-form styles; texts rendered before timing), next to the exact
-   parser on the canonical text of the same plans and the layout-only tolerant parser on the markdown rendering.
+   parser on the canonical text of the same plans and the layout-only tolerant parser on the markdown rendering; and
+   `format_plan` ('auto', no LLM) on the real answers of `star.formatter.real_answers()`.
 2. Adversarial inputs: time of the new linear scans next to the backtracking regular expressions they replace (the
    formatter's former tolerant-line patterns, the evaluator's `from_to` / `strip_state` / `name_city` patterns,
    `parse_turn`'s block pattern) on the same inputs, at growing sizes; the old patterns only up to the size where they
@@ -59,6 +60,10 @@ def throughput():
     rows.append(('exact / canonical', len(canon), sum(map(len, canon)), timed(lambda: [parse_plan(x) for x in canon])))
     md = [render_freeform(p, t, 'markdown') for _, t, p in fixtures]
     rows.append(('tolerant / markdown', len(md), sum(map(len, md)), timed(lambda: [parse_plan_tolerant(x) for x in md])))
+    from star.formatter import real_answers
+    val = {t.idx: t for t in load_tasks('validation')}
+    real = [(r['text'], val[r['idx']]) for r in real_answers()]
+    rows.append((f'auto / real answers', len(real), sum(len(x) for x, _ in real), timed(lambda: [format_plan(x, t) for x, t in real])))
     ev = timed(lambda: [evaluate_plan(t, p, 'official') for _, t, p in fixtures])
     rows.append(('(evaluate_plan, official)', len(fixtures), 0, ev))
     print(f"\n{'formatter / input':28s} {'plans':>6s} {'KB':>7s} {'s':>7s} {'plans/s':>9s} {'ms/plan':>8s}")

@@ -3,7 +3,8 @@
 
     python tools/real_answers.py public /work/.mirror/llv22+TravelPlanner_forward/repo   # public runs -> answers/public.jsonl.gz
     python tools/real_answers.py generate --scale 0.5B                                 # offline model, sole-planning
-    python tools/real_answers.py generate --scale 1.5B-offline --every 3               # every third query only
+    python tools/real_answers.py generate --scale 1.5B-offline --every 6               # every sixth query only
+    python tools/real_answers.py pack                                                  # runs/answers/*.jsonl -> answers/offline.jsonl.gz
 
 `public` reads a local git copy of llv22/TravelPlanner_forward (a fork of OSU-NLP-Group/TravelPlanner that committed
 its validation runs: `evaluation/<run>/generated_plan_<n>.json`, the natural-language plan under
@@ -107,13 +108,25 @@ def generate(scale: str, every: int = 1, batch: int = 8, max_tokens: int = 2048,
         print(f'{s + len(part)}/{len(tasks)} in {dt:.0f} s', flush=True)
 
 
+def pack():
+    "Gather the offline models' answers (`runs/answers/<scale>.jsonl`) into `answers/offline.jsonl.gz`, sorted."
+    rows = []
+    for path in sorted((ROOT / 'runs' / 'answers').glob('*.jsonl')):
+        rows += [json.loads(l) for l in path.open()]
+    rows.sort(key=lambda r: (r['run'], r['idx']))
+    write_jsonl_gz(rows, OUT / 'offline.jsonl.gz')
+    print('wrote', OUT / 'offline.jsonl.gz', len(rows), {r: sum(x['run'] == r for x in rows) for r in {x['run'] for x in rows}})
+
+
 if __name__ == '__main__':
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest='cmd', required=True)
     p = sub.add_parser('public'); p.add_argument('mirror')
+    sub.add_parser('pack')
     g = sub.add_parser('generate'); g.add_argument('--scale', default='0.5B'); g.add_argument('--every', type=int, default=1)
     g.add_argument('--batch', type=int, default=8); g.add_argument('--max-tokens', type=int, default=2048)
     g.add_argument('--limit', type=int, default=None)
     a = ap.parse_args()
     if a.cmd == 'public': public(a.mirror)
+    elif a.cmd == 'pack': pack()
     else: generate(a.scale, a.every, a.batch, a.max_tokens, a.limit)
