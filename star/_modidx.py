@@ -349,6 +349,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                 'star.formatter._format_grounded': ('formatter.html#_format_grounded', 'star/formatter.py'),
                                 'star.formatter._in_sequence': ('formatter.html#_in_sequence', 'star/formatter.py'),
                                 'star.formatter._item_as_written': ('formatter.html#_item_as_written', 'star/formatter.py'),
+                                'star.formatter._label_follows': ('formatter.html#_label_follows', 'star/formatter.py'),
                                 'star.formatter._lead': ('formatter.html#_lead', 'star/formatter.py'),
                                 'star.formatter._leg_parts': ('formatter.html#_leg_parts', 'star/formatter.py'),
                                 'star.formatter._line_spans': ('formatter.html#_line_spans', 'star/formatter.py'),

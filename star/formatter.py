@@ -503,10 +503,18 @@ def _range_end(text: str, ws: list[Word], k: int, n: int) -> tuple[int, int]:
         break
     return n, k + 2
 
+def _label_follows(ws: list[Word], j: int) -> bool:
+    "Do the words from j to the next ':' (at most 3) form a field label (`Revised Day 1 Accommodation: …`)?"
+    for m in range(j, min(j + 3, len(ws))):
+        if ws[m].strong and m > j: return False
+        if ws[m].colon: return ' '.join(w.w for w in ws[j:m + 1]) in LABELS
+    return False
+
 def day_marks(text: str, ws: list[Word], anywhere: bool = False) -> list[tuple[int, int, int]]:
     """`[(n, k, last)]`: the words `Day <n>` (word k; a range `Day <n> to Day <last>` / `Days <n>-<last>`) that head a
-    day -- at the start of a line (after markup), or followed by ':' or a dash and not preceded by a word that makes it
-    a reference (`Total cost for Day 1:`) -- or, with `anywhere`, every `day <n>` (narrative answers)."""
+    day -- at the start of a line (after markup), before a field label (`Revised Day 1 Accommodation: …`), or followed
+    by ':' or a dash and not preceded by a word that makes it a reference (`Total cost for Day 1:`) -- or, with
+    `anywhere`, every `day <n>` (narrative answers)."""
     out, skip = [], 0
     for k in range(len(ws) - 1):
         if k < skip or ws[k].w not in ('day', 'days'): continue
@@ -514,7 +522,7 @@ def day_marks(text: str, ws: list[Word], anywhere: bool = False) -> list[tuple[i
         if n is None: continue
         last, after = _range_end(text, ws, k, n)
         head = after - 1
-        if anywhere or _line_start(text, ws, k) or ((ws[head].colon or _dash_after(text, ws, head))
+        if anywhere or _line_start(text, ws, k) or _label_follows(ws, after) or ((ws[head].colon or _dash_after(text, ws, head))
                                                     and not (k and not ws[k].strong and ws[k - 1].w in _NOT_BEFORE_DAY)):
             out.append((n, k, last)); skip = after
     return out
@@ -527,11 +535,15 @@ def _in_sequence(marks: list) -> list:
     return out
 
 def _closing(text: str, ws: list[Word], k: int, e: int) -> int:
-    "The first word of a closing section (Budget Summary, Key Highlights, Notes:, …) in the words `[k+2, e)`, else e."
+    """The first word of a closing section (Budget Summary, Key Highlights, Notes:, …) in the words `[k+2, e)`, else
+    e: a heading at the start of a line -- anywhere in an answer written on one line (`… Key Highlights Total Budget:
+    …`), never inside a line of a day (`Transportation: Self-driving, Total Cost: $944` is no closing section)."""
+    one_line = text.find('\n', ws[k].a, ws[e - 1].b if e > k else ws[k].b) < 0
     for p in range(k + 2, e):
         w = ws[p].w
-        if (p + 1 < e and (w, ws[p + 1].w) in _TRAILER2) or (w in _TRAILER1 and (ws[p].colon or _line_start(text, ws, p))):
-            return p
+        if w not in _TRAILER1 and (p + 1 >= e or (w, ws[p + 1].w) not in _TRAILER2): continue
+        if not (one_line or _line_start(text, ws, p)): continue
+        if (p + 1 < e and (w, ws[p + 1].w) in _TRAILER2) or ws[p].colon or _line_start(text, ws, p): return p
     return e
 
 def day_versions(text: str, ws: list[Word], marks: list) -> list[tuple[int, int, int, int]]:
@@ -775,13 +787,14 @@ _QUALIFIERS = frozenset({'in', 'at', 'for', 'on', 'near', 'from', 'to', 'during'
 
 def label_key(label: str) -> tuple[str | None, bool, bool]:
     """`(field, revised, qualified)` of a line label: a `LABELS` entry, possibly numbered (`Attraction 1`,
-    `Attraction #2`), timed (`Morning Attraction`), revised (`Alternative Accommodation`, `Revised Lunch`) or qualified
+    `Attraction #2`), timed (`Morning Attraction`), of a day (`Day 2 Lunch`), revised (`Alternative Accommodation`,
+    `Revised Day 1 Accommodation`) or qualified
     (`Accommodation in Orlando`, `Mode of Transportation from A to B`: the words after the field belong to the value);
     `(None, False, False)` when it names no field."""
     ws = label.lower().replace('*', ' ').replace('_', ' ').replace('#', ' ').split()
     while ws and ws[-1].isdigit(): ws.pop()
     rev = False
-    while len(ws) > 1 and (ws[0] in _TIME_WORDS or ws[0] in _REVISION_WORDS):
+    while len(ws) > 1 and (ws[0] in _TIME_WORDS or ws[0] in _REVISION_WORDS or ws[0] == 'day'):
         rev = rev or ws[0] in _REVISION_WORDS
         ws.pop(0)
     key = LABELS.get(' '.join(ws))
@@ -795,12 +808,9 @@ def _field_line(line: str) -> tuple[str, str] | None:
     f = _tol_field(line)
     if f: return f
     i = line.find(':', 0, 80)
-    if i < 0: return None
-    j = len(line[:i].rstrip(' *_'))
-    k = j
-    while k > 0 and (line[k - 1].isdigit() or line[k - 1] in ' #'): k -= 1
-    if k == j or not line[:k].strip(): return None
-    f = _tol_field(line[:k] + line[j:])
+    if i < 0 or not any(c.isdigit() for c in line[:i]): return None
+    head = ''.join(' ' if c.isdigit() or c == '#' else c for c in line[:i])          # 'Attraction 2', 'Day 1 Lunch'
+    f = _tol_field(head + line[i:])
     return (f[0], line[len(line) - len(f[1]):]) if f else None
 
 def _line_spans(text: str, a: int, b: int):
@@ -814,13 +824,17 @@ def _line_spans(text: str, a: int, b: int):
 def labelled_fields(text: str, a: int, b: int) -> dict[str, list[tuple[int, int]]]:
     """`{field: [(start, end)]}`: where the labelled values of the lines of `text[a:b]` are (`Label: value`, label per
     `label_key`), with the sub-bullets under a label whose value is empty. A field's first label wins, except that
-    a revised label (`Alternative Accommodation:`) replaces it and attractions add up (`Attraction 1:`, `Attraction 2:`)."""
+    a revised label (`Alternative Accommodation:`) replaces it and attractions add up (`Attraction 1:`, `Attraction 2:`).
+    A value without a letter before its first bracket that is no dash (`Day 1 Lunch (Frog Hollow Tavern): $40 ($20 x 2)`)
+    is a cost line, not a value."""
     out, pending = {}, None
     for s, e in _line_spans(text, a, b):
         line = text[s:e]
         if not line.strip(): continue
         f = _field_line(line)
         key, rev, qual = label_key(f[0]) if f else (None, False, False)
+        if key is not None and not dash_first(f[1]) and not any(ch.isalpha() for ch in f[1][:200].split('(')[0]):
+            pending = None; continue                        # 'Day 1 Lunch (Frog Hollow Tavern): $40' is a cost line
         if key is not None:
             v0 = s if qual else e - len(f[1])              # a qualified label's words are part of the value
             empty = not f[1].strip(' *_')
