@@ -40,3 +40,11 @@ def test_dev_agreement():
     assert res['n'] == 443
     assert res['checks'] >= 0.95 and res['success'] >= 0.99, (res['checks'], res['success'])
     assert not _close(res, 3), _close(res, 3)
+
+
+def test_heldout_agreement():
+    "Issue 19's bar, on the held-out part (scored once, after the reader was written; commit 8562b03)."
+    res = reading_agreement(real_answers('heldout'))
+    assert res['n'] == 347
+    assert res['checks'] >= 0.95 and res['success'] >= 0.98, (res['checks'], res['success'])
+    assert not _close(res, 3), _close(res, 3)
