@@ -367,6 +367,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                 'star.formatter._set': ('formatter.html#_set', 'star/formatter.py'),
                                 'star.formatter._skip': ('formatter.html#_skip', 'star/formatter.py'),
                                 'star.formatter._skip_mark': ('formatter.html#_skip_mark', 'star/formatter.py'),
+                                'star.formatter._span': ('formatter.html#_span', 'star/formatter.py'),
                                 'star.formatter._task_cities': ('formatter.html#_task_cities', 'star/formatter.py'),
                                 'star.formatter._tol_end': ('formatter.html#_tol_end', 'star/formatter.py'),
                                 'star.formatter._tol_field': ('formatter.html#_tol_field', 'star/formatter.py'),

@@ -1074,6 +1074,10 @@ def format_grounded(text: str, task=None, notes: list | None = None, db=None) ->
     finally:
         if paused: gc.enable()
 
+def _span(ranges: list) -> tuple[int, int]:
+    "The characters from a labelled value's first range to its last (a value and its sub-bullets)."
+    return ranges[0][0], ranges[-1][1]
+
 def _format_grounded(text, task, notes, db):
     index, text = grounding_index(db), extract_answer(text)
     ws = words(text)
@@ -1116,9 +1120,9 @@ def _format_grounded(text, task, notes, db):
         for _, _, l in vs: lab.update(l)
         if len(lab) >= 2 and ('current_city' in lab or len(lab) >= 5):          # a labelled day
             route, leg = [], None
-            if 'current_city' in lab: day.city, route = read_current_city(r, *lab['current_city'][0])
+            if 'current_city' in lab: day.city, route = read_current_city(r, *_span(lab['current_city']))
             if 'transportation' in lab:
-                day.transportation, leg, _ = read_transportation(r, *lab['transportation'][0], here or org, route)
+                day.transportation, leg, _ = read_transportation(r, *_span(lab['transportation']), here or org, route)
             if leg and len(route) < 2 and (not route or route[0] in leg):
                 day.city, route = f"from {leg[0]} to {leg[1]}", list(leg)      # the benchmark parser's rule
             elif 'current_city' not in lab:
@@ -1137,7 +1141,7 @@ def _format_grounded(text, task, notes, db):
             leg, mode, num = day_leg(index, ws, cls, k + 2, e, covered, city_at, here or org)
             tr = transport_text(index, mode, leg[0], leg[1], num) if leg else '-'
             if 'transportation' in lab:
-                tr2, leg2, _ = read_transportation(r, *lab['transportation'][0], here or org, [])
+                tr2, leg2, _ = read_transportation(r, *_span(lab['transportation']), here or org, [])
                 if leg2 or not leg: tr, leg = tr2, leg2
             if leg:
                 day.city, day.end, day.transportation, order = f"from {leg[0]} to {leg[1]}", leg[1], tr, [leg[1], leg[0]]
