@@ -668,7 +668,7 @@ def day_leg(index: GroundingIndex, ws: list[Word], cls: list[Clause], s: int, e:
 
 # %% ../nbs/05_formatter.ipynb #e5e8d97c
 _QUOTES = str.maketrans({'’': "'", '‘': "'", 'ʼ': "'", '“': '"', '”': '"'})
-_CUTS = (' | ', '|', ' (', '(', '[', ' - ', ' – ', ' — ', ', ', '. ', ' / ')
+_CUTS = (' | ', '|', ' (', '(', '[', ' - ', ' – ', ' — ', ', ', '. ', ' / ', ': ')
 _EMPTY_SLOT = frozenset({'', 'none', 'n a', 'na', 'null', 'nil', 'no', 'on the road', 'at home', 'eat at home', 'skip',
                          'skipped', 'tbd', 'free', 'not needed', 'not applicable', 'on your own', 'in flight', 'not included'})
 
@@ -678,7 +678,7 @@ def _written(text: str, ws: list[Word], i: int, j: int) -> str:
 
 def clean_piece(piece: str, city_seqs=()) -> str | None:
     """A venue name as written in one piece of a slot's text: the bracketed name, or the text up to the first
-    separator without a leading 'At' / 'In' / 'Visit'; '-' for an explicitly empty slot; None when the piece names
+    separator (`|`, `(`, ` - `, `, `, `. `, `: ` …) without a leading 'At' / 'In' / 'Visit'; '-' for an explicitly empty slot; None when the piece names
     nothing (no letters, or only a city of `city_seqs`)."""
     p = piece.replace('**', '').replace('__', '').translate(_QUOTES).strip(' \t*_•>:#.')
     if p in ('-', '—', '–'): return '-'
@@ -954,6 +954,11 @@ def _pieces(text: str, s: int, e: int, sep: str = ';') -> list[tuple[int, int]]:
     return out
 
 # %% ../nbs/05_formatter.ipynb #0523018f
+def _span(ranges: list) -> tuple[int, int]:
+    "The characters from a labelled value's first non-empty range to its last (a value and its sub-bullets)."
+    full = [(s, e) for s, e in ranges if e > s] or ranges
+    return full[0][0], full[-1][1]
+
 def read_current_city(r: Reading, s: int, e: int) -> tuple[str, list]:
     """`(current_city, route)` of a labelled `Current City:` value `text[s:e]`: `from A to B` (`… to C`) with the
     database's city names when it names several cities, the city when it names one (`Alamosa(Colorado)` -> `Alamosa`),
@@ -975,7 +980,7 @@ def read_transportation(r: Reading, s: int, e: int, here: str | None, route: lis
     mode), or when it already starts the database's way (`Flight Number: F…`, `Self-driving…`, `Taxi…`; a missing
     `from A to B` is not added). Otherwise rebuilt the database's way (`transport_text`) from its mode, flight number
     and cities (one city: reached from `here`; none: the `Current City` route)."""
-    raw = plain_value(r.text[s:e])
+    raw = ', '.join(x for line in plain_value(r.text[s:e]).split('\n') if (x := (_bullet_item(line) or line).strip()))
     lo, hi = r.wrange(s, e)
     ws = r.ws
     num = next((n for q in range(lo, hi) if (n := _flight_number(ws[q].w))), None)
@@ -999,7 +1004,7 @@ def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: boo
     named in each `;`-piece; a piece naming none is kept as written (split at commas when it names no city)."""
     for key in ('breakfast', 'lunch', 'dinner', 'accommodation'):
         if key not in lab: continue
-        table, s, e = _MEAL_TABLE[key], lab[key][0][0], lab[key][-1][1]
+        table, (s, e) = _MEAL_TABLE[key], _span(lab[key])
         if dash_first(r.text[s:e]): day.slots[key] = '-'; continue
         hit = next(((m, v) for m in r.venues_in(*r.wrange(s, e)) if (v := _pick(r, m, table, order, key, travel))), None)
         if hit:
@@ -1073,10 +1078,6 @@ def format_grounded(text: str, task=None, notes: list | None = None, db=None) ->
     try: return _format_grounded(text, task, [] if notes is None else notes, db)
     finally:
         if paused: gc.enable()
-
-def _span(ranges: list) -> tuple[int, int]:
-    "The characters from a labelled value's first range to its last (a value and its sub-bullets)."
-    return ranges[0][0], ranges[-1][1]
 
 def _format_grounded(text, task, notes, db):
     index, text = grounding_index(db), extract_answer(text)
