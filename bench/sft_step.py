@@ -10,15 +10,17 @@ config and seed go, in one run, through `star.sft.train_sft` twice:
 Each arm runs in its own process (so peak RSS is its own), `--steps` optimizer steps of batch 1 on the first `--n`
 easy oracle trajectories that fit the model's `max_length`. Reports seconds per step (first step excluded when there
 are more than one: it holds the allocator's warm-up), peak RSS and the loss curves (which must agree: the ignored
-positions do not enter the loss), and prints `sft seconds/step default/compact = R×`. Default model: the offline
-"0.5B" (Qwen2.5-Coder-0.5B-Instruct) if its converted checkpoint is in the cache, else "tiny" (random weights; said
-so). Usage: `python bench/sft_step.py [--model 0.5B] [--n 4] [--steps 3] [--json out.json]`
+positions do not enter the loss), and prints `sft seconds/step default/compact = R×`, after a first line naming the
+machine and the compute dtype both arms use (`--dtype`, default "auto": `star.models.dtype_choice`, bf16 only where
+this CPU has it natively; `star.models.machine_line`). Default model: the offline "0.5B" (Qwen2.5-Coder-0.5B-Instruct,
+converted into the cache on first use; `--model tiny` for a smoke run with random weights). Usage:
+`python bench/sft_step.py [--model 0.5B] [--n 4] [--steps 3] [--dtype auto] [--json out.json]`
 """
 import argparse, json, subprocess, sys, tempfile, time
 from pathlib import Path
 
 
-def arm(model: str, compact: bool, n: int, steps: int, out: str) -> dict:
+def arm(model: str, compact: bool, n: int, steps: int, out: str, dtype: str = "auto") -> dict:
     "One arm in this process: `steps` SFT steps; returns the numbers of its `sft_log.json`."
     import star.sft as S
     from star.models import cpu_compact_logprobs
@@ -36,18 +38,19 @@ def arm(model: str, compact: bool, n: int, steps: int, out: str) -> dict:
         orig_init(self, *a, **k); self.add_callback(Clock())
     Trainer.__init__ = init
     S.train_sft(model, ds, out, resume=False, row_steps=0, max_steps=steps, batch_size=1, save_strategy="no",
-                logging_steps=1)
+                logging_steps=1, dtype=dtype)
     log = json.loads((Path(out) / "sft_log.json").read_text())
     timed = step_t[1:] if len(step_t) > 1 else step_t
     return dict(compact=compact, step_seconds=[round(t, 2) for t in step_t],
                 seconds_per_step=round(sum(timed) / len(timed), 2), peak_rss_gib=log["peak_rss_gib"],
                 n_tokens=log["n_tokens"], n_trained_tokens=log["n_trained_tokens"],
-                losses=[round(p["loss"], 4) for p in log["loss_curve"]])
+                losses=[round(p["loss"], 4) for p in log["loss_curve"]], compute=log["compute"])
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--model", default=None, help='scale (default "0.5B" if cached, else "tiny")')
+    ap.add_argument("--model", default="0.5B", help='scale (default the offline "0.5B")')
+    ap.add_argument("--dtype", default="auto", help="compute dtype of both arms: auto | float32 | bfloat16")
     ap.add_argument("--n", type=int, default=4, help="trajectories (one per step, cycled)")
     ap.add_argument("--steps", type=int, default=3)
     ap.add_argument("--json", default=None, help="also write the numbers to this file")
@@ -55,21 +58,19 @@ def main():
     ap.add_argument("--out", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.arm:  # child process: one arm, numbers as the last stdout line
-        print("ARM " + json.dumps(arm(args.model, args.arm == "compact", args.n, args.steps, args.out)), flush=True)
+        print("ARM " + json.dumps(arm(args.model, args.arm == "compact", args.n, args.steps, args.out, args.dtype)), flush=True)
         return
-    note = ""
-    if args.model is None:
-        sys.path.insert(0, str(Path(__file__).parent))
-        from rollout import cached_offline
-        args.model = "0.5B" if cached_offline("0.5B") else "tiny"
-        if args.model == "tiny": note = " (0.5B checkpoint not in the cache: random tiny model instead)"
+    from star.models import machine_line
+    from star.sft import sft_dtype
+    note = " (random weights: a smoke run)" if args.model == "tiny" else ""
+    print(machine_line() + f"; SFT arms: {sft_dtype(args.model, args.dtype).dtype}", flush=True)
     print(f"model {args.model}{note}; {args.steps} steps of batch 1 on {args.n} easy oracle trajectories", flush=True)
     res = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name in ("default", "compact"):
             t0 = time.perf_counter()
             p = subprocess.run([sys.executable, __file__, "--arm", name, "--model", args.model, "--n", str(args.n),
-                                "--steps", str(args.steps), "--out", f"{tmp}/{name}"],
+                                "--steps", str(args.steps), "--out", f"{tmp}/{name}", "--dtype", args.dtype],
                                capture_output=True, text=True)
             lines = [l for l in p.stdout.splitlines() if l.startswith("ARM ")]
             if p.returncode or not lines: raise SystemExit(f"{name} arm failed:\n{p.stderr[-4000:]}")

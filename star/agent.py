@@ -627,7 +627,8 @@ def rollout_batch(policy, tokenizer, tasks=None, *, group_size: int = 1, sandbox
     (`group_size` consecutive samples per task/prefix), meta: task_id, group, sample, turns, tool_calls, timing
     (generate_s: time of the batched calls it was part of, tool_s: its own tool time) and batch (shared totals).
     `progress` (True or a description): a text progress bar of finished trajectories on stderr (tqdm: the same in a
-    terminal, a papermill log and a notebook) with the turn number and the number still running."""
+    terminal, a papermill log and a notebook) with the turn number, the number still running and the tokens generated
+    so far (with their rate: progress within a step whose episodes all end near its close)."""
     from star.sandbox import Sandbox
     t_start = time.perf_counter()
     if (tasks is None) == (prefixes is None): raise ValueError("pass exactly one of `tasks` and `prefixes`")
@@ -666,7 +667,7 @@ def rollout_batch(policy, tokenizer, tasks=None, *, group_size: int = 1, sandbox
         from tqdm.std import tqdm
         bar = tqdm(total=len(runs), desc=progress if isinstance(progress, str) else "rollouts", unit="traj",
                    file=sys.stderr, mininterval=2.0, dynamic_ncols=False, ncols=100, position=0)
-    active = [r for r in runs]
+    active, n_generated = [r for r in runs], 0
     for r in active:
         if max_context - r.length < 1: end(r, "context_limit", True)
     active = [r for r in active if r.ro.termination == "partial"]
@@ -677,6 +678,7 @@ def rollout_batch(policy, tokenizer, tasks=None, *, group_size: int = 1, sandbox
         gens = policy.generate([r.ro.input_ids for r in active], budgets, temperature, top_p, list(stop))
         dt = time.perf_counter() - t0
         batch["n_generate_calls"] += 1; batch["generate_s"] += dt
+        n_generated += sum(len(g.token_ids) for g in gens)
         if len(gens) != len(active): raise RuntimeError(f"policy returned {len(gens)} generations for {len(active)} prompts")
         for r, g, b in zip(active, gens, budgets):
             ro = r.ro
@@ -730,7 +732,9 @@ def rollout_batch(policy, tokenizer, tasks=None, *, group_size: int = 1, sandbox
         done = len(active) - sum(r.ro.termination == "partial" for r in active)
         active = [r for r in active if r.ro.termination == "partial"]
         if bar is not None:
-            bar.set_postfix_str(f"turn {batch['n_generate_calls']}, {len(active)} running", refresh=False)
+            rate = n_generated / max(time.perf_counter() - t_start, 1e-9)
+            bar.set_postfix_str(f"turn {batch['n_generate_calls']}, {len(active)} running, {n_generated:,} tokens "
+                                f"({rate:.0f}/s)", refresh=True)
             bar.update(done)
     if bar is not None: bar.close()
     batch["wall_s"] = time.perf_counter() - t_start

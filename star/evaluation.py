@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from .agent import STOP, Generation, Rollout, build_messages, eos_ids, rollout_batch
+from .endpoint import ChatEndpoint, EndpointError
 from .evaluator import COMMONSENSE_CHECKS, HARD_CHECKS, PAPER_TERMS, PROTOCOLS, dataset_metrics, evaluate_plan
 
 # %% auto #0
@@ -105,41 +106,25 @@ class EndpointPolicy(ChatPolicy):
     SGLang server). `base_url` e.g. 'https://api.deepseek.com/v1'; `model`: the served model name; `api_key_env`:
     name of the environment variable holding the key (read per request; no header when unset or None). `tokenizer`
     only transports text (default: the packaged Qwen2.5 tokenizer; context lengths are counted with it). `extra`:
-    more request fields (e.g. `reasoning_effort`). Failed requests (network, 5xx, empty reply) are retried
-    `max_retries` times, then answered with `SERVER_ERROR_REPLY` and logged in `errors`."""
+    more request fields (e.g. `reasoning_effort`). Requests go through `star.endpoint.ChatEndpoint` (the project's
+    one client and retry policy: transport failures, 429 and 5xx retried `max_retries` times); a request that still
+    fails is answered with `SERVER_ERROR_REPLY`, as the reference loop does, and its reason logged in `errors`."""
     def __init__(self, base_url: str, model: str, api_key_env: str | None = "OPENAI_API_KEY", tokenizer=None,
                  max_tokens: int = 8192, timeout: float = 600.0, max_retries: int = 3, max_workers: int = 8, **extra):
         if tokenizer is None:
             from star.models import load_tokenizer
             tokenizer = load_tokenizer("tiny")
         super().__init__(None, tokenizer, max_workers)
-        self.url = base_url.rstrip("/") + "/chat/completions"
-        self.model, self.key_env, self.max_tokens, self.timeout, self.max_retries = model, api_key_env, max_tokens, timeout, max_retries
-        self.extra, self.errors = extra, []
+        self.endpoint = ChatEndpoint(base_url, model, api_key_env, timeout=timeout, max_retries=max_retries)
+        self.model, self.max_tokens, self.extra, self.errors = model, max_tokens, extra, []
 
     def reply(self, messages, temperature, top_p, max_tokens) -> str:
-        import urllib.error, urllib.request
-        body = json.dumps({"model": self.model, "messages": messages, "temperature": temperature, "top_p": top_p,
-                           "max_tokens": int(min(max_tokens, self.max_tokens)), **self.extra}).encode("utf-8")
-        headers = {"Content-Type": "application/json"}
-        key = os.environ.get(self.key_env) if self.key_env else None
-        if key: headers["Authorization"] = f"Bearer {key}"
-        err = None
-        for attempt in range(self.max_retries + 1):
-            try:
-                req = urllib.request.Request(self.url, data=body, headers=headers, method="POST")
-                with urllib.request.urlopen(req, timeout=self.timeout) as r: out = json.loads(r.read().decode("utf-8"))
-                content = out["choices"][0]["message"]["content"]
-                if content: return content
-                err = "empty reply"
-            except urllib.error.HTTPError as e:
-                err = f"HTTP {e.code}"
-                if e.code < 500 and e.code != 429: break
-            except (urllib.error.URLError, TimeoutError, ConnectionError, KeyError, IndexError, TypeError,
-                    json.JSONDecodeError) as e: err = f"{type(e).__name__}: {e}"
-            if attempt < self.max_retries: time.sleep(0.2 * 2 ** attempt)
-        self.errors.append(err)
-        return SERVER_ERROR_REPLY
+        try:
+            return self.endpoint.chat(messages, temperature=temperature, top_p=top_p,
+                                      max_tokens=int(min(max_tokens, self.max_tokens)), **self.extra)
+        except EndpointError as e:
+            self.errors.append(e.reason)
+            return SERVER_ERROR_REPLY
 
 # %% ../nbs/15_evaluation.ipynb #1dec08f6
 def teacher_policy(tasks: Sequence, tokenizer, sandbox=None):
@@ -209,12 +194,13 @@ def _load_model_dir(path: str, dtype, device):
     return PeftModel.from_pretrained(model, str(p)).merge_and_unload().eval()
 
 def load_policy(checkpoint: str, *, base_url: str | None = None, api_key_env: str | None = "OPENAI_API_KEY",
-                device: str | None = None, dtype=None, use_vllm: bool = False, max_context: int | None = None,
+                device: str | None = None, dtype="auto", use_vllm: bool = False, max_context: int | None = None,
                 max_workers: int = 8):
     """(policy, tokenizer, info) for a model `checkpoint` (see `resolve_checkpoint`; not 'teacher', which needs the
     tasks: `teacher_policy`). Models go to `device` (default CUDA if available, else CPU) with `dtype` (default
-    `star.models.load_model`'s); `use_vllm` serves them with vLLM (GPU; `max_context` = its max_model_len).
-    Endpoints use `EndpointPolicy(base_url, checkpoint, api_key_env, max_workers=max_workers)`."""
+    "auto": the hardware's compute dtype, `star.models.dtype_choice`; float32 for tiny); `use_vllm` serves them with vLLM (GPU; `max_context` = its max_model_len).
+    Endpoints use `EndpointPolicy(base_url, checkpoint, api_key_env, max_workers=max_workers)`. A loaded model's
+    `info` also holds `compute`: the dtype it runs in, what was asked and why "auto" picks what it picks here."""
     from star.agent import HFPolicy, VLLMPolicy
     from star.models import load_tokenizer
     info = resolve_checkpoint(checkpoint, base_url)
@@ -235,10 +221,19 @@ def load_policy(checkpoint: str, *, base_url: str | None = None, api_key_env: st
             from star.models import get_spec, offline_checkpoint
             spec = get_spec(src)
             path = str(offline_checkpoint(src)) if spec.offline is not None else spec.model_id("base")
-        llm = LLM(model=path, max_model_len=max_context, dtype=dtype or "auto", logprobs_mode="processed_logprobs")
-        return VLLMPolicy(llm, tok), tok, info
+        from star.models import engine_dtype
+        edt = engine_dtype(dtype, info["scale"] == "tiny")
+        llm = LLM(model=path, max_model_len=max_context, dtype=edt, logprobs_mode="processed_logprobs")
+        return VLLMPolicy(llm, tok), tok, info | {"compute": _compute(device, edt, dtype)}
     model = _load_model_dir(src, dtype, device)
-    return HFPolicy(model, tok), tok, info
+    mdt = str(next(model.parameters()).dtype).removeprefix("torch.")
+    return HFPolicy(model, tok), tok, info | {"compute": _compute(device, mdt, dtype)}
+
+def _compute(device, used: str, requested) -> dict:
+    "The `compute` field of an evaluation record: the dtype the model ran in, what was asked, and the hardware's reason."
+    from dataclasses import asdict
+    from star.models import dtype_choice, normalize_dtype
+    return asdict(dtype_choice(device, "auto")) | {"dtype": used, "requested": normalize_dtype(requested)}
 
 # %% ../nbs/15_evaluation.ipynb #c777988b
 def eval_tasks(split: str = "validation", n: int | None = None) -> list:
@@ -565,5 +560,5 @@ EVAL_PARAMETERS = dict(
     temperature=None, top_p=None, max_context=None, tool_budget=None, max_new_tokens_per_turn=None, batch_size=None,
     seed=0, formatter="auto", formatter_base_url=None, formatter_model="deepseek-chat",
     formatter_api_key_env="DEEPSEEK_API_KEY", formatter_prompt="paper", formatter_cache=None, strict_format=False,
-    diagnose=True, base_url=None, api_key_env="OPENAI_API_KEY", max_workers=8, device=None, dtype=None, use_vllm=False,
+    diagnose=True, base_url=None, api_key_env="OPENAI_API_KEY", max_workers=8, device=None, dtype="auto", use_vllm=False,
     qa_datasets=None, retriever="bm25", corpus="wiki")

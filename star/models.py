@@ -15,13 +15,15 @@ from .paths import data_path
 
 # %% auto #0
 __all__ = ['K', 'QWEN25_CODER_05B_GGUF', 'QWEN25_CODER_15B_GGUF', 'QWEN25_VOCAB', 'TINY_CONFIG', 'REGISTRY', 'TOKENIZER_DATA',
-           'SFTDefaults', 'RLDefaults', 'InferenceDefaults', 'GGUFPartsSource', 'ModelSpec', 'UnknownScaleError',
-           'get_spec', 'registry_table', 'cache_dir', 'qwen25_tokenizer_dir', 'load_tokenizer', 'build_tiny_model',
-           'ModelIntegrityError', 'ModelUnavailableError', 'sha256_file', 'verify_file', 'part_files',
-           'parts_available', 'assemble_parts', 'assemble_gguf', 'tie_report', 'convert_gguf_checkpoint',
-           'offline_checkpoint', 'load_model', 'vllm_available', 'tiny_checkpoint', 'model_path',
-           'keep_cpu_linear_weights', 'guard_kernel_scan', 'guard_cpu_seeded_prefill', 'fd_stdout', 'on_cuda',
-           'set_cpu_kv_cache', 'patch_vllm', 'make_llm', 'uses_deepspeed', 'train_device', 'cpu_compact_logprobs']
+           'DTYPES', 'SFTDefaults', 'RLDefaults', 'InferenceDefaults', 'GGUFPartsSource', 'ModelSpec',
+           'UnknownScaleError', 'get_spec', 'registry_table', 'cache_dir', 'qwen25_tokenizer_dir', 'load_tokenizer',
+           'build_tiny_model', 'ModelIntegrityError', 'ModelUnavailableError', 'sha256_file', 'verify_file',
+           'part_files', 'parts_available', 'assemble_parts', 'assemble_gguf', 'tie_report', 'convert_gguf_checkpoint',
+           'offline_checkpoint', 'on_cuda', 'DtypeChoice', 'normalize_dtype', 'cpu_bf16_flags', 'matmul_gflops',
+           'cpu_bf16_native', 'dtype_choice', 'compute_dtype', 'machine_info', 'machine_line', 'load_model',
+           'vllm_available', 'tiny_checkpoint', 'model_path', 'keep_cpu_linear_weights', 'guard_kernel_scan',
+           'guard_cpu_seeded_prefill', 'fd_stdout', 'set_cpu_kv_cache', 'patch_vllm', 'engine_dtype', 'make_llm',
+           'trl_engine_dtype', 'uses_deepspeed', 'train_device', 'cpu_compact_logprobs']
 
 # %% ../nbs/08_models.ipynb #468d2547
 K = 1024  # the paper's "30K"/"32K" contexts are in units of 1,024 tokens (vLLM `--max-model-len 32768`)
@@ -432,22 +434,158 @@ def offline_checkpoint(scale: str = "0.5B") -> Path:
     convert_gguf_checkpoint(gguf, out, expected_name=src.general_name, tie_word_embeddings=src.tie_word_embeddings)
     return out
 
+# %% ../nbs/08_models.ipynb #aec00d56
+def on_cuda() -> bool:
+    "Whether a CUDA device is visible to torch."
+    import torch
+    return torch.cuda.is_available()
+
+DTYPES = ("float32", "bfloat16", "float16")
+_DTYPE_ALIASES = {"fp32": "float32", "bf16": "bfloat16", "fp16": "float16", "half": "float16", "float": "float32"}
+
+@dataclass(frozen=True)
+class DtypeChoice:
+    "The compute precision chosen for a device (`dtype_choice`), with what was asked and why."
+    dtype: str       # 'float32' | 'bfloat16' | 'float16'
+    requested: str   # 'auto' or the dtype asked for
+    device: str      # 'cpu' | 'cuda'
+    hardware: str    # the CPU's capability (torch.backends.cpu.get_cpu_capability()) or the GPU's name
+    reason: str      # one line, for run plans and records
+
+    @property
+    def torch_dtype(self):
+        import torch
+        return getattr(torch, self.dtype)
+
+def normalize_dtype(dtype) -> str:
+    """'auto' or one of `DTYPES`, from a name ('bf16', 'float32', 'auto'), a `torch.dtype`, or None (= 'auto').
+    Raises ValueError for anything else."""
+    if dtype is None: return "auto"
+    name = str(dtype).removeprefix("torch.").strip().lower()
+    name = _DTYPE_ALIASES.get(name, name)
+    if name != "auto" and name not in DTYPES: raise ValueError(f"dtype must be 'auto' or one of {DTYPES}, got {dtype!r}")
+    return name
+
+# %% ../nbs/08_models.ipynb #4ce8529b
+def cpu_bf16_flags() -> dict:
+    """The x86 instructions of a native bf16 matmul on this CPU: {'avx512_bf16': bool, 'amx_bf16': bool}
+    (`torch.cpu` queries; on other architectures both False). A function of its own so tests can pretend to be
+    another CPU."""
+    import platform, torch
+    if platform.machine().lower() not in ("x86_64", "amd64", "i386", "i686"): return {"avx512_bf16": False, "amx_bf16": False}
+    ask = lambda f: bool(getattr(torch.cpu, f, lambda: False)())
+    return {"avx512_bf16": ask("_is_avx512_bf16_supported"), "amx_bf16": ask("_is_amx_tile_supported")}
+
+def matmul_gflops(dtype: str = "float32", n: int = 512, repeat: int = 3) -> float:
+    """Throughput of an `n`×`n` matmul in `dtype` on this CPU, in GFLOP/s (2n³ flops, best of `repeat` timed runs
+    after one warm-up, with torch's current thread count). About 0.3 s at most for n=512 even where bf16 is emulated."""
+    import torch
+    dt = getattr(torch, normalize_dtype(dtype))
+    g = torch.Generator().manual_seed(0)
+    a, b = torch.randn(n, n, generator=g).to(dt), torch.randn(n, n, generator=g).to(dt)
+    a @ b
+    best = math.inf
+    for _ in range(repeat):
+        t = time.perf_counter(); a @ b; best = min(best, time.perf_counter() - t)
+    return 2 * n ** 3 / max(best, 1e-9) / 1e9
+
+# %% ../nbs/08_models.ipynb #68e19d13
+def _cpu_id() -> str:
+    import platform, torch
+    model = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "") \
+        if os.path.exists("/proc/cpuinfo") else platform.processor()
+    return f"{platform.machine()}|{model}|{os.cpu_count()}|torch {torch.__version__}"
+
+def cpu_bf16_native(benchmark=None) -> tuple[bool, str]:
+    """(native, how): whether a bf16 matmul is native on this CPU. On x86 the instructions decide
+    (`cpu_bf16_flags`). Elsewhere a micro-benchmark decides: `benchmark(dtype) -> GFLOP/s`, default
+    `matmul_gflops`, and bf16 must be at least as fast as fp32. The micro-benchmark's answer is cached in
+    `cache_dir()/cpu_bf16.json`, keyed by the CPU model, its core count and the torch version, so it runs once per
+    machine."""
+    flags = cpu_bf16_flags()
+    if any(flags.values()):
+        return True, "native bf16 (" + " + ".join(k.upper().replace("_", "-") for k, v in flags.items() if v) + ")"
+    import platform
+    if platform.machine().lower() in ("x86_64", "amd64", "i386", "i686"):
+        return False, "no native bf16 on this x86 CPU (neither AVX512-BF16 nor AMX): a bf16 matmul is emulated, ~190x slower than fp32"
+    path, key = cache_dir() / "cpu_bf16.json", _cpu_id()
+    cache = json.loads(path.read_text()) if path.exists() else {}
+    if key not in cache:
+        bench = benchmark or matmul_gflops
+        cache[key] = {"bfloat16": bench("bfloat16"), "float32": bench("float32")}
+        path.write_text(json.dumps(cache, indent=1))
+    g = cache[key]
+    native = g["bfloat16"] >= g["float32"]
+    return native, f"measured bf16 {g['bfloat16']:.0f} vs fp32 {g['float32']:.0f} GFLOP/s (cached micro-benchmark)"
+
+# %% ../nbs/08_models.ipynb #6c82d9b9
+def dtype_choice(device=None, requested="auto") -> DtypeChoice:
+    """The compute dtype for `device` ('cpu', 'cuda', 'cuda:N' or a torch.device; None: CUDA if visible, else the CPU)
+    under `requested` ('auto', a dtype name or a torch dtype). 'auto' means `$STAR_DTYPE` if set, else the
+    hardware's native choice (table above). An explicit request is kept as asked, with a warning in the reason when
+    it is bf16 on a CPU without native bf16. Raises ValueError for an unknown dtype (also in `$STAR_DTYPE`)."""
+    import torch
+    dev = "cuda" if (on_cuda() if device is None else str(device).startswith("cuda")) else "cpu"
+    asked = normalize_dtype(requested)
+    if dev == "cuda":
+        native = torch.cuda.is_bf16_supported()
+        hw, why = torch.cuda.get_device_name(), ("native bf16" if native else "no bf16 on this GPU (pre-Ampere)")
+    else:
+        hw = torch.backends.cpu.get_cpu_capability()
+        native, why = cpu_bf16_native()
+    if asked == "auto" and os.environ.get("STAR_DTYPE", "").strip():
+        env = normalize_dtype(os.environ["STAR_DTYPE"])
+        if env != "auto": return DtypeChoice(env, "auto", dev, hw, f"$STAR_DTYPE={env} (the hardware's choice: {why})")
+    if asked == "auto":
+        return DtypeChoice("bfloat16" if native else "float32", asked, dev, hw, why)
+    note = "" if asked != "bfloat16" or native else f"; warning: {why}"
+    return DtypeChoice(asked, asked, dev, hw, f"requested{note}")
+
+def compute_dtype(device=None, requested="auto"):
+    "`dtype_choice(device, requested)` as a `torch.dtype`: what to autocast training to and to load inference weights in."
+    return dtype_choice(device, requested).torch_dtype
+
+# %% ../nbs/08_models.ipynb #741cebad
+def machine_info() -> dict:
+    """What the compute path depends on, for run records, run plans and benchmark output: CPU model and capability
+    (`torch.backends.cpu.get_cpu_capability()`: DEFAULT / AVX2 / AVX512 / …), whether bf16 is native and how that
+    was decided (`cpu_bf16_native`), cores and torch threads, the GPU if one is visible, and the auto compute dtype
+    here (`dtype_choice()`)."""
+    import torch
+    native, how = cpu_bf16_native()
+    cuda = on_cuda()
+    return {"cpu": _cpu_id().split("|")[1] or None, "cpu_capability": torch.backends.cpu.get_cpu_capability(),
+            "cpu_bf16_native": native, "cpu_bf16": how, "cores": os.cpu_count(), "torch_threads": torch.get_num_threads(),
+            "gpu": torch.cuda.get_device_name() if cuda else None, "compute_dtype": dtype_choice().dtype,
+            "torch": torch.__version__}
+
+def machine_line(info: dict | None = None) -> str:
+    "`machine_info()` in one line, e.g. 'CPU AMD EPYC (AVX512, native bf16 (AVX512-BF16)), 2 threads -> bfloat16'."
+    m = info or machine_info()
+    where = f"GPU {m['gpu']}" if m["gpu"] else f"CPU {m['cpu'] or '?'} ({m['cpu_capability']}, {m['cpu_bf16']})"
+    return f"{where}, {m['torch_threads']} torch threads -> compute dtype {m['compute_dtype']}"
+
 # %% ../nbs/08_models.ipynb #b37e65e6
-def _dtype(dtype, device):
+def _dtype(dtype, device, tiny: bool = False):
+    """torch dtype of `load_model`: an explicit one as asked; None: float32 on CPU, bfloat16 on CUDA (the weights as
+    stored for training: float32 masters on CPU); "auto": the compute dtype for inference, `compute_dtype(device)`
+    (float32 for tiny)."""
     import torch
     if dtype is None: return torch.bfloat16 if str(device).startswith("cuda") else torch.float32
-    return getattr(torch, dtype) if isinstance(dtype, str) else dtype
+    if normalize_dtype(dtype) == "auto" and tiny: return torch.float32
+    return compute_dtype(device, dtype)
 
 def load_model(scale_or_path: str = "tiny", *, variant: str = "base", dtype=None, device: str | None = "cpu",
                seed: int = 0, **kwargs):
     """A causal LM for `scale_or_path` (see the table above) on `device` with `dtype` ("bfloat16"/"float32" or a
-    torch dtype; default float32 on CPU, bfloat16 on CUDA), in eval mode; `device=None` leaves the weights where
+    torch dtype; default float32 on CPU, bfloat16 on CUDA; "auto": this hardware's compute dtype, `compute_dtype(device)`,
+    float32 for "tiny"), in eval mode; `device=None` leaves the weights where
     they were loaded (DeepSpeed ZeRO-3 partitions them while loading). `variant` picks the base, SFT or RL
     checkpoint of a hub scale; `seed` the weights of "tiny"; `kwargs` go to `from_pretrained`. Raises
     `UnknownScaleError`, `ModelUnavailableError` (offline parts missing) or `ModelIntegrityError`."""
-    dt = _dtype(dtype, device)
     try: spec = get_spec(scale_or_path)
     except UnknownScaleError: spec = None
+    dt = _dtype(dtype, device, tiny=spec is not None and spec.tiny_config is not None)
     if spec is not None and spec.tiny_config is not None:
         if variant != "base": raise ValueError("the tiny model has only the 'base' variant")
         m = build_tiny_model(seed, dt, spec.tiny_config)
@@ -572,11 +710,6 @@ def fd_stdout():
     try: yield
     finally: sys.stdout = old
 
-def on_cuda() -> bool:
-    "Whether a CUDA device is visible to torch."
-    import torch
-    return torch.cuda.is_available()
-
 def set_cpu_kv_cache(gib: int | None = None) -> int | None:
     """Size of vLLM's CPU KV cache in whole GiB (vLLM reads an integer): sets `VLLM_CPU_KVCACHE_SPACE` to `gib`
     (rounded up, at least 1), or to 2 if unset and `gib` is None (an explicit environment setting wins then). Returns
@@ -597,14 +730,21 @@ def patch_vllm(keep_weights: bool = False) -> bool:
     return True
 
 # %% ../nbs/08_models.ipynb #99df5ebe
+def engine_dtype(dtype=None, tiny: bool = False) -> str:
+    """The `dtype` string to give a vLLM engine: an explicit request as asked; None / "auto": float32 for the tiny
+    test model, else `dtype_choice().dtype` (this machine's compute dtype). Never vLLM's own "auto"."""
+    if normalize_dtype(dtype) == "auto" and tiny: return "float32"
+    return dtype_choice(None, dtype).dtype
+
 def make_llm(scale_or_path: str = "tiny", *, max_model_len: int = 8 * K, dtype: str | None = None, seed: int = 0,
              variant: str = "base", kv_cache_gib: int | None = None, gpu_memory_utilization: float = 0.85,
              enforce_eager: bool | None = None, keep_weights: bool = False, **kwargs):
     """A `vllm.LLM` for `scale_or_path` (anything `model_path` takes) whose engine runs in this process (no spawned
     workers: usable from notebooks and tests without a `__main__` guard), with `logprobs_mode="processed_logprobs"`
     (sampled tokens' log-probs after temperature / top-p, as `HFPolicy` records them). `max_model_len`: context in
-    tokens; `dtype`: vLLM's (default "float32" for tiny, "auto" otherwise -- bfloat16 for float32 checkpoints on
-    CPU); `seed`: engine seed (`tiny` weights too; the
+    tokens; `dtype`: the engine's precision (default "auto": `compute_dtype()` of this machine -- bf16 only where it is
+    native --, float32 for tiny; vLLM's own "auto" would pick bf16 for a float32 checkpoint even on a CPU that
+    emulates it, ~3x slower there); `seed`: engine seed (`tiny` weights too; the
     process's global `random` / numpy / torch RNG states, which vLLM reseeds while it builds an in-process engine, are
     restored afterwards); `kv_cache_gib`: CPU KV cache (see `set_cpu_kv_cache`); `enforce_eager`
     (default: True on CPU, where torch.compile adds ~40 s to every start); `keep_weights`: keep the linear weights
@@ -617,7 +757,7 @@ def make_llm(scale_or_path: str = "tiny", *, max_model_len: int = 8 * K, dtype: 
     os.environ["VLLM_ENABLE_V1_MULTIPROCESSING"] = "0"
     from vllm import LLM
     tiny = _is_offline_scale(scale_or_path) and get_spec(scale_or_path).tiny_config is not None
-    kw = dict(model=model_path(scale_or_path, variant, seed), dtype=dtype or ("float32" if tiny else "auto"),
+    kw = dict(model=model_path(scale_or_path, variant, seed), dtype=engine_dtype(dtype, tiny),
               max_model_len=max_model_len, seed=seed, logprobs_mode="processed_logprobs",
               distributed_executor_backend="uni", enforce_eager=cpu if enforce_eager is None else enforce_eager,
               gpu_memory_utilization=gpu_memory_utilization)
@@ -628,6 +768,25 @@ def make_llm(scale_or_path: str = "tiny", *, max_model_len: int = 8 * K, dtype: 
         with fd_stdout(): return LLM(**kw)
     finally:
         random.setstate(states[0]); np.random.set_state(states[1]); torch.set_rng_state(states[2])
+
+# %% ../nbs/08_models.ipynb #93c97439
+@contextmanager
+def trl_engine_dtype(dtype: str):
+    """While active, the vLLM engine that TRL builds for colocate mode gets `dtype` (a vLLM dtype string, e.g.
+    `engine_dtype(cfg.dtype)`): TRL's `VLLMGeneration` calls `vllm.LLM(...)` without one, which leaves the choice to
+    vLLM's "auto" (bf16 for a float32 checkpoint, even on a CPU that emulates bf16). An explicit `dtype` given to the
+    engine wins. TRL's reference to `LLM` is restored on exit. A no-op where TRL's vLLM module or vLLM is missing."""
+    try: import trl.generation.vllm_generation as vg
+    except ImportError: vg = None
+    if getattr(vg, "LLM", None) is None:
+        yield; return
+    orig = vg.LLM
+    def LLM(*args, **kwargs):
+        kwargs.setdefault("dtype", dtype)
+        return orig(*args, **kwargs)
+    vg.LLM = LLM
+    try: yield
+    finally: vg.LLM = orig
 
 # %% ../nbs/08_models.ipynb #b91ded2c
 def uses_deepspeed(args=None) -> bool:

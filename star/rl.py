@@ -14,7 +14,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Protocol, Sequence
 
-from .models import K, cpu_compact_logprobs, get_spec, on_cuda, uses_deepspeed, vllm_available
+from .models import (K, DtypeChoice, cpu_compact_logprobs, dtype_choice, engine_dtype, get_spec, normalize_dtype,
+                          on_cuda, trl_engine_dtype, uses_deepspeed, vllm_available)
 from .rewards import (FORMAT_ERROR, REWARD_NAMES, curriculum_epoch_from_trainer_state, epoch_from_trainer_state,
                           reward, reward_fn, reward_name_at)
 
@@ -23,10 +24,10 @@ __all__ = ['ALGORITHMS', 'DATA_MIXES', 'INIT_CHOICES', 'RUN_DEFAULTS', 'TASK_FAM
            'RLRunConfig', 'default_run_name', 'TaskFamily', 'load_family', 'resolve_config', 'rl_tasks',
            'validation_tasks', 'score_rollout', 'rollout_rewards', 'dynamic_sampling_mask', 'turn_entropy',
            'entropy_deltas', 'ArpoPlan', 'arpo_plan', 'generation_policy', 'rollout_rank', 'step_seed', 'step_sandbox',
-           'arpo_rollouts', 'rollout_reward_fn', 'make_rollout_func', 'trl_config', 'evaluate_policy',
+           'arpo_rollouts', 'rollout_reward_fn', 'make_rollout_func', 'run_dtype', 'trl_config', 'evaluate_policy',
            'best_checkpoint', 'TravelPlannerFamily', 'formatter_llm', 'task_family', 'init_model_source', 'sft_dir',
-           'sft_checkpoint', 'run_plan', 'training_curve', 'param_dtype', 'build_trainer', 'train_rl', 'parse_cli',
-           'main']
+           'sft_checkpoint', 'cost_variant', 'cpu_cost', 'run_plan', 'training_curve', 'param_dtype', 'build_trainer',
+           'train_rl', 'parse_cli', 'main']
 
 # %% ../nbs/10_rl.ipynb #417703d0
 ALGORITHMS = ("grpo", "dapo", "arpo")
@@ -35,7 +36,7 @@ INIT_CHOICES = ("auto", "base", "sft")
 
 # Run-size defaults per scale (the learning hyper-parameters come from `get_spec(scale).rl`).
 RUN_DEFAULTS = {
-    "paper": dict(n_train=1000, n_val=180, max_steps=-1, max_new_tokens_per_turn=8192, lora=False, dtype="bfloat16",
+    "paper": dict(n_train=1000, n_val=180, max_steps=-1, max_new_tokens_per_turn=8192, lora=False, dtype="auto",
                   gradient_checkpointing=True, per_device_batch=8, save_steps=10, init="sft"),
     # offline CPU scales: start from our SFT checkpoint, easy prompts, 2 steps of one group, 768-token turns (a whole
     # plan fits in the answer turn), one rollout per forward/backward (a 7K-token episode's logits alone are ~2 GB),
@@ -45,9 +46,9 @@ RUN_DEFAULTS = {
     # only ones that fit whole in the 6,400-token SFT cutoff), and a 5- or 7-day trip's episode -- 10-20 tool calls,
     # the teacher's 9-16K tokens -- cannot finish inside the CPU's 7,168-token context, so it always scores 0
     "0.5B": dict(data="easy", trip_days=(3,), n_train=8, n_val=0, max_steps=2, max_new_tokens_per_turn=768, lora=True, temperature=0.6,
-                 dtype="bfloat16", gradient_checkpointing=True, per_device_batch=1, save_steps=1, init="sft"),
+                 dtype="auto", gradient_checkpointing=True, per_device_batch=1, save_steps=1, init="sft"),
     "1.5B-offline": dict(data="easy", trip_days=(3,), n_train=8, n_val=0, max_steps=2, max_new_tokens_per_turn=768, lora=True,
-                         temperature=0.6, dtype="bfloat16", gradient_checkpointing=True, per_device_batch=1,
+                         temperature=0.6, dtype="auto", gradient_checkpointing=True, per_device_batch=1,
                          save_steps=1, init="sft"),
     "tiny": dict(n_train=4, n_val=2, max_steps=2, max_new_tokens_per_turn=24, lora=False, dtype="float32",
                  gradient_checkpointing=False, per_device_batch=2, save_steps=1, init="base", vllm_kv_cache_gib=1),
@@ -59,8 +60,10 @@ class RLRunConfig:
     """One RL run, fully resolved. Units: `lr` per step, `max_context` / `max_new_tokens_per_turn` in tokens,
     `tool_budget` in tool calls per trajectory, `failure_rate` a probability per executed tool call (training only),
     `batch_size` prompts per optimiser step, `group_size` rollouts per prompt. `data`: a TravelPlanner level mix
-    (`DATA_MIXES`) or another task family (`TASK_FAMILIES`, e.g. the "probe"). `dtype`: the compute (autocast)
-    precision; the trained parameters stay float32 (AdamW's master copy). Paper values: App. C.2 / D.5."""
+    (`DATA_MIXES`) or another task family (`TASK_FAMILIES`, e.g. the "probe"). `dtype`: the compute (autocast and
+    rollout engine) precision asked for -- "auto" (the hardware's, `star.models.dtype_choice`: bf16 on GPUs and on CPUs
+    with native bf16, float32 elsewhere; `run_dtype` resolves it) or a dtype name; the trained parameters stay
+    float32 (AdamW's master copy). Paper values: App. C.2 / D.5."""
     scale: str
     reward: str
     algorithm: str
@@ -215,6 +218,7 @@ def resolve_config(**params) -> RLRunConfig:
     if "arpo_initial" not in p: cfg["arpo_initial"] = max(1, cfg["group_size"] // 2)
     if not 1 <= cfg["arpo_initial"] <= cfg["group_size"]: raise ValueError("arpo_initial must be in [1, group_size]")
     if cfg["arpo_branch"] < 2: raise ValueError("arpo_branch (Z) must be >= 2")
+    cfg["dtype"] = normalize_dtype(cfg["dtype"])
     if cfg["stop_after"] not in (None, "config", "data", "train"): raise ValueError("stop_after: None | 'config' | 'data' | 'train'")
     if cfg["save_total_limit"] is not None and int(cfg["save_total_limit"]) < 1: raise ValueError("save_total_limit must be None or >= 1")
     if cfg["formatter"] == "llm" and not (cfg["formatter_base_url"] and cfg["formatter_model"]):
@@ -348,7 +352,8 @@ def generation_policy(trainer, tokenizer):
     `rollout_func`; under sleep mode the engine's weights are re-synced if asleep and its KV cache woken on entry, and
     it is put back to sleep (level 2) on exit, as TRL's own generation does. Otherwise the model unwrapped for
     generation (DDP/DeepSpeed/ZeRO-3, gradient checkpointing disabled) as `HFPolicy`, in eval mode with
-    `use_cache=True`; train mode and the cache setting are restored on exit. Raises NotImplementedError for vLLM
+    `use_cache=True` and under the training's autocast (bf16 / fp16 when `trainer.args` asks for it, as the
+    update's forward runs); train mode and the cache setting are restored on exit. Raises NotImplementedError for vLLM
     server mode (use colocate)."""
     if getattr(trainer, "use_vllm", False):
         from star.agent import VLLMPolicy
@@ -373,7 +378,11 @@ def generation_policy(trainer, tokenizer):
         was_training, conf = m.training, m.config
         old_cache = getattr(conf, "use_cache", None)
         m.eval(); conf.use_cache = True
-        try: yield HFPolicy(m, tokenizer)
+        import torch
+        half = torch.bfloat16 if trainer.args.bf16 else torch.float16 if trainer.args.fp16 else None
+        try:
+            with torch.autocast(m.device.type, dtype=half or torch.float32, enabled=half is not None):
+                yield HFPolicy(m, tokenizer)
         finally:
             conf.use_cache = old_cache
             m.train(was_training)
@@ -588,6 +597,11 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
     return rollout_func
 
 # %% ../nbs/10_rl.ipynb #c8c00e2e
+def run_dtype(cfg: RLRunConfig) -> DtypeChoice:
+    """The compute precision of run `cfg` on this machine and why (`star.models.dtype_choice(None, cfg.dtype)`): the
+    autocast dtype of training (TRL's `bf16`/`fp16`), the dtype of its vLLM engine and of HF-generate rollouts."""
+    return dtype_choice(None, cfg.dtype)
+
 def trl_config(cfg: RLRunConfig, num_processes: int | None = None, **overrides):
     """`trl.GRPOConfig` of a run (see the list above). `num_processes` defaults to $WORLD_SIZE (1). `overrides` go to
     GRPOConfig last. Raises ValueError if `batch_size × group_size` cannot be split into micro-batches of
@@ -599,14 +613,14 @@ def trl_config(cfg: RLRunConfig, num_processes: int | None = None, **overrides):
     if micro < 1 or gen % (micro * nproc):
         raise ValueError(f"{gen} rollouts per step do not split into micro-batches of {micro} on {nproc} processes")
     accum = gen // (micro * nproc)
-    cuda = on_cuda()
+    cuda, dt = on_cuda(), run_dtype(cfg).dtype
     kw = dict(output_dir=str(cfg.out_dir), learning_rate=cfg.lr, lr_scheduler_type="constant", warmup_steps=0,
               per_device_train_batch_size=micro, gradient_accumulation_steps=accum, steps_per_generation=accum,
               num_generations=cfg.group_size, num_train_epochs=cfg.epochs, max_steps=cfg.max_steps,
               temperature=cfg.temperature, top_p=1.0, beta=cfg.beta, epsilon=cfg.epsilon,
               epsilon_high=cfg.epsilon_high, loss_type=cfg.loss_type, scale_rewards="group", num_iterations=1,
               mask_truncated_completions=False, max_completion_length=cfg.max_context,
-              bf16=cfg.dtype == "bfloat16", fp16=cfg.dtype == "float16", use_cpu=not cuda,
+              bf16=dt == "bfloat16", fp16=dt == "float16", use_cpu=not cuda,
               gradient_checkpointing=cfg.gradient_checkpointing, logging_steps=1, save_strategy="steps",
               save_steps=cfg.save_steps, save_total_limit=cfg.save_total_limit, report_to="none", seed=cfg.seed,
               data_seed=cfg.seed, shuffle_dataset=True, remove_unused_columns=False, dataloader_num_workers=0,
@@ -753,29 +767,63 @@ def sft_checkpoint(cfg: RLRunConfig, exclude: Sequence = (), family=None) -> Pat
     if (out / "final" / "config.json").exists(): return out / "final"
     from star.sft import train_sft
     kw = dict(max_steps=cfg.sft_steps, row_steps=min(16, cfg.sft_steps)) if cfg.sft_steps else {}
-    return Path(train_sft(cfg.scale, fam.sft_dataset(exclude=list(exclude)), out, **kw))
+    return Path(train_sft(cfg.scale, fam.sft_dataset(exclude=list(exclude)), out, dtype=cfg.dtype, **kw))
 
 # %% ../nbs/10_rl.ipynb #daf95a63
-# Measured costs on the 2-core CPU development machine (no other job running), used by `run_plan` to tell a user up
-# front what a TravelPlanner run will cost: minutes of the scale's SFT recipe (`sft_checkpoint`, once: ~75 min,
-# `09_sft`), of one GRPO step with `rollouts` = G x prompts per step (rollouts + update; the mean of the two steps of
-# the default run below, 17.9 and 22.9 min), and the peak resident memory of a run (papermill, /usr/bin/time: 13.8 GiB).
-CPU_COSTS = {"0.5B": dict(sft_min=75, step_min=20.4, rollouts=8, peak_gib=13.8)}
+# Measured costs of the offline 0.5B on the 2-core development machine (AMD EPYC, AVX512-BF16; nothing else running),
+# one table per compute path: "bfloat16" is that machine's native path, "float32" the one an AVX2-only CPU takes
+# (forced there with STAR_DTYPE=float32; its fp32 matmul rate, 167 GFLOP/s on 2 threads, is an AVX2 machine's: 173).
+# Per variant of a run (`cost_variant`): minutes of the set-up (data, model load, engine start), of the variant's SFT
+# when its checkpoint must be trained first, of one GRPO step with `rollouts` = G x prompts (rollouts, scoring,
+# update) and of one validation query, and the peak resident memory. Sources: the run records in results/ and
+# the measurements in "The default offline run, measured" and 16_probe.
+CPU_COSTS = {"0.5B": {
+    "bfloat16": dict(default=dict(setup_min=0.9, sft_min=75, step_min=20.4, rollouts=8, peak_gib=13.8),
+                     probe=dict(setup_min=1.0, sft_min=2.3, step_min=1.12, rollouts=16, val_query_min=0.03, peak_gib=15.7)),
+    "float32": dict(),
+}}
+
+def cost_variant(cfg: RLRunConfig, family=None) -> str:
+    """Which measured variant of `CPU_COSTS` a run is: 'probe' (the learning probe), 'quick' (a TravelPlanner run
+    from a smoke SFT, `cfg.sft_steps`: `nbs/rl.ipynb -p quick True`) or 'default' (any other TravelPlanner run)."""
+    fam = family if family is not None else task_family(cfg)
+    if fam.name != "travelplanner": return fam.name
+    return "quick" if cfg.sft_steps else "default"
+
+def cpu_cost(cfg: RLRunConfig, sft_missing: bool = False, family=None) -> dict | None:
+    """Expected wall time of `train_rl(cfg)` on a 2-core CPU, from `CPU_COSTS` of its scale, compute path
+    (`run_dtype`) and variant (`cost_variant`): set-up + the SFT if `sft_missing` + steps x the measured step time
+    scaled by rollouts per step + validation passes (before training and at each save) x `n_val` x the time per
+    query. None on a GPU or where that scale / path / variant was not measured. Returns {'minutes', 'parts' (minutes
+    per phase; validation None where not measured), 'path', 'variant', 'peak_gib'}."""
+    path = run_dtype(cfg).dtype
+    table = CPU_COSTS.get(cfg.scale, {}).get(path, {})
+    var = cost_variant(cfg, family)
+    c = table.get(var)
+    if on_cuda() or not c: return None
+    passes = (1 + cfg.total_steps // max(1, cfg.save_steps)) if cfg.n_val else 0
+    parts = {"setup": c["setup_min"], "sft": c["sft_min"] if sft_missing else 0.0,
+             "rl": cfg.total_steps * c["step_min"] * cfg.group_size * cfg.batch_size / c["rollouts"],
+             "validation": passes * cfg.n_val * c["val_query_min"] if c.get("val_query_min") else None}
+    return {"minutes": sum(v for v in parts.values() if v), "parts": parts, "path": path, "variant": var,
+            "peak_gib": c.get("peak_gib")}
 
 def run_plan(cfg: RLRunConfig, family=None) -> str:
     """What `train_rl(cfg)` is about to do, in words: task family and prompts, steps x prompts x G, episode limits,
-    rollout engine, precision, where it starts from (and whether that SFT checkpoint must be trained first),
-    validation, and -- for a TravelPlanner run at a scale with measured `CPU_COSTS` on a machine without GPU -- the
-    expected minutes and peak memory (steps scaled by rollouts per step; validation time is not included)."""
+    rollout engine, precision and why, where it starts from (and whether that SFT checkpoint must be trained first),
+    validation, and on a CPU the expected minutes and peak memory (`cpu_cost`) or that they were not measured."""
     fam = family if family is not None else task_family(cfg)
+    dt = run_dtype(cfg)
     days = "" if set(cfg.trip_days) == {3, 5, 7} else " " + "/".join(map(str, cfg.trip_days)) + "-day"
     what = f"{cfg.n_train} {cfg.data}{days} TravelPlanner prompts" if fam.name == "travelplanner" else f"{cfg.n_train} {fam.name} tasks"
     lines = [f"{cfg.run_name}: {cfg.algorithm.upper()} + {cfg.reward} reward on {what}; {cfg.total_steps} optimizer "
              f"step(s) x {cfg.batch_size} prompt(s) x G={cfg.group_size} rollouts, episodes <= {cfg.max_context:,} "
              f"tokens and {cfg.tool_budget} tool calls, lr {cfg.lr:g}",
              f"rollouts: {'vLLM (colocated engine, weights reloaded every step)' if cfg.use_vllm else 'transformers generate'}"
-             f"; training: {'LoRA r=%d on ' % cfg.lora_r if cfg.lora else ''}float32 weights, {cfg.dtype} compute"]
-    sft = None
+             f"; training: {'LoRA r=%d on ' % cfg.lora_r if cfg.lora else ''}float32 weights",
+             f"precision: {dt.dtype} compute ({'auto: ' if dt.requested == 'auto' else ''}{dt.reason}; {dt.device} "
+             f"{dt.hardware}) in training autocast and rollouts"]
+    sft = False
     if cfg.init == "sft" and (get_spec(cfg.scale).offline is not None or get_spec(cfg.scale).tiny_config is not None):
         d = sft_dir(cfg, fam)
         sft = not (d / "final" / "config.json").exists()
@@ -783,14 +831,18 @@ def run_plan(cfg: RLRunConfig, family=None) -> str:
     else: lines.append(f"starts from {init_model_source(cfg) if cfg.init != 'sft' else get_spec(cfg.scale).model_id('sft')}")
     lines.append(f"validation: {cfg.n_val} queries before training and at every checkpoint" if cfg.n_val else
                  "validation: off (n_val 0: no model selection)")
-    cost = CPU_COSTS.get(cfg.scale) if not on_cuda() and fam.name == "travelplanner" else None
-    if cost and cost.get("step_min"):
-        mins = cfg.total_steps * cost["step_min"] * (cfg.group_size * cfg.batch_size) / cost["rollouts"] + (cost["sft_min"] if sft else 0)
-        val = f"; validation ({cfg.n_val} queries per pass) not measured here, add it" if cfg.n_val else ""
-        lines.append(f"expected on a 2-core CPU: ~{mins:.0f} min, peak memory ~{cost['peak_gib']:.0f} GiB "
-                     f"(measured: SFT {cost['sft_min']:.0f} min, {cost['step_min']:.0f} min per step at G x batch = {cost['rollouts']}"
-                     f"{val})")
+    if not on_cuda(): lines.append(_cost_line(cfg, cpu_cost(cfg, sft, fam)))
     return "\n".join(lines)
+
+def _cost_line(cfg, cost) -> str:
+    if cost is None:
+        return (f"expected time: not measured for {cfg.scale} on the {run_dtype(cfg).dtype} path (CPU_COSTS); the "
+                f"progress bars show an ETA once the first steps are done")
+    p = cost["parts"]
+    parts = ", ".join(f"{k} {v:.0f}" for k, v in p.items() if v) + (", validation not measured: add it" if p["validation"] is None and cfg.n_val else "")
+    mem = f", peak memory ~{cost['peak_gib']:.0f} GiB" if cost["peak_gib"] else ""
+    return (f"expected ({cost['path']} path, the measured '{cost['variant']}' variant on 2 cores): "
+            f"~{cost['minutes']:.0f} min ({parts} min){mem}")
 
 # %% ../nbs/10_rl.ipynb #3d191496
 def _curve(log_history: Sequence[dict]) -> list[dict]:
@@ -815,9 +867,9 @@ def _is_main_rank() -> bool:
 
 def param_dtype(cfg: RLRunConfig, args=None) -> str:
     """dtype of the trained parameters: float32 -- AdamW steps of 2e-6 vanish in bfloat16 (`bf16(0.02) + 2e-6 ==
-    0.02`) -- with `cfg.dtype` as the autocast precision (TRL's `bf16=True`); under DeepSpeed, which keeps float32
-    master weights itself, `cfg.dtype`."""
-    return cfg.dtype if uses_deepspeed(args) else "float32"
+    0.02`) -- with `run_dtype(cfg)` as the autocast precision (TRL's `bf16=True`); under DeepSpeed, which keeps
+    float32 master weights itself, `run_dtype(cfg)`."""
+    return run_dtype(cfg).dtype if uses_deepspeed(args) else "float32"
 
 # %% ../nbs/10_rl.ipynb #a615928e
 def _drop_steps_from(path, step: int) -> int:
@@ -917,7 +969,9 @@ def build_trainer(cfg: RLRunConfig, model, tokenizer, train_tasks: Sequence, val
               rollout_func=make_rollout_func(cfg, train_tasks, tokenizer, sandbox=sandbox, stats=stats,
                                              log_dir=cfg.out_dir if _is_main_rank() else None, family=fam))
     from star.models import fd_stdout
-    with fd_stdout(): trainer = _grpo_trainer_cls()(**kw)   # TRL starts the colocated vLLM engine in a kernel too
+    tiny = get_spec(cfg.scale).tiny_config is not None
+    with fd_stdout(), trl_engine_dtype(engine_dtype(cfg.dtype, tiny)):   # TRL starts the colocated vLLM engine here
+        trainer = _grpo_trainer_cls()(**kw)
     val_cb.trainer = trainer
     from star.sft import use_step_progress
     return use_step_progress(trainer, "GRPO steps", keys=("reward", "star/success", "star/tool_calls"))
@@ -991,6 +1045,7 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
                      duration_s=round(time.time() - t0, 1), init=src, device=str(trainer.accelerator.device),
                      param_dtype=str(next(trainer.model.parameters()).dtype).removeprefix("torch."),
                      engine=engine, task_family=fam.name, resumed_from=last, trl=trl,
+                     compute=dataclasses.asdict(run_dtype(cfg)),
                      steps=trainer.state.global_step, best_checkpoint=best and best["checkpoint"],
                      validation_checkpoints=[strip(r) for r in records if r["step"] > 0],
                      trl_log=_curve(trainer.state.log_history),

@@ -10,14 +10,17 @@ from pathlib import Path
 from typing import Sequence
 
 from .agent import Trajectory
-from .models import cpu_compact_logprobs, get_spec, load_model, load_tokenizer, on_cuda, train_device
+from dataclasses import asdict, replace
+
+from .models import (DtypeChoice, cpu_compact_logprobs, dtype_choice, get_spec, load_model, load_tokenizer, normalize_dtype,
+                          on_cuda, train_device)
 
 # %% auto #0
 __all__ = ['SFT_SEED', 'TABLE8_MIX', 'IM_END', 'CPU_SCALES', 'LORA_DEFAULTS', 'OFFLINE_SFT_DATA', 'PROTOCOL_TOKENS',
            'SFT_PARAMETERS', 'sft_tasks', 'build_sft_dataset', 'dataset_trajectories', 'assistant_spans',
-           'tokenize_sft', 'tokenize_dataset', 'uses_lora', 'sft_config', 'lora_config', 'protocol_token_ids',
-           'train_embedding_rows', 'last_checkpoint', 'train_sft', 'step_progress', 'use_step_progress',
-           'check_parameters']
+           'tokenize_sft', 'tokenize_dataset', 'sft_dtype', 'uses_lora', 'sft_config', 'lora_config',
+           'protocol_token_ids', 'train_embedding_rows', 'last_checkpoint', 'train_sft', 'step_progress',
+           'use_step_progress', 'check_parameters']
 
 # %% ../nbs/09_sft.ipynb #f5722062
 SFT_SEED = 2603  # synthesis seed of the SFT query pool; RL pools use other seeds (and `exclude` keeps them disjoint)
@@ -156,17 +159,30 @@ def _n_devices() -> int:
     import torch
     return int(os.environ.get("WORLD_SIZE") or max(torch.cuda.device_count(), 1))
 
+def sft_dtype(scale: str, dtype="auto", cpu: bool | None = None) -> DtypeChoice:
+    """The SFT compute precision of `scale` and why (`.dtype`: 'float32' | 'bfloat16' | 'float16'): `dtype` as asked,
+    or for "auto" float32 on 'tiny' (a test model) and otherwise `star.models.dtype_choice` of the device SFT trains
+    on (the CPU for the offline scales or when `cpu`; else CUDA where visible). Raises ValueError for an unknown
+    dtype."""
+    cpu = get_spec(scale).scale in CPU_SCALES or not on_cuda() if cpu is None else cpu
+    choice = dtype_choice("cpu" if cpu else "cuda", dtype)
+    if normalize_dtype(dtype) == "auto" and get_spec(scale).scale == "tiny":
+        return replace(choice, dtype="float32", reason="the tiny test model trains in float32")
+    return choice
+
 def uses_lora(scale: str) -> bool:
     "Whether `train_sft` fine-tunes `scale` with LoRA: the offline CPU LMs ('0.5B', '1.5B-offline'); full FT otherwise."
     return get_spec(scale).offline is not None
 
-def sft_config(scale: str = "tiny", out_dir="runs/sft", **overrides):
+def sft_config(scale: str = "tiny", out_dir="runs/sft", dtype="auto", **overrides):
     """TRL `SFTConfig` with the SFT recipe of `scale` (`star.models.get_spec(scale).sft`). Paper scales
     (1.5B/3B/7B; App. C.2 and Agent-STAR `SFTScripts/*.yaml`): lr 5e-6, cosine schedule with warm-up ratio 0.1,
     global batch 32 (= 1 sequence per device x gradient accumulation x devices), epochs 6 (1.5B) / 4 (3B, 7B),
     bf16 mixed precision, gradient checkpointing, cutoff 20,480 tokens, no packing, checkpoint every 200 steps.
-    CPU scales: the registry's small batch/lr/length; 'tiny' in fp32 without checkpointing; '0.5B' with bf16
-    autocast + gradient checkpointing (LoRA, see `lora_config`). The loss is on assistant tokens only through the
+    CPU scales: the registry's small batch/lr/length; 'tiny' in fp32 without checkpointing; '0.5B' with gradient
+    checkpointing (LoRA, see `lora_config`). Precision: `dtype` ("auto": `star.models.dtype_choice` of the training
+    device -- bf16 autocast on GPUs and on CPUs with native bf16, float32 elsewhere; float32 for 'tiny'; or a dtype
+    name) sets `bf16` / `fp16`; the weights stay float32. The loss is on assistant tokens only through the
     `assistant_masks` column of `tokenize_dataset` (so `assistant_only_loss` stays False). `overrides`: any
     `SFTConfig` field, plus `batch_size` (global batch) and `epochs`. Raises `UnknownScaleError`, ValueError if the
     global batch is not a multiple of per-device batch x devices."""
@@ -181,13 +197,14 @@ def sft_config(scale: str = "tiny", out_dir="runs/sft", **overrides):
     if batch % (per_device * n_dev):
         raise ValueError(f"global batch {batch} is not a multiple of {per_device} per device x {n_dev} devices")
     tiny = get_spec(scale).scale == "tiny"
+    dt = sft_dtype(scale, dtype, cpu or not torch.cuda.is_available()).dtype
     lr = spec.lr  # CPU scales: a LoRA learning rate (2e-4 / 1e-4), ~20-40x the paper's full fine-tuning rate
     kw = dict(output_dir=str(out_dir), learning_rate=lr, lr_scheduler_type=spec.lr_scheduler,
               warmup_steps=float(spec.warmup_ratio),  # a float < 1 is a ratio of the total steps
               num_train_epochs=float(epochs), per_device_train_batch_size=per_device,
               gradient_accumulation_steps=batch // (per_device * n_dev), max_length=spec.max_length,
               packing=False, padding_free=False, assistant_only_loss=False, completion_only_loss=None,
-              truncation_mode="keep_start", bf16=not tiny, gradient_checkpointing=not tiny,  # the name every transformers 5.x accepts
+              truncation_mode="keep_start", bf16=dt == "bfloat16", fp16=dt == "float16", gradient_checkpointing=not tiny,  # the name every transformers 5.x accepts
               use_cpu=cpu or not torch.cuda.is_available(), logging_steps=1, save_strategy="steps",
               save_steps=200 if not cpu else 10, save_total_limit=2, save_only_model=False, report_to="none",
               seed=0, data_seed=0, dataloader_num_workers=0, weight_decay=0.0, max_grad_norm=1.0,
@@ -243,14 +260,14 @@ def _save_rows_callback(W, rows):
             if d.is_dir(): torch.save(W[rows].detach().cpu().clone(), d / "embedding_rows.pt")
     return SaveRows()
 
-def _train_protocol_rows(scale, model, data, tok, out_dir, rows, steps, lr, max_length):
+def _train_protocol_rows(scale, model, data, tok, out_dir, rows, steps, lr, max_length, dtype="auto"):
     """Second SFT stage of the LoRA scales: only the `rows` of the (merged) model's tied embedding train, with a
     constant, large learning rate on the first `max_length` tokens of each trajectory (its first tool calls).
     Returns (model, loss curve)."""
     from trl import SFTTrainer
     for p in model.parameters(): p.requires_grad_(False)
     W = train_embedding_rows(model, rows)
-    cfg = sft_config(scale, out_dir=out_dir, max_steps=steps, learning_rate=lr, max_length=max_length, batch_size=1,
+    cfg = sft_config(scale, out_dir=out_dir, dtype=dtype, max_steps=steps, learning_rate=lr, max_length=max_length, batch_size=1,
                      per_device_train_batch_size=1, lr_scheduler_type="constant", warmup_steps=0, save_strategy="no")
     tr = use_step_progress(SFTTrainer(model=model, args=cfg, train_dataset=data, processing_class=tok),
                            f"SFT {scale}: protocol rows")
@@ -260,7 +277,7 @@ def _train_protocol_rows(scale, model, data, tok, out_dir, rows, steps, lr, max_
 
 def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resume: bool = True,
               lora: dict | None = None, row_steps: int = 0, row_lr: float = 1e-2,
-              row_max_length: int = 2048, **overrides) -> Path:
+              row_max_length: int = 2048, dtype="auto", **overrides) -> Path:
     """Supervised fine-tuning of `scale` on `dataset` (paper Sec. 4.1 / App. C.2) with TRL's `SFTTrainer`.
     `dataset`: rows of `build_sft_dataset` (chat `messages`) or already `tokenize_dataset`d. `out_dir`: Trainer
     checkpoints (`checkpoint-N`, resumed from the newest when `resume` and one exists), `final/` (a full model +
@@ -277,7 +294,7 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
     (`star.models.cpu_compact_logprobs`: same loss, ~40% less time per 0.5B step). Returns the `final/` path."""
     from trl import SFTTrainer
     out_dir = Path(out_dir); out_dir.mkdir(parents=True, exist_ok=True)
-    cfg = sft_config(scale, out_dir=out_dir, **overrides)
+    cfg = sft_config(scale, out_dir=out_dir, dtype=dtype, **overrides)
     tok = tokenizer if tokenizer is not None else load_tokenizer(scale)
     tok.padding_side = "right"
     data = dataset if "input_ids" in dataset.column_names else tokenize_dataset(dataset, tok)
@@ -314,7 +331,7 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
     row_curve = []
     if n_row_steps:
         model_out, row_curve = _train_protocol_rows(scale, model_out, data, tok, out_dir / "rows", rows, n_row_steps,
-                                                    row_lr, row_max_length)
+                                                    row_lr, row_max_length, dtype)
     model_out.save_pretrained(final)
     tok.padding_side = "left"  # generation-time default of `load_tokenizer`
     tok.save_pretrained(final)
@@ -323,6 +340,7 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
               "epoch": h.get("epoch")} for h in hist if "loss" in h]
     done_now = trainer.state.global_step - (int(Path(ckpt).name.split("-")[-1]) if ckpt else 0)
     log = {"scale": scale, "lora": peft_cfg is not None, "resumed_from": ckpt, "n_examples": len(data),
+           "compute": asdict(sft_dtype(scale, dtype, cfg.use_cpu)),
            "n_dropped_overlong": n_dropped,
            "n_tokens": sum(map(len, data["input_ids"])), "n_trained_tokens": sum(map(sum, data["assistant_masks"])),
            "global_step": trainer.state.global_step, "steps_this_run": done_now, "train_seconds": round(secs, 2),
@@ -338,16 +356,22 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
 # %% ../nbs/09_sft.ipynb #6a105f80
 def step_progress(desc: str, keys: Sequence[str] = ("loss",)):
     """A `transformers.TrainerCallback` showing the optimizer steps as a text progress bar with ETA (tqdm on stderr)
-    and the latest logged values of `keys` (e.g. loss; reward, success for RL); only on the main process."""
+    and the latest logged values of `keys` (e.g. loss; reward, success for RL); only on the main process. The bar
+    advances by micro-batch (1 / gradient_accumulation_steps of a step, `on_substep_end`), so within-step progress
+    and an ETA show before the first step ends; it reads e.g. `0.50/48 steps`."""
     import sys
     from tqdm.std import tqdm
     from transformers import TrainerCallback
+    fmt = "{desc}: {percentage:3.0f}%|{bar}| {n:.2f}/{total:.0f} steps [{elapsed}<{remaining}{postfix}]"
     class StepProgress(TrainerCallback):
-        bar = None
+        bar, accum = None, 1
         def on_train_begin(self, args, state, control, **kw):
+            self.accum = max(1, int(getattr(args, "gradient_accumulation_steps", 1) or 1))
             if state.is_world_process_zero:
-                self.bar = tqdm(total=state.max_steps, initial=state.global_step, desc=desc, unit="step",
+                self.bar = tqdm(total=state.max_steps, initial=state.global_step, desc=desc, bar_format=fmt,
                                 file=sys.stderr, mininterval=0, dynamic_ncols=False, ncols=110, position=0)
+        def on_substep_end(self, args, state, control, **kw):   # a micro-batch inside a step
+            if self.bar is not None: self.bar.update(min(1 / self.accum, state.global_step + 1 - self.bar.n - 1e-9))
         def on_step_end(self, args, state, control, **kw):
             if self.bar is not None: self.bar.update(state.global_step - self.bar.n)
         def on_log(self, args, state, control, logs=None, **kw):
@@ -379,6 +403,7 @@ SFT_PARAMETERS = dict(
     lr=None,             # None -> scale default (paper 5e-6; LoRA scales 2e-4 / 1e-4)
     batch_size=1,        # global batch in sequences; None -> scale default (paper 32)
     max_length=None,     # tokens per sequence (keep_start truncation); None -> scale default (paper 20,480)
+    dtype="auto",        # compute precision: 'auto' (bf16 where the hardware has it natively, else float32) | 'float32' | 'bfloat16'
     out_dir=None,        # checkpoints + final model; None -> runs/sft_<run>
     results_dir=None,    # also write sft_<run>.json here (e.g. "results"); None -> only under out_dir
 )

@@ -762,24 +762,18 @@ def query_mentions(task, query: str) -> list[str]:
 
 
 def llm_query(task, base_url: str, model: str, api_key_env: str = "OPENAI_API_KEY", temperature: float = 0.7,
-              timeout: float = 60.0, max_tokens: int = 512) -> str:
+              timeout: float = 60.0, max_tokens: int = 512, max_retries: int = 3) -> str:
     """Back-translate `task` with a chat model on an OpenAI-compatible endpoint (`POST {base_url}/chat/completions`,
     e.g. a local vLLM server with an open-weight model as in the paper: GPT-OSS-120B / DeepSeek-V3.2). The key is read
     from the environment variable `api_key_env` (none sent if unset). Sampling as in Agent-STAR's step 3
-    (temperature 0.7, top-p 0.95, 512 tokens). Raises RuntimeError on an HTTP/transport error or an empty reply."""
-    import os, urllib.request, urllib.error
-    body = {"model": model, "temperature": temperature, "top_p": 0.95, "max_tokens": max_tokens,
-            "messages": [{"role": "system", "content": "You are a helpful assistant."},
-                         {"role": "user", "content": BACK_TRANSLATION_PROMPT.replace("{json}", elements_json(task))}]}
-    headers = {"Content-Type": "application/json"}
-    key = os.environ.get(api_key_env)
-    if key: headers["Authorization"] = f"Bearer {key}"
-    req = urllib.request.Request(base_url.rstrip("/") + "/chat/completions", data=json.dumps(body).encode(), headers=headers)
-    try:
-        with urllib.request.urlopen(req, timeout=timeout) as r: out = json.loads(r.read().decode())
-    except (urllib.error.URLError, OSError, ValueError) as e:
-        raise RuntimeError(f"back-translation request to {base_url} failed: {e}") from e
-    text = ((out.get("choices") or [{}])[0].get("message") or {}).get("content") or ""
+    (temperature 0.7, top-p 0.95, 512 tokens). Requests go through `star.endpoint.ChatEndpoint` (the project's one
+    client and retry policy). Raises RuntimeError (`EndpointError`) when the request still fails after its retries,
+    or on an empty reply."""
+    from star.endpoint import ChatEndpoint
+    messages = [{"role": "system", "content": "You are a helpful assistant."},
+                {"role": "user", "content": BACK_TRANSLATION_PROMPT.replace("{json}", elements_json(task))}]
+    text = ChatEndpoint(base_url, model, api_key_env, timeout=timeout, max_retries=max_retries).chat(
+        messages, temperature=temperature, top_p=0.95, max_tokens=max_tokens)
     text = re.sub(r"^\s*(Query:)?\s*", "", text.strip()).strip().strip('"')
     if not text: raise RuntimeError(f"empty back-translation from {model}")
     return text

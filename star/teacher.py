@@ -468,30 +468,13 @@ def openai_chat(base_url: str, model: str, api_key_env: str | None = "OPENAI_API
     `base_url` e.g. 'http://127.0.0.1:8000/v1'; the bearer key is read from env var `api_key_env` at call time (no
     header if unset). Defaults are the reference inference settings (temperature 0.6, top-p 0.95, max_tokens 8192;
     `Inference/main.py`); `extra` keys are added to the request body (e.g. `reasoning_effort`, `extra_body` fields).
-    The callable raises RuntimeError after `max_retries` retries of network/5xx errors or on an empty reply."""
-    import os, time, urllib.error, urllib.request
-    url = base_url.rstrip("/") + "/chat/completions"
+    The callable raises `star.endpoint.EndpointError` (a RuntimeError) when a request still fails after the
+    client's retries (`star.endpoint.ChatEndpoint`: transport failures, 429 and 5xx retried `max_retries` times)."""
+    from star.endpoint import ChatEndpoint
+    ep = ChatEndpoint(base_url, model, api_key_env, timeout=timeout, max_retries=max_retries)
     def generate(messages: list[dict]) -> str:
-        body = json.dumps({"model": model, "messages": messages, "temperature": temperature, "top_p": top_p,
-                           "max_tokens": max_tokens, **extra}).encode("utf-8")
-        headers = {"Content-Type": "application/json"}
-        key = os.environ.get(api_key_env) if api_key_env else None
-        if key: headers["Authorization"] = f"Bearer {key}"
-        err = None
-        for attempt in range(max_retries + 1):
-            try:
-                req = urllib.request.Request(url, data=body, headers=headers, method="POST")
-                with urllib.request.urlopen(req, timeout=timeout) as r: reply = json.loads(r.read().decode("utf-8"))
-                content = reply["choices"][0]["message"]["content"]
-                if content: return content
-                err = "empty reply"
-            except urllib.error.HTTPError as e:
-                err = f"HTTP {e.code}"
-                if e.code < 500: break
-            except (urllib.error.URLError, TimeoutError, ConnectionError, KeyError, IndexError, TypeError,
-                    json.JSONDecodeError) as e: err = f"{type(e).__name__}: {e}"
-            if attempt < max_retries: time.sleep(0.2 * 2 ** attempt)
-        raise RuntimeError(f"chat endpoint {url} failed: {err}")
+        return ep.chat(messages, temperature=temperature, top_p=top_p, max_tokens=max_tokens, **extra)
+    generate.endpoint = ep
     return generate
 
 def llm_solve(task, generate: Callable[[list[dict]], str], sandbox=None, max_turns: int = 60,

@@ -232,6 +232,8 @@ def test_tiny_grpo_end_to_end_writes_results(tmp_path, val):
     res = train_rl(cfg, val_tasks=[])
     data = json.loads(cfg.results_path.read_text())
     assert data["kind"] == "rl" and data["steps"] == 1 and len(data["curve"]) == 1
+    assert (data["compute"]["dtype"], data["compute"]["device"]) == ("float32", "cpu")   # tiny: float32, and why
+    assert data["engine"].get("vllm_dtype", "float32") == "float32" and cfg.use_vllm == ("vllm_dtype" in data["engine"])
     c = data["curve"][0]
     from star.results import CURVE_KEYS, load_records
     assert set(c) == set(CURVE_KEYS) and c["step"] == 1 and c["reward"] is not None and c["step_time"] > 0
@@ -315,8 +317,9 @@ def test_parameters_are_float32_with_bf16_autocast(tmp_path, val):
     "bf16 cannot hold an AdamW step of 2e-6 on a weight of 0.02; the trained parameters must stay float32."
     import torch
     assert torch.tensor(0.02, dtype=torch.bfloat16) + 2e-6 == torch.tensor(0.02, dtype=torch.bfloat16)
-    c = resolve_config(scale="0.5B")
+    c = resolve_config(scale="0.5B", dtype="bfloat16")
     assert (c.dtype, param_dtype(c), trl_config(c).bf16) == ("bfloat16", "float32", True)
+    assert param_dtype(resolve_config(scale="0.5B")) == "float32"      # whatever "auto" picks for the compute
     cfg = resolve_config(scale="tiny", dtype="bfloat16", use_vllm=False, max_steps=1, n_train=2, batch_size=1,
                          n_val=0, out_dir=str(tmp_path / "run"), results_dir=str(tmp_path / "res"))
     res = train_rl(cfg, val_tasks=[])
@@ -527,12 +530,14 @@ def test_rl_reward_reads_free_form_answers(val, tmp_path):
 
 
 def test_run_plan_states_measured_costs_only_where_measured(monkeypatch):
-    "The plan prints the measured CPU cost of a TravelPlanner run (scaled by rollouts per step), never for the probe."
+    """The plan prints the measured CPU cost of its scale, compute path and variant (steps scaled by rollouts per step,
+    the SFT only when its checkpoint is missing), and says "not measured" for anything else."""
     monkeypatch.setattr(star_rl, "on_cuda", lambda: False)
-    cost = star_rl.CPU_COSTS["0.5B"]
-    plan = star_rl.run_plan(resolve_config(scale="0.5B", group_size=16, n_val=0))   # twice the measured rollouts
+    cost = star_rl.CPU_COSTS["0.5B"]["bfloat16"]["default"]
+    cfg = resolve_config(scale="0.5B", group_size=16, n_val=0, dtype="bfloat16")   # twice the measured rollouts
+    plan = star_rl.run_plan(cfg)
     assert cost["rollouts"] == 8
-    assert f"~{2 * cost['step_min'] * 2 + (0 if 'runs/sft_0.5B/final' in plan and 'missing' not in plan else cost['sft_min']):.0f} min" in plan
-    assert "not measured" in star_rl.run_plan(resolve_config(scale="0.5B", n_val=8))
-    assert "expected on" not in star_rl.run_plan(resolve_config(scale="0.5B", data="probe"))
-    assert "expected on" not in star_rl.run_plan(resolve_config(scale="tiny"))
+    missing = "missing: trained first" in plan
+    assert f"~{cost['setup_min'] + 2 * cost['step_min'] * 2 + (cost['sft_min'] if missing else 0):.0f} min" in plan
+    assert "validation not measured" in star_rl.run_plan(resolve_config(scale="0.5B", n_val=8, dtype="bfloat16"))
+    assert "not measured for tiny" in star_rl.run_plan(resolve_config(scale="tiny"))
