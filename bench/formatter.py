@@ -2,15 +2,25 @@
 
 1. Throughput: plans/s of the grounded formatter on the agreement fixture set (the 45 gold train plans and their
    single-edit violations, rendered in the five free-form styles; texts rendered before timing), next to the exact
-   parser on the canonical text of the same plans and the layout-only tolerant parser on the markdown rendering.
+   parser on the canonical text of the same plans and the layout-only tolerant parser on the markdown rendering; and
+   `format_plan` ('auto', no LLM) on the real answers of `star.formatter.real_answers()`.
 2. Adversarial inputs: time of the new linear scans next to the backtracking regular expressions they replace (the
    formatter's former tolerant-line patterns, the evaluator's `from_to` / `strip_state` / `name_city` patterns,
    `parse_turn`'s block pattern) on the same inputs, at growing sizes; the old patterns only up to the size where they
    take seconds (their time grows with the square of the size), the new scans up to 100 KB.
 
-Everything is measured side by side in one run. Usage: `python bench/formatter.py` (run it under the machine's lock).
+3. Scaling (issue 19): every input issue 19 lists, real answers and random fragments at 10 KB, 100 KB and 1 MB through
+   the functions that parse model output (`format_plan`, `parse_llm_plan`, `Sandbox.react_step`, `evaluate_plan`);
+   the growth per decade of size must stay near 10x (linear), and the 100 KB time under 1 s.
+
+Everything is measured side by side in one run. Usage: `python bench/formatter.py [--scaling-only]` (run it under
+the machine's lock).
 """
+import gzip
+import json
+import random
 import re
+import sys
 import time
 
 from star.agent import parse_turn
@@ -50,6 +60,10 @@ def throughput():
     rows.append(('exact / canonical', len(canon), sum(map(len, canon)), timed(lambda: [parse_plan(x) for x in canon])))
     md = [render_freeform(p, t, 'markdown') for _, t, p in fixtures]
     rows.append(('tolerant / markdown', len(md), sum(map(len, md)), timed(lambda: [parse_plan_tolerant(x) for x in md])))
+    from star.formatter import real_answers
+    val = {t.idx: t for t in load_tasks('validation')}
+    real = [(r['text'], val[r['idx']]) for r in real_answers()]
+    rows.append((f'auto / real answers', len(real), sum(len(x) for x, _ in real), timed(lambda: [format_plan(x, t) for x, t in real])))
     ev = timed(lambda: [evaluate_plan(t, p, 'official') for _, t, p in fixtures])
     rows.append(('(evaluate_plan, official)', len(fixtures), 0, ev))
     print(f"\n{'formatter / input':28s} {'plans':>6s} {'KB':>7s} {'s':>7s} {'plans/s':>9s} {'ms/plan':>8s}")
@@ -88,6 +102,64 @@ def adversarial():
           f"{timed(format_plan, t):.4f} s")
 
 
+def _fill(unit: str, n: int) -> str:
+    "`unit` repeated to n characters."
+    return (unit * (n // max(len(unit), 1) + 1))[:n]
+
+
+def scaling():
+    from star.formatter import parse_llm_plan, LLMFormatError
+    from star.paths import data_path
+    from star.sandbox import Sandbox
+    task, sb = load_tasks('validation')[11], Sandbox()
+    rows = [json.loads(l) for l in gzip.open(data_path('travelplanner', 'answers', 'public.jsonl.gz'), 'rt')]
+    real = '\n\n'.join(r['text'] for r in rows if r['run'].startswith('gpt4'))
+    frags = ['Day ', '1', '2', '²', ':', '\n', '- ', '**', 'Breakfast', 'Lunch: ', 'Side Wok', 'Appleton', '(', ')', '[',
+             '"', 'from ', ' to ', 'Flight Number: F3574992', ';', ',', 'N/A', 'Same as Day 1', 'such as ', ' ']
+    rnd = random.Random(0)
+    noise = ''.join(rnd.choice(frags) for _ in range(400_000))
+    def attractions(n): return 'Day 1:\nAttraction: ' + '; '.join(f'Place {i}' for i in range(n // 12)) + '\nDinner: ' + 'Side Wok ' * (n // 20)
+    def empty_days(n): return ''.join(f'Day {i}:\n' for i in range(1, 99)) + _fill('Breakfast: Side Wok\n', n)
+    def def_plan(n):
+        k = n // 40
+        return [{'days': 1, 'current_city': 'Appleton', 'transportation': '-', 'breakfast': '-', 'lunch': '-', 'dinner': '-',
+                 'accommodation': '-', 'attraction': ''.join(f'Name {i}, Appleton;' for i in range(k))}]
+    def llm(s):
+        try: parse_llm_plan(s)
+        except LLMFormatError: pass
+    cases = [   # (input, function, make(n) -> the input of about n characters)
+        ('real GPT-4 answers, concatenated', 'format_plan', lambda n: real[:n]),
+        ('random fragments (headers, labels, names)', 'format_plan', lambda n: noise[:n]),
+        ("'Day \\u00b2:' headers", 'format_plan', lambda n: _fill('Day \u00b2:\nLunch: x\n', n)),
+        ('a 4,301-digit day number, repeated', 'format_plan', lambda n: _fill('Day ' + '9' * 4301 + ':\nLunch: x\n', n)),
+        ("'Day 100000000:' headers", 'format_plan', lambda n: 'Day 1:\nLunch: x\n' + _fill('Day 100000000:\nLunch: y\n', n)),
+        ('n/12 attraction pieces then a long dinner line', 'format_plan', attractions),
+        ('98 empty days then venues', 'format_plan', empty_days),
+        ('one city repeated (where the day is)', 'format_plan', lambda n: 'Day 1: ' + _fill('Appleton ', n)),
+        ("'[' * k + ']' * k", 'parse_llm_plan', lambda n: '[' * (n // 2) + ']' * (n // 2)),
+        ('random fragments', 'parse_llm_plan', lambda n: noise[:n]),
+        ("'<tool_call>' + '[' * k", 'react_step', lambda n: '<think>x</think><tool_call>' + '[' * n + '</tool_call>'),
+        ('random fragments', 'react_step', lambda n: '<tool_call>' + noise[:n] + '</tool_call>'),
+        ('an attraction list of n/20 names', 'evaluate_plan', def_plan),
+        ('random fragments (as plan text)', 'evaluate_plan', lambda n: noise[:n]),
+    ]
+    fns = {'format_plan': lambda x: format_plan(x, task), 'parse_llm_plan': llm, 'react_step': sb.react_step,
+           'evaluate_plan': lambda x: evaluate_plan(task, x)}
+    format_plan(real[:10_000], task)                                       # warm the index and tries
+    sizes = (10_000, 100_000, 1_000_000)
+    print("\nscaling: seconds per call at 10 KB / 100 KB / 1 MB, and growth per decade (linear: ~10x)")
+    print(f"{'input':48s} {'function':15s} {'10 KB':>8s} {'100 KB':>8s} {'1 MB':>8s} {'x/dec':>6s} {'x/dec':>6s}")
+    worst = 0.0
+    for name, fn, make in cases:
+        ts = [timed(fns[fn], make(n)) for n in sizes]
+        g = [ts[1] / max(ts[0], 1e-4), ts[2] / max(ts[1], 1e-4)]
+        worst = max(worst, ts[1])
+        print(f"{name:48s} {fn:15s} {ts[0]:8.4f} {ts[1]:8.4f} {ts[2]:8.4f} {g[0]:6.1f} {g[1]:6.1f}")
+    print(f"slowest call at 100 KB: {worst:.3f} s")
+
+
 if __name__ == '__main__':
-    throughput()
-    adversarial()
+    if '--scaling-only' not in sys.argv:
+        throughput()
+        adversarial()
+    scaling()

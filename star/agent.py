@@ -117,7 +117,7 @@ def parse_turn(text: str) -> Turn:
             if not body: t.errors.append("empty <answer>")
         else:
             try: call = json.loads(body, parse_constant=_reject_constant)
-            except ValueError as e: t.errors.append(f"tool call is not JSON: {e}"); call = None
+            except (ValueError, RecursionError) as e: t.errors.append(f"tool call is not JSON: {e}"); call = None
             if call is not None:
                 if not isinstance(call, dict) or set(call) != {"name", "arguments"}:
                     t.errors.append('tool call must be an object with exactly "name" and "arguments"')

@@ -291,9 +291,19 @@ def _off_reasonable_visiting_city(q, plan, ix):
     return _check_route(q, cities, ix.city_state)
 
 # %% ../nbs/02_evaluator.ipynb #7a4e2bba
+class _Seen:
+    "Values seen so far, membership in O(1): a set for hashable values, a list for the others (as `in list` compares)."
+    def __init__(self): self.hashed, self.other = set(), []
+    def __contains__(self, v):
+        try: return v in self.hashed
+        except TypeError: return v in self.other
+    def append(self, v):
+        try: self.hashed.add(v)
+        except TypeError: self.other.append(v)
+
 def _repeated_restaurants(q, plan, meals, filled):
     "Diverse restaurants: no restaurant twice; meals visited in `meals` order, `filled(unit, meal)` says a slot is used."
-    seen = []
+    seen = _Seen()
     for i in _days(q, plan):
         unit = plan[i]
         for meal in meals:
@@ -304,7 +314,7 @@ def _repeated_restaurants(q, plan, meals, filled):
 
 def _repeated_attractions(q, plan, filled):
     "Diverse attractions: no attraction twice (entries split on ';', the last piece dropped as both references do)."
-    seen = []
+    seen = _Seen()
     for i in _days(q, plan):
         unit = plan[i]
         if filled(unit, 'attraction'):
@@ -771,8 +781,8 @@ def run_check(name, task, plan, protocol='official', db=None):
     return verdict, reason
 
 def _delivered(plan):
-    try: return bool(plan)
-    except Exception: return True
+    "A plan is delivered when it is a non-empty list of days (TravelPlanner's submission format)."
+    return isinstance(plan, list) and len(plan) > 0
 
 def evaluate_plan(task, plan, protocol='official', db=None):
     """Evaluate one structured plan of `task` under `protocol` ('official' | 'agent_star') -> `PlanResult`.
@@ -782,7 +792,8 @@ def evaluate_plan(task, plan, protocol='official', db=None):
     if protocol not in CHECKS: raise ValueError(f"unknown protocol {protocol!r}; expected one of {PROTOCOLS}")
     q, plan, ix = query_fields(task), coerce_plan(plan), eval_index(db)
     if not _delivered(plan):
-        reasons = {k: 'plan not delivered' for k in COMMONSENSE_CHECKS + HARD_CHECKS}
+        why = 'plan not delivered' if not plan else f'plan not delivered: a {type(plan).__name__}, not a list of days'
+        reasons = dict.fromkeys(COMMONSENSE_CHECKS + HARD_CHECKS, why)
         return PlanResult(protocol, False, dict.fromkeys(COMMONSENSE_CHECKS), dict.fromkeys(HARD_CHECKS), reasons)
     checks, cs, hard, reasons, crash = CHECKS[protocol], {}, dict.fromkeys(HARD_CHECKS), {}, None
     for name, fn in checks['commonsense'].items():

@@ -7,6 +7,8 @@ TravelPlanner evaluator reads, and records *which* formatter produced it."""
 from __future__ import annotations
 
 import ast
+import bisect
+import gc
 import hashlib
 import json
 import os
@@ -14,20 +16,25 @@ import time
 import unicodedata
 import urllib.error
 import urllib.request
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .paths import data_path
 
 # %% auto #0
-__all__ = ['PLAN_KEYS', 'FIELD_LABELS', 'FIELD_SYNONYMS', 'FORMAT_SYSTEM_PROMPT', 'FORMAT_PROMPTS', 'FORMATTERS',
-           'FREEFORM_STYLES', 'VIOLATIONS', 'PlanFormatError', 'canonical_plan', 'render_plan', 'extract_answer',
-           'parse_plan', 'parse_plan_tolerant', 'Word', 'words', 'Trie', 'Match', 'find_matches', 'Clause', 'clauses',
-           'day_spans', 'Venue', 'GroundingIndex', 'grounding_index', 'transport_text', 'day_leg', 'clean_piece',
-           'format_grounded', 'format_prompt_template', 'format_messages', 'plan_json_schema', 'LLMFormatError',
-           'parse_llm_plan', 'LLMFormatter', 'llm_formatter', 'fake_formatter_server', 'FormattedPlan', 'format_plan',
-           'normalize_test_transportation', 'plain_plan', 'render_freeform', 'violation_plans', 'agreement_fixtures',
-           'agreement', 'agreement_table']
+__all__ = ['PLAN_KEYS', 'FIELD_LABELS', 'FIELD_SYNONYMS', 'LABELS', 'FORMAT_SYSTEM_PROMPT', 'FORMAT_PROMPTS', 'FORMATTERS',
+           'FREEFORM_STYLES', 'VIOLATIONS', 'ANSWER_RUNS', 'HELDOUT_RUN', 'HELDOUT_SEED', 'HELDOUT_QUERIES', 'METRICS',
+           'PlanFormatError', 'canonical_plan', 'render_plan', 'extract_answer', 'parse_plan', 'parse_plan_tolerant',
+           'Word', 'words', 'folded_words', 'Trie', 'Match', 'find_matches', 'Clause', 'clauses', 'day_marks',
+           'day_versions', 'Venue', 'GroundingIndex', 'grounding_index', 'transport_text', 'day_leg', 'clean_piece',
+           'unstate', 'plain_value', 'dash_first', 'empty_lead', 'same_lead', 'named_in', 'label_key',
+           'labelled_fields', 'Reading', 'read_current_city', 'read_transportation', 'read_labelled_day',
+           'fill_narrative', 'format_grounded', 'format_prompt_template', 'format_messages', 'plan_json_schema',
+           'LLMFormatError', 'parse_llm_plan', 'LLMFormatter', 'llm_formatter', 'fake_formatter_server',
+           'FormattedPlan', 'format_plan', 'normalize_test_transportation', 'plain_plan', 'render_freeform',
+           'violation_plans', 'agreement_fixtures', 'agreement', 'agreement_table', 'heldout_queries', 'real_answers',
+           'reading_agreement', 'reading_table']
 
 # %% ../nbs/05_formatter.ipynb #9b08b8f4
 PLAN_KEYS = ('days', 'current_city', 'transportation', 'breakfast', 'attraction', 'lunch', 'dinner', 'accommodation')
@@ -36,6 +43,10 @@ PLAN_KEYS = ('days', 'current_city', 'transportation', 'breakfast', 'attraction'
 FIELD_LABELS = {'current_city': 'Current City', 'transportation': 'Transportation', 'breakfast': 'Breakfast',
                 'attraction': 'Attraction', 'lunch': 'Lunch', 'dinner': 'Dinner', 'accommodation': 'Accommodation'}
 "Canonical text label of each of the 7 string fields (TravelPlanner's plan text format)."
+
+def _as_int(s: str) -> int | None:
+    "`int(s)` for 1 to 9 ASCII digits, else None (`'²'` and 4,301-digit numbers are no day numbers, and `int` raises on them)."
+    return int(s) if 0 < len(s) <= 9 and s.isascii() and s.isdigit() else None
 
 class PlanFormatError(ValueError):
     "The text holds no plan the chosen formatter can read; `str(err)` is the reason recorded with the score."
@@ -50,7 +61,7 @@ def canonical_plan(plan: list[dict]) -> list[dict]:
     out = []
     for d in plan:
         n = d.get('days', d.get('day'))
-        if isinstance(n, str) and n.strip().isdigit(): n = int(n)
+        if isinstance(n, str) and _as_int(n.strip()) is not None: n = _as_int(n.strip())
         day = {} if n is None else {'days': n}
         day.update({k: v for k, v in d.items() if k in FIELD_LABELS})
         out.append(day)
@@ -114,7 +125,7 @@ def parse_plan(text: str) -> list[dict]:
         if not line.strip(): continue
         num = _canon_header(line)
         if num is not None:
-            cur = {'days': int(num) if num.isdigit() else num}
+            cur = {'days': num if _as_int(num) is None else _as_int(num)}
             days.append(cur)
             continue
         label, sep, value = line.partition(':')
@@ -166,8 +177,8 @@ def _tol_header(line: str) -> tuple[int, int] | None:
     j = _skip(line, i + 3)
     k = j
     while k < len(line) and line[k].isdecimal(): k += 1
-    if k == j or (k < len(line) and (line[k].isalnum() or line[k] == '_')): return None
-    return int(line[j:k]), k
+    if k == j or (k < len(line) and (line[k].isalnum() or line[k] == '_')) or _as_int(line[j:k]) is None: return None
+    return _as_int(line[j:k]), k
 
 def _tol_end(line: str) -> bool:
     "Is `line` (markup skipped) a budget / costs / summary / notes / tips / highlights / breakdown heading?"
@@ -330,6 +341,22 @@ def words(text: str) -> list[Word]:
         wd.colon = s < end and text[s] == ':'
     return out
 
+def folded_words(text: str) -> list[str]:
+    "The folded words of `text` (`[w.w for w in words(text)]` without the separators), for short pieces."
+    out, n, i = [], len(text), 0
+    while i < n:
+        c = text[i]
+        if c.isalnum():
+            j = i + 1
+            while j < n and (text[j].isalnum() or (text[j] in _APOSTROPHES and j + 1 < n and text[j + 1].isalnum())): j += 1
+            w = text[i:j]
+            out.append(_fold(w if w.isalnum() else ''.join(ch for ch in w if ch not in _APOSTROPHES)))
+            i = j
+        else:
+            if c in _SYMBOLS: out.append(c)
+            i += 1
+    return out
+
 # %% ../nbs/05_formatter.ipynb #89a9de2d
 class Trie:
     """Word-sequence trie: `add(seq, entry)` names, then `freeze()` records below every node how many distinct names
@@ -385,7 +412,7 @@ def find_matches(ws: list[Word], trie: Trie, lo: int = 0, hi: int | None = None,
 # %% ../nbs/05_formatter.ipynb #e5158895
 _SLOTS = {
     ('breakfast',): 'breakfast', ('lunch',): 'lunch', ('brunch',): 'lunch', ('dinner',): 'dinner', ('supper',): 'dinner',
-    ('attraction',): 'attraction', ('attractions',): 'attraction', ('sightseeing',): 'attraction',
+    ('dine',): 'dinner', ('attraction',): 'attraction', ('attractions',): 'attraction', ('sightseeing',): 'attraction',
     ('visit',): 'attraction', ('visiting',): 'attraction', ('visits',): 'attraction',
     ('accommodation',): 'accommodation', ('accommodations',): 'accommodation', ('lodging',): 'accommodation',
     ('check', 'in'): 'accommodation', ('check', 'into'): 'accommodation', ('checkin',): 'accommodation',
@@ -394,6 +421,9 @@ _SLOTS = {
     ('flight',): 'transport', ('flights',): 'transport', ('fly',): 'transport', ('flying',): 'transport',
     ('drive',): 'transport', ('driving',): 'transport', ('self', 'driving'): 'transport', ('taxi',): 'transport',
     ('cab',): 'transport', ('car',): 'transport', ('transportation',): 'transport', ('transport',): 'transport',
+    ('depart',): 'transport', ('departs',): 'transport', ('departing',): 'transport', ('departure',): 'transport',
+    ('travel',): 'transport', ('traveling',): 'transport', ('travelling',): 'transport', ('transfer',): 'transport',
+    ('return',): 'transport', ('returning',): 'transport', ('head',): 'transport',
     ('morning',): 'time', ('afternoon',): 'time', ('evening',): 'time',
 }
 "Word sequences that open a clause of a day, and the slot the clause fills ('time' and 'checkout' fill none)."
@@ -435,6 +465,11 @@ _TRAILER2 = frozenset({('key', 'highlights'), ('budget', 'summary'), ('budget', 
                        ('total', 'budget'), ('total', 'estimated'), ('estimated', 'cost'), ('estimated', 'costs'),
                        ('estimated', 'total'), ('remaining', 'budget'), ('trip', 'summary'), ('budget', 'overview')})
 _TRAILER1 = frozenset({'summary', 'notes', 'note', 'tips', 'highlights', 'breakdown', 'total', 'budget'})
+_MAX_DAY = 99            # a larger number is no day of a TravelPlanner trip (they last 3, 5 or 7 days)
+_NUM_WORDS = {w: i for i, w in enumerate('one two three four five six seven eight nine ten eleven twelve thirteen '
+                                         'fourteen'.split(), 1)}
+_NOT_BEFORE_DAY = frozenset('for of on in from to by and the cost costs total budget see until through per each every '
+                            'that this same previous next following after before during'.split())
 
 def _line_start(text: str, ws: list[Word], k: int) -> bool:
     "Is word k the first thing on its line (only markup before it)?"
@@ -448,23 +483,77 @@ def _dash_after(text: str, ws: list[Word], k: int) -> bool:
     while s < end and text[s] in ' \t*_': s += 1
     return s < end and text[s] in '-–—'
 
-def day_spans(text: str, ws: list[Word]) -> list[tuple[int, int, int]]:
-    """`[(day number, first word, end word)]` of an answer's words `ws`: a day starts at `Day <n>` that begins a
-    line or is followed by ':' or a dash, `n` larger than the previous day's; the last day ends at a closing section."""
-    marks, last = [], 0
+def _day_number(w: str) -> int | None:
+    "The day a (folded) word names: 1 to `_MAX_DAY` in ASCII digits, or `one` … `fourteen`; else None."
+    if w.isascii() and w.isdigit() and len(w) <= 2: return int(w) or None
+    return _NUM_WORDS.get(w)
+
+_RANGE_GAPS = frozenset(f'{a}{b}' for a in ('-', '–', '—', '&', 'to', 'and', 'through', 'thru', 'till', 'until')
+                        for b in ('', 'day', 'days'))
+
+def _range_end(text: str, ws: list[Word], k: int, n: int) -> tuple[int, int]:
+    """`(last day, word after the header)` of a header at word k naming day n at k+1: a range `Day 2 to Day 4`,
+    `Day 2-4`, `Days 2 and 3` gives its last day; a single day gives `(n, k + 2)`."""
+    for j in (k + 2, k + 3, k + 4):
+        if j >= len(ws): break
+        m = _day_number(ws[j].w)
+        if m is None: continue
+        gap = ''.join(text[ws[k + 1].b:ws[j].a].lower().replace('*', ' ').replace('_', ' ').split())
+        if gap in _RANGE_GAPS and n < m <= n + 14: return m, j + 1
+        break
+    return n, k + 2
+
+def _label_follows(ws: list[Word], j: int) -> bool:
+    "Do the words from j to the next ':' (at most 3) form a field label (`Revised Day 1 Accommodation: …`)?"
+    for m in range(j, min(j + 3, len(ws))):
+        if ws[m].strong and m > j: return False
+        if ws[m].colon: return ' '.join(w.w for w in ws[j:m + 1]) in LABELS
+    return False
+
+def day_marks(text: str, ws: list[Word], anywhere: bool = False) -> list[tuple[int, int, int]]:
+    """`[(n, k, last)]`: the words `Day <n>` (word k; a range `Day <n> to Day <last>` / `Days <n>-<last>`) that head a
+    day -- at the start of a line (after markup), before a field label (`Revised Day 1 Accommodation: …`), or followed
+    by ':' or a dash and not preceded by a word that makes it a reference (`Total cost for Day 1:`) -- or, with
+    `anywhere`, every `day <n>` (narrative answers)."""
+    out, skip = [], 0
     for k in range(len(ws) - 1):
-        if ws[k].w != 'day' or not ws[k + 1].w.isdecimal(): continue
-        n = int(ws[k + 1].w)
-        if n > last and (_line_start(text, ws, k) or ws[k + 1].colon or _dash_after(text, ws, k + 1)):
-            marks.append((n, k)); last = n
-    spans = [(n, k, marks[i + 1][1] if i + 1 < len(marks) else len(ws)) for i, (n, k) in enumerate(marks)]
-    if spans:
-        n, k, e = spans[-1]
-        for p in range(k + 2, e):
-            w = ws[p].w
-            if (p + 1 < e and (w, ws[p + 1].w) in _TRAILER2) or (w in _TRAILER1 and (ws[p].colon or _line_start(text, ws, p))):
-                spans[-1] = (n, k, p); break
-    return spans
+        if k < skip or ws[k].w not in ('day', 'days'): continue
+        n = _day_number(ws[k + 1].w)
+        if n is None: continue
+        last, after = _range_end(text, ws, k, n)
+        head = after - 1
+        if anywhere or _line_start(text, ws, k) or _label_follows(ws, after) or ((ws[head].colon or _dash_after(text, ws, head))
+                                                    and not (k and not ws[k].strong and ws[k - 1].w in _NOT_BEFORE_DAY)):
+            out.append((n, k, last)); skip = after
+    return out
+
+def _in_sequence(marks: list) -> list:
+    "The marks that continue 1, 2, 3, … (in running text a later mention of a day is no new day)."
+    out = []
+    for n, k, last in marks:
+        if n == (out[-1][2] + 1 if out else 1): out.append((n, k, last))
+    return out
+
+def _closing(text: str, ws: list[Word], k: int, e: int) -> int:
+    """The first word of a closing section (Budget Summary, Key Highlights, Notes:, …) in the words `[k+2, e)`, else
+    e: a heading at the start of a line -- anywhere in an answer written on one line (`… Key Highlights Total Budget:
+    …`), never inside a line of a day (`Transportation: Self-driving, Total Cost: $944` is no closing section)."""
+    one_line = text.find('\n', ws[k].a, ws[e - 1].b if e > k else ws[k].b) < 0
+    for p in range(k + 2, e):
+        w = ws[p].w
+        if w not in _TRAILER1 and (p + 1 >= e or (w, ws[p + 1].w) not in _TRAILER2): continue
+        if not (one_line or _line_start(text, ws, p)): continue
+        if (p + 1 < e and (w, ws[p + 1].w) in _TRAILER2) or ws[p].colon or _line_start(text, ws, p): return p
+    return e
+
+def day_versions(text: str, ws: list[Word], marks: list) -> list[tuple[int, int, int, int]]:
+    """`[(n, k, e, last)]`: each marked day (or range of days `n`…`last`) from its mark k to the next mark e; the last
+    one ends at a closing section."""
+    out = [(n, k, marks[i + 1][1] if i + 1 < len(marks) else len(ws), last) for i, (n, k, last) in enumerate(marks)]
+    if out:
+        n, k, e, last = out[-1]
+        out[-1] = (n, k, _closing(text, ws, k, e), last)
+    return out
 
 # %% ../nbs/05_formatter.ipynb #675a2d6b
 _STOP = frozenset('a an the at in of on to and for with by from or de la le el my our your this that'.split())
@@ -476,7 +565,7 @@ class Venue:
     name: str
     city: str
 
-def _seq(name: str) -> tuple: return tuple(w.w for w in words(name))
+def _seq(name: str) -> tuple: return tuple(folded_words(name))
 
 class GroundingIndex:
     """What the grounded formatter looks up in a database `db` (`star.sandbox.TravelDB` frames): `cities` (a trie of
@@ -538,20 +627,39 @@ def transport_text(index: GroundingIndex, mode: str | None, a: str, b: str, numb
         return f"{label}, from {a} to {b}, duration: {dur}, distance: {dist}, cost: {int(km) if mode == 'taxi' else int(km * 0.05)}"
     return f"from {a} to {b}"
 
+def _flight_number(w: str) -> str | None:
+    "`F` + at least 4 digits (a folded word) -> the flight number, else None."
+    return w.upper() if len(w) >= 5 and w[0] == 'f' and w[1:].isdecimal() and w[1:].isascii() else None
+
 def day_leg(index: GroundingIndex, ws: list[Word], cls: list[Clause], s: int, e: int, covered, city_at: dict,
             here: str | None) -> tuple[tuple | None, str | None, str | None]:
-    """`(leg (a, b) or None, mode, flight number)` of the day whose words are `[s, e)`, clauses `cls`: cities of the
-    transport clauses in order (`city_at`: first word -> (city, end word)), the traveller's city `here`."""
-    cities, modes = [], set()
+    """`(leg (a, b) or None, mode, flight number)` of the day whose words are `[s, e)`, clauses `cls`: the mode words and
+    cities of its transport clauses (`city_at`: first word -> (city, end word)) -- not a negated one (`there is no
+    flight from A to B`) --, the flight number written in a transport clause or right after *flight*, the traveller's
+    city `here`. A flight number the database knows gives its own route when the day names both its cities (or starts
+    in its origin); else the first clause naming two cities gives the leg (`Travel to Houston … Taxi from Baton Rouge
+    to Houston`: the taxi's), else the first two cities of the clauses, or the one city named is reached from `here`."""
+    cities, best, modes, num = [], None, set(), None
     for c in cls:
         if c.kind != 'transport': continue
+        if c.key and ws[c.key - 1].w in ('no', 'not', 'without', 'nor') and not ws[c.key].strong: continue
         modes.update(w.w for w in ws[c.key:c.lo])
-        modes.update(ws[q].w for q in range(c.lo, c.hi) if not covered[q] and ws[q].w in _MODE_WORDS)
+        mine = []
         for q in range(c.lo, c.hi):
-            if q in city_at and (not cities or cities[-1] != city_at[q][0]): cities.append(city_at[q][0])
-    num = next((ws[q].w.upper() for q in range(s, e) if not covered[q] and len(ws[q].w) >= 5
-                and ws[q].w[0] == 'f' and ws[q].w[1:].isdecimal()), None)
+            if not covered[q] and ws[q].w in _MODE_WORDS: modes.add(ws[q].w)
+            if num is None: num = _flight_number(ws[q].w)
+            if q in city_at and (not mine or mine[-1] != city_at[q][0]): mine.append(city_at[q][0])
+        if len(mine) >= 2 and best is None: best = mine                # a clause naming both ends ('from A to B') wins
+        cities += [x for x in mine if not cities or cities[-1] != x]
+    cities = best or cities
+    for q in range(s, e - 1):
+        if num is not None: break
+        if ws[q].w in ('flight', 'flights'): num = _flight_number(ws[q + 1].w)
     mode = 'flight' if num or modes & _FLIGHT_WORDS else 'taxi' if modes & _TAXI_WORDS else 'drive' if modes & _DRIVE_WORDS else None
+    if num in index.flights:
+        o, d = index.flights[num][:2]
+        named = {w.w for w in ws[s:e]}
+        if (o == here or set(_seq(o)) <= named) and (d in cities or set(_seq(d)) <= named): return (o, d), mode, num
     if len(cities) >= 2: leg = (cities[0], cities[1])
     elif len(cities) == 1 and here and cities[0] != here: leg = (here, cities[0])
     elif num in index.flights and (not cities or index.flights[num][0] == cities[0]): leg = index.flights[num][:2]
@@ -560,7 +668,7 @@ def day_leg(index: GroundingIndex, ws: list[Word], cls: list[Clause], s: int, e:
 
 # %% ../nbs/05_formatter.ipynb #e5e8d97c
 _QUOTES = str.maketrans({'’': "'", '‘': "'", 'ʼ': "'", '“': '"', '”': '"'})
-_CUTS = (' | ', '|', ' (', '(', '[', ' - ', ' – ', ' — ', ', ', '. ', ' / ')
+_CUTS = (' | ', '|', ' (', '(', '[', ' - ', ' – ', ' — ', ', ', '. ', ' / ', ': ')
 _EMPTY_SLOT = frozenset({'', 'none', 'n a', 'na', 'null', 'nil', 'no', 'on the road', 'at home', 'eat at home', 'skip',
                          'skipped', 'tbd', 'free', 'not needed', 'not applicable', 'on your own', 'in flight', 'not included'})
 
@@ -570,7 +678,7 @@ def _written(text: str, ws: list[Word], i: int, j: int) -> str:
 
 def clean_piece(piece: str, city_seqs=()) -> str | None:
     """A venue name as written in one piece of a slot's text: the bracketed name, or the text up to the first
-    separator without a leading 'At' / 'In' / 'Visit'; '-' for an explicitly empty slot; None when the piece names
+    separator (`|`, `(`, ` - `, `, `, `. `, `: ` …) without a leading 'At' / 'In' / 'Visit'; '-' for an explicitly empty slot; None when the piece names
     nothing (no letters, or only a city of `city_seqs`)."""
     p = piece.replace('**', '').replace('__', '').translate(_QUOTES).strip(' \t*_•>:#.')
     if p in ('-', '—', '–'): return '-'
@@ -586,10 +694,160 @@ def clean_piece(piece: str, city_seqs=()) -> str | None:
     if p in ('-', '—', '–'): return '-'
     p = p.strip(' \t.,;:*_-–—')
     if not p: return None
-    key = tuple(w.w for w in words(p))
+    key = tuple(folded_words(p))
     if ' '.join(key) in _EMPTY_SLOT: return '-'
     if key in city_seqs or not any(c.isalpha() for c in p): return None
     return p
+
+# %% ../nbs/05_formatter.ipynb #d878fb82
+_DASHES = '-—–'
+_EMPTY_LEAD = frozenset({'none', 'n a', 'na', 'nil', 'null', 'not applicable', 'not needed', 'not required',
+    'not included', 'not available', 'not necessary', 'no', 'skip', 'skipped', 'tbd', 'to be determined', 'on the road',
+    'in flight', 'inflight', 'on the plane', 'on board', 'onboard', 'at home', 'eat at home', 'nothing', 'self catered',
+    'own arrangement', 'on your own', 'return', 'returning', 'departure', 'depart', 'departing', 'back home', 'check out',
+    'checkout', 'same as', 'free', 'unspecified', 'not specified', 'included', 'complimentary'})
+"First words (folded) that make a slot value empty when no venue of the slot is named in it."
+_SAME_LEAD = frozenset({'same', 'already', 'continue', 'continued', 'continuing', 'previous', 'remain', 'remaining',
+                        'still', 'as above', 'as before', 'see above'})
+"First words of a value that refers to the previous day's (`Same as Day 1`, `Already paid for on Day 1`)."
+
+def unstate(v: str) -> str:
+    "`v` with every city's glued `(State)` suffix removed (`from Abilene(Texas) to Dallas` -> `from Abilene to Dallas`)."
+    out, i = [], 0
+    while True:
+        j = v.find('(', i)
+        k = v.find(')', j) if j >= 0 else -1
+        if k < 0: out.append(v[i:]); return ''.join(out)
+        inner = v[j + 1:k]
+        glued = j > 0 and v[j - 1] != ' ' and inner[:1].isupper() and ',' not in inner
+        out.append(v[i:j] if glued else v[i:k + 1]); i = k + 1
+
+def plain_value(v: str) -> str:
+    "A value without markdown emphasis, links and backticks, typographic quotes straightened, outer spaces stripped."
+    return _unlink(v).replace('**', '').replace('__', '').replace('`', '').translate(_QUOTES).strip()
+
+def dash_first(v: str) -> bool:
+    "Does the value start with a dash marker (`-`, `--`, `— no stay needed`) rather than a name (`-Cafe`)? Empty: yes."
+    p = plain_value(v).lstrip(' *_>•')
+    return not p or (p[0] in _DASHES and (len(p) == 1 or not p[1].isalnum()))
+
+def _lead(v: str, n: int = 4) -> list[str]: return folded_words(plain_value(v[:200])[:80])[:n]
+
+def empty_lead(v: str) -> bool:
+    "Is the value empty: a dash marker, no letter, or first words in `_EMPTY_LEAD` (`N/A`, `Not applicable`, `No stay`)?"
+    if dash_first(v) or not any(c.isalpha() for c in v[:200]): return True
+    ws = _lead(v)
+    return any(' '.join(ws[:k]) in _EMPTY_LEAD for k in (1, 2, 3))
+
+def same_lead(v: str) -> bool:
+    "Does the value refer to the previous day's (first words in `_SAME_LEAD`)?"
+    ws = _lead(v, 2)
+    return bool(ws) and (ws[0] in _SAME_LEAD or ' '.join(ws) in _SAME_LEAD)
+
+_EXAMPLE_LEADS = ('such as ', 'e.g., ', 'e.g. ', 'eg. ', 'like ', 'for example, ', 'for example ', 'i.e., ', 'i.e. ', 'namely ')
+_QUOTE_PAIRS = (('"', '"'), ('“', '”'), ('[', ']'), ("'", "'"))
+_EXAMPLE_END = (' or ', ' and ', ', ', ' (', ')', '. ', '; ', ' for ', ' at ', ' in ', ' with ')
+
+def _cut(v: str, seps) -> str:
+    "v up to the first of the separators `seps` (not at position 0), stripped of spaces and punctuation."
+    return v[:min((i for i in (v.find(c) for c in seps) if i > 0), default=len(v))].strip(' \t.,;:*_-–—')
+
+def named_in(piece: str) -> str | None:
+    """The name a piece of prose gives: quoted or bracketed (`check into "Cozy Inn"`), or after `such as` / `e.g.` /
+    `like` up to ` or `, a comma or a bracket (`lunch at a French restaurant, such as Le Bec-Fin`); None otherwise."""
+    for o, c in _QUOTE_PAIRS:
+        i = piece.find(o)
+        if i >= 0 and (o != "'" or i == 0 or not piece[i - 1].isalnum()):
+            j = piece.find(c, i + 1)
+            if j > i + 1 and any(ch.isalpha() for ch in piece[i + 1:j]): return piece[i + 1:j].strip().translate(_QUOTES)
+    low = piece.lower()
+    for lead in _EXAMPLE_LEADS:
+        i = low.find(lead)
+        if i >= 0: return _cut(piece[i + len(lead):], _EXAMPLE_END).translate(_QUOTES) or None
+    return None
+
+# %% ../nbs/05_formatter.ipynb #db142e38
+LABELS = {
+    'current city': 'current_city', 'current_city': 'current_city', 'city': 'current_city', 'location': 'current_city',
+    'current location': 'current_city', 'cities': 'current_city',
+    'transportation': 'transportation', 'transport': 'transportation', 'transportation mode': 'transportation',
+    'mode of transportation': 'transportation', 'travel': 'transportation', 'transit': 'transportation',
+    'flight': 'transportation', 'flights': 'transportation', 'transfer': 'transportation',
+    'breakfast': 'breakfast', 'lunch': 'lunch', 'brunch': 'lunch', 'dinner': 'dinner', 'supper': 'dinner',
+    'attraction': 'attraction', 'attractions': 'attraction', 'attraction(s)': 'attraction', 'sightseeing': 'attraction',
+    'activities': 'attraction', 'activity': 'attraction', 'places to visit': 'attraction',
+    'accommodation': 'accommodation', 'accommodations': 'accommodation', 'accommodation(s)': 'accommodation',
+    'hotel': 'accommodation', 'lodging': 'accommodation', 'stay': 'accommodation',
+}
+"Line labels (folded, markdown removed) that name a plan field."
+_TIME_WORDS = frozenset({'morning', 'afternoon', 'evening', 'night', 'late', 'early', 'midday', 'noon'})
+_REVISION_WORDS = frozenset({'alternative', 'alternate', 'revised', 'updated', 'new', 'corrected', 'changed',
+                             'adjusted', 'final', 'replacement'})
+_QUALIFIERS = frozenset({'in', 'at', 'for', 'on', 'near', 'from', 'to', 'during', 'of', 'and', 'with', 'via'})
+
+def label_key(label: str) -> tuple[str | None, bool, bool]:
+    """`(field, revised, qualified)` of a line label: a `LABELS` entry, possibly numbered (`Attraction 1`,
+    `Attraction #2`), timed (`Morning Attraction`), of a day (`Day 2 Lunch`), revised (`Alternative Accommodation`,
+    `Revised Day 1 Accommodation`) or qualified
+    (`Accommodation in Orlando`, `Mode of Transportation from A to B`: the words after the field belong to the value);
+    `(None, False, False)` when it names no field."""
+    ws = label.lower().replace('*', ' ').replace('_', ' ').replace('#', ' ').split()
+    while ws and ws[-1].isdigit(): ws.pop()
+    rev = False
+    while len(ws) > 1 and (ws[0] in _TIME_WORDS or ws[0] in _REVISION_WORDS or ws[0] == 'day'):
+        rev = rev or ws[0] in _REVISION_WORDS
+        ws.pop(0)
+    key = LABELS.get(' '.join(ws))
+    if key is not None: return key, rev, False
+    for n in (3, 2, 1):
+        if len(ws) > n and ws[n] in _QUALIFIERS and (key := LABELS.get(' '.join(ws[:n]))): return key, rev, True
+    return None, False, False
+
+def _field_line(line: str) -> tuple[str, str] | None:
+    "(label, value) of a `[bullet] [**]Label[ n][**]: value` line (`_tol_field`, digits and '#' allowed before ':')."
+    f = _tol_field(line)
+    if f: return f
+    i = line.find(':', 0, 80)
+    if i < 0 or not any(c.isdigit() for c in line[:i]): return None
+    head = ''.join(' ' if c.isdigit() or c == '#' else c for c in line[:i])          # 'Attraction 2', 'Day 1 Lunch'
+    f = _tol_field(head + line[i:])
+    return (f[0], line[len(line) - len(f[1]):]) if f else None
+
+def _line_spans(text: str, a: int, b: int):
+    "(start, end) of every line of text[a:b]."
+    while a < b:
+        j = text.find('\n', a, b)
+        if j < 0: j = b
+        yield a, j
+        a = j + 1
+
+def labelled_fields(text: str, a: int, b: int) -> dict[str, list[tuple[int, int]]]:
+    """`{field: [(start, end)]}`: where the labelled values of the lines of `text[a:b]` are (`Label: value`, label per
+    `label_key`), with the sub-bullets under a label whose value is empty. A field's first label wins, except that
+    a revised label (`Alternative Accommodation:`) replaces it and attractions add up (`Attraction 1:`, `Attraction 2:`).
+    A value without a letter before its first bracket that is no dash (`Day 1 Lunch (Frog Hollow Tavern): $40 ($20 x 2)`)
+    is a cost line, not a value."""
+    out, pending = {}, None
+    for s, e in _line_spans(text, a, b):
+        line = text[s:e]
+        if not line.strip(): continue
+        f = _field_line(line)
+        key, rev, qual = label_key(f[0]) if f else (None, False, False)
+        if key is not None and not dash_first(f[1]) and not any(ch.isalpha() for ch in f[1][:200].split('(')[0]):
+            pending = None; continue                        # 'Day 1 Lunch (Frog Hollow Tavern): $40' is a cost line
+        if key is not None:
+            v0 = s if qual else e - len(f[1])              # a qualified label's words are part of the value
+            empty = not f[1].strip(' *_')
+            if rev and key in out and not dash_first(f[1]): out[key] = [(v0, e)]
+            elif key == 'attraction' and key in out: out[key].append((v0, e))
+            elif key not in out: out[key] = [(v0, e)]
+            else: pending = None; continue
+            pending = key if empty else None
+            continue
+        item = _bullet_item(line) if pending is not None else None
+        if item is not None: out[pending].append((e - len(item), e)); continue
+        pending = None
+    return out
 
 # %% ../nbs/05_formatter.ipynb #8a1bedfc
 def _task_cities(task) -> tuple:
@@ -603,77 +861,240 @@ class _Day:
     city: str = '-'
     transportation: str = '-'
     slots: dict = field(default_factory=dict)
-    attractions: list = field(default_factory=list)
+    attractions: dict = field(default_factory=dict)   # 'Name, City' -> None, in order
     end: str | None = None          # the city the day ends in
     stay_city: str | None = None    # the city of its accommodation
+    labelled: bool = False
 
 _MEAL_TABLE = {'breakfast': 'restaurants', 'lunch': 'restaurants', 'dinner': 'restaurants', 'accommodation': 'accommodations'}
+_SAME = '\x00same'                  # a slot that says "same as the day before", resolved after all days are read
+_MAX_NOTES = 40
 
-def _fill_slots(day, text, ws, cls, venue_at, city_at, order, travel, index, notes):
-    "Fill `day`'s meals, attractions and accommodation from its clauses (see the rules above)."
-    def pick(m, table, slot=None):
-        es = [v for v in m.entries if v.table == table]
-        if not es: return None
-        after = city_at.get(m.j)                     # "Flying Mango, Rockford": the city written after the name
-        if after and any(v.city == after[0] for v in es): return next(v for v in es if v.city == after[0])
-        o = order[1::-1] + order[2:] if slot == 'breakfast' and travel else order
-        return min(es, key=lambda v: o.index(v.city) if v.city in o else len(o))
-    def value(m, v): return f"{v.name if m.full else _written(text, ws, m.i, m.j)}, {v.city}"
+class Reading:
+    "One answer being read: its text, words, the names found in it (`venue_at`, `city_at`), the index, the notes."
+    def __init__(self, text, ws, index, venue_at, city_at, covered, notes):
+        self.text, self.ws, self.index, self.venue_at, self.city_at, self.covered = text, ws, index, venue_at, city_at, covered
+        self.notes, self.n_notes = notes, 0
+        self.starts, self.city_keys = [w.a for w in ws], sorted(city_at)
+    def note(self, msg: str):
+        "Record a doubt (the first `_MAX_NOTES`, then a count)."
+        self.n_notes += 1
+        if self.n_notes <= _MAX_NOTES: self.notes.append(msg)
+    def wrange(self, s: int, e: int) -> tuple[int, int]:
+        "Word indices `[lo, hi)` of the characters `[s, e)`."
+        return bisect.bisect_left(self.starts, s), bisect.bisect_left(self.starts, e)
+    def cities_in(self, lo: int, hi: int) -> list:
+        "`[(city, first word, end word)]` named in the words `[lo, hi)`, in order."
+        i, out = bisect.bisect_left(self.city_keys, lo), []
+        while i < len(self.city_keys) and self.city_keys[i] < hi:
+            q = self.city_keys[i]; out.append((self.city_at[q][0], q, self.city_at[q][1])); i += 1
+        return out
+    def venues_in(self, lo: int, hi: int) -> list: return [self.venue_at[q] for q in range(lo, hi) if q in self.venue_at]
+
+def _pick(r: Reading, m: Match, table: str, order: list, slot: str | None = None, travel: bool = False):
+    """The `Venue` of `table` that the name `m` means: in the city written right after it (`Flying Mango, Rockford`),
+    even where the database does not have it there; else in the day's city (on a travel day the arrival city, the
+    departure city first for breakfast) where the database has it; else in the day's city all the same -- the text
+    puts it on that day, as an LLM formatter reads it; the sandbox check fails and a note says where the database has
+    it --; with no day city known, in the first of the query's cities that has it. None when no entry is of `table`."""
+    es = [v for v in m.entries if v.table == table]
+    if not es: return None
+    after = r.city_at.get(m.j)
+    if after: return next((v for v in es if v.city == after[0]), None) or Venue(table, es[0].name, after[0])
+    o = order[1::-1] + order[2:] if slot == 'breakfast' and travel else order
+    day_cities = o[:2] if travel else o[:1]
+    if (here := [v for v in es if v.city in day_cities]): return min(here, key=lambda v: o.index(v.city))
+    if not day_cities: return min(es, key=lambda v: o.index(v.city) if v.city in o else len(o))
+    r.note(f"{es[0].name!r} is named on a day in {day_cities[0]}; the database has it in {es[0].city}")
+    return Venue(table, es[0].name, day_cities[0])
+
+def _venue_text(r: Reading, m: Match, v: Venue) -> str:
+    "`Name, City`: the name as written (the database's own spelling where the text writes exactly that)."
+    a = r.ws[m.i].a - (len(v.name) - len(v.name.lstrip("'\"([*~ ")))      # names may start with a quote, '*', '~' 
+    if m.full and a >= 0 and r.text.startswith(v.name, a): return f"{v.name}, {v.city}"
+    return f"{_written(r.text, r.ws, m.i, m.j)}, {v.city}"
+
+_LEADS = ('at ', 'in ', 'visit ', 'eat at ', 'dine at ', 'stay at ', 'check in at ', 'check into ')
+_NOT_NAME = frozenset('and then head go take return depart leave drive fly check explore visit spend enjoy have after '
+                      'before for with to from of your their our its this that which where when while as so but or if'.split())
+
+def _item_as_written(r: Reading, s: int, e: int, city: str, day: int, slot: str, prose: bool = False) -> str | None:
+    """`Name, City` of a slot item `text[s:e]` that names no database venue: a quoted name or one after *such as*, else
+    the text before the city it names (`Local Restaurant, Nashville, Cost: 30`), else the text up to its first
+    separator (`clean_piece`); in the city written right after the name, else `city`. None when it names nothing (in
+    prose also when it starts like a sentence: `and head to the airport`)."""
+    raw = plain_value(r.text[s:e])
+    lo, hi = r.wrange(s, e)
+    cities = r.cities_in(lo, hi)
+    name = named_in(raw)
+    if name is None and cities and cities[0][1] > lo and not prose:       # 'Name, City, Cost: ...'
+        name = plain_value(r.text[s:r.ws[cities[0][1]].a]).rstrip(' ,;:-–—(').strip()
+        low = name.lower()
+        name = next((name[len(p):] for p in _LEADS if low.startswith(p)), name)
+        name = _cut(name, (' (', ' [', ' | ', ' - ', ' – ', ' — ')) if name else name
+    if not name:
+        name = clean_piece(raw, r.index.city_seqs)
+        if name in (None, '-') or (prose and folded_words(name[:40])[:1] and folded_words(name[:40])[0] in _NOT_NAME): return None
+    if not any(c.isalpha() for c in name): return None
+    at = r.text.find(name[:20], s, e)
+    if at >= 0:                                                          # 'Name, City' / 'Name in City'
+        k = r.wrange(at + len(name), e)[0]
+        if k in r.city_at and r.text[at + len(name):r.ws[k].a].strip(' ,').lower() in ('', 'in', 'at'): city = r.city_at[k][0]
+    r.note(f"day {day}: {slot} {name!r} is not in the database (kept as written)")
+    return f"{name}, {city or '-'}"
+
+def _pieces(text: str, s: int, e: int, sep: str = ';') -> list[tuple[int, int]]:
+    "`(start, end)` of the non-blank `sep`-separated pieces of `text[s:e]`."
+    out = []
+    while s <= e:
+        j = text.find(sep, s, e)
+        if j < 0: j = e
+        if text[s:j].strip(): out.append((s, j))
+        s = j + len(sep)
+    return out
+
+# %% ../nbs/05_formatter.ipynb #0523018f
+def _span(ranges: list) -> tuple[int, int]:
+    "The characters from a labelled value's first non-empty range to its last (a value and its sub-bullets)."
+    full = [(s, e) for s, e in ranges if e > s] or ranges
+    return full[0][0], full[-1][1]
+
+def read_current_city(r: Reading, s: int, e: int) -> tuple[str, list]:
+    """`(current_city, route)` of a labelled `Current City:` value `text[s:e]`: `from A to B` (`… to C`) with the
+    database's city names when it names several cities, the city when it names one (`Alamosa(Colorado)` -> `Alamosa`),
+    the value up to its first separator when it names none; '-' for a dash."""
+    raw = plain_value(r.text[s:e])
+    if dash_first(raw): return '-', []
+    route = []
+    for c, _, _ in r.cities_in(*r.wrange(s, e)):
+        if not route or route[-1] != c: route.append(c)
+    if not route: return _cut(raw, _SEPS) or '-', []
+    return (route[0] if len(route) == 1 else 'from ' + ' to '.join(route)), route
+
+_SEPS = (' (', ' [', ' | ', ' - ', ' – ', ' — ', '; ', '. ', ' / ')
+_MODE_LABEL = {'flight': 'Flight', 'taxi': 'Taxi', 'drive': 'Self-driving'}
+
+def read_transportation(r: Reading, s: int, e: int, here: str | None, route: list) -> tuple[str, tuple | None, str | None]:
+    """`(transportation, leg, mode)` of a labelled `Transportation:` value `text[s:e]`. '-' when it is empty (a dash, or
+    `N/A`… with no mode and no flight number). As written when it has no mode (`Bus from A to B`: no TravelPlanner
+    mode), or when it already starts the database's way (`Flight Number: F…`, `Self-driving…`, `Taxi…`; a missing
+    `from A to B` is not added). Otherwise rebuilt the database's way (`transport_text`) from its mode, flight number
+    and cities (one city: reached from `here`; none: the `Current City` route)."""
+    raw = ', '.join(x for line in plain_value(r.text[s:e]).split('\n') if (x := (_bullet_item(line) or line).strip()))
+    lo, hi = r.wrange(s, e)
+    ws = r.ws
+    num = next((n for q in range(lo, hi) if (n := _flight_number(ws[q].w))), None)
+    modes = {ws[q].w for q in range(lo, hi)} & _MODE_WORDS
+    if dash_first(raw) or (not num and not modes and empty_lead(raw)): return '-', None, None
+    mode = 'flight' if num or modes & _FLIGHT_WORDS else 'taxi' if modes & _TAXI_WORDS else 'drive' if modes & _DRIVE_WORDS else None
+    cs = []
+    for c, _, _ in r.cities_in(lo, hi):
+        if not cs or cs[-1] != c: cs.append(c)
+    leg = ((cs[0], cs[1]) if len(cs) >= 2 else (here, cs[0]) if len(cs) == 1 and here and here != cs[0] else
+           (route[0], route[-1]) if len(route) >= 2 else None)
+    if mode is None or raw.startswith('Flight Number: ') or raw.lower().startswith(('self-driving', 'taxi')):
+        return unstate(raw), leg, mode
+    if leg: return transport_text(r.index, mode, leg[0], leg[1], num), leg, mode
+    return (f"Flight Number: {num}" if num else f"{_MODE_LABEL[mode]}, {raw}"), leg, mode
+
+def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: bool):
+    """Fill `day`'s meals, attractions and accommodation from its labelled values `lab` (`labelled_fields`). A meal or
+    stay is the first venue of its table named in the value; else '-' when the value is empty (`empty_lead`), the
+    previous day's when it refers to it (`same_lead`), the name as written otherwise. Attractions: every attraction
+    named in each `;`-piece; a piece naming none is kept as written (split at commas when it names no city)."""
+    for key in ('breakfast', 'lunch', 'dinner', 'accommodation'):
+        if key not in lab: continue
+        table, (s, e) = _MEAL_TABLE[key], _span(lab[key])
+        if dash_first(r.text[s:e]): day.slots[key] = '-'; continue
+        hit = next(((m, v) for m in r.venues_in(*r.wrange(s, e)) if (v := _pick(r, m, table, order, key, travel))), None)
+        if hit:
+            day.slots[key] = _venue_text(r, *hit)
+            if key == 'accommodation': day.stay_city = hit[1].city
+        elif same_lead(r.text[s:e]): day.slots[key] = _SAME
+        elif empty_lead(r.text[s:e]): day.slots[key] = '-'
+        else:
+            item = next((x for s2, e2 in lab[key] for p in _pieces(r.text, s2, e2)
+                         if (x := _item_as_written(r, *p, order[0] if order else None, day.number, key))), None)
+            day.slots[key] = item or '-'
+            if key == 'accommodation' and item: day.stay_city = item.rsplit(', ', 1)[-1]
+    for s, e in lab.get('attraction', ()):
+        if dash_first(r.text[s:e]): continue
+        for s2, e2 in _pieces(r.text, s, e):
+            found = [_venue_text(r, m, v) for m in r.venues_in(*r.wrange(s2, e2)) if (v := _pick(r, m, 'attractions', order, travel=travel))]
+            if found: day.attractions.update(dict.fromkeys(found)); continue
+            if empty_lead(r.text[s2:e2]): continue
+            parts = [(s2, e2)] if r.cities_in(*r.wrange(s2, e2)) else _pieces(r.text, s2, e2, ', ')
+            for p in parts:
+                if (x := _item_as_written(r, *p, order[0] if order else None, day.number, 'attraction')): day.attractions[x] = None
+
+# %% ../nbs/05_formatter.ipynb #438fc72c
+def fill_narrative(r: Reading, day: _Day, cls: list[Clause], order: list, travel: bool):
+    """Fill a narrative day's meals, attractions and accommodation from its clauses: a meal or stay is the first venue
+    of its table in its clause, else the name the clause gives as written (`_item_as_written`, prose rules);
+    attractions come from the attraction clauses and the unlabelled ones (`Morning: …`, the header; not from a meal's
+    or a stay's description); an accommodation named in an unlabelled clause counts."""
+    text, ws = r.text, r.ws
     def as_written(c, first_only):
-        start = ws[c.lo - 1].b
-        raw = text[start:(ws[c.hi].a if c.hi < len(ws) else len(text))]
-        out, pos = [], start
-        for piece in raw.replace(';', '\n').split('\n'):
-            name = clean_piece(piece, index.city_seqs)
-            if name == '-': out.append('-')
-            elif name is not None:
-                at = pos + max(piece.find(name[:8]), 0)
-                city = next((cc for q, (cc, _) in sorted(city_at.items()) if c.lo <= q < c.hi and at < ws[q].a <= pos + len(piece)), None)
-                out.append(f"{name}, {city or (order[0] if order else '-')}")
-                notes.append(f"day {day.number}: {name!r} is kept as written")
-            if first_only and out: break
-            pos += len(piece) + 1
+        start = ws[c.lo - 1].b if c.lo else 0
+        stop = ws[c.hi].a if c.hi < len(ws) else len(text)
+        out = []
+        for s, e in _pieces(text, start, stop, '\n'):
+            for s2, e2 in _pieces(text, s, e):
+                name = clean_piece(text[s2:e2])
+                if name == '-' and named_in(text[s2:e2]) is None: out.append('-')
+                elif (x := _item_as_written(r, s2, e2, order[0] if order else None, day.number, c.kind, prose=True)): out.append(x)
+                if first_only and out: return out
         return out
     for c in cls:
-        ms = [venue_at[q] for q in range(c.lo, c.hi) if q in venue_at]
+        ms = r.venues_in(c.lo, c.hi)
         if c.kind in _MEAL_TABLE and c.kind not in day.slots:
-            table = _MEAL_TABLE[c.kind]
-            hit = next(((m, v) for m in ms if (v := pick(m, table, c.kind))), None)
-            if hit: day.slots[c.kind] = value(*hit)
+            hit = next(((m, v) for m in ms if (v := _pick(r, m, _MEAL_TABLE[c.kind], order, c.kind, travel))), None)
+            if hit: day.slots[c.kind] = _venue_text(r, *hit)
             elif (fb := as_written(c, True)): day.slots[c.kind] = fb[0]
             if c.kind == 'accommodation' and c.kind in day.slots:
                 day.stay_city = hit[1].city if hit else day.slots[c.kind].rsplit(', ', 1)[-1]
         if c.kind in ('transport', 'checkout'): continue
         found = False
         for m in ms:
-            v = pick(m, 'attractions')
-            if v and c.kind in ('attraction', 'time'):             # a meal's or stay's clause describes that venue
-                if value(m, v) not in day.attractions: day.attractions.append(value(m, v))
-                found = True
-            elif c.kind == 'time' and 'accommodation' not in day.slots and (v := pick(m, 'accommodations')):
-                day.slots['accommodation'], day.stay_city = value(m, v), v.city
+            v = _pick(r, m, 'attractions', order, travel=travel)
+            if v and c.kind in ('attraction', 'time'):
+                day.attractions[_venue_text(r, m, v)] = None; found = True
+            elif c.kind == 'time' and 'accommodation' not in day.slots and (v := _pick(r, m, 'accommodations', order, travel=travel)):
+                day.slots['accommodation'], day.stay_city = _venue_text(r, m, v), v.city
         if c.kind == 'attraction' and not found:
-            day.attractions += [a for a in as_written(c, False) if a != '-' and a not in day.attractions]
+            day.attractions.update(dict.fromkeys(a for a in as_written(c, False) if a != '-'))
 
 # %% ../nbs/05_formatter.ipynb #b28c94d8
 def format_grounded(text: str, task=None, notes: list | None = None, db=None) -> list[dict]:
     """Structured plan (all 8 `PLAN_KEYS` per day, `days` = the number written) of a free-form itinerary `text` (or a
-    response with `<answer>`), by matching what it names against the sandbox database (`db`, default the packaged
-    one) for the cities of `task` (dict or `Task`: origin, destination; optional) and of the text (see above).
-    Appends what it noticed to `notes` (names kept as written, day numbers missing, days with several legs). Never
-    invents or repairs a value. Linear in `len(text)`. Raises `PlanFormatError` when the text has no `Day <n>`."""
-    notes = [] if notes is None else notes
+    response with `<answer>`), read against the sandbox database (`db`, default the packaged one) for the cities of
+    `task` (dict or `Task`: origin, destination; optional) and of the text, by the rules above. Appends its doubts to
+    `notes` (names not in the database, days found in running text, days written several times or as a range, days
+    missing, transportation without a route; at most 40 and a count). Never invents or repairs a value. Linear in
+    `len(text)` (the cyclic garbage collector is paused meanwhile: its full passes over the many small objects of a
+    long answer made the time grow faster than the text). Raises `PlanFormatError` when the text names no day."""
+    paused = gc.isenabled()
+    gc.disable()
+    try: return _format_grounded(text, task, [] if notes is None else notes, db)
+    finally:
+        if paused: gc.enable()
+
+def _format_grounded(text, task, notes, db):
     index, text = grounding_index(db), extract_answer(text)
     ws = words(text)
-    spans = day_spans(text, ws)
-    if not spans: raise PlanFormatError("no 'Day <n>' header found in the answer")
+    marks = day_marks(text, ws)
+    if not marks:
+        marks = _in_sequence(day_marks(text, ws, anywhere=True))
+        if marks: notes.append("days found in running text ('on day 1 …'), not as headers")
+    if not marks: raise PlanFormatError("no 'Day <n>' header found in the answer")
+    versions = day_versions(text, ws, marks)
     org, dest = _task_cities(task)
     cands = list(dict.fromkeys([c for c in (org, dest) if c in index.by_city] +
                                [m.entries[0] for m in find_matches(ws, index.cities, min_prefix=0)]))
     wanted = set(cands)
     def keep(entries): return [v for v in entries if v.city in wanted]
     covered, venue_at = bytearray(len(ws)), {}
-    for _, k, e in spans:
+    for _, k, e, _ in versions:
         for m in find_matches(ws, index.venues, k + 2, e, stop=_SLOT_WORDS, reject=index.city_seqs, keep=keep):
             venue_at[m.i] = m
             covered[m.i:m.j] = b'\1' * (m.j - m.i)
@@ -681,36 +1102,80 @@ def format_grounded(text: str, task=None, notes: list | None = None, db=None) ->
     for m in find_matches(ws, index.cities, covered=covered, min_prefix=0):
         city_at[m.i] = (m.entries[0], m.j)
         covered[m.i:m.j] = b'\2' * (m.j - m.i)
+    r = Reading(text, ws, index, venue_at, city_at, covered, notes)
+    by_day = {}
+    for n, k, e, last in versions:
+        lab = labelled_fields(text, ws[k].a, ws[e].a if e < len(ws) else len(text))
+        for d in range(n, last + 1): by_day.setdefault(d, []).append((k, e, lab))
+        if last > n: r.note(f"days {n}-{last} are written as one")
+    def where(k, e):
+        "Where the text puts a day whose city nothing else gives: the majority of its venues' and cities' cities."
+        seen = Counter(venue_at[q].entries[0].city for q in range(k, e) if q in venue_at)
+        seen.update(c for c, _, _ in r.cities_in(k, e))
+        return seen.most_common(1)[0][0] if seen else None
     days, here = [], None
-    for number, k, e in spans:
-        day, cls = _Day(number), clauses(ws, k + 2, e, covered)
-        leg, mode, num = day_leg(index, ws, cls, k + 2, e, covered, city_at, here or org)
-        if leg:
-            a, b = leg
-            day.city, day.end, day.transportation = f"from {a} to {b}", b, transport_text(index, mode, a, b, num)
-            order = [b, a]
-        else:
-            if mode or num: notes.append(f"day {number}: transportation without a route")
-            if here is None:                         # where the text puts the day: its venues' and cities' majority
-                seen = [m.entries[0].city for q, m in venue_at.items() if k <= q < e] + [c for q, (c, _) in city_at.items() if k <= q < e]
-                here = max(seen, key=seen.count) if seen else None
-            day.city, day.end, order = (here or '-'), here, ([here] if here else [])
-        order = order + [c for c in cands if c not in order]
-        _fill_slots(day, text, ws, cls, venue_at, city_at, order, bool(leg), index, notes)
+    for number in sorted(by_day):
+        vs, day = by_day[number], _Day(number)
+        if len(vs) > 1: r.note(f"day {number} is written {len(vs)} times: later versions override earlier ones")
+        lab = {}
+        for _, _, l in vs: lab.update(l)
+        if len(lab) >= 2 and ('current_city' in lab or len(lab) >= 5):          # a labelled day
+            route, leg = [], None
+            if 'current_city' in lab: day.city, route = read_current_city(r, *_span(lab['current_city']))
+            if 'transportation' in lab:
+                day.transportation, leg, _ = read_transportation(r, *_span(lab['transportation']), here or org, route)
+            if leg and len(route) < 2 and (not route or route[0] in leg):
+                day.city, route = f"from {leg[0]} to {leg[1]}", list(leg)      # the benchmark parser's rule
+            elif 'current_city' not in lab:
+                day.city = here or where(vs[-1][0], vs[-1][1]) or '-'
+                route = [day.city] if day.city != '-' else []
+            day.end = route[-1] if route else here
+            travel = len(route) >= 2
+            order = [route[-1], route[0]] if travel else route[:1] or ([here] if here else [])
+            order += [c for c in cands if c not in order]
+            read_labelled_day(r, day, lab, order, travel)
+            day.labelled = True
+        else:                                                                    # narrative (with the labels it has)
+            content = [(k, e) for k, e, _ in vs if any(q in venue_at or q in city_at for q in range(k + 2, e))]
+            k, e = content[-1] if content else vs[-1][:2]
+            cls = clauses(ws, k + 2, e, covered)
+            leg, mode, num = day_leg(index, ws, cls, k + 2, e, covered, city_at, here or org)
+            tr = transport_text(index, mode, leg[0], leg[1], num) if leg else '-'
+            if 'transportation' in lab:
+                tr2, leg2, _ = read_transportation(r, *_span(lab['transportation']), here or org, [])
+                if leg2 or not leg: tr, leg = tr2, leg2
+            if leg:
+                day.city, day.end, day.transportation, order = f"from {leg[0]} to {leg[1]}", leg[1], tr, [leg[1], leg[0]]
+            else:
+                if mode or num: r.note(f"day {number}: transportation without a route")
+                here = here or where(k, e)
+                day.city, day.end, order = (here or '-'), here, ([here] if here else [])
+            order += [c for c in cands if c not in order]
+            fill_narrative(r, day, cls, order, bool(leg))
+            if lab:
+                got = _Day(number)
+                read_labelled_day(r, got, lab, order, bool(leg))
+                day.slots.update({key: got.slots.get(key, '-') for key in _MEAL_TABLE if key in lab})
+                if 'accommodation' in lab: day.stay_city = got.stay_city
+                if 'attraction' in lab: day.attractions = {**got.attractions, **day.attractions}
         days.append(day)
-        here = day.end
-    for i in range(1, len(days) - 1):                # a stay named at check-in covers the next nights in its city
+        here = day.end or here
+    for i, d in enumerate(days):                     # "Same as Day 1": the previous day's value
+        for key, v in d.slots.items():
+            if v == _SAME:
+                d.slots[key] = days[i - 1].slots.get(key, '-') if i else '-'
+                if key == 'accommodation': d.stay_city = days[i - 1].stay_city if i else None
+    for i in range(1, len(days) - 1):                # a stay named once covers the next nights in its city
         d, prev = days[i], days[i - 1]
         if 'accommodation' not in d.slots and prev.slots.get('accommodation', '-') != '-' and prev.stay_city == d.end:
             d.slots['accommodation'], d.stay_city = prev.slots['accommodation'], prev.stay_city
-    nums = [d.number for d in days]
-    missing = sorted(set(range(1, max(nums) + 1)) - set(nums))
-    if missing: notes.append(f"days {missing} are not in the answer")
+    missing = [n for n in range(1, max(by_day) + 1) if n not in by_day]
+    if missing: r.note(f"days {missing} are not in the answer")
+    if r.n_notes > _MAX_NOTES: notes.append(f"… and {r.n_notes - _MAX_NOTES} more notes")
     return [{'days': d.number, 'current_city': d.city, 'transportation': d.transportation,
              'breakfast': d.slots.get('breakfast', '-'), 'attraction': ''.join(a + ';' for a in d.attractions) or '-',
              'lunch': d.slots.get('lunch', '-'), 'dinner': d.slots.get('dinner', '-'),
              'accommodation': d.slots.get('accommodation', '-')} for d in days]
-
 
 # %% ../nbs/05_formatter.ipynb #ad7664cb
 FORMAT_SYSTEM_PROMPT = "You are a helpful assistant that formats text into a strict JSON format."
@@ -757,13 +1222,14 @@ def _unfence(s: str) -> str:
 def parse_llm_plan(content: str) -> list[dict]:
     """Parse a formatting model's reply into a structured plan: ```json fences removed (as Agent-STAR does), JSON
     array decoded (falling back to the outermost `[...]` when prose surrounds it), then `canonical_plan`
-    (`day` → `days`). Raises `LLMFormatError` when no JSON array of day dicts can be read or it is empty."""
-    s = _unfence(content or '').strip()
+    (`day` → `days`). Raises `LLMFormatError` when no JSON array of day dicts can be read (also for nesting too deep to
+    decode) or it is empty; never another exception."""
+    s = _unfence(content if isinstance(content, str) else '').strip()
     try: obj = json.loads(s)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):                 # RecursionError: nesting deeper than the interpreter's stack
         i, j = s.find('['), s.rfind(']')
         try: obj = json.loads(s[i:j + 1]) if 0 <= i < j else None
-        except json.JSONDecodeError: obj = None
+        except (ValueError, RecursionError): obj = None
         if obj is None: raise LLMFormatError(f"formatter reply is not JSON: {s[:120]!r}") from None
     if not isinstance(obj, list) or not all(isinstance(d, dict) for d in obj):
         raise LLMFormatError(f"formatter reply is not a JSON array of day objects: {s[:120]!r}")
@@ -885,7 +1351,9 @@ def fake_formatter_server(reply, status: int = 200):
 @dataclass
 class FormattedPlan:
     """A structured plan and its provenance: `formatter` in {'exact','grounded','llm','tolerant'} or None when
-    undelivered, the LLM `prompt` name when 'llm', the grounded formatter's `notes`."""
+    undelivered, `reason` (why no plan, or why earlier formatters were passed over), the LLM `prompt` name when 'llm',
+    and the grounded reader's `notes`: its doubts about the reading (names not in the database, days found in running
+    text or written twice, missing days, …), empty when it is sure."""
     plan: list[dict] | None
     formatter: str | None
     reason: str | None = None
@@ -893,6 +1361,10 @@ class FormattedPlan:
     notes: tuple = ()
     @property
     def ok(self) -> bool: return self.plan is not None
+    @property
+    def doubtful(self) -> bool:
+        "Is this a grounded reading with doubts (what `format_plan(..., 'auto', llm=...)` sends to the LLM)?"
+        return self.formatter == 'grounded' and bool(self.notes)
 
 FORMATTERS = ('auto', 'exact', 'grounded', 'llm', 'tolerant')
 
@@ -906,10 +1378,12 @@ def format_plan(text: str | None, query=None, formatter: str = 'auto', llm: LLMF
                 db=None) -> FormattedPlan:
     """Turn an agent's final response (or the text of its `<answer>`) into a structured plan for the evaluator.
     `query`: the task (dict / `star.tasks.Task`) or the user query string. `formatter`: 'exact' (`parse_plan` only),
-    'grounded' (`format_grounded` only), 'llm' (`llm` only), 'tolerant' (`parse_plan_tolerant` only), or 'auto' =
-    exact (complete days only) → llm if given, else grounded. `db`: the database of the grounded formatter (default
-    the packaged one). Never raises for unreadable text: returns `FormattedPlan(None, None, reason)` (scored 0 by the
-    evaluator, paper Sec. 2); raises `ValueError` for an unknown `formatter` or 'llm' without `llm`."""
+    'grounded' (`format_grounded` only), 'llm' (`llm` only: the paper's pipeline), 'tolerant' (`parse_plan_tolerant`
+    only), or 'auto' = exact (complete days only), else grounded, and -- when an LLM formatter `llm` is given -- the
+    LLM for the grounded readings that have doubts (or that found no day); should the LLM fail, a grounded plan is
+    kept (the reason says so). `db`: the database of the grounded formatter (default the packaged one). Never raises
+    for unreadable text: returns `FormattedPlan(None, None, reason)` (scored 0 by the evaluator, paper Sec. 2);
+    raises `ValueError` for an unknown `formatter` or 'llm' without `llm`."""
     if formatter not in FORMATTERS: raise ValueError(f"formatter must be one of {FORMATTERS}, got {formatter!r}")
     if formatter == 'llm' and llm is None: raise ValueError("formatter='llm' needs an LLMFormatter (llm=...)")
     if text is None or not text.strip(): return FormattedPlan(None, None, 'empty answer')
@@ -926,16 +1400,24 @@ def format_plan(text: str | None, query=None, formatter: str = 'auto', llm: LLMF
         except PlanFormatError as e:
             if formatter == 'exact': return FormattedPlan(None, None, f"exact: {e}")
             notes.append(f"exact: {e}")
-    name = formatter if formatter != 'auto' else ('llm' if llm is not None else 'grounded')
-    found = []
-    try:
-        if name == 'llm': plan = llm(body, _query_text(query))
-        elif name == 'grounded': plan = format_grounded(body, None if isinstance(query, str) else query, found, db)
-        else: plan = parse_plan_tolerant(body)
-        return FormattedPlan(plan, name, '; '.join(notes) or None, llm.prompt if name == 'llm' else None, tuple(found))
+    task = None if isinstance(query, str) else query
+    if formatter == 'tolerant':
+        try: return FormattedPlan(parse_plan_tolerant(body), 'tolerant')
+        except PlanFormatError as e: return FormattedPlan(None, None, f"tolerant: {e}")
+    grounded = None
+    if formatter in ('auto', 'grounded'):
+        found = []
+        try: grounded = FormattedPlan(format_grounded(body, task, found, db), 'grounded', '; '.join(notes) or None, None, tuple(found))
+        except PlanFormatError as e: notes.append(f"grounded: {e}")
+        if grounded is not None and (formatter == 'grounded' or llm is None or not grounded.doubtful): return grounded
+        if grounded is not None: notes.append(f"grounded: {len(found)} doubt(s), first: {found[0]}")
+        if llm is None: return FormattedPlan(None, None, '; '.join(notes))
+    try: return FormattedPlan(llm(body, _query_text(query)), 'llm', '; '.join(notes) or None, llm.prompt)
     except PlanFormatError as e:
-        notes.append(f"{name}: {e}")
-    return FormattedPlan(None, None, '; '.join(notes))
+        notes.append(f"llm: {e}")
+        if grounded is None: return FormattedPlan(None, None, '; '.join(notes))
+        return FormattedPlan(grounded.plan, 'grounded', '; '.join(notes + ['the grounded reading is kept']), None, grounded.notes)
+
 
 # %% ../nbs/05_formatter.ipynb #6de39c5b
 def _replace_words(text: str, old: tuple, new: str) -> str:
@@ -970,15 +1452,6 @@ def normalize_test_transportation(plan: list[dict]) -> list[dict]:
 # %% ../nbs/05_formatter.ipynb #054840c9
 def plain_plan(plan: list[dict]) -> list[dict]:
     "The days of `plan` (padding `{}` dropped) with every `City(State)` written `City` (routes and venue cities)."
-    def unstate(v: str) -> str:
-        out, i = [], 0
-        while True:
-            j = v.find('(', i)
-            k = v.find(')', j) if j >= 0 else -1
-            if k < 0: out.append(v[i:]); return ''.join(out)
-            inner = v[j + 1:k]
-            glued = j > 0 and v[j - 1] != ' ' and inner[:1].isupper() and ',' not in inner
-            out.append(v[i:j] if glued else v[i:k + 1]); i = k + 1
     return [{k: unstate(v) if isinstance(v, str) else v for k, v in d.items()} for d in plan if d]
 
 def _venue_name(v: str) -> str: return v.rsplit(', ', 1)[0] if ', ' in v else v
@@ -1152,4 +1625,87 @@ def agreement_table(result: dict):
         rows.setdefault(style, {})[(p, 'success %')] = round(100 * r['success'], 1)
         rows[style][(p, 'checks %')] = round(100 * r['checks'], 2)
         rows[style][(p, 'plans')] = r['plans']
+    return pd.DataFrame.from_dict(rows, orient='index')
+
+# %% ../nbs/05_formatter.ipynb #f2f6d23c
+ANSWER_RUNS = {
+    'gpt4-0527': 'GPT-4 (gpt-4-1106-preview), sole-planning, direct',
+    'gpt4-0601': 'GPT-4 (gpt-4-1106-preview), sole-planning, direct (prompt revised for budgets)',
+    'gpt4-0602': 'GPT-4 (gpt-4-1106-preview), sole-planning, direct (prompt revised again)',
+    'gpt4-0609': 'GPT-4 (gpt-4-1106-preview), sole-planning, direct (prompt written by GPT-4o)',
+    'mixtral-8x7b': 'Mixtral-8x7B, sole-planning, direct',
+    'llama2-70b': 'Llama-2-70B, sole-planning, direct',
+    'gemini-two-stage': 'Gemini (gemini-pro), two-stage (tool use, then planning)',
+    '0.5B': 'ours: Qwen2.5-Coder-0.5B-Instruct (offline scale 0.5B), sole-planning, greedy, vLLM',
+    '1.5B-offline': 'ours: Qwen2.5-Coder-1.5B-Instruct (offline scale 1.5B-offline), sole-planning, greedy, vLLM',
+}
+"The runs of the real-answer set (`star/data/travelplanner/answers/`, provenance in its README)."
+HELDOUT_RUN, HELDOUT_SEED, HELDOUT_QUERIES = 'gpt4-0609', 19, 41
+
+def heldout_queries() -> frozenset:
+    """Validation `idx` of the held-out queries: 41 of the 123 whose reference information is packaged, drawn with
+    `random.Random(19)`; their answers (of every run) and every answer of `HELDOUT_RUN` were never read while the
+    grounded reader was written."""
+    import random
+    from star.tasks import load_tasks
+    covered = sorted(t.idx for t in load_tasks('validation') if t.reference_information)
+    return frozenset(random.Random(HELDOUT_SEED).sample(covered, HELDOUT_QUERIES))
+
+def real_answers(part: str = 'all', runs=None) -> list[dict]:
+    """Real TravelPlanner answers to validation queries: `[{run, idx, text, parsed, part, ...provenance}]`, `parsed` the
+    plan the benchmark's own LLM parser (GPT-4, TravelPlanner's `postprocess/` prompt) extracted from `text` (None
+    where none was published, and for our models' answers). `part`: 'all' | 'dev' (what the reader was developed on)
+    | 'heldout' (`heldout_queries` and `HELDOUT_RUN`); `runs`: names of `ANSWER_RUNS` (default all). Raises
+    `ValueError` for an unknown part."""
+    import gzip
+    if part not in ('all', 'dev', 'heldout'): raise ValueError(f"part must be 'all', 'dev' or 'heldout', got {part!r}")
+    held, out, folder = heldout_queries(), [], data_path('travelplanner', 'answers')
+    for name in ('public.jsonl.gz', 'offline.jsonl.gz'):
+        path = folder / name
+        if not path.exists(): continue
+        for line in gzip.open(path, 'rt', encoding='utf-8'):
+            r = json.loads(line)
+            r.setdefault('parsed', None)
+            r['part'] = 'heldout' if r['idx'] in held or r['run'] == HELDOUT_RUN else 'dev'
+            if (part == 'all' or r['part'] == part) and (runs is None or r['run'] in runs): out.append(r)
+    return out
+
+METRICS = ('delivery_rate', 'commonsense_micro', 'commonsense_macro', 'hard_micro', 'hard_macro', 'final_pass')
+"The dataset metrics compared both ways (TravelPlanner's leaderboard metrics)."
+
+def reading_agreement(rows: list[dict], read=None, protocol: str = 'official') -> dict:
+    """How our reading of real answers agrees with the reference reading (`parsed`), as the evaluator sees them: for
+    the rows that have one, `{'n', 'checks', 'success', 'per_check': {check: share}, 'ours', 'reference'
+    (dataset_metrics of each reading), 'disagree': [(run, idx, [checks])]}`; `checks` is the share of the 13
+    check verdicts (True / False / None) that are equal, `success` the share of equal Success verdicts. `read(text,
+    task) -> plan or None` defaults to `format_plan(text, task).plan` (exact, else grounded; no LLM)."""
+    from star.evaluator import COMMONSENSE_CHECKS, HARD_CHECKS, dataset_metrics, evaluate_plan
+    from star.tasks import load_tasks
+    tasks = {t.idx: t for t in load_tasks('validation')}
+    read = read or (lambda text, task: format_plan(text, task).plan)
+    names, rows = COMMONSENSE_CHECKS + HARD_CHECKS, [r for r in rows if r.get('parsed') is not None]
+    if not rows: raise ValueError("no row has a reference reading")
+    same, ours, ref, disagree = Counter(), [], [], []
+    for r in rows:
+        t = tasks[r['idx']]
+        a, b = evaluate_plan(t, r['parsed'], protocol), evaluate_plan(t, read(r['text'], t), protocol)
+        va, vb = {**a.commonsense, **a.hard, 'success': a.success}, {**b.commonsense, **b.hard, 'success': b.success}
+        diff = [c for c in va if va[c] != vb[c]]
+        same.update(c for c in va if c not in diff)
+        if diff: disagree.append((r['run'], r['idx'], diff))
+        ref.append(a); ours.append(b)
+    n, ts = len(rows), [tasks[r['idx']] for r in rows]
+    return {'n': n, 'checks': sum(same[c] for c in names) / (n * len(names)), 'success': same['success'] / n,
+            'per_check': {c: same[c] / n for c in names}, 'ours': dataset_metrics(ts, ours),
+            'reference': dataset_metrics(ts, ref), 'disagree': disagree}
+
+def reading_table(results: dict):
+    """pandas DataFrame of `{name: reading_agreement(...)}`: answers, per-check and Success agreement (%), and each
+    metric of `METRICS` (%) by the reference reading / ours."""
+    import pandas as pd
+    rows = {}
+    for name, r in results.items():
+        row = {'answers': r['n'], 'checks agree %': round(100 * r['checks'], 1), 'success agree %': round(100 * r['success'], 1)}
+        for m in METRICS: row[m.replace('_', ' ') + ' % (ref / ours)'] = f"{100 * r['reference'][m]:.1f} / {100 * r['ours'][m]:.1f}"
+        rows[name] = row
     return pd.DataFrame.from_dict(rows, orient='index')

@@ -294,13 +294,19 @@ def test_format_plan_provenance(tmp_path):
         format_plan(md, formatter='gpt')
     with pytest.raises(ValueError):
         format_plan(md, formatter='llm')
-    url, srv = fake_formatter_server([_llm_reply(plan), 'not json'])
+    url, srv = fake_formatter_server([_llm_reply(plan), 'not json', 'not json'])
     try:
         llm = LLMFormatter(url, 'm', cache_dir=tmp_path, max_retries=0, max_samples=1)
         assert format_plan(render_plan(plan), row, llm=llm).formatter == 'exact' and srv.requests == []
-        fp = format_plan(md, row, llm=llm)
+        sure = format_plan(md, row, llm=llm)                  # a grounded reading without doubts: no call
+        assert (sure.formatter, sure.notes, srv.requests) == ('grounded', (), [])
+        fp = format_plan(md, row, formatter='llm', llm=llm)   # the paper's pipeline: every answer to the LLM
         assert (fp.formatter, fp.plan, fp.prompt) == ('llm', [d for d in plan if d], 'paper')
         assert srv.requests[0]['messages'][1]['content'].endswith(f"Original user query: {row['query']}\n\nPlanning text: {md}\n\n")
+        odd = md.replace(plan[1]['dinner'].rsplit(', ', 1)[0], 'Golden Lantern Noodle Bar')
+        fp = format_plan(odd, row, llm=llm)                   # doubtful: sent, the reply is unreadable, grounded kept
+        assert len(srv.requests) == 2 and fp.formatter == 'grounded' and 'Golden Lantern' in fp.notes[0]
+        assert 'llm: formatter reply is not JSON' in fp.reason and fp.reason.endswith('the grounded reading is kept')
         fp = format_plan(md + '\nPS.', row, formatter='llm', llm=llm)
         assert fp.formatter is None and 'llm: formatter reply is not JSON' in fp.reason
     finally:

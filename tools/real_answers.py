@@ -1,0 +1,132 @@
+#!/usr/bin/env python
+"""Build the development set of real TravelPlanner answers (`star/data/travelplanner/answers/`).
+
+    python tools/real_answers.py public /work/.mirror/llv22+TravelPlanner_forward/repo   # public runs -> answers/public.jsonl.gz
+    python tools/real_answers.py generate --scale 0.5B                                 # offline model, sole-planning
+    python tools/real_answers.py generate --scale 1.5B-offline --every 6               # every sixth query only
+    python tools/real_answers.py pack                                                  # runs/answers/*.jsonl -> answers/offline.jsonl.gz
+
+`public` reads a local git copy of llv22/TravelPlanner_forward (a fork of OSU-NLP-Group/TravelPlanner that committed
+its validation runs: `evaluation/<run>/generated_plan_<n>.json`, the natural-language plan under
+`<model>_<strategy>_<mode>_results` and the plan the benchmark's GPT-4 parser extracted under `..._parsed_results`)
+and keeps, for each distinct run, the answers to the validation queries whose reference information is packaged
+(123 queries: their flights are in the packaged flight subset). Rows: `{source, run, commit, path, idx, text,
+parsed}` (`idx` 0-based, `parsed` the parser's list of days or None).
+
+`generate` answers the same queries with an offline model in TravelPlanner's sole-planning setting: the benchmark's
+planner instruction (`star/data/prompts/sole_planning.txt`) with the query's reference information, one user turn,
+greedy decoding (the benchmark's temperature 0), vLLM (`star.models.make_llm`). Rows: `{source, run, idx, text,
+prompt_tokens, completion_tokens, seconds}`; the file is appended batch by batch and a re-run skips done queries.
+Run it under the machine's job lock (`flock /work/cpu.lock ...`).
+"""
+from __future__ import annotations
+
+import argparse, gzip, json, subprocess, sys, time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+OUT = ROOT / 'star' / 'data' / 'travelplanner' / 'answers'
+
+# The distinct runs of llv22/TravelPlanner_forward with a parsed plan per answer: (name, folder, result key, commit).
+# Several commits hold byte-identical copies of a run; each run is taken once, at the commit named here. The folder
+# 'gpt-4-1106-preview_validation copy' is skipped: its parsed plans belong to the 2024-05-27 texts, not to its own.
+PUBLIC_RUNS = (
+    ('gpt4-0527', 'evaluation/gpt-4-1106-preview_validation/sole-planning', 'gpt-4-1106-preview_direct_sole-planning', '2902f2b'),
+    ('gpt4-0601', 'evaluation/gpt-4-1106-preview_validation/sole-planning', 'gpt-4-1106-preview_direct_sole-planning', '6fa6804'),
+    ('gpt4-0602', 'evaluation/gpt-4-1106-preview_validation/sole-planning', 'gpt-4-1106-preview_direct_sole-planning', '0913ca7'),
+    ('gpt4-0609', 'evaluation/gpt-4-1106-preview_validation/sole-planning', 'gpt-4-1106-preview_direct_sole-planning', '63635d6'),
+    ('mixtral-8x7b', 'evaluation/mixtral-8x7b_validation/sole-planning', 'mixtral-8x7b_direct_sole-planning', 'db6bd9b'),
+    ('llama2-70b', 'evaluation/llama2-70b_validation/sole-planning', 'llama2-70b_direct_sole-planning', '36370db'),
+    ('gemini-two-stage', 'evaluation/validation', 'gemini_two-stage', '72b1c71'),
+)
+PUBLIC_REPO = 'llv22/TravelPlanner_forward'
+
+
+def covered_tasks():
+    "The validation tasks whose reference information is packaged (their flights are in the packaged subset)."
+    from star.tasks import load_tasks
+    return [t for t in load_tasks('validation') if t.reference_information]
+
+
+def write_jsonl_gz(rows, path: Path):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    raw = ''.join(json.dumps(r, ensure_ascii=False, sort_keys=True) + '\n' for r in rows).encode('utf-8')
+    with open(path, 'wb') as f, gzip.GzipFile(fileobj=f, mode='wb', mtime=0, filename='') as g: g.write(raw)
+
+
+def public(mirror: str):
+    import ast
+    def git(*a): return subprocess.run(['git', '-C', mirror, *a], capture_output=True, text=True, check=True).stdout
+    rows = []
+    for name, folder, key, commit in PUBLIC_RUNS:
+        full = git('rev-parse', commit).strip()
+        for t in covered_tasks():
+            path = f'{folder}/generated_plan_{t.idx + 1}.json'
+            try: data = json.loads(git('show', f'{full}:{path}'))
+            except subprocess.CalledProcessError: continue
+            last = data[-1] if isinstance(data, list) and data and isinstance(data[-1], dict) else {}
+            text, parsed = last.get(f'{key}_results'), last.get(f'{key}_parsed_results')
+            if not isinstance(text, str): continue
+            if isinstance(parsed, str):
+                try: parsed = ast.literal_eval(parsed)
+                except (ValueError, SyntaxError): parsed = None
+            rows.append({'source': 'public', 'run': name, 'repo': PUBLIC_REPO, 'commit': full, 'path': path,
+                         'idx': t.idx, 'text': text, 'parsed': parsed if parsed not in ('', None) else None})
+        print(name, sum(r['run'] == name for r in rows), 'answers,', sum(r['run'] == name and r['parsed'] is not None for r in rows), 'parsed')
+    write_jsonl_gz(rows, OUT / 'public.jsonl.gz')
+    print('wrote', OUT / 'public.jsonl.gz', len(rows))
+
+
+def sole_planning_prompt(task) -> str:
+    "TravelPlanner's sole-planning prompt for `task`: the planner instruction with its reference information and query."
+    tmpl = (ROOT / 'star' / 'data' / 'prompts' / 'sole_planning.txt').read_text(encoding='utf-8').rstrip('\n')
+    return tmpl.replace('{text}', str(task.reference_information)).replace('{query}', task.query)
+
+
+def generate(scale: str, every: int = 1, batch: int = 8, max_tokens: int = 2048, limit: int | None = None):
+    from star.models import make_llm
+    from vllm import SamplingParams
+    out = ROOT / 'runs' / 'answers' / f'{scale}.jsonl'
+    out.parent.mkdir(parents=True, exist_ok=True)
+    done = {json.loads(l)['idx'] for l in out.open()} if out.exists() else set()
+    tasks = [t for i, t in enumerate(covered_tasks()) if i % every == 0 and t.idx not in done][:limit]
+    print(f'{len(done)} done, {len(tasks)} to go', flush=True)
+    if not tasks: return
+    llm = make_llm(scale, max_model_len=16 * 1024, kv_cache_gib=6)
+    sp = SamplingParams(temperature=0.0, max_tokens=max_tokens, seed=0)
+    for s in range(0, len(tasks), batch):
+        part = tasks[s:s + batch]
+        t0 = time.time()
+        res = llm.chat([[{'role': 'user', 'content': sole_planning_prompt(t)}] for t in part], sp, use_tqdm=False)
+        dt = time.time() - t0
+        with out.open('a') as f:
+            for t, r in zip(part, res):
+                f.write(json.dumps({'source': 'offline', 'run': scale, 'idx': t.idx, 'text': r.outputs[0].text,
+                                    'prompt_tokens': len(r.prompt_token_ids), 'completion_tokens': len(r.outputs[0].token_ids),
+                                    'finish_reason': r.outputs[0].finish_reason, 'seconds': round(dt / len(part), 1)}) + '\n')
+        print(f'{s + len(part)}/{len(tasks)} in {dt:.0f} s', flush=True)
+
+
+def pack():
+    "Gather the offline models' answers (`runs/answers/<scale>.jsonl`) into `answers/offline.jsonl.gz`, sorted."
+    rows = []
+    for path in sorted((ROOT / 'runs' / 'answers').glob('*.jsonl')):
+        rows += [json.loads(l) for l in path.open()]
+    rows.sort(key=lambda r: (r['run'], r['idx']))
+    write_jsonl_gz(rows, OUT / 'offline.jsonl.gz')
+    print('wrote', OUT / 'offline.jsonl.gz', len(rows), {r: sum(x['run'] == r for x in rows) for r in {x['run'] for x in rows}})
+
+
+if __name__ == '__main__':
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest='cmd', required=True)
+    p = sub.add_parser('public'); p.add_argument('mirror')
+    sub.add_parser('pack')
+    g = sub.add_parser('generate'); g.add_argument('--scale', default='0.5B'); g.add_argument('--every', type=int, default=1)
+    g.add_argument('--batch', type=int, default=8); g.add_argument('--max-tokens', type=int, default=2048)
+    g.add_argument('--limit', type=int, default=None)
+    a = ap.parse_args()
+    if a.cmd == 'public': public(a.mirror)
+    elif a.cmd == 'pack': pack()
+    else: generate(a.scale, a.every, a.batch, a.max_tokens, a.limit)
