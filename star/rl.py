@@ -62,7 +62,7 @@ RUN_DEFAULTS = {
 QUICK = dict(sft_steps=2, sft_n=2, max_steps=1, group_size=2, batch_size=1, max_context=3072, tool_budget=4,
              max_new_tokens_per_turn=128, n_val=0, vllm_kv_cache_gib=1)
 # The paper's scales on the paper's GPUs (1.5B / 3B on 8 x 80 GB, 7B on 16; App. C.2) at 30K tokens and 256 episodes per
-# step, planned with `star.memory` (nbs/17_memory.ipynb): one episode per micro-batch (8 x 30K tokens of activations
+# step, planned with `star.memory` (nbs/18_memory.ipynb): one episode per micro-batch (8 x 30K tokens of activations
 # did not fit), vLLM asleep while training, and an engine share whose KV cache holds a rank's 32 (7B: 16) episodes.
 RUN_DEFAULTS.update({s: dict(RUN_DEFAULTS["paper"], vllm_gpu_memory_utilization=u)
                      for s, u in (("1.5B", 0.45), ("3B", 0.55), ("7B", 0.6))})
