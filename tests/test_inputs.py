@@ -272,16 +272,21 @@ def test_imports_work_from_the_parent_of_a_clone_named_star(tmp_path):
     """`pip install -e .` must put a path entry (a .pth line), not setuptools' finder: with the finder, from the parent
     folder of a clone named `star/` the name `star` became that clone (a namespace package) and `star.results` its
     `results/` folder, so `load_tasks` failed with ImportError."""
-    prefix = tmp_path / "prefix"
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--no-index",
-                    "-e", str(ROOT), "--prefix", str(prefix)], check=True, env=ENV, capture_output=True, timeout=300)
-    site = next(prefix.rglob("site-packages"))
+    # a throwaway venv that sees this environment's packages (setuptools included) and has no pip of its own: this
+    # environment's pip installs into it and leaves this environment's `star` alone (`pip install --prefix` with this
+    # interpreter uninstalled it)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", "--system-site-packages", str(venv)], check=True,
+                   timeout=300)
+    py = venv / "bin" / "python"
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(py), "install", "-q", "--no-deps", "--no-build-isolation", "--no-index",
+                    "-e", str(ROOT)], check=True, env=ENV, capture_output=True, timeout=300)
+    site = next((venv / "lib").glob("python*/site-packages"))
     assert [p.read_text().strip() for p in site.glob("*.pth")] == [str(ROOT)]     # a path entry, no finder
     parent = tmp_path / "parent"; parent.mkdir(); (parent / "star").symlink_to(ROOT)
-    code = (f"import site; site.addsitedir({str(site)!r})\n"
-            "import star, star.results, star.figures\nfrom star.tasks import load_tasks\n"
+    code = ("import star, star.results, star.figures\nfrom star.tasks import load_tasks\n"
             "print(star.__file__, star.results.__file__, len(load_tasks('train')))")
     env = {k: v for k, v in ENV.items() if k != "PYTHONPATH"}
-    p = subprocess.run([sys.executable, "-c", code], cwd=parent, env=env, capture_output=True, text=True, timeout=300)
+    p = subprocess.run([str(py), "-c", code], cwd=parent, env=env, capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr[-2000:]
     assert p.stdout.split() == [str(ROOT / "star" / "__init__.py"), str(ROOT / "star" / "results.py"), "45"]
