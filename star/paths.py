@@ -9,7 +9,7 @@ import hashlib, importlib.util, os, tempfile, zipfile
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['package_root', 'data_path']
+__all__ = ['package_root', 'data_path', 'repo_root', 'in_repo', 'repo_relative']
 
 # %% ../nbs/00_paths.ipynb #d49ac59b
 def _own_spec():
@@ -66,3 +66,24 @@ def data_path(*parts: str) -> Path:
         try: _extract(src, dest); return dest
         except OSError as e: err = e
     raise err
+
+# %% ../nbs/00_paths.ipynb #93296517
+def repo_root(start=None, missing_ok: bool = False) -> Path:
+    """The repository root: the nearest folder holding `pyproject.toml` and `nbs/` at or above `start` (default: the
+    working directory). Raises FileNotFoundError when there is none, unless `missing_ok` (then `start` itself)."""
+    here = Path(start or os.getcwd()).resolve()
+    for d in [here, *here.parents]:
+        if (d / "pyproject.toml").exists() and (d / "nbs").is_dir(): return d
+    if missing_ok: return here
+    raise FileNotFoundError(f"no repository root (pyproject.toml + nbs/) at or above {here}")
+
+def in_repo(p) -> Path:
+    "`p` as an absolute path: as given if absolute, else under `repo_root(missing_ok=True)` (the working directory outside a checkout)."
+    p = Path(p)
+    return p if p.is_absolute() else repo_root(missing_ok=True) / p
+
+def repo_relative(p) -> str | None:
+    "`p` relative to the repository root when it lies inside it (what a run record stores), else as given; None stays None."
+    if p is None: return None
+    try: return Path(p).resolve().relative_to(repo_root(missing_ok=True)).as_posix()
+    except ValueError: return str(p)

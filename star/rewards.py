@@ -11,9 +11,9 @@ from numbers import Integral
 from typing import Callable, Mapping
 
 # %% auto #0
-__all__ = ['FORMAT_ERROR', 'REWARD_NAMES', 'COMPONENTS', 'ZERO', 'CURRICULUM', 'CURRICULUM_EPOCHS', 'is_scorable',
-           'reward_components', 'reward_name_at', 'reward', 'epoch_from_trainer_state', 'reward_fn', 'curriculum_epoch',
-           'curriculum_epoch_from_trainer_state']
+__all__ = ['FORMAT_ERROR', 'COMPONENTS', 'ZERO', 'REWARDS', 'CURRICULUM', 'SCHEDULES', 'REWARD_NAMES', 'CURRICULUM_EPOCHS',
+           'is_scorable', 'reward_components', 'sum_reward', 'macro_reward', 'success_reward', 'reward_name_at',
+           'reward', 'epoch_from_trainer_state', 'reward_fn', 'curriculum_epoch', 'curriculum_epoch_from_trainer_state']
 
 # %% ../nbs/03_rewards.ipynb #5c26784f
 class _FormatError:
@@ -27,7 +27,6 @@ class _FormatError:
     def __reduce__(self): return (_FormatError, ())
 
 FORMAT_ERROR = _FormatError()
-REWARD_NAMES = ("sum", "macro", "success", "curriculum")
 COMPONENTS = ("cs_micro", "cs_macro", "hard_micro", "hard_macro", "success")
 ZERO = dict.fromkeys(COMPONENTS, 0.0)
 
@@ -52,6 +51,8 @@ def is_scorable(result) -> bool:
     if result is None or result is FORMAT_ERROR or _get(result, "crash"): return False
     return bool(_get(result, "delivered", True))
 
+
+# %% ../nbs/03_rewards.ipynb #8fd1ebb3
 def reward_components(result) -> dict:
     """The five sub-scores as floats {cs_micro, cs_macro, hard_micro, hard_macro, success}, each in [0, 1].
     `result`: a `PlanResult` (or a dict with its field names); `None`, `FORMAT_ERROR`, a verdict with
@@ -74,8 +75,25 @@ def reward_components(result) -> dict:
     if bad: raise ValueError(f"sub-scores outside [0, 1]: {bad}")
     return out
 
-# %% ../nbs/03_rewards.ipynb #baaee238
+# %% ../nbs/03_rewards.ipynb #7ecf1bd7
+def sum_reward(c: dict) -> float:
+    "Sum (0-5): the five sub-scores of `reward_components` added (Sec. 3: the densest signal)."
+    return sum(c[k] for k in COMPONENTS)
+
+def macro_reward(c: dict) -> float:
+    "Macro (0-3): commonsense macro + hard macro + success (Sec. 3: all-or-nothing per constraint family)."
+    return c["cs_macro"] + c["hard_macro"] + c["success"]
+
+def success_reward(c: dict) -> float:
+    "Success (0/1): the plan passes every commonsense and hard check (Sec. 3: the benchmark's final pass)."
+    return c["success"]
+
+REWARDS = {"sum": sum_reward, "macro": macro_reward, "success": success_reward}  # name -> f(components) -> float
+
+# %% ../nbs/03_rewards.ipynb #dc7ee94f
 CURRICULUM = {1: "sum", 3: "macro", 5: "success"}  # App. C.2: Sum (epochs 1-2) -> Macro (3-4) -> Success (5)
+SCHEDULES = {"curriculum": CURRICULUM}              # name -> {from_epoch: a key of REWARDS}
+REWARD_NAMES = (*REWARDS, *SCHEDULES)                # ("sum", "macro", "success", "curriculum")
 
 def _check_epoch(epoch):
     if isinstance(epoch, bool) or not isinstance(epoch, Integral) or epoch < 1:
@@ -83,35 +101,35 @@ def _check_epoch(epoch):
     return int(epoch)
 
 def reward_name_at(epoch: int, schedule: Mapping[int, str] | Callable[[int], str] | None = None) -> str:
-    """The reward name ('sum' | 'macro' | 'success') a curriculum `schedule` (default `CURRICULUM`) uses in 1-based
+    """The reward name ('sum' | 'macro' | 'success') a curriculum `schedule` (default `CURRICULUM`) over `REWARDS` uses in 1-based
     `epoch`. Raises ValueError for a non-integer or < 1 epoch, a schedule not starting at 1, or an unknown name."""
     epoch = _check_epoch(epoch)
-    schedule = CURRICULUM if schedule is None else schedule
+    schedule = SCHEDULES["curriculum"] if schedule is None else schedule
     if callable(schedule): name = schedule(epoch)
     else:
         if not schedule or min(schedule) != 1: raise ValueError(f"a schedule must start at epoch 1: {dict(schedule)}")
         name = schedule[max(e for e in schedule if e <= epoch)]
     name = str(name).lower()
-    if name not in REWARD_NAMES[:3]: raise ValueError(f"schedule gives unknown reward {name!r} at epoch {epoch}")
+    if name not in REWARDS: raise ValueError(f"schedule gives unknown reward {name!r} at epoch {epoch}")
     return name
 
+
+# %% ../nbs/03_rewards.ipynb #6b5c30fc
 def reward(result, name: str = "sum", epoch: int | None = None,
            schedule: Mapping[int, str] | Callable[[int], str] | None = None) -> float:
     """Scalar reward of one rollout. `result`: the evaluator's verdict on its plan (`PlanResult` or dict), `None`
-    or `FORMAT_ERROR` (-> 0.0). `name`: 'sum' (0-5), 'macro' (0-3), 'success' (0/1) or 'curriculum' (needs the
-    1-based `epoch`; `schedule` defaults to `CURRICULUM`). Raises ValueError for an unknown name, a missing or
-    invalid epoch under 'curriculum', or a `schedule` given with another reward; TypeError when `result` is not a verdict
-    (e.g. a string). Source: arXiv 2603.21972 Sec. 3."""
+    or `FORMAT_ERROR` (-> 0.0). `name`: a key of `REWARDS` ('sum' 0-5, 'macro' 0-3, 'success' 0/1) or of `SCHEDULES`
+    ('curriculum': needs the 1-based `epoch`; `schedule` overrides the registered one). Raises ValueError for an
+    unknown name, a missing or invalid epoch under a schedule, or a `schedule` given with a plain reward; TypeError
+    when `result` is not a verdict (e.g. a string). Source: arXiv 2603.21972 Sec. 3, App. C.2."""
     name = str(name).lower()
-    if name not in REWARD_NAMES: raise ValueError(f"unknown reward {name!r}; use one of {REWARD_NAMES}")
-    if name == "curriculum":
-        if epoch is None: raise ValueError("the curriculum reward needs the 1-based epoch")
-        name = reward_name_at(epoch, schedule)
-    elif schedule is not None: raise ValueError(f"`schedule` only applies to 'curriculum', not {name!r}")
-    c = reward_components(result)
-    if name == "sum": return sum(c.values())
-    if name == "macro": return c["cs_macro"] + c["hard_macro"] + c["success"]
-    return c["success"]
+    if name not in REWARDS and name not in SCHEDULES:
+        raise ValueError(f"unknown reward {name!r}; use one of {(*REWARDS, *SCHEDULES)}")
+    if name in SCHEDULES:
+        if epoch is None: raise ValueError(f"the {name} reward needs the 1-based epoch")
+        name = reward_name_at(epoch, SCHEDULES[name] if schedule is None else schedule)
+    elif schedule is not None: raise ValueError(f"`schedule` only applies to a schedule {tuple(SCHEDULES)}, not {name!r}")
+    return REWARDS[name](reward_components(result))
 
 # %% ../nbs/03_rewards.ipynb #46f7e3ba
 def epoch_from_trainer_state(state) -> int:
@@ -128,7 +146,7 @@ def reward_fn(name: str = "sum", schedule: Mapping[int, str] | Callable[[int], s
     from `kwargs['trainer_state']` (`curriculum_epoch_from_trainer_state`, defined below). Raises KeyError if the verdicts
     are missing, ValueError when the verdicts, completions and per-sample epochs differ in length, TypeError for an
     entry that is not a verdict (`reward`)."""
-    reward(None, name, epoch=1 if str(name).lower() == "curriculum" else None, schedule=schedule)  # validate early
+    reward(None, name, epoch=1 if str(name).lower() in SCHEDULES else None, schedule=schedule)  # validate early
     def f(completions=None, **kwargs):
         if result_key not in kwargs:
             raise KeyError(f"reward function needs per-sample verdicts in kwargs[{result_key!r}]")
@@ -136,7 +154,7 @@ def reward_fn(name: str = "sum", schedule: Mapping[int, str] | Callable[[int], s
         if completions is not None and len(results) != len(completions):
             raise ValueError(f"{len(results)} verdicts for {len(completions)} completions")
         epochs = kwargs.get("epoch")
-        if epochs is None and str(name).lower() == "curriculum":
+        if epochs is None and str(name).lower() in SCHEDULES:
             epochs = curriculum_epoch_from_trainer_state(kwargs.get("trainer_state"))
         if epochs is None or isinstance(epochs, Integral): epochs = [epochs] * len(results)
         epochs = list(epochs)
