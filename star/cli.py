@@ -14,23 +14,19 @@ from typing import Any, Callable, Iterable, Sequence
 
 import yaml
 
+from .paths import package_root, repo_root
+from .results import job_name
+
+
 # %% auto #0
-__all__ = ['NOTEBOOKS', 'KIND_OF', 'RUN_HELP', 'repo_root', 'notebooks_root', 'Param', 'notebook_parameters', 'job_name', 'Job',
-           'Ablation', 'AblationError', 'load_ablation', 'validate_parameters', 'job_settings', 'same_setting',
-           'record_status', 'is_done', 'select_jobs', 'plan', 'format_plan', 'execute', 'default_output',
-           'run_notebook', 'papermill_executor', 'ablate', 'collect', 'unreadable', 'option_type', 'build_parser',
-           'one_line', 'main']
+__all__ = ['NOTEBOOKS', 'KIND_OF', 'RUN_HELP', 'notebooks_root', 'Param', 'notebook_parameters', 'Job', 'Ablation',
+           'AblationError', 'load_ablation', 'validate_parameters', 'job_settings', 'same_setting', 'record_status',
+           'is_done', 'select_jobs', 'plan', 'format_plan', 'execute', 'default_output', 'run_notebook',
+           'papermill_executor', 'ablate', 'collect', 'unreadable', 'option_type', 'build_parser', 'one_line', 'main']
 
 # %% ../nbs/14_cli.ipynb #ad7868d9
 NOTEBOOKS = {"synthesize": "nbs/synthesize.ipynb", "sft": "nbs/sft.ipynb", "rl": "nbs/rl.ipynb",
              "evaluate": "nbs/evaluate.ipynb"}
-
-def repo_root(start=None) -> Path:
-    "The repository root (folder with `pyproject.toml` and `nbs/`) at or above `start` (default: working directory)."
-    here = Path(start or os.getcwd()).resolve()
-    for d in [here, *here.parents]:
-        if (d / "pyproject.toml").exists() and (d / "nbs").is_dir(): return d
-    raise FileNotFoundError(f"no repository root (pyproject.toml + nbs/) at or above {here}")
 
 def notebooks_root(root=None) -> Path:
     """The checkout whose `nbs/` holds the run notebooks: `root` if given and it has them, else `repo_root()` of the
@@ -39,7 +35,6 @@ def notebooks_root(root=None) -> Path:
     cands = [Path(root)] if root is not None else []
     try: cands.append(repo_root())
     except FileNotFoundError: pass
-    from star.paths import package_root
     pkg = package_root()
     if isinstance(pkg, Path): cands.append(pkg.parent)
     for c in cands:
@@ -82,26 +77,6 @@ def notebook_parameters(notebook: str, root=None) -> dict[str, Param]:
             out[name] = Param(name, value, "any" if value is None else typ, (p["help"] or "").strip(), p["default"])
         _PARAM_CACHE[key] = out
     return dict(_PARAM_CACHE[key])
-
-# %% ../nbs/14_cli.ipynb #121d72f4
-def _slug(s) -> str:
-    return "".join(ch if ch.isalnum() or ch in "._+-" else "-" for ch in str(s).rstrip("/").split("/")[-1])
-
-def job_name(notebook: str, p: dict) -> str:
-    """The record name (= results file stem) of a job of `notebook` ('synthesize' | 'sft' | 'rl' | 'evaluate') with
-    parameters `p`. Raises KeyError for a missing parameter the name needs, ValueError for an unknown notebook."""
-    if notebook == "rl":
-        if (p.get("extra") or {}).get("run_name"): return p["extra"]["run_name"]
-        return (f"rl_{p['scale']}_{p['algorithm']}_{p['reward']}_{p.get('data', 'mixed')}{p['n_train']}"
-                f"_f{round(100 * float(p.get('failure_rate', 0.0))):g}_s{p.get('seed', 0)}")
-    if notebook == "sft": return f"sft_{p.get('run') or p['scale']}"
-    if notebook == "evaluate":
-        if p.get("out_dir"): return _slug(p["out_dir"])
-        ck = _slug(p["checkpoint"])
-        return f"qa_{ck}" if p.get("split") == "qa" else f"eval_{p.get('split', 'test')}_{ck}"
-    if notebook == "synthesize":
-        return "synthesis_" + _slug(Path(p.get("out_path") or "pool.jsonl").name.split(".")[0])
-    raise ValueError(f"unknown notebook {notebook!r}; expected one of {sorted(NOTEBOOKS)}")
 
 # %% ../nbs/14_cli.ipynb #8b667ac9
 @dataclass
@@ -183,20 +158,20 @@ def load_ablation(path, root=None, check_values: bool = True) -> Ablation:
 
 def validate_parameters(notebook: str, params: dict, root=None, paths: bool = True) -> None:
     """Check the values of a run's parameters before anything runs, as the notebook will: 'rl' through
-    `star.rl.resolve_config` (assembled as `nbs/rl.ipynb` does: `quick`, `extra`; the publication check is left to the
+    `star.rl_config.resolve_config` (assembled as `nbs/rl.ipynb` does: `quick`, `extra`; the publication check is left to the
     run), 'sft' through `star.sft.check_sft_values`, 'evaluate' the checkpoint (`star.evaluation.resolve_checkpoint`:
     a local path must exist) and counts, 'synthesize' its counts. `paths=False` skips the files other jobs produce
     (pool, data_path, checkpoint). Raises ValueError (or TypeError) naming the parameter and its value."""
     full = {k: p.default for k, p in notebook_parameters(notebook, root).items()} | dict(params)
     if notebook == "rl":
-        from star.rl import QUICK, resolve_config
+        from star.rl_config import QUICK, resolve_config
         extra = full.pop("extra", None) or {}
         if not isinstance(extra, dict): raise ValueError(f"extra must be a dict of RLRunConfig fields, got {extra!r}")
         quick = full.pop("quick", False)
         if quick not in (True, False, None, 0, 1): raise ValueError(f"quick must be true or false, got {quick!r}")
         if quick: full.update({k: v for k, v in QUICK.items() if full.get(k) is None}, run_name=f"rl_quick_{full.get('scale')}")
         if not paths: full.pop("pool", None)
-        from star.rl import _text
+        from star.rl_config import check_text as _text
         _text("results_dir", full.pop("results_dir", None), none=True)     # publication is checked by the run itself
         resolve_config(**{**full, **extra, "use_vllm": full.get("use_vllm") or False})
     elif notebook == "sft":
@@ -205,14 +180,14 @@ def validate_parameters(notebook: str, params: dict, root=None, paths: bool = Tr
         check_sft_values(full)
     elif notebook == "evaluate":
         from star.evaluation import resolve_checkpoint
-        from star.rl import _int
+        from star.rl_config import check_int as _int
         if full.get("n") is not None: _int("n", full["n"], 1)
         if full.get("scale") is not None:
             from star.models import get_spec
             get_spec(full["scale"])
         if paths: resolve_checkpoint(str(full["checkpoint"]), full.get("base_url"))
     elif notebook == "synthesize":
-        from star.rl import _int
+        from star.rl_config import check_int as _int
         for k in ("n_easy", "n_medium", "n_hard"):
             if k in full and full[k] is not None: _int(k, full[k], 0)
 

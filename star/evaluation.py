@@ -13,9 +13,21 @@ from dataclasses import dataclass, asdict, field, replace
 from pathlib import Path
 from typing import Callable, Sequence
 
-from .agent import STOP, Generation, Rollout, build_messages, eos_ids, rollout_batch
+from .agent import STOP, Generation, HFPolicy, Rollout, ScriptedPolicy, VLLMPolicy, build_messages, eos_ids, rollout_batch
+from .checkpoints import MARKER, SAVING, check_checkpoint
+from .diagnostics import backtracking_rate, diagnose_backtracking
 from .endpoint import ChatEndpoint, EndpointError
 from .evaluator import COMMONSENSE_CHECKS, HARD_CHECKS, PAPER_TERMS, PROTOCOLS, dataset_metrics, evaluate_plan
+from .formatter import (FIELD_LABELS, FormattedPlan, PlanFormatError, canonical_plan, eval_formatter, format_plan,
+                            normalize_test_transportation)
+from .models import (InferenceDefaults, UnknownScaleError, dtype_choice, engine_dtype, get_spec, load_model,
+                         load_tokenizer, normalize_dtype, offline_checkpoint)
+from .qa import (QA_BENCHMARKS, BM25Retriever, DenseRetriever, QASandbox, Search, closed_corpus, evaluate_qa, load_qa,
+                     qa_system_prompt)
+from .results import best_checkpoint, job_name, new_record, read_jsonl
+from .sandbox import Sandbox
+from .tasks import load_jsonl_tasks, load_tasks
+from .teacher import solve
 
 # %% auto #0
 __all__ = ['SERVER_ERROR_REPLY', 'TERMINATIONS', 'EVAL_PARAMETERS', 'EvalSettings', 'inference_settings', 'parse_chatml',
@@ -23,9 +35,8 @@ __all__ = ['SERVER_ERROR_REPLY', 'TERMINATIONS', 'EVAL_PARAMETERS', 'EvalSetting
            'eval_tasks', 'run_episodes', 'teacher_episodes', 'Scored', 'day_count_reason', 'episode_format',
            'episode_plan', 'score_episodes', 'check_applies', 'constraint_breakdown', 'termination_breakdown',
            'formatter_breakdown', 'backtracking_summary', 'submission_plan', 'submission_rows', 'write_submission',
-           'evaluate_travelplanner', 'breakdown_frame', 'eval_formatter', 'qa_records', 'qa_search', 'qa_episodes',
-           'qa_predictions', 'evaluate_qa_episodes', 'eval_run_name', 'travelplanner_record', 'qa_run_record',
-           'write_episodes']
+           'evaluate_travelplanner', 'breakdown_frame', 'qa_records', 'qa_search', 'qa_episodes', 'qa_predictions',
+           'evaluate_qa_episodes', 'eval_run_name', 'travelplanner_record', 'qa_run_record', 'write_episodes']
 
 # %% ../nbs/15_evaluation.ipynb #3338b885
 @dataclass
@@ -44,7 +55,6 @@ class EvalSettings:
 def inference_settings(scale: str | None = None, **overrides) -> EvalSettings:
     """`EvalSettings` from `star.models.get_spec(scale).inference` (the paper's defaults when `scale` is None or not
     registered), with `overrides` (None values ignored). Raises TypeError for an unknown setting."""
-    from star.models import InferenceDefaults, UnknownScaleError, get_spec
     inf = InferenceDefaults()
     if scale is not None:
         try: inf = get_spec(scale).inference
@@ -112,7 +122,6 @@ class EndpointPolicy(ChatPolicy):
     def __init__(self, base_url: str, model: str, api_key_env: str | None = "OPENAI_API_KEY", tokenizer=None,
                  max_tokens: int = 8192, timeout: float = 600.0, max_retries: int = 3, max_workers: int = 8, **extra):
         if tokenizer is None:
-            from star.models import load_tokenizer
             tokenizer = load_tokenizer("tiny")
         super().__init__(None, tokenizer, max_workers)
         self.endpoint = ChatEndpoint(base_url, model, api_key_env, timeout=timeout, max_retries=max_retries)
@@ -130,8 +139,6 @@ class EndpointPolicy(ChatPolicy):
 def teacher_policy(tasks: Sequence, tokenizer, sandbox=None):
     """(`star.agent.ScriptedPolicy` replaying `star.teacher.solve` on each task, list of the tasks it solved).
     Tasks without a teacher trajectory are left out of the second list."""
-    from star.agent import ScriptedPolicy
-    from star.teacher import solve
     trajs = [solve(t, sandbox) for t in tasks]
     solved = [t for t, tr in zip(tasks, trajs) if tr is not None]
     return ScriptedPolicy(tokenizer, [tr for tr in trajs if tr is not None], eos=True), solved
@@ -146,7 +153,6 @@ def _last_checkpoint(p: Path) -> Path | None:
     """The newest checkpoint of a run folder that is not known to be incomplete: a marked one must pass
     `star.checkpoints.check_checkpoint`, one whose save was cut (in-progress marker, no completion marker) is passed
     over, an unmarked model folder is taken as it is."""
-    from star.checkpoints import MARKER, SAVING, check_checkpoint
     ok = lambda c: check_checkpoint(c) is None if (c / MARKER).exists() else not (c / SAVING).exists()
     cks = sorted((c for c in p.glob("checkpoint-*") if c.name.split("-")[-1].isdigit() and _is_model_dir(c)),
                  key=lambda c: int(c.name.split("-")[-1]))
@@ -165,8 +171,7 @@ def model_dir(path) -> Path:
     p = Path(path)
     if _is_model_dir(p): return p
     if (p / "validation.jsonl").exists():
-        from star.rl import _read_jsonl, best_checkpoint
-        best = best_checkpoint(_read_jsonl(p / "validation.jsonl"))
+        best = best_checkpoint(read_jsonl(p / "validation.jsonl", missing_ok=True))
         if best and best.get("checkpoint"):
             c = Path(best["checkpoint"])
             for cand in (c, p / c.name):
@@ -181,7 +186,6 @@ def resolve_checkpoint(checkpoint: str, base_url: str | None = None) -> dict:
     model name served by that endpoint. A name is a hub id only if it has the hub's `owner/name` shape and its first
     part is no local folder; anything else that does not exist is a missing local checkpoint. Raises FileNotFoundError
     for a missing local checkpoint (at once: never a hub lookup) and for an existing folder without a model."""
-    from star.models import UnknownScaleError, get_spec
     if checkpoint == "teacher": return {"kind": "teacher", "source": "star.teacher.solve", "scale": None}
     if base_url: return {"kind": "endpoint", "source": checkpoint, "scale": None}
     try: return {"kind": "scale", "source": get_spec(checkpoint).scale, "scale": get_spec(checkpoint).scale}
@@ -195,7 +199,6 @@ def resolve_checkpoint(checkpoint: str, base_url: str | None = None) -> dict:
     return {"kind": "hub", "source": checkpoint, "scale": None}
 
 def _load_model_dir(path: str, dtype, device):
-    from star.models import load_model
     p = Path(path)
     if not (p / "adapter_config.json").exists(): return load_model(path, dtype=dtype, device=device)
     from peft import PeftModel
@@ -212,8 +215,6 @@ def load_policy(checkpoint: str, *, base_url: str | None = None, api_key_env: st
     "auto": the hardware's compute dtype, `star.models.dtype_choice`; float32 for tiny); `use_vllm` serves them with vLLM (GPU; `max_context` = its max_model_len).
     Endpoints use `EndpointPolicy(base_url, checkpoint, api_key_env, max_workers=max_workers)`. A loaded model's
     `info` also holds `compute`: the dtype it runs in, what was asked and why "auto" picks what it picks here."""
-    from star.agent import HFPolicy, VLLMPolicy
-    from star.models import load_tokenizer
     info = resolve_checkpoint(checkpoint, base_url)
     if info["kind"] == "teacher": raise ValueError("the teacher is built per task set: use teacher_policy(tasks, tokenizer)")
     if info["kind"] == "endpoint":
@@ -229,10 +230,8 @@ def load_policy(checkpoint: str, *, base_url: str | None = None, api_key_env: st
         from vllm import LLM
         path = src
         if info["kind"] == "scale":
-            from star.models import get_spec, offline_checkpoint
             spec = get_spec(src)
             path = str(offline_checkpoint(src)) if spec.offline is not None else spec.model_id("base")
-        from star.models import engine_dtype
         edt = engine_dtype(dtype, info["scale"] == "tiny")
         llm = LLM(model=path, max_model_len=max_context, dtype=edt, logprobs_mode="processed_logprobs")
         return VLLMPolicy(llm, tok), tok, info | {"compute": _compute(device, edt, dtype, info["scale"] == "tiny")}
@@ -242,7 +241,6 @@ def load_policy(checkpoint: str, *, base_url: str | None = None, api_key_env: st
 
 def _compute(device, used: str, requested, tiny: bool = False) -> dict:
     "The `compute` field of an evaluation record: the dtype the model ran in, what was asked, and why."
-    from star.models import dtype_choice, normalize_dtype
     asked = normalize_dtype(requested)
     c = asdict(dtype_choice(device, asked))
     if tiny and asked == "auto": c["reason"] = "the tiny test model computes in float32"
@@ -253,7 +251,6 @@ def eval_tasks(split: str = "validation", n: int | None = None) -> list:
     """The first `n` (all if None) tasks of `split`: 'validation' | 'train' | 'test' | 'agent_star:<name>'
     (`star.tasks.load_tasks`) or a path to a JSONL task file (`load_jsonl_tasks`). Raises ValueError for a split
     that is neither, DatasetUnavailable when a remote split cannot be fetched."""
-    from star.tasks import load_jsonl_tasks, load_tasks
     p = Path(split)
     tasks = load_jsonl_tasks(p) if p.suffix in (".jsonl", ".gz") and p.exists() else load_tasks(split)
     return tasks if n is None else tasks[:int(n)]
@@ -269,7 +266,6 @@ def run_episodes(policy, tokenizer, tasks: Sequence, settings: EvalSettings, san
     """One `rollout_batch` episode per task (`settings`: temperature, top-p, context, tool budget, per-turn tokens;
     `batch_size` tasks per call, seeded `settings.seed + call index`), failure-free `star.sandbox.Sandbox()` by
     default. Returns the Rollouts in task order."""
-    from star.sandbox import Sandbox
     sandbox = Sandbox(failure_rate=0.0) if sandbox is None else sandbox
     tasks, out = list(tasks), []
     bs = settings.batch_size or max(len(tasks), 1)
@@ -316,7 +312,6 @@ def episode_format(rollout, formatter: str = "auto", strict_format: bool = False
     """`star.formatter.FormattedPlan` of one episode's final `<answer>` (read with the episode's task, `formatter`,
     `llm`), or a `FormattedPlan(None, None, reason)` when the episode ended without an answer, was truncated, or
     (`strict_format`) had a malformed turn (`star.rl.score_rollout`'s rule)."""
-    from star.formatter import FormattedPlan, format_plan
     if rollout.termination != "answer" or rollout.answer is None: return FormattedPlan(None, None, f"ended by {rollout.termination}")
     if rollout.truncated: return FormattedPlan(None, None, "truncated")
     if strict_format and rollout.format_error: return FormattedPlan(None, None, "format error")
@@ -386,7 +381,6 @@ def backtracking_summary(rollouts: Sequence, scored: Sequence[Scored], protocol:
     """`{"rate", "n_failed", "n_flagged", "n_delivered_failed", "constraints": {constraint: k}, "diagnoses": [...]}`
     of `star.diagnostics.diagnose_backtracking` on every episode whose plan is not a success under `protocol`
     (rate = `backtracking_rate` over the failed ones; NaN when none failed)."""
-    from star.diagnostics import backtracking_rate, diagnose_backtracking
     ds = []
     for r, s in zip(rollouts, scored):
         if s.results[protocol].success: continue
@@ -402,7 +396,6 @@ def submission_plan(task, plan, normalize: bool = False) -> tuple[list | None, s
     all eight fields per day (missing / None → '-', other values `str`), Agent-STAR's test-split transportation
     rewrite when `normalize`; None when nothing is left or the official evaluator would still crash on it
     (`star.evaluator.evaluate_plan(...).crash`)."""
-    from star.formatter import FIELD_LABELS, PlanFormatError, canonical_plan, normalize_test_transportation
     if not plan: return None, "no plan"
     try: days = canonical_plan(list(plan) if isinstance(plan, tuple) else plan)
     except PlanFormatError as e: return None, str(e)
@@ -470,32 +463,15 @@ def breakdown_frame(constraints: dict):
     df["fail_rate"] = 100 * df["fail_rate"]
     return df.set_index("term")
 
-def eval_formatter(formatter: str = "auto", base_url: str | None = None, model: str | None = None,
-                   api_key_env: str | None = "OPENAI_API_KEY", prompt: str = "paper", cache_dir=None):
-    """The LLM formatter of an evaluation (`star.formatter.llm_formatter`), or None: built when `base_url` is given
-    (for `formatter` 'auto' or 'llm'); `model` the served name, the key read from the environment variable
-    `api_key_env` at call time, `prompt` 'paper' | 'upstream', replies cached under `cache_dir` (default
-    `runs/formatter_cache`). Raises ValueError for `formatter='llm'` without `base_url` and `model`, or an unknown
-    formatter / prompt."""
-    from star.formatter import FORMATTERS, llm_formatter
-    if formatter not in FORMATTERS: raise ValueError(f"formatter must be one of {FORMATTERS}, got {formatter!r}")
-    if formatter == "llm" and not (base_url and model):
-        raise ValueError("formatter='llm' needs formatter_base_url and formatter_model (an OpenAI-compatible endpoint)")
-    if not base_url or formatter not in ("auto", "llm"): return None
-    if not model: raise ValueError("formatter_base_url needs formatter_model")
-    return llm_formatter(base_url, model, api_key_env=api_key_env, prompt=prompt,
-                         cache_dir=cache_dir if cache_dir is not None else Path("runs") / "formatter_cache")
 
 # %% ../nbs/15_evaluation.ipynb #405e9aa9
 def qa_records(datasets: Sequence[str] | None = None, n: int | None = None, seed: int = 0) -> list[dict]:
     "`star.qa.load_qa(d, n, seed)` for each dataset (default the seven of Table 2), concatenated in that order."
-    from star.qa import QA_BENCHMARKS, load_qa
     return [r for d in (datasets or QA_BENCHMARKS) for r in load_qa(d, n=n, seed=seed)]
 
 def qa_search(retriever: str = "bm25", corpus: str = "wiki", topk: int = 5):
     """The QA tool `star.qa.Search(retriever, topk)` over the packaged corpus `corpus` (`star.qa.closed_corpus`);
     `retriever`: 'bm25' (`BM25Retriever`) or 'dense' (`DenseRetriever`, offline encoder). Raises ValueError otherwise."""
-    from star.qa import BM25Retriever, DenseRetriever, Search, closed_corpus
     docs = closed_corpus(corpus)
     if retriever == "bm25": return Search(BM25Retriever(docs), topk)
     if retriever == "dense": return Search(DenseRetriever(docs), topk)
@@ -504,7 +480,6 @@ def qa_search(retriever: str = "bm25", corpus: str = "wiki", topk: int = 5):
 def qa_episodes(policy, tokenizer, records: Sequence[dict], search, settings: EvalSettings,
                 progress: Callable[[str], None] | None = None) -> list[Rollout]:
     "`run_episodes` on the questions of `records` with `star.qa.QASandbox(search)` and the QA system prompt."
-    from star.qa import QASandbox, qa_system_prompt
     tasks = [{"id": f"{r['dataset']}/{r['id']}", "query": r["question"]} for r in records]
     return run_episodes(policy, tokenizer, tasks, settings, sandbox=QASandbox(search), system=qa_system_prompt(),
                         progress=progress)
@@ -516,7 +491,6 @@ def qa_predictions(rollouts: Sequence) -> list[str | None]:
 def evaluate_qa_episodes(records: Sequence[dict], rollouts: Sequence) -> dict:
     """`{"qa": star.qa.evaluate_qa (per dataset and avg: n, em %, f1 %), "terminations": {dataset:
     termination_breakdown counts}, "tool_calls": {dataset: mean}}`."""
-    from star.qa import evaluate_qa
     records, rollouts = list(records), list(rollouts)
     by = {}
     for rec, ro in zip(records, rollouts, strict=True): by.setdefault(rec["dataset"], []).append(ro)
@@ -526,8 +500,7 @@ def evaluate_qa_episodes(records: Sequence[dict], rollouts: Sequence) -> dict:
 
 # %% ../nbs/15_evaluation.ipynb #a67a144a
 def eval_run_name(checkpoint: str, split: str = "validation", out_dir: str | None = None) -> str:
-    "The record name of an evaluation (`star.cli.job_name('evaluate', …)`)."
-    from star.cli import job_name
+    "The record name of an evaluation (`star.results.job_name('evaluate', …)`)."
     return job_name("evaluate", {"checkpoint": checkpoint, "split": split, "out_dir": out_dir})
 
 def _finite(x):
@@ -538,14 +511,12 @@ def _finite(x):
 def travelplanner_record(name: str, report: dict, config: dict, duration_s: float | None = None, **extra) -> dict:
     """A `star.results` record (kind 'eval') of an `evaluate_travelplanner` report: validation = both protocols'
     metrics; top level: constraints, terminations, backtracking, and `extra`."""
-    from star.results import new_record
     return new_record(name, "eval", config=config, validation=report["validation"], duration_s=duration_s,
                       constraints=report["constraints"], terminations=report["terminations"],
                       backtracking=report["backtracking"], **extra)
 
 def qa_run_record(name: str, report: dict, config: dict, duration_s: float | None = None, **extra) -> dict:
     "A `star.results` record (kind 'qa') of an `evaluate_qa_episodes` report: qa = {dataset: {n, em, f1}, avg}."
-    from star.results import new_record
     return new_record(name, "qa", config=config, qa=report["qa"], duration_s=duration_s,
                       terminations=report["terminations"], tool_calls=report["tool_calls"], **extra)
 

@@ -11,16 +11,15 @@ import bisect
 import gc
 import hashlib
 import json
-import os
-import time
 import unicodedata
-import urllib.error
-import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .endpoint import ChatEndpoint, EndpointError
+from .evaluator import COMMONSENSE_CHECKS, HARD_CHECKS, dataset_metrics, default_db, eval_index, evaluate_plan, from_to
 from .paths import data_path
+from .tasks import load_tasks
 
 # %% auto #0
 __all__ = ['PLAN_KEYS', 'FIELD_LABELS', 'FIELD_SYNONYMS', 'LABELS', 'FORMAT_SYSTEM_PROMPT', 'FORMAT_PROMPTS', 'FORMATTERS',
@@ -32,9 +31,9 @@ __all__ = ['PLAN_KEYS', 'FIELD_LABELS', 'FIELD_SYNONYMS', 'LABELS', 'FORMAT_SYST
            'labelled_fields', 'Reading', 'read_current_city', 'read_transportation', 'read_labelled_day',
            'fill_narrative', 'format_grounded', 'format_prompt_template', 'format_messages', 'plan_json_schema',
            'LLMFormatError', 'parse_llm_plan', 'LLMFormatter', 'llm_formatter', 'fake_formatter_server',
-           'FormattedPlan', 'format_plan', 'normalize_test_transportation', 'plain_plan', 'render_freeform',
-           'violation_plans', 'agreement_fixtures', 'agreement', 'agreement_table', 'heldout_queries', 'real_answers',
-           'reading_agreement', 'reading_table']
+           'FormattedPlan', 'format_plan', 'eval_formatter', 'normalize_test_transportation', 'plain_plan',
+           'render_freeform', 'violation_plans', 'agreement_fixtures', 'agreement', 'agreement_table',
+           'heldout_queries', 'real_answers', 'reading_agreement', 'reading_table']
 
 # %% ../nbs/05_formatter.ipynb #9b08b8f4
 PLAN_KEYS = ('days', 'current_city', 'transportation', 'breakfast', 'attraction', 'lunch', 'dinner', 'accommodation')
@@ -603,7 +602,6 @@ class GroundingIndex:
 _GINDEXES = {}
 def grounding_index(db=None) -> GroundingIndex:
     "The `GroundingIndex` of `db` (default: `star.evaluator.default_db()`), built once (~1 s) and cached per database object."
-    from star.evaluator import default_db
     db = default_db() if db is None else db
     hit = _GINDEXES.get(id(db))
     if hit is None or hit[0] is not db: hit = _GINDEXES[id(db)] = (db, GroundingIndex(db))
@@ -1239,7 +1237,7 @@ def parse_llm_plan(content: str) -> list[dict]:
 # %% ../nbs/05_formatter.ipynb #15279977
 class LLMFormatter:
     """The paper's plan formatter (App. B.4/E) on any OpenAI-compatible `/chat/completions` endpoint (DeepSeek,
-    OpenAI, a local vLLM server). `base_url` e.g. `'http://127.0.0.1:8000/v1'`; `model` the served model name;
+    OpenAI, a local vLLM server), through the project's one client `star.endpoint.ChatEndpoint`. `base_url` e.g. `'http://127.0.0.1:8000/v1'`; `model` the served model name;
     `prompt` a `FORMAT_PROMPTS` key; the bearer key is read from the environment variable `api_key_env` at call time
     (no header when unset or `None`); `cache_dir`: valid replies are stored as `<sha256(model + messages)>.json` and
     replayed without network; `max_samples`: requests per plan while replies are not a JSON plan (first at
@@ -1258,38 +1256,30 @@ class LLMFormatter:
         self.temperature, self.max_tokens, self.timeout, self.max_retries = temperature, max_tokens, timeout, max_retries
         self.max_samples, self.retry_temperature = max_samples, retry_temperature
         self.json_schema = plan_json_schema() if json_schema is True else (json_schema or None)
-        self.n_requests, self.last_samples = 0, 0
+        self.endpoint = ChatEndpoint(self.base_url, model, api_key_env=api_key_env, timeout=timeout, max_retries=max_retries)
+        self.last_samples = 0
 
     def cache_key(self, messages: list[dict]) -> str:
         "sha256 hex digest of the model name and the exact messages (and the schema, when one is sent)."
         extra = '' if self.json_schema is None else '\n' + json.dumps(self.json_schema, sort_keys=True)
         return hashlib.sha256((self.model + '\n' + json.dumps(messages, ensure_ascii=False) + extra).encode('utf-8')).hexdigest()
 
+    @property
+    def n_requests(self) -> int:
+        "HTTP requests sent so far, retries included (`star.endpoint.ChatEndpoint.n_requests`)."
+        return self.endpoint.n_requests
+
     def _post(self, messages: list[dict], temperature: float, seed: int | None = None) -> str:
-        payload = {'model': self.model, 'messages': messages, 'temperature': temperature, 'max_tokens': self.max_tokens}
-        if seed is not None: payload['seed'] = seed
+        "One sample's reply text ('' for an empty reply: an unreadable sample). Raises LLMFormatError when the endpoint fails."
+        params = dict(temperature=temperature, max_tokens=self.max_tokens)
+        if seed is not None: params['seed'] = seed
         if self.json_schema is not None:
-            payload['response_format'] = {'type': 'json_schema', 'json_schema': {'name': 'travel_plan', 'schema': self.json_schema}}
-        headers = {'Content-Type': 'application/json'}
-        key = os.environ.get(self.api_key_env) if self.api_key_env else None
-        if key: headers['Authorization'] = f'Bearer {key}'
-        req = urllib.request.Request(self.base_url + '/chat/completions', data=json.dumps(payload).encode('utf-8'),
-                                     headers=headers, method='POST')
-        for attempt in range(self.max_retries + 1):
-            try:
-                self.n_requests += 1
-                with urllib.request.urlopen(req, timeout=self.timeout) as r: body = json.loads(r.read().decode('utf-8'))
-                break
-            except urllib.error.HTTPError as e:
-                if e.code < 500 or attempt == self.max_retries:
-                    raise LLMFormatError(f"formatter endpoint HTTP {e.code}: {e.read()[:200].decode('utf-8', 'replace')}") from None
-            except (urllib.error.URLError, TimeoutError, ConnectionError) as e:
-                if attempt == self.max_retries: raise LLMFormatError(f"formatter endpoint unreachable: {e}") from None
-            except json.JSONDecodeError: raise LLMFormatError("formatter endpoint returned non-JSON") from None
-            time.sleep(0.5 * 2 ** attempt)
-        try: content = body['choices'][0]['message']['content']
-        except (KeyError, IndexError, TypeError): raise LLMFormatError(f"unexpected endpoint response: {str(body)[:200]}") from None
-        return content if isinstance(content, str) else ''
+            params['response_format'] = {'type': 'json_schema', 'json_schema': {'name': 'travel_plan', 'schema': self.json_schema}}
+        try: return self.endpoint.chat(messages, **params)
+        except EndpointError as e:
+            if e.reason in ('an empty reply', 'a reply without choices'): return ''
+            what = 'unreachable' if e.reason in ('APIConnectionError', 'APITimeoutError') else e.reason
+            raise LLMFormatError(f"formatter endpoint {what}: {e}") from None
 
     def __call__(self, text: str, query: str = '') -> list[dict]:
         "Format the plan `text` for the user `query`; cache hit → no network."
@@ -1314,6 +1304,8 @@ class LLMFormatter:
             tmp.replace(path)
         return plan
 
+
+# %% ../nbs/05_formatter.ipynb #f569f84d
 def llm_formatter(base_url: str, model: str, api_key_env: str | None = 'OPENAI_API_KEY', prompt: str = 'paper',
                   cache_dir: str | Path | None = None, **kwargs) -> LLMFormatter:
     """The LLM formatter for `format_plan(..., formatter='llm' | 'auto', llm=...)`, e.g. in an RL reward or an
@@ -1419,6 +1411,21 @@ def format_plan(text: str | None, query=None, formatter: str = 'auto', llm: LLMF
         return FormattedPlan(grounded.plan, 'grounded', '; '.join(notes + ['the grounded reading is kept']), None, grounded.notes)
 
 
+# %% ../nbs/05_formatter.ipynb #dffe302a
+def eval_formatter(formatter: str = "auto", base_url: str | None = None, model: str | None = None,
+                   api_key_env: str | None = "OPENAI_API_KEY", prompt: str = "paper", cache_dir=None):
+    """The LLM formatter of a run (`llm_formatter`), or None: built when `base_url` is given (for `formatter` 'auto'
+    or 'llm'); `model` the served name, the key read from the environment variable `api_key_env` at call time,
+    `prompt` 'paper' | 'upstream', replies cached under `cache_dir` (default `runs/formatter_cache`). Raises
+    ValueError for `formatter='llm'` without `base_url` and `model`, or an unknown formatter / prompt."""
+    if formatter not in FORMATTERS: raise ValueError(f"formatter must be one of {FORMATTERS}, got {formatter!r}")
+    if formatter == "llm" and not (base_url and model):
+        raise ValueError("formatter='llm' needs formatter_base_url and formatter_model (an OpenAI-compatible endpoint)")
+    if not base_url or formatter not in ("auto", "llm"): return None
+    if not model: raise ValueError("formatter_base_url needs formatter_model")
+    return llm_formatter(base_url, model, api_key_env=api_key_env, prompt=prompt,
+                         cache_dir=cache_dir if cache_dir is not None else Path("runs") / "formatter_cache")
+
 # %% ../nbs/05_formatter.ipynb #6de39c5b
 def _replace_words(text: str, old: tuple, new: str) -> str:
     "Replace the whole words of `text` equal to one of `old` by `new` (one pass)."
@@ -1466,7 +1473,6 @@ def _date(task, i: int) -> str:
 
 def _leg_parts(t: str) -> dict:
     "Fields of a transportation value: mode, number, a, b, dep, arr, duration, cost."
-    from star.evaluator import from_to
     a, b = from_to(t)
     parts = dict(p.split(': ', 1) for p in t.split(', ') if ': ' in p)
     mode = 'flight' if t.startswith('Flight') else 'taxi' if t.lower().startswith('taxi') else 'drive'
@@ -1551,7 +1557,6 @@ def violation_plans(task, plan: list[dict], db=None) -> list[tuple[str, list[dic
     """`[(edit, edited plan)]`: the `VIOLATIONS` edits that apply to the structured `plan` (a `plain_plan`) of `task`,
     made on its first non-travel day / its flights (see the agreement section). The plans' verdicts are the
     evaluator's, whatever they are."""
-    from star.evaluator import eval_index, from_to
     ix, gi = eval_index(db), grounding_index(db)
     get = task.get if isinstance(task, dict) else (lambda k, d=None: getattr(task, k, d))
     org, out = get('org'), []
@@ -1599,7 +1604,6 @@ def agreement(fixtures, styles=FREEFORM_STYLES, protocols=('official', 'agent_st
     """Per `(style, protocol)`: `{'plans', 'success', 'checks', 'per_check': {check: share}, 'disagree': [(kind, task
     idx)]}` where `success` is the share of fixture plans whose Success verdict is the same after `render_freeform` →
     `format_grounded` as for the structured plan, `checks` the share of the 13 check verdicts that are."""
-    from star.evaluator import evaluate_plan, COMMONSENSE_CHECKS, HARD_CHECKS
     names = COMMONSENSE_CHECKS + HARD_CHECKS
     def verdicts(task, plan, p):
         r = evaluate_plan(task, plan, p)
@@ -1647,7 +1651,6 @@ def heldout_queries() -> frozenset:
     `random.Random(19)`; their answers (of every run) and every answer of `HELDOUT_RUN` were never read while the
     grounded reader was written."""
     import random
-    from star.tasks import load_tasks
     covered = sorted(t.idx for t in load_tasks('validation') if t.reference_information)
     return frozenset(random.Random(HELDOUT_SEED).sample(covered, HELDOUT_QUERIES))
 
@@ -1679,8 +1682,6 @@ def reading_agreement(rows: list[dict], read=None, protocol: str = 'official') -
     (dataset_metrics of each reading), 'disagree': [(run, idx, [checks])]}`; `checks` is the share of the 13
     check verdicts (True / False / None) that are equal, `success` the share of equal Success verdicts. `read(text,
     task) -> plan or None` defaults to `format_plan(text, task).plan` (exact, else grounded; no LLM)."""
-    from star.evaluator import COMMONSENSE_CHECKS, HARD_CHECKS, dataset_metrics, evaluate_plan
-    from star.tasks import load_tasks
     tasks = {t.idx: t for t in load_tasks('validation')}
     read = read or (lambda text, task: format_plan(text, task).plan)
     names, rows = COMMONSENSE_CHECKS + HARD_CHECKS, [r for r in rows if r.get('parsed') is not None]

@@ -526,7 +526,7 @@ SINGLE_GPU_3B = dict(vllm_gpu_memory_utilization=0.35)    # the 3B run on one 80
 def paper_plans(gpu_gb: float = PAPER_GPU_GB) -> dict:
     """{label: MemoryPlan} of the paper's scales with their default configs (`resolve_config(scale=s)`, vLLM
     rollouts) on the paper's GPU counts, and of `SINGLE_GPU_3B` on one GPU, all on `gpu_gb`-GiB cards."""
-    from star.rl import resolve_config
+    from star.rl_config import resolve_config
     out = {f"{s} on {n} GPUs": plan(resolve_config(scale=s, use_vllm=True), n, gpu_gb) for s, n in PAPER_HARDWARE.items()}
     out["3B on 1 GPU (SINGLE_GPU_3B)"] = plan(resolve_config(scale="3B", use_vllm=True, **SINGLE_GPU_3B), 1, gpu_gb)
     return out

@@ -16,12 +16,12 @@ import pandas as pd
 
 # %% auto #0
 __all__ = ['KINDS', 'CONFIG_KEYS', 'CURVE_KEYS', 'PROTOCOLS', 'METRICS', 'PAPER_METRICS', 'QA_DATASETS', 'META_KEYS', 'RUN_NAME',
-           'NAN', 'find_secrets', 'dirty_files', 'git_commit', 'machine', 'new_record', 'record_json', 'write_atomic',
-           'CommittedRecordWarning', 'git_tracked', 'save_record', 'DirtyTreeError', 'check_publish', 'read_record',
-           'UnreadableRecordWarning', 'scan_records', 'record_columns', 'load_records', 'load_curves',
+           'NAN', 'JOB_NOTEBOOKS', 'find_secrets', 'dirty_files', 'git_commit', 'machine', 'new_record', 'record_json',
+           'write_atomic', 'CommittedRecordWarning', 'git_tracked', 'save_record', 'DirtyTreeError', 'check_publish',
+           'read_record', 'UnreadableRecordWarning', 'scan_records', 'record_columns', 'load_records', 'load_curves',
            'TornLineWarning', 'jsonl_lines', 'iter_jsonl', 'read_jsonl', 'append_jsonl', 'rewrite_jsonl',
-           'find_results_dir', 'paper_tables', 'paper_table', 'paper_metrics', 'side_by_side', 'markdown_table',
-           'save_table', 'figure_bytes', 'save_figure', 'coverage']
+           'best_checkpoint', 'job_name', 'find_results_dir', 'paper_tables', 'paper_table', 'paper_metrics',
+           'side_by_side', 'markdown_table', 'save_table', 'figure_bytes', 'save_figure', 'coverage']
 
 # %% ../nbs/12_results.ipynb #8bca150e
 KINDS = ("rl", "sft", "eval", "qa", "synthesis")
@@ -413,6 +413,37 @@ def rewrite_jsonl(path, keep=None) -> int:
         if not same: write_atomic(path, gzip.compress(data, mtime=0))
     elif path.read_bytes() != data: write_atomic(path, data)
     return len(rows) - len(kept)
+
+# %% ../nbs/12_results.ipynb #ee793add
+def best_checkpoint(records: Sequence[dict]) -> dict | None:
+    """The validation record with the highest success (`final_pass`), ties broken by hard macro, commonsense macro,
+    then the later step, among records of saved checkpoints (step > 0). None if there is none."""
+    cands = [r for r in records if r.get("step", 0) > 0]
+    if not cands: return None
+    m = lambda r, k: r["metrics"].get(k, 0.0) or 0.0
+    return max(cands, key=lambda r: (m(r, "final_pass"), m(r, "hard_macro"), m(r, "commonsense_macro"), r["step"]))
+
+# %% ../nbs/12_results.ipynb #95add655
+JOB_NOTEBOOKS = ("synthesize", "sft", "rl", "evaluate")
+
+def _slug(s) -> str:
+    return "".join(ch if ch.isalnum() or ch in "._+-" else "-" for ch in str(s).rstrip("/").split("/")[-1])
+
+def job_name(notebook: str, p: dict) -> str:
+    """The record name (= results file stem) of a job of `notebook` ('synthesize' | 'sft' | 'rl' | 'evaluate') with
+    parameters `p`. Raises KeyError for a missing parameter the name needs, ValueError for an unknown notebook."""
+    if notebook == "rl":
+        if (p.get("extra") or {}).get("run_name"): return p["extra"]["run_name"]
+        return (f"rl_{p['scale']}_{p['algorithm']}_{p['reward']}_{p.get('data', 'mixed')}{p['n_train']}"
+                f"_f{round(100 * float(p.get('failure_rate', 0.0))):g}_s{p.get('seed', 0)}")
+    if notebook == "sft": return f"sft_{p.get('run') or p['scale']}"
+    if notebook == "evaluate":
+        if p.get("out_dir"): return _slug(p["out_dir"])
+        ck = _slug(p["checkpoint"])
+        return f"qa_{ck}" if p.get("split") == "qa" else f"eval_{p.get('split', 'test')}_{ck}"
+    if notebook == "synthesize":
+        return "synthesis_" + _slug(Path(p.get("out_path") or "pool.jsonl").name.split(".")[0])
+    raise ValueError(f"unknown notebook {notebook!r}; expected one of {sorted(JOB_NOTEBOOKS)}")
 
 # %% ../nbs/12_results.ipynb #b8277761
 def find_results_dir(start=None) -> Path:

@@ -14,153 +14,35 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Protocol, Sequence
 
-from .models import (K, DtypeChoice, cpu_compact_logprobs, dtype_choice, engine_dtype, get_spec, normalize_dtype,
-                          on_cuda, trl_engine_dtype, uses_deepspeed, vllm_available)
+from .agent import HFPolicy, VLLMPolicy, eos_ids, rollout_batch, stream_seed
+from .checkpoints import (AtomicCheckpoints, find_resume_checkpoint, model_fingerprint, rotate_checkpoints, run_folder,
+                              set_aside)
+from .evaluator import dataset_metrics, evaluate_plan
+from .formatter import eval_formatter, format_plan
+from .memory import check_fits
+from .models import (K, REGISTRY, DtypeChoice, cpu_compact_logprobs, dtype_choice, engine_dtype, fd_stdout, get_spec,
+                         load_model, load_tokenizer, model_path, normalize_dtype, on_cuda, patch_vllm, set_cpu_kv_cache,
+                         train_device, trl_engine_dtype, uses_deepspeed, vllm_available)
+from .paths import in_repo, repo_relative
+from .results import (append_jsonl, best_checkpoint, check_publish, new_record, read_jsonl, rewrite_jsonl,
+                          save_record)
+from .sandbox import Sandbox
+from .sft import OFFLINE_SFT_DATA, build_sft_dataset, sft_run_record, train_sft, use_step_progress
+from .synthesis import synthesize_pool
+from .tasks import load_jsonl_tasks, load_tasks, make_mix, mix_counts
+from .rl_config import (ALGORITHMS, DATA_MIXES, QUICK, RUN_DEFAULTS, TASK_FAMILIES, RLRunConfig, default_run_name,
+                            load_family, resolve_config, run_dtype, scale_defaults, trl_config)
 from .rewards import (FORMAT_ERROR, REWARD_NAMES, curriculum_epoch_from_trainer_state, epoch_from_trainer_state,
-                          reward, reward_fn, reward_name_at)
+                          SCHEDULES, reward, reward_fn, reward_name_at)
 
 # %% auto #0
-__all__ = ['ALGORITHMS', 'DATA_MIXES', 'INIT_CHOICES', 'LOSS_TYPES', 'RUN_DEFAULTS', 'QUICK', 'TASK_FAMILIES',
-           'ARPO_TOP_LOGPROBS', 'CPU_COSTS', 'CURVE_SOURCES', 'RLRunConfig', 'default_run_name', 'TaskFamily',
-           'load_family', 'resolve_config', 'rl_tasks', 'validation_tasks', 'score_rollout', 'rollout_rewards',
-           'dynamic_sampling_mask', 'turn_entropy', 'entropy_deltas', 'ArpoPlan', 'arpo_plan', 'generation_policy',
-           'rollout_rank', 'step_seed', 'step_sandbox', 'arpo_rollouts', 'rollout_reward_fn', 'make_rollout_func',
-           'run_dtype', 'trl_config', 'evaluate_policy', 'best_checkpoint', 'TravelPlannerFamily', 'formatter_llm',
-           'task_family', 'require_device', 'init_model_source', 'init_reference', 'sft_dir', 'sft_checkpoint',
-           'cost_variant', 'cpu_cost', 'run_plan', 'announce', 'training_curve', 'param_dtype', 'build_trainer',
-           'free_port', 'ensure_master_port', 'train_rl', 'parse_cli', 'main']
-
-# %% ../nbs/10_rl.ipynb #417703d0
-ALGORITHMS = ("grpo", "dapo", "arpo")
-DATA_MIXES = {"mixed": (4, 3, 3), "easy": (1, 0, 0), "medium": (0, 1, 0), "hard": (0, 0, 1)}  # App. D.2 / Table 3
-INIT_CHOICES = ("auto", "base", "sft")
-LOSS_TYPES = ("grpo", "dr_grpo", "dapo", "bnpo", "cispo", "sapo", "luspo", "vespo")   # TRL 1.16 GRPOConfig.loss_type
-
-# Run-size defaults per scale (the learning hyper-parameters come from `get_spec(scale).rl`).
-RUN_DEFAULTS = {
-    "paper": dict(n_train=1000, n_val=180, max_steps=-1, max_new_tokens_per_turn=8192, lora=False, dtype="auto",
-                  gradient_checkpointing=True, per_device_batch=1, save_steps=10, init="sft", vllm_enable_sleep_mode=True),
-    # offline CPU scales: start from our SFT checkpoint, easy prompts, 2 steps of one group, 768-token turns (a whole
-    # plan fits in the answer turn), one rollout per forward/backward (a 7K-token episode's logits alone are ~2 GB),
-    # rollouts at temperature 0.6 (at the paper's 1.0 the small SFT models break the ReAct format in every episode,
-    # so every reward is 0 and no gradient flows), no validation pass (each one costs minutes here; `-p n_val 8`
-    # turns model selection on), and 3-day trips only (`trip_days`): the SFT set's trajectories are 3-day ones (the
-    # only ones that fit whole in the 6,400-token SFT cutoff), and a 5- or 7-day trip's episode -- 10-20 tool calls,
-    # the teacher's 9-16K tokens -- cannot finish inside the CPU's 7,168-token context, so it always scores 0
-    "0.5B": dict(data="easy", trip_days=(3,), n_train=8, n_val=0, max_steps=2, max_new_tokens_per_turn=768, lora=True, temperature=0.6,
-                 dtype="auto", gradient_checkpointing=True, per_device_batch=1, save_steps=1, init="sft"),
-    "1.5B-offline": dict(data="easy", trip_days=(3,), n_train=8, n_val=0, max_steps=2, max_new_tokens_per_turn=768, lora=True,
-                         temperature=0.6, dtype="auto", gradient_checkpointing=True, per_device_batch=1,
-                         save_steps=1, init="sft"),
-    "tiny": dict(n_train=4, n_val=2, max_steps=2, max_new_tokens_per_turn=24, lora=False, dtype="float32",
-                 gradient_checkpointing=False, per_device_batch=2, save_steps=1, init="base", vllm_kv_cache_gib=1),
-}
-
-# `nbs/rl.ipynb -p quick True`: the same pipeline at smoke size, under its own run name -- a 2-step SFT on its own
-# 2-trajectory set (`sft_n`: the default's 48-trajectory set would be built and read for 2 steps), then one GRPO step of
-# one group of 2 short episodes. Parameters the user sets win.
-QUICK = dict(sft_steps=2, sft_n=2, max_steps=1, group_size=2, batch_size=1, max_context=3072, tool_budget=4,
-             max_new_tokens_per_turn=128, n_val=0, vllm_kv_cache_gib=1)
-# The paper's scales on the paper's GPUs (1.5B / 3B on 8 x 80 GB, 7B on 16; App. C.2) at 30K tokens and 256 episodes per
-# step, planned with `star.memory` (nbs/18_memory.ipynb): one episode per micro-batch (8 x 30K tokens of activations
-# did not fit), vLLM asleep while training, and an engine share whose KV cache holds a rank's 32 (7B: 16) episodes.
-RUN_DEFAULTS.update({s: dict(RUN_DEFAULTS["paper"], vllm_gpu_memory_utilization=u)
-                     for s, u in (("1.5B", 0.45), ("3B", 0.55), ("7B", 0.6))})
-
-
-# %% ../nbs/10_rl.ipynb #20376591
-@dataclass(frozen=True)
-class RLRunConfig:
-    """One RL run, fully resolved. Units: `lr` per step, `max_context` / `max_new_tokens_per_turn` in tokens,
-    `tool_budget` in tool calls per trajectory, `failure_rate` a probability per executed tool call (training only),
-    `batch_size` prompts per optimiser step, `group_size` rollouts per prompt. `data`: a TravelPlanner level mix
-    (`DATA_MIXES`) or another task family (`TASK_FAMILIES`, e.g. the "probe"). `dtype`: the compute (autocast and
-    rollout engine) precision asked for -- "auto" (the hardware's, `star.models.dtype_choice`: bf16 on GPUs and on CPUs
-    with native bf16, float32 elsewhere; `run_dtype` resolves it) or a dtype name; the trained parameters stay
-    float32 (AdamW's master copy). Paper values: App. C.2 / D.5."""
-    scale: str
-    reward: str
-    algorithm: str
-    data: str
-    n_train: int
-    failure_rate: float
-    epochs: int
-    max_steps: int            # -1: epochs decide
-    group_size: int
-    batch_size: int
-    lr: float
-    max_context: int
-    tool_budget: int
-    temperature: float
-    init: str                 # 'base' | 'sft' | a checkpoint path / hub id
-    seed: int
-    out_dir: str
-    results_dir: str | None   # also publish the record here (e.g. "results", what the figures read); None: only out_dir
-    run_name: str
-    n_val: int
-    max_new_tokens_per_turn: int
-    epsilon: float = 0.2
-    epsilon_high: float = 0.28
-    loss_type: str = "dapo"
-    beta: float = 0.0
-    protocol: str = "agent_star"   # evaluator protocol of rewards and validation
-    formatter: str = "auto"        # star.formatter.format_plan mode of rewards and validation
-    formatter_base_url: str | None = None   # LLM formatter (formatter 'llm', or 'auto' with an endpoint): base URL ...
-    formatter_model: str | None = None      # ... its served model name
-    formatter_key_env: str = "OPENAI_API_KEY"  # ... the environment variable holding its key (never the key itself)
-    formatter_prompt: str = "paper"          # ... 'paper' (App. E) | 'upstream' (Agent-STAR's FORMAT_PLANNING)
-    formatter_cache: str | None = None       # ... reply cache folder (default runs/formatter_cache)
-    lora: bool = False
-    lora_r: int = 16
-    lora_alpha: int = 32
-    dtype: str = "float32"
-    gradient_checkpointing: bool = False
-    per_device_batch: int = 2      # completions per forward/backward micro-batch
-    save_steps: int = 1
-    save_total_limit: int | None = 2   # checkpoints kept: the newest (to resume) and the best on validation
-    val_temperature: float = 0.6
-    val_top_p: float = 0.95
-    val_max_context: int = 32 * K
-    val_tool_budget: int = 60
-    arpo_initial: int = 4          # M: global rollouts per prompt
-    arpo_branch: int = 2           # Z: a branch point yields Z - 1 partial rollouts
-    arpo_entropy_weight: float = 0.2
-    arpo_threshold: float = 0.5
-    arpo_k: int = 20               # tokens of a turn whose entropy is measured
-    pool: str | None = None        # JSONL pool of synthetic tasks (default: synthesize offline)
-    trip_days: tuple = (3, 5, 7)   # trip lengths of the RL prompts (TravelPlanner: 3, 5, 7; CPU scales: 3 only)
-    sft_steps: int | None = None   # SFT steps when init='sft' on an offline scale
-    sft_n: int | None = None       # ... and its trajectories (None: the family's SFT set, e.g. OFFLINE_SFT_DATA)
-    use_vllm: bool = False         # None in resolve_config: True where vLLM imports
-    vllm_mode: str = "colocate"
-    vllm_gpu_memory_utilization: float = 0.3   # GPU share of each colocated engine (the rest trains)
-    vllm_tensor_parallel_size: int = 1
-    vllm_enable_sleep_mode: bool = False       # GPU only: free the engine's memory between rollouts
-    vllm_kv_cache_gib: int = 2                 # CPU only: the engine's KV cache (VLLM_CPU_KVCACHE_SPACE)
-    vllm_importance_sampling_correction: bool = False  # TRL's engine/trainer mismatch correction; the paper has none
-    stop_after: str | None = None  # 'config' | 'data' | 'train' (tests / dry runs)
-    allow_dirty: bool = False      # publish (results_dir in the repository) from a tree with uncommitted changes
-    gpu_memory_gb: float | None = None  # memory plan (star.memory): GiB per GPU (None: this machine's GPU, if any)
-    n_gpus: int | None = None           # ... and ranks (None: the launcher's $WORLD_SIZE, else 1)
-
-    @property
-    def mix(self): return DATA_MIXES.get(self.data)
-    @property
-    def steps_per_epoch(self) -> int: return max(1, self.n_train // self.batch_size)
-    @property
-    def total_steps(self) -> int: return self.max_steps if self.max_steps > 0 else self.epochs * self.steps_per_epoch
-    @property
-    def results_path(self) -> Path: return Path(self.results_dir or self.out_dir) / f"{self.run_name}.json"
-    def to_dict(self) -> dict: return asdict(self)
-
-_PARAMS = {f.name for f in dataclasses.fields(RLRunConfig)}
-
-def _run_defaults(scale: str) -> dict:
-    return dict(RUN_DEFAULTS.get(scale, RUN_DEFAULTS["paper"]))
-
-def default_run_name(scale, algorithm, reward, data, n_train, failure_rate, seed) -> str:
-    "`rl_<scale>_<algorithm>_<reward>_<data><n_train>_f<percent>_s<seed>`, e.g. `rl_3B_grpo_curriculum_mixed1000_f0_s0`."
-    return f"rl_{scale}_{algorithm}_{reward}_{data}{n_train}_f{round(100 * failure_rate):g}_s{seed}"
+__all__ = ['ARPO_TOP_LOGPROBS', 'CPU_COSTS', 'CURVE_SOURCES', 'TaskFamily', 'rl_tasks', 'validation_tasks', 'score_rollout',
+           'rollout_rewards', 'dynamic_sampling_mask', 'turn_entropy', 'entropy_deltas', 'ArpoPlan', 'arpo_plan',
+           'generation_policy', 'rollout_rank', 'step_seed', 'step_sandbox', 'arpo_rollouts', 'rollout_reward_fn',
+           'make_rollout_func', 'evaluate_policy', 'TravelPlannerFamily', 'formatter_llm', 'task_family',
+           'require_device', 'init_model_source', 'init_reference', 'sft_dir', 'sft_checkpoint', 'cost_variant',
+           'cpu_cost', 'run_plan', 'announce', 'training_curve', 'param_dtype', 'build_trainer', 'free_port',
+           'ensure_master_port', 'train_rl', 'parse_cli', 'main']
 
 # %% ../nbs/10_rl.ipynb #15e6579c
 class TaskFamily(Protocol):
@@ -177,160 +59,6 @@ class TaskFamily(Protocol):
     def sft_dataset(self, exclude=()) -> Any: ...       # a datasets.Dataset of chat `messages` for star.sft.train_sft
                                                         # (TravelPlanner also takes n=: its first n, RLRunConfig.sft_n)
 
-# name -> "module:attribute" of a TaskFamily instance, imported on first use
-TASK_FAMILIES = {"probe": "star.probe:FAMILY"}
-
-def load_family(name: str):
-    """The registered task family `name` (`TASK_FAMILIES`). Raises KeyError for an unknown name, ImportError if its
-    module is missing."""
-    import importlib
-    mod, attr = TASK_FAMILIES[name].split(":")
-    return getattr(importlib.import_module(mod), attr)
-
-# %% ../nbs/10_rl.ipynb #79de510e
-def _bad(k, want, v) -> ValueError: return ValueError(f"{k} must be {want}, got {v!r}")
-
-def _int(k, v, lo=None, hi=None, also=()):
-    "An int from an int, an integral float or its text; ValueError naming `k` otherwise or outside [lo, hi] (`also`: extra allowed values)."
-    want = "an integer" + (f" >= {lo}" if lo is not None and hi is None else "") + (f" in [{lo}, {hi}]" if hi is not None else "") \
-           + (f" (or {', '.join(map(str, also))})" if also else "")
-    x = v
-    if isinstance(x, str):
-        try: x = int(x.strip())
-        except ValueError: raise _bad(k, want, v) from None
-    if isinstance(x, float) and math.isfinite(x) and x.is_integer(): x = int(x)
-    if isinstance(x, bool) or not isinstance(x, int): raise _bad(k, want, v)
-    if x in also: return x
-    if (lo is not None and x < lo) or (hi is not None and x > hi): raise _bad(k, want, v)
-    return x
-
-def _float(k, v, lo=None, hi=None, lo_open=False, hi_open=False):
-    "A finite float from a number or its text; ValueError naming `k` otherwise (NaN, inf, bool) or outside the range."
-    rng = ("" if lo is None else f"{'>' if lo_open else '>='} {lo:g}") + (" and " if lo is not None and hi is not None else "") \
-          + ("" if hi is None else f"{'<' if hi_open else '<='} {hi:g}")
-    want = "a finite number" + (f" {rng}" if rng else "")
-    x = v
-    if isinstance(x, str):
-        try: x = float(x.strip())
-        except ValueError: raise _bad(k, want, v) from None
-    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x): raise _bad(k, want, v)
-    x = float(x)
-    if lo is not None and (x < lo or (lo_open and x == lo)): raise _bad(k, want, v)
-    if hi is not None and (x > hi or (hi_open and x == hi)): raise _bad(k, want, v)
-    return x
-
-def _bool(k, v) -> bool:
-    "A bool from a bool, 0/1 or true/false/yes/no text; ValueError naming `k` otherwise."
-    if isinstance(v, bool): return v
-    if isinstance(v, int) and v in (0, 1): return bool(v)
-    if isinstance(v, str) and v.strip().lower() in ("true", "false", "yes", "no", "1", "0"):
-        return v.strip().lower() in ("true", "yes", "1")
-    raise _bad(k, "true or false", v)
-
-def _choice(k, v, options, lower=True):
-    x = v.strip().lower() if isinstance(v, str) and lower else v
-    if not isinstance(x, str) or x not in options: raise _bad(k, f"one of {tuple(options)}", v)
-    return x
-
-def _text(k, v, none=False):
-    if v is None and none: return None
-    if isinstance(v, os.PathLike): v = os.fspath(v)
-    if not isinstance(v, str) or not v.strip(): raise _bad(k, "a non-empty string" + (" or None" if none else ""), v)
-    return v
-
-def resolve_config(**params) -> RLRunConfig:
-    """The `RLRunConfig` of a run from the notebook parameters. `None` values take the defaults, in this order: the
-    scale's `RLDefaults` (`get_spec(scale).rl`: algorithm, reward, lr, batch, G, epochs, context, tool budget), its
-    `RUN_DEFAULTS` (data size, steps, LoRA, dtype), then the task family's `run_defaults(scale)` when `data` names
-    one (`TASK_FAMILIES`). `epochs` set explicitly wins over a default `max_steps`; `use_vllm=None` means "where vLLM
-    imports". Relative `out_dir` / `results_dir` stay relative (resolved against the repository root by `train_rl`);
-    default `out_dir` `runs/rl/<run_name>`; `results_dir` None (the record stays in `out_dir`; publishing it to
-    `results/` is an explicit choice, refused from a tree with uncommitted changes unless `allow_dirty`:
-    `star.results.check_publish`). Every parameter is checked here, before anything is loaded: its type (numbers
-    from their text too; NaN, inf and booleans are not numbers), its range and, for names, the allowed values.
-    Raises TypeError for an unknown parameter, ValueError naming the parameter and the value for an invalid one
-    (`star.models.UnknownScaleError` for an unknown scale, `star.results.DirtyTreeError` for a refused publication)."""
-    from star.formatter import FORMATTERS, FORMAT_PROMPTS
-    from star.results import RUN_NAME, check_publish
-    unknown = sorted(set(params) - _PARAMS)
-    if unknown: raise TypeError(f"unknown RL parameter(s) {unknown}; known: {sorted(_PARAMS)}")
-    p = {k: v for k, v in params.items() if v is not None}
-    scale = p.pop("scale", "tiny")
-    spec = get_spec(scale)
-    scale, rl, run = spec.scale, spec.rl, _run_defaults(spec.scale)
-    explicit_epochs = "epochs" in p
-    cfg = {f.name: f.default for f in dataclasses.fields(RLRunConfig) if f.default is not dataclasses.MISSING}
-    cfg.update(reward=rl.reward, algorithm=rl.algorithm, data="mixed", failure_rate=0.0, epochs=rl.epochs,
-               group_size=rl.group_size, batch_size=rl.batch_size, lr=rl.lr, max_context=rl.max_context,
-               tool_budget=rl.tool_budget, temperature=rl.temperature, seed=0, beta=rl.beta,
-               val_temperature=spec.inference.temperature, val_top_p=spec.inference.top_p,
-               val_max_context=spec.inference.max_context, val_tool_budget=spec.inference.tool_budget)
-    cfg.update(run, use_vllm=None)   # use_vllm None: decided below (where vLLM imports)
-    data = _choice("data", p.get("data", cfg["data"]), (*DATA_MIXES, *TASK_FAMILIES))
-    if data in TASK_FAMILIES: cfg.update(load_family(data).run_defaults(scale))
-    cfg.update(p)
-    if explicit_epochs and "max_steps" not in p: cfg["max_steps"] = -1
-    cfg["scale"], cfg["data"] = scale, data
-    c = cfg
-    c["reward"], c["algorithm"] = _choice("reward", c["reward"], REWARD_NAMES), _choice("algorithm", c["algorithm"], ALGORITHMS)
-    c["loss_type"] = _choice("loss_type", c["loss_type"], LOSS_TYPES)
-    c["dtype"] = normalize_dtype(c["dtype"])
-    c["protocol"] = _choice("protocol", c["protocol"], ("agent_star", "official"))
-    c["formatter"] = _choice("formatter", c["formatter"], FORMATTERS)
-    c["formatter_prompt"] = _choice("formatter_prompt", c["formatter_prompt"], tuple(FORMAT_PROMPTS))
-    c["vllm_mode"] = _choice("vllm_mode", c["vllm_mode"], ("colocate", "server"))
-    if c["stop_after"] is not None: c["stop_after"] = _choice("stop_after", c["stop_after"], ("config", "data", "train"))
-    for k, lo in (("n_train", 1), ("group_size", 2), ("batch_size", 1), ("epochs", 1), ("max_context", 1), ("tool_budget", 1),
-                  ("n_val", 0), ("max_new_tokens_per_turn", 1), ("per_device_batch", 1), ("save_steps", 1), ("seed", 0),
-                  ("vllm_tensor_parallel_size", 1), ("vllm_kv_cache_gib", 1), ("lora_r", 1), ("val_max_context", 1),
-                  ("val_tool_budget", 1), ("arpo_branch", 2), ("arpo_k", 1)):
-        c[k] = _int(k, c[k], lo)
-    c["max_steps"] = _int("max_steps", c["max_steps"], 1, also=(-1,))
-    for k in ("save_total_limit", "sft_steps", "sft_n"):
-        if c[k] is not None: c[k] = _int(k, c[k], 1)
-    c["failure_rate"] = _float("failure_rate", c["failure_rate"], 0, 1)
-    c["lr"] = _float("lr", c["lr"], 0, lo_open=True)
-    c["temperature"] = _float("temperature", c["temperature"], 0, lo_open=True)
-    c["val_temperature"] = _float("val_temperature", c["val_temperature"], 0)
-    c["val_top_p"] = _float("val_top_p", c["val_top_p"], 0, 1, lo_open=True)
-    c["epsilon"] = _float("epsilon", c["epsilon"], 0, 1, hi_open=True)
-    c["epsilon_high"] = _float("epsilon_high (clip-higher: >= epsilon)", c["epsilon_high"], c["epsilon"])
-    c["beta"] = _float("beta", c["beta"], 0)
-    c["lora_alpha"] = _float("lora_alpha", c["lora_alpha"], 0, lo_open=True)
-    c["arpo_entropy_weight"] = _float("arpo_entropy_weight", c["arpo_entropy_weight"])
-    c["arpo_threshold"] = _float("arpo_threshold", c["arpo_threshold"], 0, 1)
-    c["vllm_gpu_memory_utilization"] = _float("vllm_gpu_memory_utilization", c["vllm_gpu_memory_utilization"], 0, 1, lo_open=True)
-    for k in ("lora", "gradient_checkpointing", "vllm_enable_sleep_mode", "vllm_importance_sampling_correction", "allow_dirty"):
-        c[k] = _bool(k, c[k])
-    c["use_vllm"] = vllm_available() if c["use_vllm"] is None else _bool("use_vllm", c["use_vllm"])
-    c["init"] = _text("init", c["init"])
-    if c["init"] == "auto": c["init"] = run["init"]
-    for k in ("out_dir", "results_dir", "pool", "formatter_base_url", "formatter_model", "formatter_cache"):
-        if k in c: c[k] = _text(k, c[k], none=True)
-    if c["pool"] is not None and not (Path(c["pool"]).is_file() or _abs(c["pool"]).is_file()):
-        raise ValueError(f"pool must be a JSON-lines task file, got {c['pool']!r} (no such file)")
-    if not isinstance(c["formatter_key_env"], str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", c["formatter_key_env"]):
-        raise _bad("formatter_key_env", "the NAME of an environment variable (never the key itself)", "<hidden>")
-    td = c["trip_days"]   # 3 | "3,5" | [3, 5] (papermill, CLI or JSON) -> (3, 5)
-    try: td = (td,) if isinstance(td, int) else tuple(int(d) for d in (td.split(",") if isinstance(td, str) else td))
-    except (TypeError, ValueError): raise _bad("trip_days", "among TravelPlanner's 3, 5, 7", c["trip_days"]) from None
-    if not td or not set(td) <= {3, 5, 7}: raise ValueError(f"trip_days must be among TravelPlanner's 3, 5, 7; got {c['trip_days']!r}")
-    c["trip_days"] = tuple(sorted(set(td)))
-    if c["batch_size"] > c["n_train"]: raise ValueError(f"batch_size {c['batch_size']} > n_train {c['n_train']}")
-    c["arpo_initial"] = _int("arpo_initial", c["arpo_initial"] if "arpo_initial" in p else max(1, c["group_size"] // 2),
-                             1, c["group_size"])
-    if c["gpu_memory_gb"] is not None: c["gpu_memory_gb"] = _float("gpu_memory_gb", c["gpu_memory_gb"], 0, lo_open=True)
-    if c["n_gpus"] is not None: c["n_gpus"] = _int("n_gpus", c["n_gpus"], 1)
-    if c["formatter"] == "llm" and not (c["formatter_base_url"] and c["formatter_model"]):
-        raise ValueError("formatter='llm' needs formatter_base_url and formatter_model")
-    c.setdefault("run_name", default_run_name(scale, c["algorithm"], c["reward"], c["data"], c["n_train"],
-                                              c["failure_rate"], c["seed"]))
-    if not isinstance(c["run_name"], str) or not RUN_NAME.match(c["run_name"]):
-        raise _bad("run_name", f"a record name ({RUN_NAME.pattern}: letters, digits, '._+-', no spaces)", c["run_name"])
-    c.setdefault("out_dir", f"runs/rl/{c['run_name']}")
-    c.setdefault("results_dir", None)
-    if c["results_dir"]: check_publish(_abs(c["results_dir"]), c["allow_dirty"])
-    return RLRunConfig(**c)
 
 # %% ../nbs/10_rl.ipynb #fe777b81
 def rl_tasks(cfg: RLRunConfig, exclude: Sequence = ()) -> list:
@@ -338,11 +66,9 @@ def rl_tasks(cfg: RLRunConfig, exclude: Sequence = ()) -> list:
     `cfg.pool` (JSONL of tasks) or a freshly synthesised pool (exactly the mix's per-level counts), keeping only trips
     of `cfg.trip_days` days (all of TravelPlanner's 3/5/7 by default). `exclude`: tasks or query strings never to
     draw (the SFT queries; paper App. C.2). Raises ValueError when the pool is too small."""
-    from star.tasks import load_jsonl_tasks, make_mix, mix_counts
     if cfg.pool:
         pool = [t for t in load_jsonl_tasks(cfg.pool) if t.days in cfg.trip_days]
     else:
-        from star.synthesis import synthesize_pool
         n = mix_counts(cfg.n_train, cfg.mix)
         extra = lambda k: k and (k // 10 + 2 if exclude else 0)  # margin for prompts that `exclude` removes
         pool, _ = synthesize_pool(*(n[l] + extra(n[l]) for l in ("easy", "medium", "hard")), seed=10_000 + cfg.seed,
@@ -352,7 +78,6 @@ def rl_tasks(cfg: RLRunConfig, exclude: Sequence = ()) -> list:
 def validation_tasks(n: int, seed: int = 0) -> list:
     """`n` tasks of the 180-query TravelPlanner validation split (all 180 for n >= 180; else a seeded sample that keeps
     the split's order), the paper's model-selection set (App. C.2)."""
-    from star.tasks import load_tasks
     val = load_tasks("validation")
     if n >= len(val): return val
     keep = set(random.Random(f"val-{seed}").sample(range(len(val)), n))
@@ -365,8 +90,6 @@ def score_rollout(rollout, protocol: str = "agent_star", formatter: str = "auto"
     `PlanResult`; `formatter` 'auto' reads the canonical text exactly, then asks `llm` -- the LLM formatter, e.g.
     `star.formatter.llm_formatter` -- if given, else the grounded formatter; its `.formatter` attribute says which
     one read the plan). Never raises on model output; raises ValueError for an unknown protocol/formatter."""
-    from star.evaluator import evaluate_plan
-    from star.formatter import format_plan
     if rollout.format_error or rollout.truncated or rollout.answer is None: return FORMAT_ERROR
     fp = format_plan(rollout.answer, rollout.task, formatter=formatter, llm=llm)
     res = evaluate_plan(rollout.task, fp.plan, protocol=protocol)
@@ -376,7 +99,7 @@ def score_rollout(rollout, protocol: str = "agent_star", formatter: str = "auto"
 def rollout_rewards(results: Sequence, name: str, epoch: int = 1) -> list[float]:
     """Scalar rewards of verdicts (`PlanResult` / `FORMAT_ERROR` / None) under reward `name` at 1-based `epoch`
     (used by 'curriculum' only). Same numbers as the TRL reward function `star.rewards.reward_fn(name)`."""
-    return [reward(r, name, epoch=epoch if name == "curriculum" else None) for r in results]
+    return [reward(r, name, epoch=epoch if name in SCHEDULES else None) for r in results]
 
 # %% ../nbs/10_rl.ipynb #1ab2b9ce
 def dynamic_sampling_mask(rewards: Sequence[float], group_size: int, tol: float = 1e-6) -> list[bool]:
@@ -458,7 +181,6 @@ def generation_policy(trainer, tokenizer, top_logprobs: int = 0):
     update's forward runs); train mode and the cache setting are restored on exit. Raises NotImplementedError for vLLM
     server mode (use colocate)."""
     if getattr(trainer, "use_vllm", False):
-        from star.agent import VLLMPolicy
         vg = getattr(trainer, "vllm_generation", None)
         llm = getattr(vg, "llm", None)
         if llm is None: raise NotImplementedError("rollouts need vLLM colocate mode (vllm_mode='colocate')")
@@ -473,7 +195,6 @@ def generation_policy(trainer, tokenizer, top_logprobs: int = 0):
                 vg._llm_weights_sleeping = True
         return
     from trl.models.utils import unwrap_model_for_generation
-    from star.agent import HFPolicy
     with unwrap_model_for_generation(trainer.model_wrapped, trainer.accelerator,
                                      gather_deepspeed3_params=trainer.args.ds3_gather_for_generation,
                                      gradient_checkpointing_kwargs=trainer.args.gradient_checkpointing_kwargs) as m:
@@ -511,7 +232,6 @@ def step_seed(seed: int, step: int, rank: int = 0) -> int:
 def step_sandbox(db, failure_rate: float, seed: int, step: int, rank: int = 0):
     """A `star.sandbox.Sandbox` over `db` whose failure draws (paper Sec. 4.6; `failure_rate` per executed tool call)
     come from `random.Random(f"fail-{seed}-{step}-{rank}")`: independent across ranks, reproducible on resume."""
-    from star.sandbox import Sandbox
     return Sandbox(db, failure_rate=failure_rate, seed=f"fail-{seed}-{step}-{rank}")
 
 def _gather(trainer, items: list) -> list:
@@ -550,7 +270,6 @@ def arpo_rollouts(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbox,
     (`star.agent.stream_seed(seed, 1)` branches, `(seed, 2)` fresh). `system`: the system prompt (None:
     TravelPlanner's). Returns (rollouts grouped by task, G each, in task order: globals, branches, fresh;
     `meta['arpo']` = 'global' | 'branch' | 'fresh') and the plans."""
-    from star.agent import rollout_batch, stream_seed
     G, M, rng = cfg.group_size, cfg.arpo_initial, rng or random.Random(seed)
     kw = _rollout_kwargs(cfg, sandbox, seed, system, progress)
     first = rollout_batch(policy, tokenizer, list(tasks), group_size=M, **kw)
@@ -647,8 +366,6 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
     messages, reward, termination, tool calls) to `<log_dir>/samples.jsonl`, so a killed run keeps every step it
     finished. Raises KeyError for a prompt that is not a task's query and ValueError if the prompts are not consecutive
     groups of G."""
-    from star.sandbox import Sandbox
-    from star.agent import rollout_batch, eos_ids
     fam = family if family is not None else task_family(cfg)
     by_query, ends = {t.query: t for t in tasks}, eos_ids(tokenizer)
     db = (sandbox if sandbox is not None else Sandbox()).db
@@ -708,48 +425,10 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
                 if summary[k_] is not None: metrics[f"star/{k_}"].append(float(summary[k_]))
         if stats is not None: stats.append(summary)
         if log_dir is not None:
-            from star.results import append_jsonl
             for name, rec in (("rollout_stats", summary), ("samples", best)): append_jsonl(Path(log_dir) / f"{name}.jsonl", rec)
         return {"prompt_ids": prompt_ids, "completion_ids": completion_ids, "logprobs": logprobs, "env_mask": env_mask,
                 "star_reward": rewards, "eval_result": results, "epoch": [cur] * len(rollouts)}
     return rollout_func
-
-# %% ../nbs/10_rl.ipynb #c8c00e2e
-def run_dtype(cfg: RLRunConfig) -> DtypeChoice:
-    """The compute precision of run `cfg` on this machine and why (`star.models.dtype_choice(None, cfg.dtype)`): the
-    autocast dtype of training (TRL's `bf16`/`fp16`), the dtype of its vLLM engine and of HF-generate rollouts."""
-    return dtype_choice(None, cfg.dtype)
-
-def trl_config(cfg: RLRunConfig, num_processes: int | None = None, **overrides):
-    """`trl.GRPOConfig` of a run (see the list above). `num_processes` defaults to $WORLD_SIZE (1). `overrides` go to
-    GRPOConfig last. Raises ValueError if `batch_size × group_size` cannot be split into micro-batches of
-    `per_device_batch` over the processes."""
-    from trl import GRPOConfig
-    nproc = int(num_processes or os.environ.get("WORLD_SIZE", 1))
-    gen = cfg.batch_size * cfg.group_size
-    micro = min(cfg.per_device_batch, gen // nproc)
-    if micro < 1 or gen % (micro * nproc):
-        raise ValueError(f"{gen} rollouts per step do not split into micro-batches of {micro} on {nproc} processes")
-    accum = gen // (micro * nproc)
-    cuda, dt = on_cuda(), run_dtype(cfg).dtype
-    kw = dict(output_dir=str(cfg.out_dir), learning_rate=cfg.lr, lr_scheduler_type="constant", warmup_steps=0,
-              per_device_train_batch_size=micro, gradient_accumulation_steps=accum, steps_per_generation=accum,
-              num_generations=cfg.group_size, num_train_epochs=cfg.epochs, max_steps=cfg.max_steps,
-              temperature=cfg.temperature, top_p=1.0, beta=cfg.beta, epsilon=cfg.epsilon,
-              epsilon_high=cfg.epsilon_high, loss_type=cfg.loss_type, scale_rewards="group", num_iterations=1,
-              mask_truncated_completions=False, max_completion_length=cfg.max_context,
-              bf16=dt == "bfloat16", fp16=dt == "float16", use_cpu=not cuda,
-              gradient_checkpointing=cfg.gradient_checkpointing, logging_steps=1, save_strategy="steps",
-              save_steps=cfg.save_steps, save_total_limit=cfg.save_total_limit, report_to="none", seed=cfg.seed,
-              data_seed=cfg.seed, shuffle_dataset=True, remove_unused_columns=False, dataloader_num_workers=0,
-              disable_dropout=True, max_grad_norm=1.0, use_vllm=cfg.use_vllm, vllm_mode=cfg.vllm_mode,
-              vllm_importance_sampling_correction=cfg.vllm_importance_sampling_correction,
-              vllm_max_model_length=max(cfg.max_context, cfg.val_max_context if cfg.n_val else 0),
-              vllm_gpu_memory_utilization=cfg.vllm_gpu_memory_utilization,
-              vllm_tensor_parallel_size=cfg.vllm_tensor_parallel_size,
-              vllm_enable_sleep_mode=cfg.vllm_enable_sleep_mode and cuda)   # vLLM sleeps on GPUs only
-    kw.update(overrides)
-    return GRPOConfig(**kw)
 
 # %% ../nbs/10_rl.ipynb #795f701c
 def evaluate_policy(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbox=None, seed: int | None = None,
@@ -762,8 +441,6 @@ def evaluate_policy(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbo
     tool_calls, policy_tokens (means), terminations, seconds and per-task records."""
     from collections import Counter
     from types import SimpleNamespace
-    from star.agent import rollout_batch
-    from star.sandbox import Sandbox
     t0 = time.time()
     fam = family if family is not None else task_family(cfg)
     tasks = list(tasks)
@@ -794,18 +471,6 @@ def evaluate_policy(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbo
                      "success": bool(getattr(v, "success", False))} for t, s, v in zip(tasks, summaries, verdicts)])
     return m
 
-def _read_jsonl(path) -> list[dict]:
-    "Records of a JSONL file ([] if missing; a truncated last line is dropped: `star.results.read_jsonl`)."
-    from star.results import read_jsonl
-    return read_jsonl(path, missing_ok=True)
-
-def best_checkpoint(records: Sequence[dict]) -> dict | None:
-    """The validation record with the highest success (`final_pass`), ties broken by hard macro, commonsense macro,
-    then the later step, among records of saved checkpoints (step > 0). None if there is none."""
-    cands = [r for r in records if r.get("step", 0) > 0]
-    if not cands: return None
-    m = lambda r, k: r["metrics"].get(k, 0.0) or 0.0
-    return max(cands, key=lambda r: (m(r, "final_pass"), m(r, "hard_macro"), m(r, "commonsense_macro"), r["step"]))
 
 # %% ../nbs/10_rl.ipynb #29897e0d
 @dataclass
@@ -826,23 +491,20 @@ class TravelPlannerFamily:
     def val_tasks(self, n: int, seed: int) -> list: return validation_tasks(n, seed)
     def score(self, rollout): return score_rollout(rollout, self.protocol, self.formatter, self.llm)
     def reward(self, verdict, name: str, epoch: int) -> float:
-        return reward(verdict, name, epoch=epoch if str(name).lower() == "curriculum" else None)
+        return reward(verdict, name, epoch=epoch if str(name).lower() in SCHEDULES else None)
     def metrics(self, tasks, rollouts, verdicts) -> dict:
-        from star.evaluator import dataset_metrics, evaluate_plan
         res = [v if v is not FORMAT_ERROR else evaluate_plan(t, None, self.protocol) for v, t in zip(verdicts, tasks)]
         return dataset_metrics(list(tasks), res)
     def sft_dataset(self, exclude=(), n: int | None = None):
         "`star.sft.OFFLINE_SFT_DATA` (48 trajectories), or its first `n` (the quick variant's own small set)."
-        from star.sft import OFFLINE_SFT_DATA, build_sft_dataset
         kw = OFFLINE_SFT_DATA if n is None else {**OFFLINE_SFT_DATA, "n": n, "pool_factor": max(4, 32 // n)}
         return build_sft_dataset(exclude=list(exclude), **kw)
 
 def formatter_llm(cfg: RLRunConfig):
     """The LLM formatter of a run's rewards and validation (paper: free-form plans are formatted by an LLM before
-    checking): `star.evaluation.eval_formatter` on `cfg.formatter_base_url` / `cfg.formatter_model` with the prompt
+    checking): `star.formatter.eval_formatter` on `cfg.formatter_base_url` / `cfg.formatter_model` with the prompt
     `cfg.formatter_prompt`, the key read from `$<cfg.formatter_key_env>` at call time, replies cached; None without an
     endpoint (formatter 'auto' then falls back to the grounded formatter). Raises ValueError for 'llm' without one."""
-    from star.evaluation import eval_formatter
     return eval_formatter(cfg.formatter, cfg.formatter_base_url, cfg.formatter_model, cfg.formatter_key_env,
                           cfg.formatter_prompt, cfg.formatter_cache)
 
@@ -852,25 +514,10 @@ def task_family(cfg: RLRunConfig):
     return TravelPlannerFamily(cfg.protocol, cfg.formatter, formatter_llm(cfg))
 
 # %% ../nbs/10_rl.ipynb #5d79b530
-def _root() -> Path:
-    return next((p for p in [Path.cwd(), *Path.cwd().parents] if (p / "pyproject.toml").exists()), Path.cwd())
-
-def _abs(p) -> Path:
-    p = Path(p)
-    return p if p.is_absolute() else _root() / p
-
-def _rel(p) -> str | None:
-    "`p` relative to the repository root when it lies inside it (what a record stores), else as given."
-    if p is None: return None
-    p, root = Path(p), _root().resolve()
-    try: return Path(p).resolve().relative_to(root).as_posix()
-    except ValueError: return str(p)
-
 def require_device(cfg: RLRunConfig) -> None:
     """Fail at once when the run needs a GPU this machine lacks: a hub scale ('1.5B', '3B', '7B': the paper's recipe,
     bf16 full fine-tuning of the released checkpoints) without CUDA -- instead of minutes of hub retries and a model
     that would not train here. Raises RuntimeError naming the CPU scales."""
-    from star.models import REGISTRY
     spec = get_spec(cfg.scale)
     if spec.offline is None and spec.tiny_config is None and not on_cuda():
         cpu = [s for s, v in REGISTRY.items() if v.offline is not None or v.tiny_config is not None]
@@ -895,17 +542,16 @@ def init_reference(src: str) -> dict:
     or hub id as given, or the folder's repository-relative path; `init_checkpoint` -- that folder, repository-relative
     (None for a scale or hub id); `init_fingerprint` -- `star.checkpoints.model_fingerprint` of its weights (None for
     a scale or hub id)."""
-    from star.checkpoints import model_fingerprint
     p = Path(src)
     if not p.is_dir(): return {"init": src, "init_checkpoint": None, "init_fingerprint": None}
-    name = _rel(p)
+    name = repo_relative(p)
     for rec_path in sorted(p.resolve().parent.glob("*.json")):
         try: rec = json.loads(rec_path.read_text(encoding="utf-8"))
         except (OSError, ValueError, RecursionError): continue
         if isinstance(rec, dict) and rec.get("kind") == "sft" and isinstance(rec.get("final_model"), str) \
-                and _abs(rec["final_model"]).resolve() == p.resolve():
+                and in_repo(rec["final_model"]).resolve() == p.resolve():
             name = rec.get("run", name); break
-    return {"init": name, "init_checkpoint": _rel(p), "init_fingerprint": model_fingerprint(p)}
+    return {"init": name, "init_checkpoint": repo_relative(p), "init_fingerprint": model_fingerprint(p)}
 
 def sft_dir(cfg: RLRunConfig, family=None) -> Path:
     """Where `sft_checkpoint` keeps the SFT run of `cfg`: `runs/sft_<scale>` for TravelPlanner (what `nbs/sft.ipynb -p
@@ -914,7 +560,7 @@ def sft_dir(cfg: RLRunConfig, family=None) -> Path:
     one). Its model is `<dir>/final`."""
     fam = family if family is not None else task_family(cfg)
     name = f"sft_{cfg.scale}" + ("" if fam.name == "travelplanner" else f"_{fam.name}")
-    return _abs(f"runs/{name}" + (f"_s{cfg.sft_steps}" if cfg.sft_steps else "") + (f"_n{cfg.sft_n}" if cfg.sft_n else ""))
+    return in_repo(f"runs/{name}" + (f"_s{cfg.sft_steps}" if cfg.sft_steps else "") + (f"_n{cfg.sft_n}" if cfg.sft_n else ""))
 
 def sft_checkpoint(cfg: RLRunConfig, exclude: Sequence = (), family=None) -> Path:
     """SFT checkpoint of an offline scale for `init='sft'` (paper Sec. 4.1: RL starts from the SFT model):
@@ -926,17 +572,15 @@ def sft_checkpoint(cfg: RLRunConfig, exclude: Sequence = (), family=None) -> Pat
     fam = family if family is not None else task_family(cfg)
     out = sft_dir(cfg, fam)
     if (out / "final" / "config.json").exists(): return out / "final"
-    from star.sft import sft_run_record, train_sft
-    from star.results import save_record
     kw = dict(max_steps=cfg.sft_steps, row_steps=min(16, cfg.sft_steps)) if cfg.sft_steps else {}
     data = fam.sft_dataset(exclude=list(exclude), **({"n": cfg.sft_n} if cfg.sft_n else {}))
     final = Path(train_sft(cfg.scale, data, out, dtype=cfg.dtype, **kw))
     if _is_main_rank():
         rec = sft_run_record(out.name, out, config={"scale": cfg.scale, "family": fam.name, "n_train": len(data),
                                                     "max_steps": cfg.sft_steps or -1, "sft_n": cfg.sft_n, "seed": cfg.seed},
-                             final_model=_rel(final))
+                             final_model=repo_relative(final))
         save_record(rec, out)
-        if cfg.results_dir: save_record(rec, _abs(cfg.results_dir))
+        if cfg.results_dir: save_record(rec, in_repo(cfg.results_dir))
     return final
 
 
@@ -1005,7 +649,6 @@ def run_plan(cfg: RLRunConfig, family=None) -> str:
     else: lines.append(f"starts from {init_model_source(cfg) if cfg.init != 'sft' else get_spec(cfg.scale).model_id('sft')}")
     lines.append(f"validation: {cfg.n_val} queries before training and at every checkpoint" if cfg.n_val else
                  "validation: off (n_val 0: no model selection)")
-    from star.memory import check_fits
     mem = check_fits(cfg)
     if mem is not None: lines.append(mem.summary())
     if not on_cuda(): lines.append(_cost_line(cfg, cpu_cost(cfg, sft, fam)))
@@ -1064,13 +707,11 @@ def _drop_steps_from(path, step: int) -> int:
     """Rewrite JSONL `path` without its records of steps >= `step` (what a killed run logged after its last checkpoint;
     the resumed run plays those steps again; `step` 0: every row, a run that starts over), and without a torn last
     line or null rows (`star.results.rewrite_jsonl`: one policy for every log). Returns the number of records dropped."""
-    from star.results import rewrite_jsonl
     return rewrite_jsonl(path, keep=lambda r: r.get("step", -1) < step)
 
 # %% ../nbs/10_rl.ipynb #c01a2963
 def _validation_callback_cls():
     from transformers import TrainerCallback
-    from star.results import append_jsonl
     class ValidationCallback(TrainerCallback):
         """Validates the policy on `val_tasks` at the start (step 0, or the resumed step if it has no record yet) and
         after each save, on every process (each plays its share, `evaluate_policy(trainer=…)`); the main process
@@ -1087,13 +728,13 @@ def _validation_callback_cls():
                 t.vllm_generation.sync_weights()
                 t._last_loaded_step = state.global_step
         def _mark_best(self, state):
-            best = best_checkpoint(_read_jsonl(self.path))
+            best = best_checkpoint(read_jsonl(self.path, missing_ok=True))
             if best and best.get("checkpoint") and Path(best["checkpoint"]).exists():
                 state.best_model_checkpoint, state.best_global_step = best["checkpoint"], best["step"]
         def _eval(self, state, ckpt):
             if not self.val or self.trainer is None: return
             step = state.global_step
-            if not any(r["step"] == step for r in _read_jsonl(self.path)):
+            if not any(r["step"] == step for r in read_jsonl(self.path, missing_ok=True)):
                 self._sync(state)
                 with generation_policy(self.trainer, self.tok) as policy:
                     m = evaluate_policy(policy, self.tok, self.val, self.cfg, family=self.family, trainer=self.trainer,
@@ -1127,7 +768,6 @@ def _cpu_map_location():
 
 def _grpo_trainer_cls():
     from trl import GRPOTrainer
-    from star.checkpoints import AtomicCheckpoints
     class StarGRPOTrainer(AtomicCheckpoints, GRPOTrainer):
         """TRL's `GRPOTrainer` whose checkpoints are marked complete (`star.checkpoints.AtomicCheckpoints`); a
         multi-process CPU run resumes its optimizer state on `cpu` (see `_cpu_map_location`)."""
@@ -1157,13 +797,11 @@ def build_trainer(cfg: RLRunConfig, model, tokenizer, train_tasks: Sequence, val
               processing_class=tokenizer, peft_config=peft_config, callbacks=[val_cb],
               rollout_func=make_rollout_func(cfg, train_tasks, tokenizer, sandbox=sandbox, stats=stats,
                                              log_dir=cfg.out_dir if _is_main_rank() else None, family=fam))
-    from star.models import fd_stdout
     tiny = get_spec(cfg.scale).tiny_config is not None
     with fd_stdout(), trl_engine_dtype(engine_dtype(cfg.dtype, tiny)):   # TRL starts the colocated vLLM engine here
         trainer = _grpo_trainer_cls()(**kw)
     val_cb.trainer = trainer
     trainer.star_validation = val_cb
-    from star.sft import use_step_progress
     return use_step_progress(trainer, "GRPO steps", keys=("reward", "star/success", "star/tool_calls"))
 
 # %% ../nbs/10_rl.ipynb #4709a84e
@@ -1207,14 +845,13 @@ def _prepare_resume(cfg: RLRunConfig, point) -> None:
     and null rows gone; checkpoints beyond `save_total_limit` (a run killed between a save and its rotation) rotated
     as the Trainer would have. Every process waits for it."""
     from accelerate import PartialState
-    from star.checkpoints import rotate_checkpoints, set_aside
     state = PartialState()
     if state.is_main_process:
         set_aside(point)
         out = Path(cfg.out_dir)
         for name in ("rollout_stats", "samples"): _drop_steps_from(out / f"{name}.jsonl", point.step)
         _drop_steps_from(out / "validation.jsonl", point.step + 1 if point.checkpoint else 0)
-        best = best_checkpoint(_read_jsonl(out / "validation.jsonl"))   # a run killed between its save and the rotation
+        best = best_checkpoint(read_jsonl(out / "validation.jsonl", missing_ok=True))   # a run killed between its save and the rotation
         rotate_checkpoints(out, cfg.save_total_limit, keep=[best and best.get("checkpoint")])
     state.wait_for_everyone()
 
@@ -1238,14 +875,10 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
     `out_dir` / `results_dir` are resolved against the repository root. Interrupted before it wrote anything, it
     leaves no empty run folder (`star.checkpoints.run_folder`). Raises `star.memory.MemoryPlanError` /
     `LauncherError` first, before any model loads, when the run cannot fit its GPUs (`star.memory.check_fits`)."""
-    from star.checkpoints import find_resume_checkpoint, run_folder
-    from star.models import load_model, load_tokenizer, model_path, patch_vllm, set_cpu_kv_cache, train_device
-    from star.results import check_publish
     t0 = time.time()
-    from star.memory import check_fits
     check_fits(cfg, training=True)   # a plan that cannot fit, or GPUs without a launcher, stop here (see `run_plan`)
-    cfg = dataclasses.replace(cfg, out_dir=str(_abs(cfg.out_dir)),
-                              results_dir=str(_abs(cfg.results_dir)) if cfg.results_dir else None)
+    cfg = dataclasses.replace(cfg, out_dir=str(in_repo(cfg.out_dir)),
+                              results_dir=str(in_repo(cfg.results_dir)) if cfg.results_dir else None)
     require_device(cfg)
     commit = check_publish(cfg.results_dir, cfg.allow_dirty)
     point = find_resume_checkpoint(cfg.out_dir, move=False)
@@ -1271,34 +904,33 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
         if last is not None and point.step >= cfg.total_steps:  # a finished run: re-read its state, take no extra step
             from transformers import TrainerState
             trainer.state = TrainerState.load_from_json(str(Path(last) / "trainer_state.json"))
-            if val_tasks and not any(r.get("step") == point.step for r in _read_jsonl(Path(cfg.out_dir) / "validation.jsonl")):
+            if val_tasks and not any(r.get("step") == point.step for r in read_jsonl(Path(cfg.out_dir) / "validation.jsonl", missing_ok=True)):
                 trainer._load_from_checkpoint(last)          # killed after its last save, before validating it
                 trainer.star_validation._eval(trainer.state, last)
         else:
             trainer.train(resume_from_checkpoint=last)
         t_train = time.time() - t_train
-    records = _read_jsonl(Path(cfg.out_dir) / "validation.jsonl")
-    strip = lambda r: r and {**r, "checkpoint": _rel(r.get("checkpoint")),
+    records = read_jsonl(Path(cfg.out_dir) / "validation.jsonl", missing_ok=True)
+    strip = lambda r: r and {**r, "checkpoint": repo_relative(r.get("checkpoint")),
                              "metrics": {k: v for k, v in r["metrics"].items() if k != "tasks"}}
-    from star.results import new_record, save_record
     best, init = strip(best_checkpoint(records)), strip(next((r for r in records if r["step"] == 0), None))
     trl = {k: getattr(trainer.args, k) for k in ("beta", "epsilon", "epsilon_high", "loss_type", "scale_rewards",
            "num_generations", "generation_batch_size", "per_device_train_batch_size", "gradient_accumulation_steps",
            "learning_rate", "temperature", "mask_truncated_completions", "bf16", "gradient_checkpointing",
            "max_completion_length", "use_vllm", "vllm_mode", "vllm_importance_sampling_correction", "save_total_limit")}
-    res = new_record(cfg.run_name, "rl", config={**cfg.to_dict(), "out_dir": _rel(cfg.out_dir),
-                                                 "results_dir": _rel(cfg.results_dir)},
+    res = new_record(cfg.run_name, "rl", config={**cfg.to_dict(), "out_dir": repo_relative(cfg.out_dir),
+                                                 "results_dir": repo_relative(cfg.results_dir)},
                      curve=training_curve(trainer.state.log_history), git=commit,
                      validation={cfg.protocol: best["metrics"]} if best else {},
                      validation_init={cfg.protocol: init["metrics"]} if init else {},
                      duration_s=round(time.time() - t0, 1), **init_reference(src), device=str(trainer.accelerator.device),
                      param_dtype=str(next(trainer.model.parameters()).dtype).removeprefix("torch."),
-                     engine=engine, task_family=fam.name, resumed_from=_rel(last), resume=point.to_dict(), trl=trl,
+                     engine=engine, task_family=fam.name, resumed_from=repo_relative(last), resume=point.to_dict(), trl=trl,
                      compute=dataclasses.asdict(run_dtype(cfg)),
                      steps=trainer.state.global_step, best_checkpoint=best and best["checkpoint"],
                      validation_checkpoints=[strip(r) for r in records if r["step"] > 0],
                      trl_log=_curve(trainer.state.log_history),
-                     rollouts=_read_jsonl(Path(cfg.out_dir) / "rollout_stats.jsonl"),
+                     rollouts=read_jsonl(Path(cfg.out_dir) / "rollout_stats.jsonl", missing_ok=True),
                      seconds={"train": round(t_train, 1), "total": round(time.time() - t0, 1)})
     if trainer.accelerator.is_main_process:
         save_record(res, cfg.out_dir)

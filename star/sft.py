@@ -467,7 +467,7 @@ def check_sft_values(P: dict) -> dict:
     -1 or >= 1), `lr` a finite positive number, `mix` three non-negative integers (`"1:0:0"` or a list), `data_path`
     an existing file, `allow_dirty` a boolean, `dtype` 'auto' or a dtype name. Raises ValueError naming the parameter and the value
     (`star.models.UnknownScaleError` for the scale)."""
-    from star.rl import _bad, _bool, _float, _int, _text
+    from star.rl_config import bad_value as _bad, check_bool as _bool, check_float as _float, check_int as _int, check_text as _text
     from star.results import RUN_NAME
     P = dict(P)
     P["scale"] = get_spec(P["scale"]).scale

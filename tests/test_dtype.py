@@ -8,7 +8,8 @@ import pytest
 import torch
 
 import star.models as M
-from star.rl import cost_variant, cpu_cost, resolve_config, run_dtype, run_plan, trl_config
+from star.rl import cost_variant, cpu_cost, run_plan
+from star.rl_config import resolve_config, run_dtype, trl_config
 from star.sft import sft_config, sft_dtype
 
 AVX2 = {"avx512_bf16": False, "amx_bf16": False}

@@ -41,7 +41,7 @@ KILLED = -signal.SIGKILL
 
 
 def _cfg(out):
-    from star.rl import resolve_config
+    from star.rl_config import resolve_config
     return resolve_config(scale="tiny", use_vllm=False, max_steps=3, n_train=2, batch_size=1, group_size=2, n_val=1,
                           failure_rate=0.3, max_new_tokens_per_turn=12, tool_budget=3,
                           val_tool_budget=2, out_dir=str(out), results_dir=None)

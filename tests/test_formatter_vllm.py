@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from star.endpoint import ChatEndpoint, EndpointError
 from star.evaluator import evaluate_plan
 from star.formatter import LLMFormatError, format_messages, format_plan, llm_formatter, plan_json_schema
 from star.models import model_path, vllm_available
@@ -65,6 +66,24 @@ def tiny_server(tmp_path_factory):
     url, proc = serve(model_path('tiny'), 'tiny', tmp_path_factory.mktemp('vllm') / 'serve.log')
     yield url
     stop(proc)
+
+
+def test_chat_endpoint_against_vllm_serve(tiny_server):
+    """The project's one chat client (`star.endpoint.ChatEndpoint`, on the `openai` package; the LLM formatter, the
+    teacher, synthesis and `EndpointPolicy` all call it) against a real `vllm serve`: a completion with its finish
+    reason and the server's token usage, a vLLM-only field passed through (`ignore_eos`), greedy replies that repeat,
+    and a client error (an unknown model) raised at once, without retries."""
+    msgs = [{'role': 'user', 'content': 'Plan a 3-day trip from Sarasota to Chicago.'}]
+    ep = ChatEndpoint(tiny_server, 'tiny', api_key_env=None, timeout=120, max_retries=2)
+    r = ep.complete(msgs, max_tokens=8, temperature=0.0, seed=0, ignore_eos=True)
+    assert r.content and r.finish_reason == 'length'
+    assert r.usage['completion_tokens'] == 8 and r.usage['prompt_tokens'] > 8
+    assert ep.n_requests == 1
+    assert ep.chat(msgs, max_tokens=8, temperature=0.0, seed=0, ignore_eos=True) == r.content and ep.n_requests == 2
+    bad = ChatEndpoint(tiny_server, 'no-such-model', api_key_env=None, max_retries=2)
+    with pytest.raises(EndpointError, match='HTTP 404'):
+        bad.chat(msgs, max_tokens=4)
+    assert bad.n_requests == 1
 
 
 def test_invalid_json_is_resampled_twenty_times_then_undelivered(tiny_server):

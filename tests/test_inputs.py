@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from star.cli import main
-from star.rl import resolve_config
+from star.rl_config import resolve_config
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {k: v for k, v in os.environ.items() if k not in ("MASTER_PORT", "MASTER_ADDR")}
@@ -156,7 +156,8 @@ def test_lone_surrogate_tool_arguments(tmp_path):
     from star.agent import ScriptedPolicy, rollout_batch
     from star.models import load_tokenizer
     from star.rewards import FORMAT_ERROR
-    from star.rl import make_rollout_func, resolve_config
+    from star.rl import make_rollout_func
+    from star.rl_config import resolve_config
     from star.tasks import load_tasks
     tok, task = load_tokenizer("tiny"), load_tasks("validation")[0]
     turns = ['<think>x</think><tool_call>{"name": "SearchCity", "arguments": {"state": "\\ud800"}}</tool_call>',
@@ -213,7 +214,8 @@ def test_odd_records_are_skipped_and_the_figures_build(tmp_path):
 def test_quick_variant_has_its_own_small_sft_set():
     """`-p quick True` trains its 2 SFT steps on its own 2-trajectory set (it had silently grown to the default's 48,
     built and tokenised before step 1): the set and its token count may not drift."""
-    from star.rl import QUICK, TravelPlannerFamily, sft_dir
+    from star.rl import TravelPlannerFamily, sft_dir
+    from star.rl_config import QUICK
     assert (QUICK["sft_n"], QUICK["sft_steps"], QUICK["max_steps"], QUICK["group_size"]) == (2, 2, 1, 2)
     c = resolve_config(scale="0.5B", use_vllm=False, **QUICK, run_name="rl_quick_0.5B")
     assert sft_dir(c).name == "sft_0.5B_s2_n2"                  # never the default's runs/sft_0.5B

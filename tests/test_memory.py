@@ -13,7 +13,7 @@ from star.memory import (GiB, PAPER_GPU_GB, PAPER_HARDWARE, PHASES, SINGLE_GPU_3
                          engine_memory, fit_advice, measure_step, model_states, paper_plans, plan, plans_table,
                          predict_cpu, step_transient, validation_table)
 from star.models import REGISTRY, get_spec
-from star.rl import resolve_config
+from star.rl_config import resolve_config
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = Arch(hidden=256, intermediate=1408, layers=2, heads=4, kv_heads=2, vocab=151_936, tied=True)

@@ -14,7 +14,7 @@ from nbdev.clean import clean_nb
 
 ROOT = Path(__file__).resolve().parents[1]
 NBS = ROOT / "nbs"
-LIB_NBS = sorted(p for p in NBS.glob("[0-9][0-9]_*.ipynb"))
+LIB_NBS = sorted(p for p in NBS.glob("[0-9][0-9]*_*.ipynb"))
 # Run notebooks are parameterised by papermill; each one listed here must exist and keep its `parameters` tag.
 RUN_NBS = sorted(p for p in NBS.glob("*.ipynb") if not p.name[0].isdigit() and p.name != "index.ipynb")
 

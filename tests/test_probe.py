@@ -15,7 +15,8 @@ from star.models import load_tokenizer
 from star.probe import (FAMILY, MAX_FLIGHTS, PROBE_KINDS, PROBE_SYSTEM, ProbeVerdict, probe_metrics, probe_pool,
                         probe_reward, probe_sft_dataset, probe_tasks, probe_trajectory, score_probe)
 from star.rewards import FORMAT_ERROR, REWARD_NAMES
-from star.rl import make_rollout_func, resolve_config, train_rl
+from star.rl import make_rollout_func, train_rl
+from star.rl_config import resolve_config
 from star.sandbox import Sandbox
 from star.teacher import read_observation
 

@@ -271,13 +271,12 @@ def test_read_jsonl_tolerates_a_truncated_last_line(tmp_path):
 
 def test_every_jsonl_reader_is_tolerant(tmp_path):
     "The package's JSON-lines readers (RL logs, tasks, SFT sets, QA files) all go through read_jsonl."
-    from star.rl import _read_jsonl
     from star.tasks import load_tasks, read_jsonl as tasks_read_jsonl, save_jsonl_tasks, load_jsonl_tasks
     from star.qa import read_json_records
     p = tmp_path / "rollout_stats.jsonl"
     p.write_text('{"step": 1, "reward": 0.0}\n{"step": 2, "rew')
-    with pytest.warns(UserWarning, match="truncated"): assert _read_jsonl(p) == [{"step": 1, "reward": 0.0}]
-    assert _read_jsonl(tmp_path / "absent.jsonl") == []
+    with pytest.warns(UserWarning, match="truncated"): assert read_jsonl(p, missing_ok=True) == [{"step": 1, "reward": 0.0}]
+    assert read_jsonl(tmp_path / "absent.jsonl", missing_ok=True) == []
     with pytest.warns(UserWarning, match="truncated"): assert tasks_read_jsonl(p) == [{"step": 1, "reward": 0.0}]
     with pytest.warns(UserWarning, match="truncated"): assert read_json_records(p) == [{"step": 1, "reward": 0.0}]
     tasks = load_tasks("validation")[:3]

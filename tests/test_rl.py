@@ -14,7 +14,8 @@ from star.formatter import canonical_plan, render_plan
 from star.models import load_tokenizer
 from star.rewards import FORMAT_ERROR, reward, reward_fn
 from star.rl import (arpo_plan, arpo_rollouts, dynamic_sampling_mask, entropy_deltas, make_rollout_func,
-                     resolve_config, rollout_rewards, score_rollout, train_rl, trl_config)
+                     rollout_rewards, score_rollout, train_rl)
+from star.rl_config import resolve_config, trl_config
 import star.rl as star_rl
 from star.sandbox import Sandbox
 from star.tasks import example_plans, load_tasks

@@ -145,7 +145,8 @@ def test_arpo_fresh_rollouts_are_not_copies_of_global_ones(llm, tok, val):
     """ARPO fills the group slots no branch takes with fresh global rollouts of the same prompt. Their per-request
     seeds were `seed + 2 + 7919 * call + row`, the seeds of the global rollouts two rows down (`seed + 7919 * call +
     row`): with the paper's M = 4 of G = 8, fresh rows 0 and 1 replayed global rows 2 and 3 token for token."""
-    from star.rl import arpo_rollouts, resolve_config
+    from star.rl import arpo_rollouts
+    from star.rl_config import resolve_config
     cfg = resolve_config(scale="tiny", algorithm="arpo", group_size=8, arpo_initial=4, batch_size=1, n_train=1,
                          max_new_tokens_per_turn=12, max_context=4096, tool_budget=4, use_vllm=False)
     rolls, plans = arpo_rollouts(VLLMPolicy(llm, tok, top_logprobs=20), tok, val[:1], cfg, Sandbox(), seed=123)
