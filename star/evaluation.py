@@ -109,6 +109,7 @@ class ChatPolicy:
             with ThreadPoolExecutor(min(self.max_workers, len(args))) as ex: return list(ex.map(lambda a: self._one(*a), args))
         return [self._one(*a) for a in args]
 
+# %% ../nbs/15_evaluation.ipynb #87479bdc
 SERVER_ERROR_REPLY = "Server error with empty response"  # the reference loop's reply after failed retries
 
 class EndpointPolicy(ChatPolicy):
@@ -180,6 +181,7 @@ def model_dir(path) -> Path:
     if (c := _last_checkpoint(p)) is not None: return c
     raise FileNotFoundError(f"{p}: no model folder (config.json / adapter_config.json, final/, checkpoint-*)")
 
+# %% ../nbs/15_evaluation.ipynb #68b16de7
 def resolve_checkpoint(checkpoint: str, base_url: str | None = None) -> dict:
     """What `checkpoint` names: `{"kind": "teacher" | "endpoint" | "scale" | "path" | "hub", "source": what to
     load, "scale": the scale whose inference budgets apply (None: the paper's)}`. With `base_url`, `checkpoint` is the
@@ -207,6 +209,7 @@ def _load_model_dir(path: str, dtype, device):
     model = load_model(scale if scale and not Path(base).exists() else base, dtype=dtype, device=device)
     return PeftModel.from_pretrained(model, str(p)).merge_and_unload().eval()
 
+# %% ../nbs/15_evaluation.ipynb #98285dec
 def load_policy(checkpoint: str, *, base_url: str | None = None, api_key_env: str | None = "OPENAI_API_KEY",
                 device: str | None = None, dtype="auto", use_vllm: bool = False, max_context: int | None = None,
                 max_workers: int = 8):
@@ -325,6 +328,7 @@ def episode_plan(rollout, formatter: str = "auto", strict_format: bool = False, 
     if not fp.ok: return None, fp.reason
     return fp.plan, day_count_reason(rollout.task, fp.plan) or "ok"
 
+# %% ../nbs/15_evaluation.ipynb #f424b5c7
 def score_episodes(rollouts: Sequence, formatter: str = "auto", strict_format: bool = False, llm=None,
                    protocols: Sequence[str] = PROTOCOLS) -> list[Scored]:
     "`Scored` per episode: `episode_format` then `star.evaluator.evaluate_plan` under each protocol."
@@ -370,6 +374,7 @@ def termination_breakdown(rollouts: Sequence) -> dict:
             "format_error": sum(bool(r.format_error) for r in rs) / n if n else float("nan"),
             "truncated": sum(bool(r.truncated) for r in rs) / n if n else float("nan")}
 
+# %% ../nbs/15_evaluation.ipynb #f0b805d0
 def formatter_breakdown(scored: Sequence[Scored]) -> dict:
     "How the plans were read: `{formatter or 'none': count}` and the LLM prompts used (`{'prompts': {name: count}}`)."
     return {"formatters": dict(Counter(s.formatter or "none" for s in scored)),

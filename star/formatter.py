@@ -113,6 +113,7 @@ def _lines(text: str) -> list[tuple[int, str]]:
     while lines and not lines[-1][1].strip(): lines.pop()
     return lines
 
+# %% ../nbs/05_formatter.ipynb #37c8f0f1
 def parse_plan(text: str) -> list[dict]:
     """Parse STAR's canonical plan text (the output of `render_plan`, optionally inside `<answer>…</answer>`)
     into a structured plan: list of day dicts, `days` from the header (int if all digits), fields verbatim after
@@ -228,6 +229,7 @@ def _bullet_item(line: str) -> str | None:
     item = line[_skip(line, j):]
     return item or line[-1]
 
+# %% ../nbs/05_formatter.ipynb #dc1c6bba
 def _unlink(v: str) -> str:
     "Markdown links `[text](url)` -> `text`, in one pass."
     out, i = [], 0
@@ -297,8 +299,11 @@ def parse_plan_tolerant(text: str) -> list[dict]:
 
 # %% ../nbs/05_formatter.ipynb #51cdece7
 _APOSTROPHES = "'’‘ʼ`"
+
 _SYMBOLS = '&+'                 # symbols that are words of their own (they occur in venue names)
+
 _STRONG = '\n[]'                # no venue name contains these: a name never spans them
+
 _WEAK = ',.;:|()!?–—"“”*#'      # punctuation that can end a truncated name
 
 def _fold(s: str) -> str:
@@ -340,6 +345,7 @@ def words(text: str) -> list[Word]:
         wd.colon = s < end and text[s] == ':'
     return out
 
+# %% ../nbs/05_formatter.ipynb #236f1442
 def folded_words(text: str) -> list[str]:
     "The folded words of `text` (`[w.w for w in words(text)]` without the separators), for short pieces."
     out, n, i = [], len(text), 0
@@ -383,6 +389,7 @@ class Match:
     entries: list
     full: bool
 
+# %% ../nbs/05_formatter.ipynb #ff000c1b
 def find_matches(ws: list[Word], trie: Trie, lo: int = 0, hi: int | None = None, min_prefix: int = 2,
                  covered=None, stop=frozenset(), reject=frozenset(), keep=None) -> list[Match]:
     """Leftmost-longest names of `trie` in the words `ws[lo:hi]`, never across a strong break nor over `covered`
@@ -426,10 +433,15 @@ _SLOTS = {
     ('morning',): 'time', ('afternoon',): 'time', ('evening',): 'time',
 }
 "Word sequences that open a clause of a day, and the slot the clause fills ('time' and 'checkout' fill none)."
+
 _GATED = {('hotel',): 'colon', ('stay',): 'at', ('staying',): 'at'}     # only "Hotel: …", "Stay at …" / "Stay: …"
+
 _SLOT_WORDS = frozenset(w for k in _SLOTS for w in k)
+
 _FLIGHT_WORDS, _TAXI_WORDS = frozenset({'flight', 'flights', 'fly', 'flying'}), frozenset({'taxi', 'cab'})
+
 _DRIVE_WORDS = frozenset({'drive', 'driving', 'car', 'self'})
+
 _MODE_WORDS = _FLIGHT_WORDS | _TAXI_WORDS | _DRIVE_WORDS
 
 @dataclass
@@ -440,6 +452,7 @@ class Clause:
     lo: int
     hi: int
 
+# %% ../nbs/05_formatter.ipynb #894f54a4
 def clauses(ws: list[Word], s: int, e: int, covered) -> list[Clause]:
     "Split the words `[s, e)` of one day at every slot word (`_SLOTS`) that is not part of a name (`covered`)."
     out, k = [Clause('time', s, s, e)], s
@@ -459,14 +472,19 @@ def clauses(ws: list[Word], s: int, e: int, covered) -> list[Clause]:
 
 # %% ../nbs/05_formatter.ipynb #2895ce15
 _MARKUP = ' \t#*_>-•+|'
+
 _TRAILER2 = frozenset({('key', 'highlights'), ('budget', 'summary'), ('budget', 'breakdown'), ('cost', 'breakdown'),
                        ('cost', 'summary'), ('costs', 'breakdown'), ('total', 'cost'), ('total', 'costs'),
                        ('total', 'budget'), ('total', 'estimated'), ('estimated', 'cost'), ('estimated', 'costs'),
                        ('estimated', 'total'), ('remaining', 'budget'), ('trip', 'summary'), ('budget', 'overview')})
+
 _TRAILER1 = frozenset({'summary', 'notes', 'note', 'tips', 'highlights', 'breakdown', 'total', 'budget'})
+
 _MAX_DAY = 99            # a larger number is no day of a TravelPlanner trip (they last 3, 5 or 7 days)
+
 _NUM_WORDS = {w: i for i, w in enumerate('one two three four five six seven eight nine ten eleven twelve thirteen '
                                          'fourteen'.split(), 1)}
+
 _NOT_BEFORE_DAY = frozenset('for of on in from to by and the cost costs total budget see until through per each every '
                             'that this same previous next following after before during'.split())
 
@@ -502,6 +520,7 @@ def _range_end(text: str, ws: list[Word], k: int, n: int) -> tuple[int, int]:
         break
     return n, k + 2
 
+# %% ../nbs/05_formatter.ipynb #7fa20356
 def _label_follows(ws: list[Word], j: int) -> bool:
     "Do the words from j to the next ':' (at most 3) form a field label (`Revised Day 1 Accommodation: …`)?"
     for m in range(j, min(j + 3, len(ws))):
@@ -545,6 +564,7 @@ def _closing(text: str, ws: list[Word], k: int, e: int) -> int:
         if (p + 1 < e and (w, ws[p + 1].w) in _TRAILER2) or ws[p].colon or _line_start(text, ws, p): return p
     return e
 
+# %% ../nbs/05_formatter.ipynb #4a17583e
 def day_versions(text: str, ws: list[Word], marks: list) -> list[tuple[int, int, int, int]]:
     """`[(n, k, e, last)]`: each marked day (or range of days `n`…`last`) from its mark k to the next mark e; the last
     one ends at a closing section."""
@@ -599,7 +619,9 @@ class GroundingIndex:
         for o, t, dur, dist in zip(d['origin'].tolist(), d['destination'].tolist(), d['duration'].tolist(), d['distance'].tolist()):
             self.roads.setdefault((o, t), (dur, dist))
 
+# %% ../nbs/05_formatter.ipynb #8ceff969
 _GINDEXES = {}
+
 def grounding_index(db=None) -> GroundingIndex:
     "The `GroundingIndex` of `db` (default: `star.evaluator.default_db()`), built once (~1 s) and cached per database object."
     db = default_db() if db is None else db
@@ -629,6 +651,7 @@ def _flight_number(w: str) -> str | None:
     "`F` + at least 4 digits (a folded word) -> the flight number, else None."
     return w.upper() if len(w) >= 5 and w[0] == 'f' and w[1:].isdecimal() and w[1:].isascii() else None
 
+# %% ../nbs/05_formatter.ipynb #faed35f7
 def day_leg(index: GroundingIndex, ws: list[Word], cls: list[Clause], s: int, e: int, covered, city_at: dict,
             here: str | None) -> tuple[tuple | None, str | None, str | None]:
     """`(leg (a, b) or None, mode, flight number)` of the day whose words are `[s, e)`, clauses `cls`: the mode words and
@@ -699,12 +722,14 @@ def clean_piece(piece: str, city_seqs=()) -> str | None:
 
 # %% ../nbs/05_formatter.ipynb #d878fb82
 _DASHES = '-—–'
+
 _EMPTY_LEAD = frozenset({'none', 'n a', 'na', 'nil', 'null', 'not applicable', 'not needed', 'not required',
     'not included', 'not available', 'not necessary', 'no', 'skip', 'skipped', 'tbd', 'to be determined', 'on the road',
     'in flight', 'inflight', 'on the plane', 'on board', 'onboard', 'at home', 'eat at home', 'nothing', 'self catered',
     'own arrangement', 'on your own', 'return', 'returning', 'departure', 'depart', 'departing', 'back home', 'check out',
     'checkout', 'same as', 'free', 'unspecified', 'not specified', 'included', 'complimentary'})
 "First words (folded) that make a slot value empty when no venue of the slot is named in it."
+
 _SAME_LEAD = frozenset({'same', 'already', 'continue', 'continued', 'continuing', 'previous', 'remain', 'remaining',
                         'still', 'as above', 'as before', 'see above'})
 "First words of a value that refers to the previous day's (`Same as Day 1`, `Already paid for on Day 1`)."
@@ -743,9 +768,12 @@ def same_lead(v: str) -> bool:
     return bool(ws) and (ws[0] in _SAME_LEAD or ' '.join(ws) in _SAME_LEAD)
 
 _EXAMPLE_LEADS = ('such as ', 'e.g., ', 'e.g. ', 'eg. ', 'like ', 'for example, ', 'for example ', 'i.e., ', 'i.e. ', 'namely ')
+
 _QUOTE_PAIRS = (('"', '"'), ('“', '”'), ('[', ']'), ("'", "'"))
+
 _EXAMPLE_END = (' or ', ' and ', ', ', ' (', ')', '. ', '; ', ' for ', ' at ', ' in ', ' with ')
 
+# %% ../nbs/05_formatter.ipynb #409361d4
 def _cut(v: str, seps) -> str:
     "v up to the first of the separators `seps` (not at position 0), stripped of spaces and punctuation."
     return v[:min((i for i in (v.find(c) for c in seps) if i > 0), default=len(v))].strip(' \t.,;:*_-–—')
@@ -778,9 +806,12 @@ LABELS = {
     'hotel': 'accommodation', 'lodging': 'accommodation', 'stay': 'accommodation',
 }
 "Line labels (folded, markdown removed) that name a plan field."
+
 _TIME_WORDS = frozenset({'morning', 'afternoon', 'evening', 'night', 'late', 'early', 'midday', 'noon'})
+
 _REVISION_WORDS = frozenset({'alternative', 'alternate', 'revised', 'updated', 'new', 'corrected', 'changed',
                              'adjusted', 'final', 'replacement'})
+
 _QUALIFIERS = frozenset({'in', 'at', 'for', 'on', 'near', 'from', 'to', 'during', 'of', 'and', 'with', 'via'})
 
 def label_key(label: str) -> tuple[str | None, bool, bool]:
@@ -801,6 +832,7 @@ def label_key(label: str) -> tuple[str | None, bool, bool]:
         if len(ws) > n and ws[n] in _QUALIFIERS and (key := LABELS.get(' '.join(ws[:n]))): return key, rev, True
     return None, False, False
 
+# %% ../nbs/05_formatter.ipynb #9ce39594
 def _field_line(line: str) -> tuple[str, str] | None:
     "(label, value) of a `[bullet] [**]Label[ n][**]: value` line (`_tol_field`, digits and '#' allowed before ':')."
     f = _tol_field(line)
@@ -819,6 +851,7 @@ def _line_spans(text: str, a: int, b: int):
         yield a, j
         a = j + 1
 
+# %% ../nbs/05_formatter.ipynb #22b50202
 def labelled_fields(text: str, a: int, b: int) -> dict[str, list[tuple[int, int]]]:
     """`{field: [(start, end)]}`: where the labelled values of the lines of `text[a:b]` are (`Label: value`, label per
     `label_key`), with the sub-bullets under a label whose value is empty. A field's first label wins, except that
@@ -865,7 +898,9 @@ class _Day:
     labelled: bool = False
 
 _MEAL_TABLE = {'breakfast': 'restaurants', 'lunch': 'restaurants', 'dinner': 'restaurants', 'accommodation': 'accommodations'}
+
 _SAME = '\x00same'                  # a slot that says "same as the day before", resolved after all days are read
+
 _MAX_NOTES = 40
 
 class Reading:
@@ -889,6 +924,7 @@ class Reading:
         return out
     def venues_in(self, lo: int, hi: int) -> list: return [self.venue_at[q] for q in range(lo, hi) if q in self.venue_at]
 
+# %% ../nbs/05_formatter.ipynb #95bd0098
 def _pick(r: Reading, m: Match, table: str, order: list, slot: str | None = None, travel: bool = False):
     """The `Venue` of `table` that the name `m` means: in the city written right after it (`Flying Mango, Rockford`),
     even where the database does not have it there; else in the day's city (on a travel day the arrival city, the
@@ -913,9 +949,11 @@ def _venue_text(r: Reading, m: Match, v: Venue) -> str:
     return f"{_written(r.text, r.ws, m.i, m.j)}, {v.city}"
 
 _LEADS = ('at ', 'in ', 'visit ', 'eat at ', 'dine at ', 'stay at ', 'check in at ', 'check into ')
+
 _NOT_NAME = frozenset('and then head go take return depart leave drive fly check explore visit spend enjoy have after '
                       'before for with to from of your their our its this that which where when while as so but or if'.split())
 
+# %% ../nbs/05_formatter.ipynb #925e6683
 def _item_as_written(r: Reading, s: int, e: int, city: str, day: int, slot: str, prose: bool = False) -> str | None:
     """`Name, City` of a slot item `text[s:e]` that names no database venue: a quoted name or one after *such as*, else
     the text before the city it names (`Local Restaurant, Nashville, Cost: 30`), else the text up to its first
@@ -970,6 +1008,7 @@ def read_current_city(r: Reading, s: int, e: int) -> tuple[str, list]:
     return (route[0] if len(route) == 1 else 'from ' + ' to '.join(route)), route
 
 _SEPS = (' (', ' [', ' | ', ' - ', ' – ', ' — ', '; ', '. ', ' / ')
+
 _MODE_LABEL = {'flight': 'Flight', 'taxi': 'Taxi', 'drive': 'Self-driving'}
 
 def read_transportation(r: Reading, s: int, e: int, here: str | None, route: list) -> tuple[str, tuple | None, str | None]:
@@ -995,6 +1034,7 @@ def read_transportation(r: Reading, s: int, e: int, here: str | None, route: lis
     if leg: return transport_text(r.index, mode, leg[0], leg[1], num), leg, mode
     return (f"Flight Number: {num}" if num else f"{_MODE_LABEL[mode]}, {raw}"), leg, mode
 
+# %% ../nbs/05_formatter.ipynb #c32f539e
 def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: bool):
     """Fill `day`'s meals, attractions and accommodation from its labelled values `lab` (`labelled_fields`). A meal or
     stay is the first venue of its table named in the value; else '-' when the value is empty (`empty_lead`), the
@@ -1077,6 +1117,77 @@ def format_grounded(text: str, task=None, notes: list | None = None, db=None) ->
     finally:
         if paused: gc.enable()
 
+# %% ../nbs/05_formatter.ipynb #7ffda8b6
+def _labelled_day(r, day, lab: dict, vs: list, here, org, cands: list, where) -> None:
+    """Read a day written with field labels (`Current City:`, `Transportation:`, …) into `day`: its route first (the
+    transportation's leg when the city field gives none: the benchmark parser's rule), then each labelled field."""
+    route, leg = [], None
+    if 'current_city' in lab: day.city, route = read_current_city(r, *_span(lab['current_city']))
+    if 'transportation' in lab:
+        day.transportation, leg, _ = read_transportation(r, *_span(lab['transportation']), here or org, route)
+    if leg and len(route) < 2 and (not route or route[0] in leg):
+        day.city, route = f"from {leg[0]} to {leg[1]}", list(leg)      # the benchmark parser's rule
+    elif 'current_city' not in lab:
+        day.city = here or where(vs[-1][0], vs[-1][1]) or '-'
+        route = [day.city] if day.city != '-' else []
+    day.end = route[-1] if route else here
+    travel = len(route) >= 2
+    order = [route[-1], route[0]] if travel else route[:1] or ([here] if here else [])
+    order += [c for c in cands if c not in order]
+    read_labelled_day(r, day, lab, order, travel)
+    day.labelled = True
+
+# %% ../nbs/05_formatter.ipynb #6aee6a27
+def _narrative_day(r, day, lab: dict, vs: list, here, org, cands: list, where, number: int):
+    """Read a day written as prose (with whatever labels it has) into `day`: its leg from the clauses (a labelled
+    transportation wins), then the venues in reading order. Returns `here`, the city the text is in."""
+    index, ws, venue_at, city_at, covered = r.index, r.ws, r.venue_at, r.city_at, r.covered
+    content = [(k, e) for k, e, _ in vs if any(q in venue_at or q in city_at for q in range(k + 2, e))]
+    k, e = content[-1] if content else vs[-1][:2]
+    cls = clauses(ws, k + 2, e, covered)
+    leg, mode, num = day_leg(index, ws, cls, k + 2, e, covered, city_at, here or org)
+    tr = transport_text(index, mode, leg[0], leg[1], num) if leg else '-'
+    if 'transportation' in lab:
+        tr2, leg2, _ = read_transportation(r, *_span(lab['transportation']), here or org, [])
+        if leg2 or not leg: tr, leg = tr2, leg2
+    if leg:
+        day.city, day.end, day.transportation, order = f"from {leg[0]} to {leg[1]}", leg[1], tr, [leg[1], leg[0]]
+    else:
+        if mode or num: r.note(f"day {number}: transportation without a route")
+        here = here or where(k, e)
+        day.city, day.end, order = (here or '-'), here, ([here] if here else [])
+    order += [c for c in cands if c not in order]
+    fill_narrative(r, day, cls, order, bool(leg))
+    if lab:
+        got = _Day(number)
+        read_labelled_day(r, got, lab, order, bool(leg))
+        day.slots.update({key: got.slots.get(key, '-') for key in _MEAL_TABLE if key in lab})
+        if 'accommodation' in lab: day.stay_city = got.stay_city
+        if 'attraction' in lab: day.attractions = {**got.attractions, **day.attractions}
+    return here
+
+# %% ../nbs/05_formatter.ipynb #3277f657
+def _carry_over(days: list) -> None:
+    """In place: "Same as Day 1" takes the previous day's value, and a stay named once covers the next nights in its
+    city (not the last day's)."""
+    for i, d in enumerate(days):                     # "Same as Day 1": the previous day's value
+        for key, v in d.slots.items():
+            if v == _SAME:
+                d.slots[key] = days[i - 1].slots.get(key, '-') if i else '-'
+                if key == 'accommodation': d.stay_city = days[i - 1].stay_city if i else None
+    for i in range(1, len(days) - 1):                # a stay named once covers the next nights in its city
+        d, prev = days[i], days[i - 1]
+        if 'accommodation' not in d.slots and prev.slots.get('accommodation', '-') != '-' and prev.stay_city == d.end:
+            d.slots['accommodation'], d.stay_city = prev.slots['accommodation'], prev.stay_city
+
+def _plan_rows(days: list) -> list[dict]:
+    "The plan of the days read: one TravelPlanner row per day, '-' for what the answer does not give."
+    return [{'days': d.number, 'current_city': d.city, 'transportation': d.transportation,
+             'breakfast': d.slots.get('breakfast', '-'), 'attraction': ''.join(a + ';' for a in d.attractions) or '-',
+             'lunch': d.slots.get('lunch', '-'), 'dinner': d.slots.get('dinner', '-'),
+             'accommodation': d.slots.get('accommodation', '-')} for d in days]
+
+# %% ../nbs/05_formatter.ipynb #c0b15b52
 def _format_grounded(text, task, notes, db):
     index, text = grounding_index(db), extract_answer(text)
     ws = words(text)
@@ -1118,62 +1229,17 @@ def _format_grounded(text, task, notes, db):
         lab = {}
         for _, _, l in vs: lab.update(l)
         if len(lab) >= 2 and ('current_city' in lab or len(lab) >= 5):          # a labelled day
-            route, leg = [], None
-            if 'current_city' in lab: day.city, route = read_current_city(r, *_span(lab['current_city']))
-            if 'transportation' in lab:
-                day.transportation, leg, _ = read_transportation(r, *_span(lab['transportation']), here or org, route)
-            if leg and len(route) < 2 and (not route or route[0] in leg):
-                day.city, route = f"from {leg[0]} to {leg[1]}", list(leg)      # the benchmark parser's rule
-            elif 'current_city' not in lab:
-                day.city = here or where(vs[-1][0], vs[-1][1]) or '-'
-                route = [day.city] if day.city != '-' else []
-            day.end = route[-1] if route else here
-            travel = len(route) >= 2
-            order = [route[-1], route[0]] if travel else route[:1] or ([here] if here else [])
-            order += [c for c in cands if c not in order]
-            read_labelled_day(r, day, lab, order, travel)
-            day.labelled = True
+            _labelled_day(r, day, lab, vs, here, org, cands, where)
         else:                                                                    # narrative (with the labels it has)
-            content = [(k, e) for k, e, _ in vs if any(q in venue_at or q in city_at for q in range(k + 2, e))]
-            k, e = content[-1] if content else vs[-1][:2]
-            cls = clauses(ws, k + 2, e, covered)
-            leg, mode, num = day_leg(index, ws, cls, k + 2, e, covered, city_at, here or org)
-            tr = transport_text(index, mode, leg[0], leg[1], num) if leg else '-'
-            if 'transportation' in lab:
-                tr2, leg2, _ = read_transportation(r, *_span(lab['transportation']), here or org, [])
-                if leg2 or not leg: tr, leg = tr2, leg2
-            if leg:
-                day.city, day.end, day.transportation, order = f"from {leg[0]} to {leg[1]}", leg[1], tr, [leg[1], leg[0]]
-            else:
-                if mode or num: r.note(f"day {number}: transportation without a route")
-                here = here or where(k, e)
-                day.city, day.end, order = (here or '-'), here, ([here] if here else [])
-            order += [c for c in cands if c not in order]
-            fill_narrative(r, day, cls, order, bool(leg))
-            if lab:
-                got = _Day(number)
-                read_labelled_day(r, got, lab, order, bool(leg))
-                day.slots.update({key: got.slots.get(key, '-') for key in _MEAL_TABLE if key in lab})
-                if 'accommodation' in lab: day.stay_city = got.stay_city
-                if 'attraction' in lab: day.attractions = {**got.attractions, **day.attractions}
+            here = _narrative_day(r, day, lab, vs, here, org, cands, where, number)
         days.append(day)
         here = day.end or here
-    for i, d in enumerate(days):                     # "Same as Day 1": the previous day's value
-        for key, v in d.slots.items():
-            if v == _SAME:
-                d.slots[key] = days[i - 1].slots.get(key, '-') if i else '-'
-                if key == 'accommodation': d.stay_city = days[i - 1].stay_city if i else None
-    for i in range(1, len(days) - 1):                # a stay named once covers the next nights in its city
-        d, prev = days[i], days[i - 1]
-        if 'accommodation' not in d.slots and prev.slots.get('accommodation', '-') != '-' and prev.stay_city == d.end:
-            d.slots['accommodation'], d.stay_city = prev.slots['accommodation'], prev.stay_city
+    _carry_over(days)
     missing = [n for n in range(1, max(by_day) + 1) if n not in by_day]
     if missing: r.note(f"days {missing} are not in the answer")
     if r.n_notes > _MAX_NOTES: notes.append(f"… and {r.n_notes - _MAX_NOTES} more notes")
-    return [{'days': d.number, 'current_city': d.city, 'transportation': d.transportation,
-             'breakfast': d.slots.get('breakfast', '-'), 'attraction': ''.join(a + ';' for a in d.attractions) or '-',
-             'lunch': d.slots.get('lunch', '-'), 'dinner': d.slots.get('dinner', '-'),
-             'accommodation': d.slots.get('accommodation', '-')} for d in days]
+    return _plan_rows(days)
+
 
 # %% ../nbs/05_formatter.ipynb #ad7664cb
 FORMAT_SYSTEM_PROMPT = "You are a helpful assistant that formats text into a strict JSON format."
@@ -1217,6 +1283,7 @@ def _unfence(s: str) -> str:
     out.append(s[i:])
     return ''.join(out)
 
+# %% ../nbs/05_formatter.ipynb #8c0b865b
 def parse_llm_plan(content: str) -> list[dict]:
     """Parse a formatting model's reply into a structured plan: ```json fences removed (as Agent-STAR does), JSON
     array decoded (falling back to the outermost `[...]` when prose surrounds it), then `canonical_plan`
@@ -1304,7 +1371,6 @@ class LLMFormatter:
             tmp.replace(path)
         return plan
 
-
 # %% ../nbs/05_formatter.ipynb #f569f84d
 def llm_formatter(base_url: str, model: str, api_key_env: str | None = 'OPENAI_API_KEY', prompt: str = 'paper',
                   cache_dir: str | Path | None = None, **kwargs) -> LLMFormatter:
@@ -1366,6 +1432,7 @@ def _query_text(query) -> str:
     get = query.get if isinstance(query, dict) else (lambda k, d=None: getattr(query, k, d))
     return str(get('query', '') or '')
 
+# %% ../nbs/05_formatter.ipynb #1c5c2d03
 def format_plan(text: str | None, query=None, formatter: str = 'auto', llm: LLMFormatter | None = None,
                 db=None) -> FormattedPlan:
     """Turn an agent's final response (or the text of its `<answer>`) into a structured plan for the evaluator.
@@ -1409,7 +1476,6 @@ def format_plan(text: str | None, query=None, formatter: str = 'auto', llm: LLMF
         notes.append(f"llm: {e}")
         if grounded is None: return FormattedPlan(None, None, '; '.join(notes))
         return FormattedPlan(grounded.plan, 'grounded', '; '.join(notes + ['the grounded reading is kept']), None, grounded.notes)
-
 
 # %% ../nbs/05_formatter.ipynb #dffe302a
 def eval_formatter(formatter: str = "auto", base_url: str | None = None, model: str | None = None,
@@ -1516,6 +1582,7 @@ def _render_app_f(plan, task):
             out.append(f"{('Morning ', 'Afternoon ', '')[min(j, 2)]}Attraction: Visit {_venue_name(a)}")
     return '\n'.join(out + ["Key Highlights", f"Total Budget: ${get('budget'):,}", "Flights: booked", "Accommodation: booked"])
 
+# %% ../nbs/05_formatter.ipynb #4f8958e4
 def _render_prose(plan, task):
     out = []
     for i, d in enumerate(plan):
@@ -1644,6 +1711,7 @@ ANSWER_RUNS = {
     '1.5B-offline': 'ours: Qwen2.5-Coder-1.5B-Instruct (offline scale 1.5B-offline), sole-planning, greedy, vLLM',
 }
 "The runs of the real-answer set (`star/data/travelplanner/answers/`, provenance in its README)."
+
 HELDOUT_RUN, HELDOUT_SEED, HELDOUT_QUERIES = 'gpt4-0609', 19, 41
 
 def heldout_queries() -> frozenset:
@@ -1676,6 +1744,7 @@ def real_answers(part: str = 'all', runs=None) -> list[dict]:
 METRICS = ('delivery_rate', 'commonsense_micro', 'commonsense_macro', 'hard_micro', 'hard_macro', 'final_pass')
 "The dataset metrics compared both ways (TravelPlanner's leaderboard metrics)."
 
+# %% ../nbs/05_formatter.ipynb #b5ea49ab
 def reading_agreement(rows: list[dict], read=None, protocol: str = 'official') -> dict:
     """How our reading of real answers agrees with the reference reading (`parsed`), as the evaluator sees them: for
     the rows that have one, `{'n', 'checks', 'success', 'per_check': {check: share}, 'ours', 'reference'

@@ -38,6 +38,7 @@ NAN = float("nan")
 
 # %% ../nbs/12_results.ipynb #88875461
 _SECRET_KEY = re.compile(r"(?i)(api[_-]?key|secret|passw(or)?d|credential|authorization|bearer|(^|[_-])token$)")
+
 _SECRET_VALUE = re.compile(r"(sk-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{20,}|gh[pousr]_[A-Za-z0-9]{20,}|AKIA[0-9A-Z]{16}"
                            r"|xox[abprs]-[A-Za-z0-9-]{10,})")
 
@@ -83,6 +84,7 @@ def machine() -> str:
     except Exception: pass
     return ", ".join(parts)
 
+# %% ../nbs/12_results.ipynb #0320cd53
 def new_record(run: str, kind: str, config: dict | None = None, curve: list | None = None,
                validation: dict | None = None, qa: dict | None = None, duration_s: float | None = None,
                git: str | None = None, **extra) -> dict:
@@ -149,6 +151,7 @@ def write_atomic(path, data: bytes | str) -> Path:
         raise
     return path
 
+# %% ../nbs/12_results.ipynb #6e96fd22
 class CommittedRecordWarning(UserWarning):
     "A run overwrote a record that git tracks (a committed result the figures read)."
 
@@ -241,6 +244,7 @@ def read_record(src) -> dict:
     except (AttributeError, TypeError, ValueError) as e:
         raise ValueError(f"{where}: not a run record ({type(e).__name__}: {e})") from None
 
+# %% ../nbs/12_results.ipynb #f75830f8
 def _normalise(rec: dict, src) -> dict:
     out = dict(rec)
     out["run"] = rec.get("run", Path(src).stem if not isinstance(src, dict) else NAN)
@@ -284,6 +288,7 @@ def _records(results_dir):
     for p, why in bad: warnings.warn(f"skipping {p}: {why}", UnreadableRecordWarning, stacklevel=3)
     yield from good
 
+# %% ../nbs/12_results.ipynb #e16045bb
 def record_columns() -> list[str]:
     "Columns of `load_records` always present, in order."
     return (["run", "kind", *CONFIG_KEYS] + [f"{p}.{m}" for p in PROTOCOLS for m in METRICS]
@@ -350,6 +355,7 @@ def _jsonl_parse(path, lineno: int, raw: bytes, last: bool):
     if not isinstance(row, dict): raise ValueError(f"{path}, line {lineno}: a JSON {type(row).__name__}, not an object")
     return row
 
+# %% ../nbs/12_results.ipynb #1aef5afe
 def jsonl_lines(path, missing_ok: bool = False):
     """Yield `(lineno, raw, row)` for every row of the JSON-lines file `path` (gzip when the name ends in `.gz`) under
     the policy above: `lineno` 1-based, `raw` the line's bytes as stored (with its `\\n`, except a last line that
@@ -386,6 +392,7 @@ def read_jsonl(path, missing_ok: bool = False) -> list:
     "All rows of a JSON-lines file as a list (`iter_jsonl`: torn last line and null rows skipped with a warning, bad lines raise)."
     return list(iter_jsonl(path, missing_ok))
 
+# %% ../nbs/12_results.ipynb #a1e3c511
 def append_jsonl(path, row: dict) -> None:
     """Append `row` to the JSON-lines file `path` as one line (`json.dumps`, ASCII: a lone surrogate is escaped, never
     written raw), in a single `write` on a file opened for appending (created if missing)."""
@@ -481,6 +488,7 @@ def _fmt(x, digits):
     if isinstance(x, str): return x
     return "—" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
 
+# %% ../nbs/12_results.ipynb #7152d8c6
 def side_by_side(ours: pd.DataFrame, paper: pd.DataFrame, keys: Sequence[str], metrics: Sequence[str] | None = None,
                  digits: int = 1, numeric: bool = False, missing: str = "missing", extra_rows: bool = True) -> pd.DataFrame:
     """Paper vs ours, one row per key combination of `paper` (then, if `extra_rows`, combinations only we have).

@@ -141,6 +141,7 @@ class ArpoPlan:
     n_fresh: int       # extra global rollouts that fill the remaining slots
     draws: list        # [(global index, n, ΔH_n, u, branched)] every decision taken, in order
 
+# %% ../nbs/10_rl.ipynb #26f63aae
 def arpo_plan(group: Sequence, group_size: int, branch: int = 2, entropy_weight: float = 0.2,
               threshold: float = 0.5, k: int = 20, rng: random.Random | None = None,
               vocab_size: int = 151_665) -> ArpoPlan:
@@ -330,6 +331,7 @@ def _summary(rows: list[dict], group_size: int = 1, **extra) -> dict:
             "groups_with_variance": sum(max(g) - min(g) > 1e-6 for g in (
                 [float(x["reward"]) for x in rows[i:i + group_size]] for i in range(0, len(rows), group_size)))}
 
+# %% ../nbs/10_rl.ipynb #12981e27
 def rollout_reward_fn(name: str) -> Callable[..., list[float]]:
     """The TRL reward function of a run: the rewards `rollout_func` already computed with the task family's rule
     (`kwargs['star_reward']`, one per completion; for TravelPlanner the numbers of `star.rewards.reward_fn(name)`).
@@ -553,6 +555,7 @@ def init_reference(src: str) -> dict:
             name = rec.get("run", name); break
     return {"init": name, "init_checkpoint": repo_relative(p), "init_fingerprint": model_fingerprint(p)}
 
+# %% ../nbs/10_rl.ipynb #4a560f0a
 def sft_dir(cfg: RLRunConfig, family=None) -> Path:
     """Where `sft_checkpoint` keeps the SFT run of `cfg`: `runs/sft_<scale>` for TravelPlanner (what `nbs/sft.ipynb -p
     scale <scale>` writes), `runs/sft_<scale>_<family>` for another task family, with `_s<n>` appended when
@@ -582,7 +585,6 @@ def sft_checkpoint(cfg: RLRunConfig, exclude: Sequence = (), family=None) -> Pat
         save_record(rec, out)
         if cfg.results_dir: save_record(rec, in_repo(cfg.results_dir))
     return final
-
 
 # %% ../nbs/10_rl.ipynb #daf95a63
 # Measured costs of the offline 0.5B on the 2-core development machine (AMD EPYC, AVX512-BF16; nothing else running),
@@ -623,6 +625,7 @@ def cpu_cost(cfg: RLRunConfig, sft_missing: bool = False, family=None) -> dict |
     return {"minutes": sum(v for v in parts.values() if v), "parts": parts, "path": path, "variant": var,
             "peak_gib": c.get("peak_gib")}
 
+# %% ../nbs/10_rl.ipynb #1d801d5a
 def run_plan(cfg: RLRunConfig, family=None) -> str:
     """What `train_rl(cfg)` is about to do, in words: task family and prompts, steps x prompts x G, episode limits,
     rollout engine, precision and why, where it starts from (and whether that SFT checkpoint must be trained first),
@@ -664,6 +667,7 @@ def _cost_line(cfg, cost) -> str:
     return (f"expected ({cost['path']} path, the measured '{cost['variant']}' variant on 2 cores): "
             f"~{cost['minutes']:.0f} min ({parts} min){mem}")
 
+# %% ../nbs/10_rl.ipynb #9e53b281
 def announce(text: str) -> None:
     """Print `text` (e.g. the run plan) to the notebook and -- inside a Jupyter kernel whose cell output nobody streams
     to a terminal, as under a plain `papermill` command, which shows only its cell progress bar -- also to the terminal
@@ -673,7 +677,6 @@ def announce(text: str) -> None:
     if "ipykernel" in sys.modules and not os.environ.get("STAR_STREAMED") and sys.__stderr__ is not None:
         try: print(text, file=sys.__stderr__, flush=True)
         except (OSError, ValueError): pass
-
 
 # %% ../nbs/10_rl.ipynb #3d191496
 def _curve(log_history: Sequence[dict]) -> list[dict]:
@@ -775,6 +778,7 @@ def _grpo_trainer_cls():
             with _cpu_map_location(): return super()._load_optimizer_and_scheduler(checkpoint)
     return StarGRPOTrainer
 
+# %% ../nbs/10_rl.ipynb #f1b494e2
 def build_trainer(cfg: RLRunConfig, model, tokenizer, train_tasks: Sequence, val_tasks: Sequence = (),
                   sandbox=None, stats: list | None = None, args=None, family=None, **trl_overrides):
     """A `trl.GRPOTrainer` for `cfg`: dataset = one row {"prompt": query} per task; `rollout_func` from
@@ -838,6 +842,7 @@ def ensure_master_port() -> int | None:
     os.environ["MASTER_PORT"] = _OWN_PORT["port"] = str(free_port())
     return int(_OWN_PORT["port"])
 
+# %% ../nbs/10_rl.ipynb #c1943c1b
 def _prepare_resume(cfg: RLRunConfig, point) -> None:
     """Main process: set aside the checkpoints `point` skipped (`star.checkpoints.set_aside`, naming each and why) and
     rewrite the run's logs to what the resumed run will not play again: rollout statistics and samples of steps
@@ -855,6 +860,39 @@ def _prepare_resume(cfg: RLRunConfig, point) -> None:
         rotate_checkpoints(out, cfg.save_total_limit, keep=[best and best.get("checkpoint")])
     state.wait_for_everyone()
 
+# %% ../nbs/10_rl.ipynb #c03eb61e
+_TRL_RECORDED = ("beta", "epsilon", "epsilon_high", "loss_type", "scale_rewards", "num_generations", "generation_batch_size",
+                 "per_device_train_batch_size", "gradient_accumulation_steps", "learning_rate", "temperature",
+                 "mask_truncated_completions", "bf16", "gradient_checkpointing", "max_completion_length", "use_vllm",
+                 "vllm_mode", "vllm_importance_sampling_correction", "save_total_limit")   # the TRL settings a record keeps
+
+def _run_record(cfg: RLRunConfig, trainer, fam, src: str, point, commit, engine: dict, t0: float, t_train: float) -> dict:
+    """The record of a finished `train_rl` run (`star.results` schema, kind "rl"): config (paths repository-relative),
+    training curve, the best and the initial validation metrics (`best_checkpoint` of `validation.jsonl`), the starting
+    weights (`init_reference`), the resume point, TRL's settings and log, the rollout statistics and the timings."""
+    records = read_jsonl(Path(cfg.out_dir) / "validation.jsonl", missing_ok=True)
+    last = str(point.checkpoint) if point.checkpoint else None
+    strip = lambda r: r and {**r, "checkpoint": repo_relative(r.get("checkpoint")),
+                             "metrics": {k: v for k, v in r["metrics"].items() if k != "tasks"}}
+    best, init = strip(best_checkpoint(records)), strip(next((r for r in records if r["step"] == 0), None))
+    trl = {k: getattr(trainer.args, k) for k in _TRL_RECORDED}
+    return new_record(cfg.run_name, "rl", config={**cfg.to_dict(), "out_dir": repo_relative(cfg.out_dir),
+                                                 "results_dir": repo_relative(cfg.results_dir)},
+                     curve=training_curve(trainer.state.log_history), git=commit,
+                     validation={cfg.protocol: best["metrics"]} if best else {},
+                     validation_init={cfg.protocol: init["metrics"]} if init else {},
+                     duration_s=round(time.time() - t0, 1), **init_reference(src), device=str(trainer.accelerator.device),
+                     param_dtype=str(next(trainer.model.parameters()).dtype).removeprefix("torch."),
+                     engine=engine, task_family=fam.name, resumed_from=repo_relative(last), resume=point.to_dict(), trl=trl,
+                     compute=dataclasses.asdict(run_dtype(cfg)),
+                     steps=trainer.state.global_step, best_checkpoint=best and best["checkpoint"],
+                     validation_checkpoints=[strip(r) for r in records if r["step"] > 0],
+                     trl_log=_curve(trainer.state.log_history),
+                     rollouts=read_jsonl(Path(cfg.out_dir) / "rollout_stats.jsonl", missing_ok=True),
+                     seconds={"train": round(t_train, 1), "total": round(time.time() - t0, 1)})
+
+
+# %% ../nbs/10_rl.ipynb #1774bfa7
 def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: Sequence | None = None,
              model=None, tokenizer=None, **trl_overrides) -> dict:
     """Run (or resume) one RL run and write its results JSON (`cfg.results_path`, main process); returns the results
@@ -910,28 +948,7 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
         else:
             trainer.train(resume_from_checkpoint=last)
         t_train = time.time() - t_train
-    records = read_jsonl(Path(cfg.out_dir) / "validation.jsonl", missing_ok=True)
-    strip = lambda r: r and {**r, "checkpoint": repo_relative(r.get("checkpoint")),
-                             "metrics": {k: v for k, v in r["metrics"].items() if k != "tasks"}}
-    best, init = strip(best_checkpoint(records)), strip(next((r for r in records if r["step"] == 0), None))
-    trl = {k: getattr(trainer.args, k) for k in ("beta", "epsilon", "epsilon_high", "loss_type", "scale_rewards",
-           "num_generations", "generation_batch_size", "per_device_train_batch_size", "gradient_accumulation_steps",
-           "learning_rate", "temperature", "mask_truncated_completions", "bf16", "gradient_checkpointing",
-           "max_completion_length", "use_vllm", "vllm_mode", "vllm_importance_sampling_correction", "save_total_limit")}
-    res = new_record(cfg.run_name, "rl", config={**cfg.to_dict(), "out_dir": repo_relative(cfg.out_dir),
-                                                 "results_dir": repo_relative(cfg.results_dir)},
-                     curve=training_curve(trainer.state.log_history), git=commit,
-                     validation={cfg.protocol: best["metrics"]} if best else {},
-                     validation_init={cfg.protocol: init["metrics"]} if init else {},
-                     duration_s=round(time.time() - t0, 1), **init_reference(src), device=str(trainer.accelerator.device),
-                     param_dtype=str(next(trainer.model.parameters()).dtype).removeprefix("torch."),
-                     engine=engine, task_family=fam.name, resumed_from=repo_relative(last), resume=point.to_dict(), trl=trl,
-                     compute=dataclasses.asdict(run_dtype(cfg)),
-                     steps=trainer.state.global_step, best_checkpoint=best and best["checkpoint"],
-                     validation_checkpoints=[strip(r) for r in records if r["step"] > 0],
-                     trl_log=_curve(trainer.state.log_history),
-                     rollouts=read_jsonl(Path(cfg.out_dir) / "rollout_stats.jsonl", missing_ok=True),
-                     seconds={"train": round(t_train, 1), "total": round(time.time() - t0, 1)})
+    res = _run_record(cfg, trainer, fam, src, point, commit, engine, t0, t_train)
     if trainer.accelerator.is_main_process:
         save_record(res, cfg.out_dir)
         if cfg.results_dir: save_record(res, cfg.results_dir)
