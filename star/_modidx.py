@@ -749,6 +749,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                          'star.rl._is_main_rank': ('rl.html#_is_main_rank', 'star/rl.py'),
                          'star.rl._own_failures': ('rl.html#_own_failures', 'star/rl.py'),
                          'star.rl._prepare_resume': ('rl.html#_prepare_resume', 'star/rl.py'),
+                         'star.rl._replay_epochs': ('rl.html#_replay_epochs', 'star/rl.py'),
                          'star.rl._rollout_kwargs': ('rl.html#_rollout_kwargs', 'star/rl.py'),
                          'star.rl._row': ('rl.html#_row', 'star/rl.py'),
                          'star.rl._run_record': ('rl.html#_run_record', 'star/rl.py'),
