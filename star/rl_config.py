@@ -11,6 +11,7 @@ import dataclasses, math, os, re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from .evaluator import PROTOCOLS
 from .formatter import FORMAT_PROMPTS, FORMATTERS
 from .models import K, DtypeChoice, dtype_choice, get_spec, normalize_dtype, on_cuda, vllm_available
 from .paths import in_repo
@@ -269,7 +270,7 @@ def _check_names(c: dict) -> None:
     c["algorithm"] = check_choice("algorithm", c["algorithm"], ALGORITHMS)
     c["loss_type"] = check_choice("loss_type", c["loss_type"], LOSS_TYPES)
     c["dtype"] = normalize_dtype(c["dtype"])
-    c["protocol"] = check_choice("protocol", c["protocol"], ("agent_star", "official"))
+    c["protocol"] = check_choice("protocol", c["protocol"], PROTOCOLS)
     c["formatter"] = check_choice("formatter", c["formatter"], FORMATTERS)
     c["formatter_prompt"] = check_choice("formatter_prompt", c["formatter_prompt"], tuple(FORMAT_PROMPTS))
     c["vllm_mode"] = check_choice("vllm_mode", c["vllm_mode"], ("colocate", "server"))
