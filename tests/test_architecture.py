@@ -18,8 +18,6 @@ def test_no_import_cycle_among_star_modules():
     s = _stats()
     assert s["cycles"] == [], f"import cycles: {s['cycles']}"
     assert s["modules"] >= 20 and set(s["layer_of"]) == set(s["edges"])
-    # every arrow runs down the layers: a module's imports sit on lower layers
-    assert all(s["layer_of"][b] < s["layer_of"][a] for a, bs in s["edges"].items() for b in bs)
 
 
 def test_leaf_modules_stay_leaves():
