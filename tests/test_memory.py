@@ -92,6 +92,7 @@ def test_a_config_that_cannot_fit_is_refused_naming_the_knob(monkeypatch, tmp_pa
     import star.models, star.rl
     def no_load(*a, **k): raise AssertionError("a model was loaded")
     monkeypatch.setattr(star.models, "load_model", no_load)
+    monkeypatch.setattr(star.rl, "load_model", no_load)
     monkeypatch.setattr(star.rl, "init_model_source", no_load)
     with pytest.raises(MemoryPlanError, match="vllm_gpu_memory_utilization=0.35"):
         star.rl.train_rl(replace(one, out_dir=str(tmp_path / "run")), train_tasks=[], val_tasks=[])

@@ -343,7 +343,7 @@ def test_each_rank_loads_on_its_own_device(monkeypatch, tmp_path):
     seen = {}
     class Stop(Exception): pass
     def fake_load(src, **kw): seen.update(kw, src=src); raise Stop
-    monkeypatch.setattr(star.models, "load_model", fake_load)
+    monkeypatch.setattr(star.rl, "load_model", fake_load)          # what train_rl calls (star.rl imports it)
     cfg = resolve_config(scale="tiny", use_vllm=False, n_val=0, out_dir=str(tmp_path / "r"), results_dir=str(tmp_path / "s"))
     with pytest.raises(Stop): train_rl(cfg, val_tasks=[])
     assert (seen["device"], seen["dtype"]) == ("cuda:3", "float32")
