@@ -52,6 +52,13 @@ def _tasks():
     return load_tasks("train")[:2], load_tasks("validation")[:1]
 
 
+def _rebind(orig, new):
+    "Replace `orig` by `new` in every loaded `star` module that imported it at its top (e.g. `star.rl.append_jsonl`)."
+    for m in list(sys.modules.values()):
+        if getattr(m, "__name__", "").startswith("star.") and getattr(m, orig.__name__, None) is orig:
+            setattr(m, orig.__name__, new)
+
+
 def _instrument(kill, events_file, tear=False):
     """Patch the run's write points: each is an event `(name, step)` -- the step of the row written, or of the
     checkpoint being saved -- appended to `events_file`; the event equal to `kill` SIGKILLs this process. `tear`: the
@@ -78,6 +85,7 @@ def _instrument(kill, events_file, tear=False):
             os.kill(os.getpid(), signal.SIGKILL)
         orig_append(path, row); event(f"after append {name}", step)
     res.append_jsonl = append
+    _rebind(orig_append, append)
     after(Trainer, "save_model", "saved weights")
     after(Trainer, "_save_optimizer_and_scheduler", "saved optimizer+scheduler")
     after(Trainer, "_save_rng_state", "saved rng state")
@@ -90,9 +98,11 @@ def _instrument(kill, events_file, tear=False):
         done = orig_rotate(out_dir, *a, **k)
         event("rotated", max((ck.checkpoint_step(p) for p in ck.checkpoint_dirs(out_dir)), default=0)); return done
     ck.mark_complete, ck.rotate_checkpoints = mark, rotate
+    _rebind(orig_mark, mark); _rebind(orig_rotate, rotate)
     orig_save = res.save_record
     def save_record(rec, *a, **k): event("before record", rec.get("steps")); return orig_save(rec, *a, **k)
     res.save_record = save_record
+    _rebind(orig_save, save_record)
 
 
 def _rl_run(out, kill, tear, events_file):
