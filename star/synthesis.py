@@ -38,7 +38,7 @@ def _frame(db, *names):
         if v is not None: return v
     raise AttributeError(f"database has none of {names}")
 
-
+# %% ../nbs/06_synthesis.ipynb #1f0bc723
 def ground_costs(duration, distance):
     """Self-driving and taxi cost (USD per vehicle) of a distance-matrix row, as the official evaluator computes
     them (`GoogleDistanceMatrix.run_for_evaluation`): `int(km * 0.05)` and `int(km)`. None when the duration or
@@ -47,7 +47,7 @@ def ground_costs(duration, distance):
     km = float(distance.replace("km", "").replace(",", "").strip())
     return int(km * 0.05), int(km)
 
-
+# %% ../nbs/06_synthesis.ipynb #2ef8ea7e
 def _self_matched(names):
     """For names in file order (one city), keep index i only when the first row whose name *contains* name i
     (after strip) is row i itself: the official evaluator looks venues up with `Name.str.contains(name)` and
@@ -60,7 +60,7 @@ def _self_matched(names):
         if j == i: keep.append(i)
     return keep
 
-
+# %% ../nbs/06_synthesis.ipynb #ff245651
 @dataclass
 class Rest:
     "A restaurant as the evaluator charges it: name (stripped), Average Cost (USD per person), Cuisines, rating."
@@ -71,7 +71,7 @@ class Acc:
     "An accommodation: name, price (USD per night per room), room type, house rules, minimum nights, maximum occupancy."
     name: str; price: float; room_type: str; house_rules: str; min_nights: float; max_occupancy: int
 
-
+# %% ../nbs/06_synthesis.ipynb #a6f62beb
 class SynthesisIndex:
     """Lookup tables over a `TravelDB` for element sampling and the feasibility solver (built once, ~1 s on the
     embedded DB). Venues keep only rows the official evaluator resolves to themselves (see `_self_matched`);
@@ -170,7 +170,6 @@ def _compositions(total, k):
     out = [c for c in itertools.product(range(1, total + 1), repeat=k) if sum(c) == total]
     return sorted(out, key=lambda c: (max(c) - min(c), c))
 
-
 def _set_partitions(items):
     if not items: yield []; return
     first, rest = items[0], items[1:]
@@ -178,7 +177,7 @@ def _set_partitions(items):
         for i in range(len(p)): yield p[:i] + [[first] + p[i]] + p[i + 1:]
         yield [[first]] + p
 
-
+# %% ../nbs/06_synthesis.ipynb #35a90008
 def _meal_options(rests, R, cap, K):
     """Cheapest ways to fill R..cap distinct meal slots of one city from `rests` (sorted by cost): without cuisine
     constraint one option (the R cheapest); with cuisines K, for every set partition of every subset of K, the
@@ -218,7 +217,7 @@ def _day_layout(task_days, cities, nights):
     for n in nights: arr.append(d); d += n
     return arr
 
-
+# %% ../nbs/06_synthesis.ipynb #97f405ad
 class _Solver:
     def __init__(self, ix, task):
         self.ix, self.t = ix, task
@@ -350,7 +349,6 @@ def _rand_index(rng, n):
     "Uniform index in range(n) from a `random.Random` or a `numpy.random.Generator`."
     return int(rng.integers(n)) if hasattr(rng, "integers") else rng.randrange(n)
 
-
 def _shuffled(rng, seq):
     "A shuffled copy of `seq` (`random.Random` or `numpy.random.Generator`)."
     seq = list(seq)
@@ -358,7 +356,7 @@ def _shuffled(rng, seq):
     if hasattr(rng, "permutation"): return [seq[j] for j in rng.permutation(len(seq))]
     return rng.sample(seq, len(seq))
 
-
+# %% ../nbs/06_synthesis.ipynb #11c17336
 def _transport_text(ix, kind, o, d, day):
     if kind == "flight":
         pr, no, dep, arr = ix.cheapest_flight[(o, d, day)]
@@ -367,7 +365,7 @@ def _transport_text(ix, kind, o, d, day):
     if kind == "self-driving": return f"Self-driving, from {o} to {d}, duration: {du}, distance: {di}, cost: {drive}"
     return f"Taxi, from {o} to {d}, duration: {du}, distance: {di}, cost: {taxi}"
 
-
+# %% ../nbs/06_synthesis.ipynb #72e42f75
 def _build_plan(sv: _Solver, r: dict, budget=None, rng=None, fill_optional=True):
     "Day-by-day plan (TravelPlanner JSON fields) of route `r`; optional travel-day meals/attractions added while within `budget`."
     t, ix, p = sv.t, sv.ix, sv.p
@@ -409,7 +407,7 @@ def _build_plan(sv: _Solver, r: dict, budget=None, rng=None, fill_optional=True)
         for d, n in zip(want, attrs): plan[d]["attraction"] = f"{n}, {c};"
     return plan, cost
 
-
+# %% ../nbs/06_synthesis.ipynb #c1463692
 def search_plan(task, index: SynthesisIndex, rng=None, fill_optional=True, top=12):
     """Search the cheapest plans of `task` over routes (ordered cities of the destination state, nights per
     city), transport regimes and venues. Returns (plan, cost, route) for a plan that satisfies every commonsense
@@ -430,6 +428,7 @@ def search_plan(task, index: SynthesisIndex, rng=None, fill_optional=True, top=1
 
 # %% ../nbs/06_synthesis.ipynb #b7eb26f3
 _INDEX = {}
+
 def synthesis_index(db=None) -> SynthesisIndex:
     "The cached `SynthesisIndex` of `db` (default: the evaluator's `default_db()`, i.e. the embedded `TravelDB`)."
     if db is None:
@@ -439,7 +438,7 @@ def synthesis_index(db=None) -> SynthesisIndex:
     if hit is None or hit[0] is not db: hit = _INDEX[id(db)] = (db, SynthesisIndex(db))
     return hit[1]
 
-
+# %% ../nbs/06_synthesis.ipynb #428a1ee1
 def find_plan(task, db=None, rng=None, fill_optional=True):
     """A plan (list of day dicts: days, current_city, transportation, breakfast, attraction, lunch, dinner,
     accommodation) for `task` that passes every commonsense and hard check of the official TravelPlanner evaluator,
@@ -449,7 +448,7 @@ def find_plan(task, db=None, rng=None, fill_optional=True):
     r = search_plan(task, synthesis_index(db), rng=rng, fill_optional=fill_optional)
     return None if r is None else r[0]
 
-
+# %% ../nbs/06_synthesis.ipynb #c7d473ef
 def min_cost(task, db=None):
     "Cost (USD, official cost formula) of the cheapest plan the solver finds for `task` ignoring its budget; None if infeasible."
     import copy
@@ -457,7 +456,7 @@ def min_cost(task, db=None):
     r = search_plan(t, synthesis_index(db), fill_optional=False)
     return None if r is None else r[1]
 
-
+# %% ../nbs/06_synthesis.ipynb #778ab19f
 def diagnose(task, db=None) -> str:
     """Why `find_plan(task)` finds no plan: the first missing piece in the loaded database ('no transport ...' when a
     leg has neither a flight on its date nor a ground route shorter than a day, 'no accommodation ...', ...), or
@@ -491,12 +490,11 @@ LEVEL_FACTOR = {"easy": 1.0, "medium": 0.75, "hard": 0.5}  # TravelPlanner query
 # embedded DB serves (measured in the chapter); these factors bring the medians back to ~1.
 CALIBRATION = {"easy": 0.75, "medium": 0.55, "hard": 0.75}
 
-
 def round_to_hundreds(x) -> int:
     "Nearest multiple of 100 (TravelPlanner's `round_to_hundreds`, Python's round-half-even on x/100)."
     return int(round(x / 100) * 100)
 
-
+# %% ../nbs/06_synthesis.ipynb #3a57e976
 def typical_costs(task, db=None) -> dict:
     """TravelPlanner's budget statistics (`utils/budget_estimation.py`), per person: {'lowest','average','highest'} of
     legs x (min/mean/max transport price) + nights x (hotel price) + meals x (restaurant cost), over the destination
@@ -521,7 +519,7 @@ def typical_costs(task, db=None) -> dict:
     stats = {"lowest": min, "highest": max, "average": lambda v: sum(v) / len(v)}
     return {k: tr[k] * m["flight"] + f(hotels) * m["hotel"] + f(rests) * m["restaurant"] for k, f in stats.items()}
 
-
+# %% ../nbs/06_synthesis.ipynb #3261a4a4
 def estimate_budget(task, cheapest: float, db=None, margin: float = 0.1, calibration: dict = CALIBRATION) -> int:
     """The query's budget, "dynamically estimated" (paper Sec. 3, App. C.1) from a typical cost and the cheapest
     feasible cost. Typical = TravelPlanner's rule on `typical_costs`: 3-day (average+lowest)/2, 5-day average, 7-day
@@ -541,7 +539,7 @@ def estimate_budget(task, cheapest: float, db=None, margin: float = 0.1, calibra
 # %% ../nbs/06_synthesis.ipynb #d4d371b5
 def _shift(day: str, k: int) -> str: return (_date.fromisoformat(day) + timedelta(days=k)).isoformat()
 
-
+# %% ../nbs/06_synthesis.ipynb #16017f32
 class TripPools:
     """Which (origin, destination, start date) trips the loaded DB can serve, for element sampling. A leg is served
     by a flight on its date or by a ground route (distance row with a duration under a day). 'flight' pools hold
@@ -595,8 +593,9 @@ class TripPools:
             s = _shift(self.start, _rand_index(rng, self.n_days - days + 1))
         return o, d, [_shift(s, i) for i in range(days)]
 
-
+# %% ../nbs/06_synthesis.ipynb #33d9c961
 _POOLS = {}
+
 def trip_pools(db=None) -> TripPools:
     "The cached `TripPools` of `db` (default: the embedded DB)."
     ix = synthesis_index(db)
@@ -635,7 +634,7 @@ def sample_local_constraint(level: str, people: int, rng) -> dict:
             lc[k] = [CUISINES[j] for j in _shuffled(rng, range(len(CUISINES)))[:n]]
     return lc
 
-
+# %% ../nbs/06_synthesis.ipynb #9e0ef3d9
 def sample_people(level: str, rng) -> int:
     "easy: 1; medium/hard: 2 with probability 1/2, else uniform 3..8 (TravelPlanner `random.choice([[2],[3..8]])`)."
     if level == "easy": return 1
@@ -655,6 +654,7 @@ def _join(items):
     items = list(items)
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
+# %% ../nbs/06_synthesis.ipynb #3d44c72e
 # Phrasings modelled on the 180 official validation queries (one list per element; one is drawn per query).
 _OPEN = [
     "Please create a travel plan {who} departing from {org} and heading to {where} for {trip}, from {start} to {end}, 2022.",
@@ -703,7 +703,7 @@ _TRANSPORT = {
                         "We would prefer not to self-drive during this trip."],
 }
 
-
+# %% ../nbs/06_synthesis.ipynb #fc2d9c29
 def template_query(task, rng) -> str:
     """Back-translation without an LLM: one phrasing per element, drawn with `rng` from lists modelled on the
     official validation queries; mentions origin, destination (and number of cities for 5/7-day trips), duration,
@@ -739,13 +739,12 @@ Query: Could you create a 7-day travel itinerary for 2 people, departing from Al
 JSON: {json}
 Query:"""
 
-
 def elements_json(task) -> str:
     "The validated elements given to the back-translation model (TravelPlanner field names)."
     keys = ("org", "dest", "days", "visiting_city_number", "date", "people_number", "local_constraint", "budget")
     return json.dumps({k: getattr(task, k) for k in keys}, ensure_ascii=False)
 
-
+# %% ../nbs/06_synthesis.ipynb #3fbd51a1
 def query_mentions(task, query: str) -> list[str]:
     """Elements of `task` missing from `query` (empty = complete): origin, destination, budget (digits, with or
     without thousands comma), start and end dates ('March 13' / '2022-03-13' / '13th'), each cuisine."""
@@ -760,7 +759,7 @@ def query_mentions(task, query: str) -> list[str]:
         if c.lower() not in q: miss.append(f"cuisine {c}")
     return miss
 
-
+# %% ../nbs/06_synthesis.ipynb #a07353e0
 def llm_query(task, base_url: str, model: str, api_key_env: str = "OPENAI_API_KEY", temperature: float = 0.7,
               timeout: float = 60.0, max_tokens: int = 512, max_retries: int = 3) -> str:
     """Back-translate `task` with a chat model on an OpenAI-compatible endpoint (`POST {base_url}/chat/completions`,
@@ -795,15 +794,14 @@ class SynthesisStats:
         "feasible / sampled (distinct element sets checked by the solver)."
         return self.feasible / self.sampled if self.sampled else 0.0
 
-
+# %% ../nbs/06_synthesis.ipynb #93e7597d
 def _element_key(t) -> tuple:
     return (t.org, t.dest, int(t.days), tuple(t.date), int(t.people_number), json.dumps(t.local_constraint, sort_keys=True))
-
 
 def _reason(msg: str) -> str:
     return " ".join(msg.split()[:2]) if not msg.startswith("no transport") else "no transport"
 
-
+# %% ../nbs/06_synthesis.ipynb #35db6a3b
 def synthesize(n: int, level: str, seed: int = 0, db=None, backend: str = "template", base_url: str | None = None,
                model: str | None = None, api_key_env: str = "OPENAI_API_KEY", p_flight: float = 0.5,
                days=(3, 5, 7), max_tries: int | None = None, verify: bool = False, stats: SynthesisStats | None = None,
@@ -874,7 +872,7 @@ def synthesize(n: int, level: str, seed: int = 0, db=None, backend: str = "templ
     stats.seconds += time.time() - t0
     return out
 
-
+# %% ../nbs/06_synthesis.ipynb #a515a7fc
 def synthesize_pool(n_easy: int, n_medium: int, n_hard: int, seed: int = 0, db=None, **kw):
     """Easy, medium and hard tasks (`synthesize` per level, element sets kept distinct across levels) and the run's
     `SynthesisStats` per level: -> (tasks, {level: stats})."""
@@ -887,7 +885,7 @@ def synthesize_pool(n_easy: int, n_medium: int, n_hard: int, seed: int = 0, db=N
         tasks += got
     return tasks, stats
 
-
+# %% ../nbs/06_synthesis.ipynb #620e2395
 def write_pool(tasks, path) -> Path:
     "Write synthetic tasks as JSON lines (`star.tasks.save_jsonl_tasks`; gzip for `.gz`); read back with `load_jsonl_tasks`."
     from star.tasks import save_jsonl_tasks
