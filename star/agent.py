@@ -58,12 +58,12 @@ class Turn:
         "True iff the reply follows one of the two App. E patterns exactly."
         return not self.errors
 
-# %% ../nbs/04_agent.ipynb #100fe120
+
 _TAGS = ("<think>", "</think>", "<tool_call>", "</tool_call>", "<answer>", "</answer>")
 
 def _reject_constant(c): raise ValueError(f"{c} is not valid JSON")
 
-# %% ../nbs/04_agent.ipynb #3580c614
+
 def _layout(text: str):
     r"""`(action, body)` when `text` is exactly `<think>…</think><action>body</action>` with only whitespace around the
     blocks (`\s` = `str.isspace`), else None; for a reply holding each tag once (checked before), by `str.find`:
@@ -80,7 +80,7 @@ def _layout(text: str):
             return action, rest[len(open_):k]
     return None
 
-# %% ../nbs/04_agent.ipynb #de022fce
+# %% ../nbs/04_agent.ipynb #3c73d8ef
 def parse_turn(text: str) -> Turn:
     """Read one assistant reply (str) into a `Turn`: the reference loop's action (`Inference/react_agent.py`)
     and the format verdict of the paper's App. E requirements. Never raises."""
@@ -185,7 +185,7 @@ class Trajectory:
         meta = dict(d.get("meta", {})); meta.pop("n_tool_calls", None)
         return cls(messages=d["messages"], termination=meta.pop("termination", None), meta=meta)
 
-# %% ../nbs/04_agent.ipynb #9926e13e
+# %% ../nbs/04_agent.ipynb #6e065cfc
 def react_rollout(task, generate: Callable[[list[dict]], str], sandbox, max_turns: int = 60,
                   max_context_tokens: int | None = None, count_tokens: Callable[[list[dict]], int] | None = None,
                   system: str | None = None, meta: dict | None = None) -> Trajectory:
@@ -225,7 +225,7 @@ class Generation:
     entropies: list
     finish_reason: str
 
-# %% ../nbs/04_agent.ipynb #43db451c
+
 @runtime_checkable
 class Policy(Protocol):
     """A generation backend that continues a batch of token prompts (`HFPolicy`, `VLLMPolicy`, `ScriptedPolicy`).
@@ -234,7 +234,7 @@ class Policy(Protocol):
     def generate(self, prompts: list[list[int]], max_new_tokens, temperature: float, top_p: float,
                  stop: list[str]) -> list[Generation]: ...
 
-# %% ../nbs/04_agent.ipynb #6c622b64
+
 def _budgets(max_new_tokens, n: int) -> list[int]:
     "Per-prompt token budgets from an int or a sequence of n ints."
     if isinstance(max_new_tokens, int): return [max_new_tokens] * n
@@ -249,14 +249,14 @@ def eos_ids(tokenizer) -> list[int]:
     if isinstance(extra, int) and extra != tokenizer.unk_token_id and extra not in ids: ids.append(extra)
     return [i for i in ids if i is not None]
 
-# %% ../nbs/04_agent.ipynb #217c5952
+
 def render_chat(tokenizer, messages: list[dict]) -> str:
     "The chat template's text for `messages` followed by the assistant generation prompt."
     return tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
 
 def _encode(tokenizer, text: str) -> list[int]: return tokenizer.encode(text, add_special_tokens=False)
 
-# %% ../nbs/04_agent.ipynb #1b440329
+# %% ../nbs/04_agent.ipynb #b749e9aa
 _PLACEHOLDER = "\x00star-turn\x00"
 
 def env_suffix(tokenizer, rendered: str, raw: str, text: str, messages: list[dict]) -> tuple[str, str]:
@@ -285,7 +285,7 @@ def env_suffix(tokenizer, rendered: str, raw: str, text: str, messages: list[dic
     else: raise RuntimeError("the chat template does not render the transcript append-only")
     return head + env, env
 
-# %% ../nbs/04_agent.ipynb #cbf249ce
+
 def cut_at_stop(ids: list[int], tokenizer, stop: list[str], eos: list[int], budget: int) -> tuple[int, str]:
     """Where a backend that samples `ids` one by one stops: `(n, finish_reason)` with `ids[:n]` the kept tokens:
     through the first end-of-turn id, or through the token that completes a `stop` string, else the first `budget`
@@ -516,7 +516,7 @@ def _splitmix64(x: int) -> int:
     x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
     return x ^ (x >> 31)
 
-# %% ../nbs/04_agent.ipynb #74eceb68
+
 def stream_seed(seed: int, *keys: int) -> int:
     """A 63-bit sampling seed for the stream named by integer `keys` under run seed `seed` (splitmix64, Steele et al.
     2014, folded over the keys): distinct keys give unrelated seeds, so no two streams coincide the way additive
@@ -525,7 +525,7 @@ def stream_seed(seed: int, *keys: int) -> int:
     for k in keys: h = _splitmix64(h ^ (int(k) & _M64))
     return h >> 1
 
-# %% ../nbs/04_agent.ipynb #a340c5f2
+# %% ../nbs/04_agent.ipynb #19f87240
 class VLLMPolicy:
     """The `Policy` interface on a `vllm.LLM` (`star.models.make_llm`, or TRL's colocated engine via `star.rl`).
     Each prompt (token ids) is one request: `SamplingParams(max_tokens=<its budget>, stop=stop,

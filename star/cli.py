@@ -32,7 +32,7 @@ def repo_root(start=None) -> Path:
         if (d / "pyproject.toml").exists() and (d / "nbs").is_dir(): return d
     raise FileNotFoundError(f"no repository root (pyproject.toml + nbs/) at or above {here}")
 
-# %% ../nbs/14_cli.ipynb #5afbce53
+
 def notebooks_root(root=None) -> Path:
     """The checkout whose `nbs/` holds the run notebooks: `root` if given and it has them, else `repo_root()` of the
     working directory if it has them, else the checkout `star` was imported from (editable install). Raises
@@ -48,7 +48,7 @@ def notebooks_root(root=None) -> Path:
     raise FileNotFoundError("the run notebooks (nbs/rl.ipynb, ...) are not here: run `star` from a clone of the "
                             f"repository (looked in {', '.join(str(c) for c in cands) or 'nothing'})")
 
-# %% ../nbs/14_cli.ipynb #0ce8c3a3
+
 @dataclass(frozen=True)
 class Param:
     "One papermill parameter of a run notebook: name, default value, its type name, help (the line's comment)."
@@ -62,7 +62,7 @@ def _literal(text: str):
     try: return ast.literal_eval(text)
     except (ValueError, SyntaxError): return text
 
-# %% ../nbs/14_cli.ipynb #05516828
+# %% ../nbs/14_cli.ipynb #523a3ddd
 _PARAM_CACHE: dict = {}
 
 def notebook_parameters(notebook: str, root=None) -> dict[str, Param]:
@@ -119,7 +119,7 @@ class Job:
     @property
     def path(self) -> str: return NOTEBOOKS[self.notebook]
 
-# %% ../nbs/14_cli.ipynb #128fc2d5
+
 @dataclass
 class Ablation:
     "A parsed `ablations/*.yaml`: experiment, artefact, description and the jobs in file order."
@@ -132,13 +132,13 @@ class Ablation:
 class AblationError(ValueError):
     "An ablation file that cannot be used; the message is one line: `<file>: <problem>` (or `<file> job <i>: …`)."
 
-# %% ../nbs/14_cli.ipynb #8a51d50b
+
 def _yaml_problem(path: Path, e) -> str:
     mark = getattr(e, "problem_mark", None)
     where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
     return f"{path}: not valid YAML ({where}{getattr(e, 'problem', None) or type(e).__name__})"
 
-# %% ../nbs/14_cli.ipynb #362ead1e
+# %% ../nbs/14_cli.ipynb #e1be60a1
 def load_ablation(path, root=None, check_values: bool = True) -> Ablation:
     """Parse and check an ablation YAML (format above); `root`: the checkout whose run notebooks declare the
     parameters (`notebooks_root`). Raises `AblationError` (a ValueError) with one line naming the file, and the job
@@ -187,7 +187,7 @@ def load_ablation(path, root=None, check_values: bool = True) -> Ablation:
     return Ablation(doc.get("experiment", path.stem), str(doc.get("artefact", "")), str(doc.get("description", "")),
                     jobs, str(path))
 
-# %% ../nbs/14_cli.ipynb #2702ca72
+# %% ../nbs/14_cli.ipynb #cb3ecaf9
 def validate_parameters(notebook: str, params: dict, root=None, paths: bool = True) -> None:
     """Check the values of a run's parameters before anything runs, as the notebook will: 'rl' through
     `star.rl.resolve_config` (assembled as `nbs/rl.ipynb` does: `quick`, `extra`; the publication check is left to the
@@ -233,7 +233,6 @@ def job_settings(job: Job) -> dict:
     p.update({k: v for k, v in (job.parameters.get("extra") or {}).items() if k != "run_name"})
     return p
 
-# %% ../nbs/14_cli.ipynb #b270102e
 def same_setting(a, b) -> bool:
     "Equal as settings: numbers by value (2e-06 == '2.0e-6'), booleans by truth, lists element-wise, dicts by key, else by text."
     if isinstance(a, dict) and isinstance(b, dict): return a.keys() == b.keys() and all(same_setting(a[k], b[k]) for k in a)
@@ -243,7 +242,6 @@ def same_setting(a, b) -> bool:
     try: return math.isclose(float(a), float(b), rel_tol=1e-9)
     except (TypeError, ValueError): return str(a) == str(b)
 
-# %% ../nbs/14_cli.ipynb #78118632
 def record_status(job: Job, results="results") -> tuple[str, str]:
     """(status, reason) of `job` against `results/<job.name>.json`: 'done' (a readable record of the job's kind with
     every setting of `job_settings`), 'missing' (no file), 'unreadable' (reason names the file) or 'mismatch' (reason
@@ -265,7 +263,6 @@ def record_status(job: Job, results="results") -> tuple[str, str]:
         elif not same_setting(want, raw[k]): diff.append(f"{k}: {raw[k]!r} recorded, {want!r} asked")
     return ("mismatch", "; ".join(diff)) if diff else ("done", "")
 
-# %% ../nbs/14_cli.ipynb #88821141
 def is_done(job: Job, results="results") -> bool:
     "Whether `record_status(job, results)` is 'done'."
     return record_status(job, results)[0] == "done"
@@ -289,7 +286,6 @@ def select_jobs(jobs: Sequence[Job], selectors: Iterable[str] = (), with_needs: 
                 if n not in keep and not is_done(by[n], results): keep.add(n); stack.append(n)
     return [j for j in jobs if j.name in keep]
 
-# %% ../nbs/14_cli.ipynb #50bc7a02
 def plan(jobs: Sequence[Job], results="results") -> list[tuple[Job, str, str]]:
     "(job, status, reason) for each job (`record_status`)."
     return [(j, *record_status(j, results)) for j in jobs]
@@ -301,7 +297,6 @@ def _pm_args(params: dict) -> str:
     if ys: ps.append(f"-y {shlex.quote(yaml.safe_dump(ys, default_flow_style=True).strip())}")
     return " ".join(ps)
 
-# %% ../nbs/14_cli.ipynb #9bbdb0b2
 def format_plan(planned: Sequence[tuple[Job, str, str]]) -> str:
     """The plan as text, one line per job: index, 'done' or 'todo', name, its papermill command; a job whose record
     is unreadable or has other settings gets a second line saying why it runs again."""
@@ -321,7 +316,7 @@ class _Echo(logging.Handler):
         msg = record.getMessage()
         self.stream.write(msg if msg.endswith(("\n", "\r")) else msg + "\n"); self.stream.flush()
 
-# %% ../nbs/14_cli.ipynb #eaa8d5f6
+
 def execute(notebook, output, parameters: dict, root, stream=None) -> Path:
     """Execute the notebook `notebook` into `output` with papermill (kernel `python3`, working directory `root`),
     streaming cell outputs to `stream` (default stdout). Returns the output Path; raises papermill's
@@ -342,12 +337,12 @@ def execute(notebook, output, parameters: dict, root, stream=None) -> Path:
         else: os.environ["STAR_STREAMED"] = streamed
     return output
 
-# %% ../nbs/14_cli.ipynb #a0576d73
+
 def default_output(notebook: str, root) -> Path:
     "`root/runs/papermill/<notebook>-<UTC YYYYmmdd-HHMMSS>.ipynb`: where a `star <notebook>` run keeps its executed copy."
     return Path(root) / "runs" / "papermill" / f"{notebook}-{datetime.now(timezone.utc):%Y%m%d-%H%M%S}.ipynb"
 
-# %% ../nbs/14_cli.ipynb #d040ad06
+# %% ../nbs/14_cli.ipynb #9cb88f34
 def run_notebook(notebook: str, parameters: dict, output=None, root=None, dry_run: bool = False, out=print,
                  stream=None) -> Path:
     """Run the run notebook `notebook` ('synthesize' | 'sft' | 'rl' | 'evaluate') with `parameters` (names checked
@@ -370,7 +365,7 @@ def run_notebook(notebook: str, parameters: dict, output=None, root=None, dry_ru
     finally: out(f"executed notebook: {shown} ({time.time() - t0:.0f} s)")
     return output
 
-# %% ../nbs/14_cli.ipynb #96068f9d
+
 def papermill_executor(job: Job, root) -> None:
     """Execute an ablation `job` (see above) into `runs/papermill/<name>.ipynb` (one per rank under `accelerate
     launch`: `<name>.rank<R>.ipynb`), streaming its output. Raises PapermillExecutionError when a cell fails."""
@@ -443,7 +438,6 @@ def collect(files: Iterable | None = None, results="results", root=None):
                     "status": st, "done": st == "done", "reason": why})
     return pd.DataFrame(out, columns=["name", "notebook", "experiments", "status", "done", "reason"])
 
-# %% ../nbs/14_cli.ipynb #b1ba404e
 def unreadable(results="results", root=None) -> list[tuple[Path, str]]:
     "(path, reason) for every `*.json` in the results folder that is not a readable run record (`star.results.scan_records`)."
     from star.results import scan_records
@@ -477,7 +471,7 @@ def option_type(p: Param) -> Callable[[str], Any]:
     conv.__name__ = p.type
     return conv
 
-# %% ../nbs/14_cli.ipynb #8e284a15
+# %% ../nbs/14_cli.ipynb #ca0a5ddd
 RUN_HELP = {"synthesize": "synthesize a query pool (nbs/synthesize.ipynb)", "sft": "SFT on teacher trajectories (nbs/sft.ipynb)",
             "rl": "RL: GRPO / DAPO / ARPO on TravelPlanner (nbs/rl.ipynb)",
             "evaluate": "evaluate a checkpoint on TravelPlanner or OOD QA (nbs/evaluate.ipynb)"}
@@ -502,13 +496,13 @@ def _add_run_command(sub, name: str, root=None):
         "in a temporary folder)" if name == "rl" else ""))
     return r
 
-# %% ../nbs/14_cli.ipynb #7a8cdcec
+
 def _launch(cmd: str, yaml_path, job: Job, results) -> None:
     argv = [*shlex.split(cmd), "-m", "star.cli", "ablate", str(yaml_path), "--select", f"name={job.name}",
             "--results", str(results), "--no-needs"]
     subprocess.run(argv, check=True)
 
-# %% ../nbs/14_cli.ipynb #98b62afd
+# %% ../nbs/14_cli.ipynb #cfb0832f
 def build_parser(root=None) -> argparse.ArgumentParser:
     "The `star` argument parser: the four run commands (options from the notebooks of `root`), `ablate`, `collect`."
     ap = argparse.ArgumentParser(prog="star", description="STAR: run the notebooks (papermill), run and collect ablations")
@@ -533,7 +527,7 @@ def build_parser(root=None) -> argparse.ArgumentParser:
     c.add_argument("--missing", action="store_true", help="list only the jobs that are not done")
     return ap
 
-# %% ../nbs/14_cli.ipynb #c16a8478
+
 def one_line(e: BaseException, limit: int = 2000) -> str:
     """A failure as one line for the terminal: a failed notebook cell as `<exception>: <message>` (papermill's
     `ename`/`evalue`, not its whole traceback), anything else as `<type>: <message>`; newlines become spaces and a
@@ -545,7 +539,7 @@ def one_line(e: BaseException, limit: int = 2000) -> str:
     if len(text) > limit: text = text[:limit].rsplit(" ", 1)[0] + " …"
     return text
 
-# %% ../nbs/14_cli.ipynb #cc667523
+# %% ../nbs/14_cli.ipynb #31429683
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `star` command. Returns the exit status: 2 for unusable input (a parameter value the run
     would reject, an ablation file `load_ablation` rejects, a bad `--select` or `--index`: one line on stderr naming

@@ -50,7 +50,6 @@ class Retrieved:
     ground_searched: set = field(default_factory=set)    # (org, dest) pairs asked of GoogleDistanceMatrix
     cities: dict = field(default_factory=dict)           # state -> [city names] (SearchCity)
 
-# %% ../nbs/13_diagnostics.ipynb #318c80d5
 _CITY_TOOL = {"SearchAccommodation": "accommodations", "SearchRestaurant": "restaurants", "SearchAttraction": "attractions"}
 
 def retrieved_options(messages: list[dict]) -> Retrieved:
@@ -134,7 +133,7 @@ class DeadEnd:
     confirmed: bool       # True when the full database has no satisfying option either (a real dead end)
     evidence: dict = field(default_factory=dict)
 
-# %% ../nbs/13_diagnostics.ipynb #1bf0a100
+
 @dataclass
 class BacktrackDiagnosis:
     "Per-trajectory result of `diagnose_backtracking`."
@@ -158,7 +157,7 @@ class BacktrackDiagnosis:
         "JSON-ready dict (dead ends as dicts, `constraint` included)."
         return asdict(self) | {"constraint": self.constraint}
 
-# %% ../nbs/13_diagnostics.ipynb #d87401f4
+
 _ALT = {}
 
 def _alternative(task, db):
@@ -170,7 +169,7 @@ def _alternative(task, db):
         _ALT[key] = None if p is None else chosen_route(p, task)[0]
     return _ALT[key]
 
-# %% ../nbs/13_diagnostics.ipynb #9f7dd328
+# %% ../nbs/13_diagnostics.ipynb #05567eff
 def _regimes(transportation):
     tc = str(transportation or "").lower()
     if "no flight" in tc: return [("self-driving",), ("taxi",)]
@@ -303,7 +302,7 @@ def diagnose_backtracking(task, trajectory, plan: list[dict] | None = None, succ
     else: reason = "failed for another reason" + (f" (unobserved: {', '.join(unobserved)})" if unobserved else "")
     return BacktrackDiagnosis(tid, True, bool(success), cities, nights, dead, unobserved, alt, flagged, reason)
 
-# %% ../nbs/13_diagnostics.ipynb #545b5f2b
+# %% ../nbs/13_diagnostics.ipynb #18ce7161
 def backtracking_rate(diagnoses: Iterable[BacktrackDiagnosis], over: str = "failed") -> float:
     """Share of flagged trajectories among the failed ones (`over='failed'`: delivered-and-failed plus undelivered)
     or among all (`over='all'`). NaN when the denominator is 0. Raises ValueError for another `over`."""
@@ -326,7 +325,6 @@ def dead_end_cities(task, nights: int, db=None) -> dict:
         if bad: out[c] = ["+".join(s) for s in bad]
     return out
 
-# %% ../nbs/13_diagnostics.ipynb #d901e66f
 def backtracking_failure(task, sandbox=None, db=None, max_tries: int = 20):
     """A constructed global-backtracking failure for a multi-city `task` with a room-type or house-rule constraint:
     (trajectory, plan, dead-end city) where the solver's feasible route has one city replaced by a dead-end city

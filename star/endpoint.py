@@ -71,7 +71,6 @@ def _auth(env: str | None) -> dict:
     key = os.environ.get(env) if env else None
     return {"Authorization": f"Bearer {key}" if key else Omit()}
 
-# %% ../nbs/19_endpoint.ipynb #8f35df18
 def complete(self: ChatEndpoint, messages: list[dict], **params) -> ChatReply:
     """The first choice of a chat completion of `messages` ([{role, content}]) with request fields `params`.
     Raises `EndpointError` after `max_retries` retries (transport failures, 408/409/429/5xx, unusable replies: cut
@@ -96,7 +95,6 @@ def complete(self: ChatEndpoint, messages: list[dict], **params) -> ChatReply:
         last = "an empty reply" if choice is not None else "a reply without choices"
     raise EndpointError(f"{self.base_url}: no usable reply in {self.max_retries + 1} attempts (last: {last})", last)
 
-# %% ../nbs/19_endpoint.ipynb #262b6c98
 def chat(self: ChatEndpoint, messages: list[dict], **params) -> str:
     "The assistant text of `complete(messages, **params)`."
     return self.complete(messages, **params).content

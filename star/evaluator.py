@@ -60,7 +60,7 @@ def _by_city(cities, names, payloads):
     for c, n, p in zip(cities, names, payloads): out.setdefault(c, []).append((n, p))
     return out
 
-# %% ../nbs/02_evaluator.ipynb #381b043a
+# %% ../nbs/02_evaluator.ipynb #d6511773
 class EvalIndex:
     """The reference evaluators' view of a database, as dictionaries: built once (~0.1 s), then O(1) per lookup.
 
@@ -112,7 +112,7 @@ class EvalIndex:
         costs = self.roads.get((origin, dest))
         return None if costs is None else costs[0 if driving else 1]
 
-# %% ../nbs/02_evaluator.ipynb #a1104065
+# %% ../nbs/02_evaluator.ipynb #1ebb4d3b
 _INDEXES = {}
 
 def eval_index(db=None):
@@ -130,7 +130,7 @@ def _ws_end(text, i):
     while i < n and text[i].isspace(): i += 1
     return i
 
-# %% ../nbs/02_evaluator.ipynb #660de8fb
+
 def _to_tail(text, f):
     r"Start of the reference's `[^,]+` group when `to\s+[^,]+` matches at `f`, else -1 (`\s+` gives back a space before a comma)."
     if not text.startswith('to', f): return -1
@@ -140,7 +140,7 @@ def _to_tail(text, f):
     if g < len(text) and text[g] != ',': return g
     return g - 1 if g - h >= 2 else -1
 
-# %% ../nbs/02_evaluator.ipynb #a2b83e28
+# %% ../nbs/02_evaluator.ipynb #826476dd
 def from_to(text):
     r"""`'... from A to B, ...'` -> `('A', 'B')`, or `(None, None)`: the groups of both references'
     `re.search(r"from\s+(.+?)\s+to\s+([^,]+)(?=[,\s]|$)", text)`, computed in linear time (see above).
@@ -214,7 +214,6 @@ def _literal(v):
         except (ValueError, SyntaxError): return v
     return v
 
-# %% ../nbs/02_evaluator.ipynb #e627758f
 def query_fields(task):
     """Task (dict or object with the HF TravelPlanner attributes) -> dict of the fields the checks read.
 
@@ -231,7 +230,6 @@ def query_fields(task):
     q['local_constraint'] = {k: lc.get(k) for k in _CONSTRAINTS} | lc
     return q
 
-# %% ../nbs/02_evaluator.ipynb #6c8e5a73
 def coerce_plan(plan):
     "A structured plan as given (list), or parsed from JSON / Python-literal text; unparsable text is returned as is."
     if isinstance(plan, (bytes, bytearray)): plan = plan.decode('utf-8', 'replace')
@@ -247,7 +245,7 @@ def _days(q, plan): return range(min(q['days'], len(plan)))
 
 def _filled(v): return v and v != '-'
 
-# %% ../nbs/02_evaluator.ipynb #661b7071
+
 def _runs(values):
     "Consecutive runs of equal values -> [(value, count)]."
     out = []
@@ -256,7 +254,7 @@ def _runs(values):
         else: out.append([v, 1])
     return out
 
-# %% ../nbs/02_evaluator.ipynb #ede5bb54
+
 def _valid_route(cities):
     "Closed-loop rule of both references: >= 3 entries; an intermediate city occupies one block of >= 2 entries."
     n = len(cities)
@@ -272,7 +270,7 @@ def _valid_route(cities):
         i = j
     return True
 
-# %% ../nbs/02_evaluator.ipynb #14f9f163
+
 def _route_cities(q, plan, strip):
     "City list of the plan's `current_city` fields; returns (cities, None) or (None, reason) on a wrong first origin."
     cities = []
@@ -286,7 +284,7 @@ def _route_cities(q, plan, strip):
         else: cities.append(strip_state(cv) if strip else cv)
     return cities, None
 
-# %% ../nbs/02_evaluator.ipynb #90d2bd3e
+# %% ../nbs/02_evaluator.ipynb #d64b46f8
 def _check_route(q, cities, city_state):
     if not _valid_route(cities): return False, f"the city sequence {cities} is not a valid route"
     last = len(cities) - 1
@@ -296,7 +294,7 @@ def _check_route(q, cities, city_state):
             return False, f"{city!r} is not in the destination state {q['dest']!r}"
     return True, ''
 
-# %% ../nbs/02_evaluator.ipynb #46b5d96b
+
 def _off_reasonable_visiting_city(q, plan, ix):
     cities, why = _route_cities(q, plan, strip=True)
     if why: return False, why
@@ -314,7 +312,6 @@ class _Seen:
         try: self.hashed.add(v)
         except TypeError: self.other.append(v)
 
-# %% ../nbs/02_evaluator.ipynb #644353c3
 def _repeated_restaurants(q, plan, meals, filled):
     "Diverse restaurants: no restaurant twice; meals visited in `meals` order, `filled(unit, meal)` says a slot is used."
     seen = _Seen()
@@ -326,7 +323,6 @@ def _repeated_restaurants(q, plan, meals, filled):
                 seen.append(unit[meal])
     return True, ''
 
-# %% ../nbs/02_evaluator.ipynb #4883c2f1
 def _repeated_attractions(q, plan, filled):
     "Diverse attractions: no attraction twice (entries split on ';', the last piece dropped as both references do)."
     seen = _Seen()
@@ -340,12 +336,9 @@ def _repeated_attractions(q, plan, filled):
 
 # how each reference tests a slot (they crash differently on a non-dict day, which the crash verdicts keep)
 def _off_slot(unit, key): return key in unit and _filled(unit[key])
-
-# %% ../nbs/02_evaluator.ipynb #e1312491
 def _as_slot(unit, key): return bool(unit.get(key)) and unit[key] != '-'
 
 def _off_valid_restaurants(q, plan, ix): return _repeated_restaurants(q, plan, _MEALS, _off_slot)
-
 def _off_valid_attractions(q, plan, ix): return _repeated_attractions(q, plan, _off_slot)
 
 # %% ../nbs/02_evaluator.ipynb #103411f3
@@ -560,7 +553,6 @@ def off_total_cost(q, plan, ix):
             if rows: total += rows[0].price * math.ceil(people * 1.0 / rows[0].max_occupancy)
     return total
 
-# %% ../nbs/02_evaluator.ipynb #b84f7795
 def _off_valid_cost(q, plan, ix):
     total = off_total_cost(q, plan, ix)
     ok = bool(total <= q['budget'])
@@ -738,7 +730,6 @@ def as_total_cost(q, plan, ix):
             if rows: total += rows[0].price * math.ceil(people / rows[0].max_occupancy)
     return total
 
-# %% ../nbs/02_evaluator.ipynb #d143addf
 def _as_valid_cost(q, plan, ix):
     total = as_total_cost(q, plan, ix)
     if total > q['budget']: return False, f"total cost ${total:.2f} exceeds budget ${q['budget']:.2f}"
@@ -785,7 +776,7 @@ class PlanResult:
 
     def to_dict(self): return asdict(self)
 
-# %% ../nbs/02_evaluator.ipynb #84d135e9
+
 def _run(fn, q, plan, ix):
     "(verdict, reason, exception type or None) of one check, never raising."
     try:
@@ -794,7 +785,7 @@ def _run(fn, q, plan, ix):
     except Exception as e:
         return False, f"the reference evaluator raises {type(e).__name__}: {e} (scored as a failure)", type(e).__name__
 
-# %% ../nbs/02_evaluator.ipynb #ff821f70
+
 def run_check(name, task, plan, protocol='official', db=None):
     "Verdict (`True`/`False`/`None`) and reason of one check `name` on `plan`; a crash becomes `False` with its reason."
     checks = CHECKS[protocol]
@@ -806,7 +797,7 @@ def _delivered(plan):
     "A plan is delivered when it is a non-empty list of days (TravelPlanner's submission format)."
     return isinstance(plan, list) and len(plan) > 0
 
-# %% ../nbs/02_evaluator.ipynb #b77dd0f5
+# %% ../nbs/02_evaluator.ipynb #b06b0eb9
 def evaluate_plan(task, plan, protocol='official', db=None):
     """Evaluate one structured plan of `task` under `protocol` ('official' | 'agent_star') -> `PlanResult`.
 

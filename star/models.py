@@ -38,7 +38,6 @@ class SFTDefaults:
     lr_scheduler: str = "cosine"
     max_length: int = 20480
 
-# %% ../nbs/08_models.ipynb #7ffe9ad1
 @dataclass(frozen=True)
 class RLDefaults:
     """RL hyper-parameters (paper Sec. 4.1, App. C.2, App. D.5). `batch_size` counts prompts per step, each
@@ -55,7 +54,6 @@ class RLDefaults:
     tool_budget: int = 60
     beta: float = 0.0  # KL-free
 
-# %% ../nbs/08_models.ipynb #492243a7
 @dataclass(frozen=True)
 class InferenceDefaults:
     "Evaluation sampling (paper App. C.3): temperature, top-p, context in tokens, tool-call budget."
@@ -127,14 +125,14 @@ TINY_CONFIG = dict(vocab_size=QWEN25_VOCAB, hidden_size=64, intermediate_size=17
                    rope_theta=1_000_000.0, rms_norm_eps=1e-6, tie_word_embeddings=True,
                    bos_token_id=151643, eos_token_id=151645, pad_token_id=151643)
 
-# %% ../nbs/08_models.ipynb #f8bf8d77
+
 def _paper(scale, hub, n_params, sft_epochs, algorithm, reward):
     return ModelSpec(scale=scale, hub_id=f"Qwen/Qwen2.5-{hub}-Instruct", n_params=n_params,
                      sft=SFTDefaults(epochs=sft_epochs), rl=RLDefaults(algorithm=algorithm, reward=reward),
                      sft_hub_id=f"xxwu/Agent-STAR-SFT-{hub}", rl_hub_id=f"xxwu/Agent-STAR-RL-{hub}",
                      notes="paper App. C.2 / D.5")
 
-# %% ../nbs/08_models.ipynb #efb934cd
+# %% ../nbs/08_models.ipynb #f538be54
 _CPU_NOTE = "offline CPU scale: recipe shape of the paper, CPU-sized batch/group/context (our choice)"
 REGISTRY: dict[str, ModelSpec] = {
     "tiny": ModelSpec(scale="tiny", hub_id=None, n_params=9_816_640,
@@ -350,7 +348,6 @@ def assemble_parts(parts, dest, size: int, sha256: str) -> Path:
         if os.path.exists(tmp): os.unlink(tmp)
     return dest
 
-# %% ../nbs/08_models.ipynb #a69c9f4b
 def assemble_gguf(source: GGUFPartsSource) -> Path:
     "The verified GGUF file of `source` in `cache_dir()/models/`, assembled from the installed parts if needed."
     dest = cache_dir() / "models" / source.filename
@@ -591,7 +588,6 @@ def _dtype(dtype, device, tiny: bool = False):
     if normalize_dtype(dtype) == "auto" and tiny: return torch.float32
     return compute_dtype(device, dtype)
 
-# %% ../nbs/08_models.ipynb #770c11a4
 def load_model(scale_or_path: str = "tiny", *, variant: str = "base", dtype=None, device: str | None = "cpu",
                seed: int = 0, **kwargs):
     """A causal LM for `scale_or_path` (see the table above) on `device` with `dtype` ("bfloat16"/"float32" or a
@@ -662,7 +658,7 @@ def keep_cpu_linear_weights(enable: bool = True) -> bool:
     U.dispatch_cpu_unquantized_gemm = dispatch if enable else orig
     return True
 
-# %% ../nbs/08_models.ipynb #b978a0da
+
 def guard_kernel_scan() -> bool:
     """Let a CPU vLLM engine start in a process that has imported numba / llvmlite. When the CPU worker registers its
     Triton kernel replacements, vLLM 0.31 scans every module global and reads `vars(value).get("kernel")`;
@@ -681,7 +677,7 @@ def guard_kernel_scan() -> bool:
     D.vars = namespace
     return True
 
-# %% ../nbs/08_models.ipynb #944fcce8
+# %% ../nbs/08_models.ipynb #b9b86aa7
 def guard_cpu_seeded_prefill(enable: bool = True) -> bool:
     """Let a CPU vLLM engine serve seeded requests whose prompts it prefills in chunks (more prompt tokens in a batch
     than `max_num_batched_tokens`). vLLM 0.31 discards the token sampled for an unfinished chunk and rewinds the
@@ -717,7 +713,7 @@ def guard_cpu_seeded_prefill(enable: bool = True) -> bool:
     R.sample_tokens, R._bookkeeping_sync = (sample_tokens, bookkeeping) if enable else (base_sample, base_book)
     return True
 
-# %% ../nbs/08_models.ipynb #893f71f7
+# %% ../nbs/08_models.ipynb #d68ea588
 @contextmanager
 def fd_stdout():
     """Inside a Jupyter kernel (notebooks, papermill) `sys.stdout` has no file descriptor, and vLLM's engine start
@@ -731,7 +727,7 @@ def fd_stdout():
     try: yield
     finally: sys.stdout = old
 
-# %% ../nbs/08_models.ipynb #d6943342
+
 def set_cpu_kv_cache(gib: int | None = None) -> int | None:
     """Size of vLLM's CPU KV cache in whole GiB (vLLM reads an integer): sets `VLLM_CPU_KVCACHE_SPACE` to `gib`
     (rounded up, at least 1), or to 2 if unset and `gib` is None (an explicit environment setting wins then). Returns
@@ -758,7 +754,6 @@ def engine_dtype(dtype=None, tiny: bool = False) -> str:
     if normalize_dtype(dtype) == "auto" and tiny: return "float32"
     return dtype_choice(None, dtype).dtype
 
-# %% ../nbs/08_models.ipynb #28e874f3
 def make_llm(scale_or_path: str = "tiny", *, max_model_len: int = 8 * K, dtype: str | None = None, seed: int = 0,
              variant: str = "base", kv_cache_gib: int | None = None, gpu_memory_utilization: float = 0.85,
              enforce_eager: bool | None = None, keep_weights: bool = False, **kwargs):

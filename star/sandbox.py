@@ -294,7 +294,6 @@ def km_value(distance: str):
     if _FLOAT_RE.fullmatch(s): return float(s)
     return ast.literal_eval(s)
 
-# %% ../nbs/00_sandbox.ipynb #f73c219d
 class _DistanceIndex:
     "First row per (origin, destination) of distance.csv (no dropna, as the reference), with both costs precomputed."
     def __init__(self, df: pd.DataFrame):
@@ -549,7 +548,7 @@ def valid_text(s: str) -> str:
     try: s.encode("utf-8"); return s
     except UnicodeEncodeError: return s.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
-# %% ../nbs/00_sandbox.ipynb #47c01a64
+# %% ../nbs/00_sandbox.ipynb #3bc061cd
 class Sandbox:
     """The TravelPlanner tool environment of one or many rollouts: the six tools over a shared read-only
     `TravelDB` (`db`: a TravelDB, a folder, or None for `TravelDB.load()`), plus the paper's environment-failure

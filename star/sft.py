@@ -92,7 +92,7 @@ def build_sft_dataset(tasks=None, n: int = 64, seed: int = SFT_SEED, path=None, 
     if not rows: raise ValueError("no trajectory passed the SFT filter")
     return Dataset.from_list(rows)
 
-# %% ../nbs/09_sft.ipynb #ab0f18fb
+# %% ../nbs/09_sft.ipynb #7ad3d7d0
 def dataset_trajectories(ds) -> list:
     "Rows of `build_sft_dataset` back as `star.agent.Trajectory` objects (for `star.teacher.table8_stats`)."
     return [Trajectory(r["messages"], r["termination"] or None, {"task_id": r["task_id"], "level": r["level"]})
@@ -120,7 +120,7 @@ def assistant_spans(messages: list, tokenizer) -> tuple[str, list]:
         spans.append((start, end))
     return text, spans
 
-# %% ../nbs/09_sft.ipynb #4d399dce
+
 def tokenize_sft(messages: list, tokenizer) -> dict:
     """`{'input_ids': [...], 'assistant_masks': [...]}` for one chat (TRL's pre-tokenised format: SFTTrainer turns
     mask 0 into label -100). Token ids are `tokenizer(chat_text)` (= `apply_chat_template(messages)`); the mask is
@@ -139,7 +139,7 @@ def tokenize_sft(messages: list, tokenizer) -> dict:
         mask.append(int(inside))
     return {"input_ids": list(enc["input_ids"]), "assistant_masks": mask}
 
-# %% ../nbs/09_sft.ipynb #22b31342
+# %% ../nbs/09_sft.ipynb #5763ba57
 def tokenize_dataset(ds, tokenizer):
     """`tokenize_sft` on every row of a `build_sft_dataset` Dataset -> a Dataset with columns `input_ids`,
     `assistant_masks` (plus `n_tokens`, `n_trained`), ready for `SFTTrainer` (which truncates to `max_length`)."""
@@ -162,7 +162,7 @@ def _n_devices() -> int:
     import torch
     return int(os.environ.get("WORLD_SIZE") or max(torch.cuda.device_count(), 1))
 
-# %% ../nbs/09_sft.ipynb #81a451ff
+
 def sft_dtype(scale: str, dtype="auto", cpu: bool | None = None) -> DtypeChoice:
     """The SFT compute precision of `scale` and why (`.dtype`: 'float32' | 'bfloat16' | 'float16'): `dtype` as asked,
     or for "auto" float32 on 'tiny' (a test model) and otherwise `star.models.dtype_choice` of the device SFT trains
@@ -174,12 +174,12 @@ def sft_dtype(scale: str, dtype="auto", cpu: bool | None = None) -> DtypeChoice:
         return replace(choice, dtype="float32", reason="the tiny test model trains in float32")
     return choice
 
-# %% ../nbs/09_sft.ipynb #8dbf56c4
+
 def uses_lora(scale: str) -> bool:
     "Whether `train_sft` fine-tunes `scale` with LoRA: the offline CPU LMs ('0.5B', '1.5B-offline'); full FT otherwise."
     return get_spec(scale).offline is not None
 
-# %% ../nbs/09_sft.ipynb #044dcefb
+# %% ../nbs/09_sft.ipynb #9934b501
 def sft_config(scale: str = "tiny", out_dir="runs/sft", dtype="auto", **overrides):
     """TRL `SFTConfig` with the SFT recipe of `scale` (`star.models.get_spec(scale).sft`). Paper scales
     (1.5B/3B/7B; App. C.2 and Agent-STAR `SFTScripts/*.yaml`): lr 5e-6, cosine schedule with warm-up ratio 0.1,
@@ -220,7 +220,7 @@ def sft_config(scale: str = "tiny", out_dir="runs/sft", dtype="auto", **override
     kw.update(overrides)
     return SFTConfig(**kw)
 
-# %% ../nbs/09_sft.ipynb #a02e8109
+# %% ../nbs/09_sft.ipynb #bff1f824
 PROTOCOL_TOKENS = ("<tool_call>", "</tool_call>")  # Qwen2.5 added tokens the ReAct protocol emits (ids 151657/151658)
 
 def lora_config(scale: str, **overrides):
@@ -235,7 +235,7 @@ def protocol_token_ids(tokenizer) -> list[int]:
     if any(i is None or i == tokenizer.unk_token_id for i in ids): raise KeyError(f"tokenizer lacks {PROTOCOL_TOKENS}")
     return ids
 
-# %% ../nbs/09_sft.ipynb #a5860f1f
+
 def train_embedding_rows(model, token_ids):
     """Make rows `token_ids` of `model`'s input embedding trainable on top of LoRA (the output layer is tied to it,
     so its rows train too): `requires_grad` on the matrix and a gradient hook that zeroes every other row, so with
@@ -253,7 +253,7 @@ def train_embedding_rows(model, token_ids):
 def _peak_rss_gib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # Linux: KiB
 
-# %% ../nbs/09_sft.ipynb #9e04bd4c
+
 def last_checkpoint(out_dir):
     """The newest *complete* `checkpoint-*` folder under `out_dir` (`star.checkpoints.find_resume_checkpoint`, reading
     only: nothing is moved), or None. Raises `NoUsableCheckpointError` when checkpoints were completed there and none
@@ -268,7 +268,7 @@ def _save_rows(W, rows):
     def save(d): torch.save(W[rows].detach().cpu().clone(), Path(d) / "embedding_rows.pt")
     return save
 
-# %% ../nbs/09_sft.ipynb #574e60c0
+
 def _publish_folder(tmp: Path, final: Path) -> Path:
     "Replace `final` by the folder `tmp` with renames only: a reader sees the old complete folder or the new one."
     old = final.with_name(f".{final.name}.old")
@@ -278,7 +278,7 @@ def _publish_folder(tmp: Path, final: Path) -> Path:
     if old.exists(): shutil.rmtree(old, ignore_errors=True)
     return final
 
-# %% ../nbs/09_sft.ipynb #363adf21
+
 def _train_protocol_rows(scale, model, data, tok, out_dir, rows, steps, lr, max_length, dtype="auto"):
     """Second SFT stage of the LoRA scales: only the `rows` of the (merged) model's tied embedding train, with a
     constant, large learning rate on the first `max_length` tokens of each trajectory (its first tool calls).
@@ -294,7 +294,7 @@ def _train_protocol_rows(scale, model, data, tok, out_dir, rows, steps, lr, max_
     W.requires_grad_(False)
     return model, [{"step": h["step"], "loss": h["loss"]} for h in tr.state.log_history if "loss" in h]
 
-# %% ../nbs/09_sft.ipynb #77c914d5
+# %% ../nbs/09_sft.ipynb #5793c8f2
 def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resume: bool = True,
               lora: dict | None = None, row_steps: int = 0, row_lr: float = 1e-2,
               row_max_length: int = 2048, dtype="auto", **overrides) -> Path:
@@ -323,7 +323,7 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
         return _train_sft(scale, dataset, out_dir, point, model, tokenizer, lora, row_steps, row_lr, row_max_length,
                           dtype, overrides)
 
-# %% ../nbs/09_sft.ipynb #d0728406
+# %% ../nbs/09_sft.ipynb #c2d7d746
 def _train_sft(scale, dataset, out_dir, point, model, tokenizer, lora, row_steps, row_lr, row_max_length, dtype, overrides):
     from trl import SFTTrainer
     from star.checkpoints import atomic_trainer, model_fingerprint, set_aside
@@ -396,7 +396,7 @@ def _train_sft(scale, dataset, out_dir, point, model, tokenizer, lora, row_steps
     if trainer.accelerator.is_main_process: write_atomic(out_dir / "sft_log.json", json.dumps(log, indent=1, default=str))
     return final
 
-# %% ../nbs/09_sft.ipynb #d32a0138
+# %% ../nbs/09_sft.ipynb #66b74585
 def sft_run_record(run: str, out_dir, config: dict, final_model: str, git: str | None = None, **extra) -> dict:
     """The run record (`star.results`, kind `sft`) of the SFT run in `out_dir`, from its `sft_log.json`: `config`, the
     loss curve, the duration, `final_model` (the repository-relative path of its `final/`, which RL records name it
@@ -436,7 +436,6 @@ def step_progress(desc: str, keys: Sequence[str] = ("loss",)):
             if self.bar is not None: self.bar.close(); self.bar = None
     return StepProgress()
 
-# %% ../nbs/09_sft.ipynb #255c6527
 def use_step_progress(trainer, desc: str, keys: Sequence[str] = ("loss",)):
     "Replace `trainer`'s default progress / log-printing callbacks by `step_progress(desc, keys)`. Returns the trainer."
     from transformers.trainer_callback import PrinterCallback, ProgressCallback
@@ -465,7 +464,7 @@ SFT_PARAMETERS = dict(
     allow_dirty=False,   # publish to results_dir from a tree with uncommitted changes (the record is marked dirty)
 )
 
-# %% ../nbs/09_sft.ipynb #d55eb060
+
 def check_parameters(namespace: dict, before, declared: dict = SFT_PARAMETERS) -> dict:
     """The run notebook's parameters as a dict, after papermill's injected cell: every name that appeared in
     `namespace` (the notebook's `globals()`) since the snapshot `before` must be a declared parameter. Raises
@@ -477,7 +476,7 @@ def check_parameters(namespace: dict, before, declared: dict = SFT_PARAMETERS) -
     if unknown: raise ValueError(f"unknown parameter(s) {unknown}; this notebook takes {sorted(declared)}")
     return {k: namespace.get(k, v) for k, v in declared.items()}
 
-# %% ../nbs/09_sft.ipynb #4a24248c
+# %% ../nbs/09_sft.ipynb #7315c34d
 def check_sft_values(P: dict) -> dict:
     """`P` (the notebook's parameters, `check_parameters`) with every value checked and normalised before anything
     is loaded: the scale is registered, `run` makes a valid record name, counts are integers in range (`max_steps`

@@ -38,7 +38,7 @@ def _frame(db, *names):
         if v is not None: return v
     raise AttributeError(f"database has none of {names}")
 
-# %% ../nbs/06_synthesis.ipynb #1f0bc723
+
 def ground_costs(duration, distance):
     """Self-driving and taxi cost (USD per vehicle) of a distance-matrix row, as the official evaluator computes
     them (`GoogleDistanceMatrix.run_for_evaluation`): `int(km * 0.05)` and `int(km)`. None when the duration or
@@ -47,7 +47,7 @@ def ground_costs(duration, distance):
     km = float(distance.replace("km", "").replace(",", "").strip())
     return int(km * 0.05), int(km)
 
-# %% ../nbs/06_synthesis.ipynb #2ef8ea7e
+
 def _self_matched(names):
     """For names in file order (one city), keep index i only when the first row whose name *contains* name i
     (after strip) is row i itself: the official evaluator looks venues up with `Name.str.contains(name)` and
@@ -60,7 +60,7 @@ def _self_matched(names):
         if j == i: keep.append(i)
     return keep
 
-# %% ../nbs/06_synthesis.ipynb #ff245651
+
 @dataclass
 class Rest:
     "A restaurant as the evaluator charges it: name (stripped), Average Cost (USD per person), Cuisines, rating."
@@ -71,7 +71,7 @@ class Acc:
     "An accommodation: name, price (USD per night per room), room type, house rules, minimum nights, maximum occupancy."
     name: str; price: float; room_type: str; house_rules: str; min_nights: float; max_occupancy: int
 
-# %% ../nbs/06_synthesis.ipynb #a6f62beb
+# %% ../nbs/06_synthesis.ipynb #cf230ee8
 class SynthesisIndex:
     """Lookup tables over a `TravelDB` for element sampling and the feasibility solver (built once, ~1 s on the
     embedded DB). Venues keep only rows the official evaluator resolves to themselves (see `_self_matched`);
@@ -177,7 +177,7 @@ def _set_partitions(items):
         for i in range(len(p)): yield p[:i] + [[first] + p[i]] + p[i + 1:]
         yield [[first]] + p
 
-# %% ../nbs/06_synthesis.ipynb #35a90008
+# %% ../nbs/06_synthesis.ipynb #af5ab9a5
 def _meal_options(rests, R, cap, K):
     """Cheapest ways to fill R..cap distinct meal slots of one city from `rests` (sorted by cost): without cuisine
     constraint one option (the R cheapest); with cuisines K, for every set partition of every subset of K, the
@@ -217,7 +217,7 @@ def _day_layout(task_days, cities, nights):
     for n in nights: arr.append(d); d += n
     return arr
 
-# %% ../nbs/06_synthesis.ipynb #97f405ad
+# %% ../nbs/06_synthesis.ipynb #d754094e
 class _Solver:
     def __init__(self, ix, task):
         self.ix, self.t = ix, task
@@ -356,7 +356,7 @@ def _shuffled(rng, seq):
     if hasattr(rng, "permutation"): return [seq[j] for j in rng.permutation(len(seq))]
     return rng.sample(seq, len(seq))
 
-# %% ../nbs/06_synthesis.ipynb #11c17336
+
 def _transport_text(ix, kind, o, d, day):
     if kind == "flight":
         pr, no, dep, arr = ix.cheapest_flight[(o, d, day)]
@@ -365,7 +365,7 @@ def _transport_text(ix, kind, o, d, day):
     if kind == "self-driving": return f"Self-driving, from {o} to {d}, duration: {du}, distance: {di}, cost: {drive}"
     return f"Taxi, from {o} to {d}, duration: {du}, distance: {di}, cost: {taxi}"
 
-# %% ../nbs/06_synthesis.ipynb #72e42f75
+# %% ../nbs/06_synthesis.ipynb #2d042123
 def _build_plan(sv: _Solver, r: dict, budget=None, rng=None, fill_optional=True):
     "Day-by-day plan (TravelPlanner JSON fields) of route `r`; optional travel-day meals/attractions added while within `budget`."
     t, ix, p = sv.t, sv.ix, sv.p
@@ -407,7 +407,7 @@ def _build_plan(sv: _Solver, r: dict, budget=None, rng=None, fill_optional=True)
         for d, n in zip(want, attrs): plan[d]["attraction"] = f"{n}, {c};"
     return plan, cost
 
-# %% ../nbs/06_synthesis.ipynb #c1463692
+# %% ../nbs/06_synthesis.ipynb #8552dc86
 def search_plan(task, index: SynthesisIndex, rng=None, fill_optional=True, top=12):
     """Search the cheapest plans of `task` over routes (ordered cities of the destination state, nights per
     city), transport regimes and venues. Returns (plan, cost, route) for a plan that satisfies every commonsense
@@ -438,7 +438,7 @@ def synthesis_index(db=None) -> SynthesisIndex:
     if hit is None or hit[0] is not db: hit = _INDEX[id(db)] = (db, SynthesisIndex(db))
     return hit[1]
 
-# %% ../nbs/06_synthesis.ipynb #428a1ee1
+
 def find_plan(task, db=None, rng=None, fill_optional=True):
     """A plan (list of day dicts: days, current_city, transportation, breakfast, attraction, lunch, dinner,
     accommodation) for `task` that passes every commonsense and hard check of the official TravelPlanner evaluator,
@@ -448,7 +448,7 @@ def find_plan(task, db=None, rng=None, fill_optional=True):
     r = search_plan(task, synthesis_index(db), rng=rng, fill_optional=fill_optional)
     return None if r is None else r[0]
 
-# %% ../nbs/06_synthesis.ipynb #c7d473ef
+
 def min_cost(task, db=None):
     "Cost (USD, official cost formula) of the cheapest plan the solver finds for `task` ignoring its budget; None if infeasible."
     import copy
@@ -456,7 +456,7 @@ def min_cost(task, db=None):
     r = search_plan(t, synthesis_index(db), fill_optional=False)
     return None if r is None else r[1]
 
-# %% ../nbs/06_synthesis.ipynb #778ab19f
+# %% ../nbs/06_synthesis.ipynb #b9db1cfe
 def diagnose(task, db=None) -> str:
     """Why `find_plan(task)` finds no plan: the first missing piece in the loaded database ('no transport ...' when a
     leg has neither a flight on its date nor a ground route shorter than a day, 'no accommodation ...', ...), or
@@ -494,7 +494,7 @@ def round_to_hundreds(x) -> int:
     "Nearest multiple of 100 (TravelPlanner's `round_to_hundreds`, Python's round-half-even on x/100)."
     return int(round(x / 100) * 100)
 
-# %% ../nbs/06_synthesis.ipynb #3a57e976
+
 def typical_costs(task, db=None) -> dict:
     """TravelPlanner's budget statistics (`utils/budget_estimation.py`), per person: {'lowest','average','highest'} of
     legs x (min/mean/max transport price) + nights x (hotel price) + meals x (restaurant cost), over the destination
@@ -519,7 +519,7 @@ def typical_costs(task, db=None) -> dict:
     stats = {"lowest": min, "highest": max, "average": lambda v: sum(v) / len(v)}
     return {k: tr[k] * m["flight"] + f(hotels) * m["hotel"] + f(rests) * m["restaurant"] for k, f in stats.items()}
 
-# %% ../nbs/06_synthesis.ipynb #3261a4a4
+# %% ../nbs/06_synthesis.ipynb #512280df
 def estimate_budget(task, cheapest: float, db=None, margin: float = 0.1, calibration: dict = CALIBRATION) -> int:
     """The query's budget, "dynamically estimated" (paper Sec. 3, App. C.1) from a typical cost and the cheapest
     feasible cost. Typical = TravelPlanner's rule on `typical_costs`: 3-day (average+lowest)/2, 5-day average, 7-day
@@ -539,7 +539,7 @@ def estimate_budget(task, cheapest: float, db=None, margin: float = 0.1, calibra
 # %% ../nbs/06_synthesis.ipynb #d4d371b5
 def _shift(day: str, k: int) -> str: return (_date.fromisoformat(day) + timedelta(days=k)).isoformat()
 
-# %% ../nbs/06_synthesis.ipynb #16017f32
+# %% ../nbs/06_synthesis.ipynb #858389a5
 class TripPools:
     """Which (origin, destination, start date) trips the loaded DB can serve, for element sampling. A leg is served
     by a flight on its date or by a ground route (distance row with a duration under a day). 'flight' pools hold
@@ -593,7 +593,7 @@ class TripPools:
             s = _shift(self.start, _rand_index(rng, self.n_days - days + 1))
         return o, d, [_shift(s, i) for i in range(days)]
 
-# %% ../nbs/06_synthesis.ipynb #33d9c961
+# %% ../nbs/06_synthesis.ipynb #993c2539
 _POOLS = {}
 
 def trip_pools(db=None) -> TripPools:
@@ -634,7 +634,7 @@ def sample_local_constraint(level: str, people: int, rng) -> dict:
             lc[k] = [CUISINES[j] for j in _shuffled(rng, range(len(CUISINES)))[:n]]
     return lc
 
-# %% ../nbs/06_synthesis.ipynb #9e0ef3d9
+
 def sample_people(level: str, rng) -> int:
     "easy: 1; medium/hard: 2 with probability 1/2, else uniform 3..8 (TravelPlanner `random.choice([[2],[3..8]])`)."
     if level == "easy": return 1
@@ -654,7 +654,7 @@ def _join(items):
     items = list(items)
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
-# %% ../nbs/06_synthesis.ipynb #3d44c72e
+# %% ../nbs/06_synthesis.ipynb #5c677816
 # Phrasings modelled on the 180 official validation queries (one list per element; one is drawn per query).
 _OPEN = [
     "Please create a travel plan {who} departing from {org} and heading to {where} for {trip}, from {start} to {end}, 2022.",
@@ -703,7 +703,7 @@ _TRANSPORT = {
                         "We would prefer not to self-drive during this trip."],
 }
 
-# %% ../nbs/06_synthesis.ipynb #fc2d9c29
+# %% ../nbs/06_synthesis.ipynb #7a228cd8
 def template_query(task, rng) -> str:
     """Back-translation without an LLM: one phrasing per element, drawn with `rng` from lists modelled on the
     official validation queries; mentions origin, destination (and number of cities for 5/7-day trips), duration,
@@ -744,7 +744,7 @@ def elements_json(task) -> str:
     keys = ("org", "dest", "days", "visiting_city_number", "date", "people_number", "local_constraint", "budget")
     return json.dumps({k: getattr(task, k) for k in keys}, ensure_ascii=False)
 
-# %% ../nbs/06_synthesis.ipynb #3fbd51a1
+
 def query_mentions(task, query: str) -> list[str]:
     """Elements of `task` missing from `query` (empty = complete): origin, destination, budget (digits, with or
     without thousands comma), start and end dates ('March 13' / '2022-03-13' / '13th'), each cuisine."""
@@ -759,7 +759,7 @@ def query_mentions(task, query: str) -> list[str]:
         if c.lower() not in q: miss.append(f"cuisine {c}")
     return miss
 
-# %% ../nbs/06_synthesis.ipynb #a07353e0
+# %% ../nbs/06_synthesis.ipynb #855deea3
 def llm_query(task, base_url: str, model: str, api_key_env: str = "OPENAI_API_KEY", temperature: float = 0.7,
               timeout: float = 60.0, max_tokens: int = 512, max_retries: int = 3) -> str:
     """Back-translate `task` with a chat model on an OpenAI-compatible endpoint (`POST {base_url}/chat/completions`,
@@ -794,14 +794,14 @@ class SynthesisStats:
         "feasible / sampled (distinct element sets checked by the solver)."
         return self.feasible / self.sampled if self.sampled else 0.0
 
-# %% ../nbs/06_synthesis.ipynb #93e7597d
+
 def _element_key(t) -> tuple:
     return (t.org, t.dest, int(t.days), tuple(t.date), int(t.people_number), json.dumps(t.local_constraint, sort_keys=True))
 
 def _reason(msg: str) -> str:
     return " ".join(msg.split()[:2]) if not msg.startswith("no transport") else "no transport"
 
-# %% ../nbs/06_synthesis.ipynb #35db6a3b
+# %% ../nbs/06_synthesis.ipynb #f74a386e
 def synthesize(n: int, level: str, seed: int = 0, db=None, backend: str = "template", base_url: str | None = None,
                model: str | None = None, api_key_env: str = "OPENAI_API_KEY", p_flight: float = 0.5,
                days=(3, 5, 7), max_tries: int | None = None, verify: bool = False, stats: SynthesisStats | None = None,
@@ -872,7 +872,7 @@ def synthesize(n: int, level: str, seed: int = 0, db=None, backend: str = "templ
     stats.seconds += time.time() - t0
     return out
 
-# %% ../nbs/06_synthesis.ipynb #a515a7fc
+# %% ../nbs/06_synthesis.ipynb #2c1a9f0e
 def synthesize_pool(n_easy: int, n_medium: int, n_hard: int, seed: int = 0, db=None, **kw):
     """Easy, medium and hard tasks (`synthesize` per level, element sets kept distinct across levels) and the run's
     `SynthesisStats` per level: -> (tasks, {level: stats})."""
@@ -885,7 +885,7 @@ def synthesize_pool(n_easy: int, n_medium: int, n_hard: int, seed: int = 0, db=N
         tasks += got
     return tasks, stats
 
-# %% ../nbs/06_synthesis.ipynb #620e2395
+
 def write_pool(tasks, path) -> Path:
     "Write synthetic tasks as JSON lines (`star.tasks.save_jsonl_tasks`; gzip for `.gz`); read back with `load_jsonl_tasks`."
     from star.tasks import save_jsonl_tasks

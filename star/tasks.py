@@ -33,12 +33,12 @@ def _literal(v):
         return ast.literal_eval(s)
     return v
 
-# %% ../nbs/01_tasks.ipynb #5994af7e
+
 def normalize_query(text: str) -> str:
     "Whitespace-collapsed, lower-cased query text: the identity used to keep data pools disjoint."
     return re.sub(r"\s+", " ", str(text)).strip().lower()
 
-# %% ../nbs/01_tasks.ipynb #3dd3bbdc
+# %% ../nbs/01_tasks.ipynb #e146c1da
 @dataclass
 class Task:
     "One TravelPlanner query with the structured fields the evaluator checks (Xie et al. 2024, Sec. 3)."
@@ -146,7 +146,7 @@ def save_jsonl_tasks(tasks: Iterable[Task], path) -> Path:
 class DatasetUnavailable(RuntimeError):
     "A remote dataset could not be fetched (offline, no cache, or unknown name)."
 
-# %% ../nbs/01_tasks.ipynb #fb552888
+
 TRAVELPLANNER_HF = "osunlp/TravelPlanner"
 AGENT_STAR_HF = "xxwu/Agent-STAR-TravelDataset"
 AGENT_STAR_FILES = {"total_17k": "TravelTotal_17K.jsonl", "mixed_1k": "Travel_Mixed_1K_RL.jsonl",
@@ -165,7 +165,7 @@ def load_hf_tasks(split: str = "test", repo: str = TRAVELPLANNER_HF) -> list[Tas
             f"Offline, use load_tasks('train'|'validation') (embedded) or load_jsonl_tasks(path).") from e
     return [Task.from_dict(dict(r), split=split, idx=i) for i, r in enumerate(ds)]
 
-# %% ../nbs/01_tasks.ipynb #3bf826a7
+
 def load_agent_star_tasks(name: str = "mixed_1k", repo: str = AGENT_STAR_HF) -> list[Task]:
     """Agent-STAR synthetic queries: `name` is a key of `AGENT_STAR_FILES` (e.g. 'total_17k', 'mixed_1k',
     'hard_1k') or a file name in `repo`. Downloads with `huggingface_hub.hf_hub_download` (cached).
@@ -182,7 +182,7 @@ def load_agent_star_tasks(name: str = "mixed_1k", repo: str = AGENT_STAR_HF) -> 
             f"with star.synthesis or pass a local copy to load_jsonl_tasks(path).") from e
     return load_jsonl_tasks(path, split=Path(fname).name.split(".")[0])
 
-# %% ../nbs/01_tasks.ipynb #982729ea
+# %% ../nbs/01_tasks.ipynb #ab2ce4ca
 def load_tasks(split: str = "validation") -> list[Task]:
     """Tasks of a TravelPlanner split. 'train' (45, with `annotated_plan` and `reference_information`) and
     'validation' (180) come from the packaged files; 'test' (1,000) from the hub (`load_hf_tasks`);
@@ -249,7 +249,6 @@ def mix_counts(n: int, ratio: Sequence[float] = (4, 3, 3)) -> dict:
         counts[i] += 1
     return dict(zip(LEVELS, counts))
 
-# %% ../nbs/01_tasks.ipynb #8efc0d06
 def dedupe_tasks(tasks: Iterable[Task]) -> list[Task]:
     "Tasks with distinct `Task.key` (first occurrence kept, order preserved)."
     seen, out = set(), []
@@ -260,7 +259,6 @@ def dedupe_tasks(tasks: Iterable[Task]) -> list[Task]:
 def _keys(tasks) -> set:
     return {t.key if isinstance(t, Task) else normalize_query(t) for t in (tasks or ())}
 
-# %% ../nbs/01_tasks.ipynb #4bebf7ad
 def make_mix(pool: Iterable[Task], n: int = 1000, ratio: Sequence[float] = (4, 3, 3), seed: int = 0,
              level: str | None = None, exclude: Iterable = ()) -> list[Task]:
     """Sample `n` distinct queries from `pool` with easy:medium:hard = `ratio` (paper default 4:3:3 = Mixed-1K);
@@ -305,7 +303,6 @@ def quantity_subsets(pool: Iterable[Task], sizes: Sequence[int] = (100, 200, 500
             out[size] = base_set + more
     return out
 
-# %% ../nbs/01_tasks.ipynb #9ecea8f2
 def split_pools(pool: Iterable[Task], n_sft: int, n_rl: int, seed: int = 0, sft_ratio: Sequence[float] | None = None,
                 rl_ratio: Sequence[float] | None = (4, 3, 3)) -> tuple[list[Task], list[Task]]:
     """Disjoint (sft, rl) query sets: `n_sft` queries for the teacher / SFT stage, then `n_rl` RL prompts drawn from

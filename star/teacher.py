@@ -40,13 +40,11 @@ _ENTRY = {
 _NUM = {"SearchFlight": {"price": int}, "SearchRestaurant": {"cost": int}, "GoogleDistanceMatrix": {"cost": int},
         "SearchAccommodation": {"price": float, "minimum_nights": float, "maximum_occupancy": int}}
 
-# %% ../nbs/07_teacher.ipynb #3c79535d
 def observation_text(message: str) -> str:
     "The tool output inside a `<tool_response>\\n…</tool_response>` user message (the message itself if unwrapped)."
     m = _WRAP.match(message)
     return m.group(1) if m else message
 
-# %% ../nbs/07_teacher.ipynb #d49736b0
 def read_observation(tool: str, text: str) -> list[dict]:
     """Entries of one tool observation (reference output format, `tests/fixtures/travelplanner/README.md`) as
     dicts, in the order shown: flights {number, price, dep_time, arr_time, elapsed, distance}, accommodations
@@ -78,7 +76,7 @@ def split_entity(value: str) -> tuple[str, str] | None:
     name, sep, city = value.rpartition(", ")
     return (name.strip(), city_name(city)) if sep else (value, "")
 
-# %% ../nbs/07_teacher.ipynb #3da8f296
+
 @dataclass
 class Leg:
     "One transport leg of a plan: mode 'flight' | 'self-driving' | 'taxi' | 'unknown'."
@@ -90,12 +88,12 @@ class Leg:
     number: str | None = None   # flight number
     text: str = ""
 
-# %% ../nbs/07_teacher.ipynb #fa1b6987
+
 def plan_days(plan: list[dict]) -> list[dict]:
     "Non-empty days of a structured plan in STAR's schema (`canonical_plan`, padding `{}` days dropped)."
     return [d for d in canonical_plan(plan) if d and any(v not in ("", "-") for k, v in d.items() if k != "days")]
 
-# %% ../nbs/07_teacher.ipynb #6277f328
+
 def plan_legs(plan: list[dict], dates: list[str] | None = None) -> list[Leg]:
     "Transport legs of a plan in day order (TravelPlanner transportation strings); `dates[i]` is day i+1's date."
     legs = []
@@ -112,7 +110,7 @@ def plan_legs(plan: list[dict], dates: list[str] | None = None) -> list[Leg]:
         legs.append(Leg(day, date, mode, city_name(m["org"]), city_name(m["dest"]), num.group(1) if num else None, text))
     return legs
 
-# %% ../nbs/07_teacher.ipynb #766127ab
+# %% ../nbs/07_teacher.ipynb #b0c2a97b
 def plan_entities(plan: list[dict]) -> list[tuple[str, int, str, str]]:
     "(kind, day, name, city) for every restaurant (kind = meal), attraction and accommodation of a plan."
     out = []
@@ -141,7 +139,7 @@ def retrieved(messages: list[dict]) -> list[tuple[str, dict, list[dict]]]:
         out.append((t.tool_name, t.arguments, read_observation(t.tool_name, u["content"])))
     return out
 
-# %% ../nbs/07_teacher.ipynb #8094a4f4
+# %% ../nbs/07_teacher.ipynb #8be8b38e
 def ungrounded(plan: list[dict], messages: list[dict], task=None) -> list[str]:
     """Plan elements that no observation in `messages` shows (paper App. E guideline 3, "Absolute Trust in Tool
     Output"): a flight number not in the SearchFlight result for that leg and date, a self-driving/taxi leg without
@@ -273,7 +271,6 @@ def intent(self: _Oracle, s: _Step) -> str:
         return f"Now I need restaurants in {s.city} for {_plural(n, 'meal')}.{req}"
     return f"Now I need attractions to visit in {s.city}."
 
-# %% ../nbs/07_teacher.ipynb #b9bebabf
 @patch
 def _stays(self: _Oracle, city):
     "(name, nights, first day) of every accommodation in `city`, in plan order."
@@ -296,14 +293,12 @@ def _read_cities(self: _Oracle, s, entries, obs):
     return (f"{s.args['state']} has {len(names)} cities in the database: {', '.join(names)}. I'll visit "
             f"{' -> '.join(route)}, in that order, and come back to {self.task.org} at the end.")
 
-# %% ../nbs/07_teacher.ipynb #3bda409d
 @patch
 def _ground_total(self: _Oracle, mode, e):
     if mode == "flight": return e["price"] * self.people, f"{_usd(e['price'])} per person"
     units = math.ceil(self.people / (5 if mode == "self-driving" else 4))
     return e["cost"] * units, (f"{_usd(e['cost'])} per car" if mode == "self-driving" else f"{_usd(e['cost'])} per taxi")
 
-# %% ../nbs/07_teacher.ipynb #f6250ef4
 @patch
 def _read_explore(self: _Oracle, s, entries, obs):
     leg = s.leg
@@ -371,7 +366,7 @@ def _read_accommodation(self: _Oracle, s, entries, obs):
         parts.append(p)
     return f"There are {_plural(len(entries), 'accommodation')} in {s.city}. " + " ".join(parts)
 
-# %% ../nbs/07_teacher.ipynb #23458c59
+
 @patch
 def _read_restaurants(self: _Oracle, s, entries, obs):
     by = {}
@@ -392,7 +387,7 @@ def _read_restaurants(self: _Oracle, s, entries, obs):
     if got: text += " Requested cuisines covered so far: " + ", ".join(f"{c} ({self.cuisine_at[c]})" for c in got) + "."
     return text
 
-# %% ../nbs/07_teacher.ipynb #152ef94e
+# %% ../nbs/07_teacher.ipynb #e1f4bd69
 @patch
 def _read_attractions(self: _Oracle, s, entries, obs):
     names = {e["name"].strip() for e in entries}
@@ -437,7 +432,7 @@ def writable(plan: list[dict]) -> bool:
     "Whether `render_plan` can write the plan as canonical text (no field value holds a line break)."
     return all("\n" not in str(v) and "\r" not in str(v) for d in plan for v in d.values())
 
-# %% ../nbs/07_teacher.ipynb #88f1d3e1
+# %% ../nbs/07_teacher.ipynb #65e3e8a5
 def solve(task, sandbox=None, plan: list[dict] | None = None, rng: random.Random | None = None,
           explore: float = 0.5) -> Trajectory | None:
     """The oracle-planner teacher (DESIGN "Teacher offline"; stands in for the paper's DeepSeek-V3.2 teacher,
@@ -518,7 +513,7 @@ def accept(traj: Trajectory | None, task, protocol: str = "official", formatter:
         return False, f"not success: {bad[0]} ({r.reasons.get(bad[0], '')})" if bad else f"not success: {r.crash or 'evaluator'}"
     return True, "ok"
 
-# %% ../nbs/07_teacher.ipynb #31fd249f
+
 @dataclass
 class SFTSet:
     "Result of `build_sft_set`: kept trajectories, one (task_id, reason) per task, and where the JSONL went."
@@ -533,7 +528,7 @@ class SFTSet:
 def _open_w(path: Path):
     return gzip.open(path, "wt", encoding="utf-8") if path.suffix == ".gz" else open(path, "w", encoding="utf-8")
 
-# %% ../nbs/07_teacher.ipynb #b4d9a461
+
 def write_sft_jsonl(trajectories: Iterable[Trajectory], path) -> Path:
     "Write chat-format SFT records `{\"messages\": […], \"meta\": {…}}`, one per line (gzip if `.gz`). Returns the path."
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
@@ -547,7 +542,7 @@ def read_sft_jsonl(path) -> list[Trajectory]:
     from star.results import read_jsonl
     return [Trajectory.from_json(r) for r in read_jsonl(path)]
 
-# %% ../nbs/07_teacher.ipynb #aa40aad1
+# %% ../nbs/07_teacher.ipynb #3956cc6d
 def build_sft_set(tasks, trajectories: list | None = None, teacher: Callable | None = None, sandbox=None,
                   out=None, protocol: str = "official", formatter: str = "auto", progress: bool = False) -> SFTSet:
     """Rejection sampling for SFT (paper Sec. 4.1, App. C.2): one trajectory per task, from `trajectories`
@@ -584,7 +579,6 @@ def trajectory_tokens(traj: Trajectory, tokenizer) -> int:
     if hasattr(ids, "keys"): ids = ids["input_ids"]
     return len(ids)
 
-# %% ../nbs/07_teacher.ipynb #d61308ab
 def table8_stats(trajectories: Iterable[Trajectory], tokenizer):
     """The paper's Table 8 (App. C.2) for a set of trajectories: per level (meta 'level') and overall, the count,
     its share (%), the average tool calls, the average tokens of the whole chat (`trajectory_tokens`) and the
@@ -601,7 +595,6 @@ def table8_stats(trajectories: Iterable[Trajectory], tokenizer):
                                 "Avg. Tokens of Planning": round(g.plan.mean(), 1)}
     return pd.DataFrame.from_dict(out, orient="index")
 
-# %% ../nbs/07_teacher.ipynb #06e1af23
 def table8_compare(ours):
     "Paper Table 8 next to `ours` (`table8_stats` output): a DataFrame with columns (metric, 'paper'|'ours')."
     import pandas as pd
