@@ -422,14 +422,10 @@ class _RowStop:
 
 # %% ../nbs/04_agent.ipynb #8a80dc3b
 class HFPolicy:
-    """Batched sampling with transformers `generate` (CPU or GPU): prompts are left-padded into one batch and
-    advanced together. Log-probs and entropies are those of the distribution the ids are actually drawn from:
-    softmax(logits / temperature) restricted to the top-p nucleus and renormalised (with top_p=1, as in the
-    paper's RL, this is the temperature-scaled policy that GRPO's ratio uses). `temperature=0` is greedy decoding;
-    then log-probs/entropies are those of softmax(logits). `eos`: end-of-turn ids (default `eos_ids(tokenizer)`).
-    `prefix_cache`: compute the key/value cache of the prompts' common prefix once (batch 1) and share it across the
-    rows and with the next call (see `_shared_prefix`); the rows' padding then sits after that prefix. The cache
-    belongs to the current weights: make a new HFPolicy, or call `reset_cache()`, after a training update."""
+    """Batched sampling with transformers `generate` (CPU or GPU), all prompts advanced together; log-probs and
+    entropies are those of the sampling distribution (`temperature=0`: greedy, softmax(logits)). `eos`: end-of-turn
+    ids (default `eos_ids(tokenizer)`). `prefix_cache`: share the key/value cache of the prompts' common prefix across
+    rows and calls; call `reset_cache()` (or make a new HFPolicy) after a training update."""
     def __init__(self, model, tokenizer, eos: list[int] | None = None, prefix_cache: bool = True, min_prefix: int = 32):
         self.model, self.tokenizer = model, tokenizer
         self.eos = list(eos) if eos is not None else eos_ids(tokenizer)
