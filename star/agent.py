@@ -634,28 +634,13 @@ def rollout_batch(policy, tokenizer, tasks=None, *, group_size: int = 1, sandbox
                   max_policy_turns: int | None = None, max_no_action: int | None = 3,
                   stop_on_format_error: bool = False, system: str | None = None, stop: list[str] = STOP,
                   progress: bool | str = False) -> list[Rollout]:
-    """Run `group_size` ReAct episodes per task (paper Sec. 2-3; reference `TravelReActAgent.run`), all advancing
-    together: each turn is ONE `policy.generate` call for every active trajectory, then each trajectory's first
-    tool call runs on the shared `sandbox` (`Sandbox.react_step`, so failure injection applies when its
-    `failure_rate` > 0; default: a failure-free `Sandbox()`), then the next turn.
-    Per turn: the reply is parsed with `parse_turn` (any malformed turn sets `format_error`; the paper's reward is
-    then 0); a tool call's observation becomes a user message; an answer ends the episode ('answer'); a reply with
-    neither is re-prompted as the reference does (an assistant message followed by a new generation prompt).
-    Ends: 'answer'; 'tool_budget' after `max_turns` tool calls (paper: 60); 'max_turns' after
-    `max_policy_turns` replies (default `max_turns`, the reference's model-call limit); 'no_action' after
-    `max_no_action` consecutive replies without tool call or answer (None: never); 'format_error' at the first
-    malformed reply if `stop_on_format_error`; 'env_error' when the environment's reply cannot be tokenised (the sample
-    ends there with `format_error` set, so it scores 0, and the reason in `meta['error']`: one bad sample never stops
-    the batch); 'context_limit' (with `truncated=True`) when prompt + completion
-    reaches `max_context` tokens (a turn never generates past it; an observation that does not fit is dropped).
-    Each reply is capped at `max_new_tokens_per_turn` tokens (reference: 8192) and stops at `stop` or end of turn.
-    `prefixes`: partial Rollouts (`Rollout.prefix`) to continue instead of `tasks`; each is continued
-    `group_size` times. `seed` reseeds the policy (`policy.reseed`) once. Returns the Rollouts, task-major
-    (`group_size` consecutive samples per task/prefix), meta: task_id, group, sample, turns, tool_calls, timing
-    (generate_s: time of the batched calls it was part of, tool_s: its own tool time) and batch (shared totals).
-    `progress` (True or a description): a text progress bar of finished trajectories on stderr (tqdm: the same in a
-    terminal, a papermill log and a notebook) with the turn number, the number still running and the tokens generated
-    so far (with their rate: progress within a step whose episodes all end near its close)."""
+    """Run `group_size` ReAct episodes per task of `tasks` (or per partial `Rollout` of `prefixes`), all advancing
+    together on the shared `sandbox` (default: a failure-free `Sandbox()`), one `policy.generate` call per turn (the
+    turn and the ways an episode ends -- `termination` 'answer' | 'tool_budget' | 'max_turns' | 'no_action' |
+    'format_error' | 'env_error' | 'context_limit' -- are described above). Returns the `Rollout`s task-major
+    (`group_size` consecutive samples per task/prefix) with `meta` task_id, group, sample, turns, tool_calls, timing
+    and batch. Raises ValueError unless exactly one of `tasks` and `prefixes` is given, for `group_size` < 1, and for
+    a prefix that does not end with an environment turn."""
     from star.sandbox import Sandbox
     t_start = time.perf_counter()
     if (tasks is None) == (prefixes is None): raise ValueError("pass exactly one of `tasks` and `prefixes`")

@@ -298,24 +298,12 @@ def _train_protocol_rows(scale, model, data, tok, out_dir, rows, steps, lr, max_
 def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resume: bool = True,
               lora: dict | None = None, row_steps: int = 0, row_lr: float = 1e-2,
               row_max_length: int = 2048, dtype="auto", **overrides) -> Path:
-    """Supervised fine-tuning of `scale` on `dataset` (paper Sec. 4.1 / App. C.2) with TRL's `SFTTrainer`.
-    `dataset`: rows of `build_sft_dataset` (chat `messages`) or already `tokenize_dataset`d. `out_dir`: Trainer
-    checkpoints (`checkpoint-N`, resumed from the newest when `resume` and one exists), `final/` (a full model +
-    tokenizer that `star.models.load_model(path)` / `load_tokenizer(path)` load; LoRA adapters are merged first) and
-    `sft_log.json` (config, loss curve per step, step time, peak RSS, the fingerprint of `final/`'s weights). `model`/`tokenizer` default to
-    `load_model(scale)` with float32 weights (AdamW's master copy; bf16 autocast per `sft_config`) on this
-    process's device (`star.models.train_device`) / `load_tokenizer(scale)`; `lora`: LoraConfig
-    overrides; `overrides` go to `sft_config`. Trajectories longer than the config's `max_length` are dropped, counted in `sft_log.json`
-    (`n_dropped_overlong`) and reported -- truncating them would cut off the `<answer>` and teach the model never to
-    answer; ValueError if none is left. LoRA scales can then run `row_steps` steps of a second stage
-    that trains only the protocol tokens' embedding rows at `row_lr` on `row_max_length`-token prefixes: needed
-    after a short LoRA stage (12 steps or fewer: the probe's), harmful after the 48-step 0.5B recipe, whose default is
-    0 (see "Why the protocol tokens are trained"). Off CUDA, TRL's fused LM head scores only the assistant positions
-    (`star.models.cpu_compact_logprobs`: same loss, ~40% less time per 0.5B step). Survives a kill anywhere: every
-    checkpoint is marked complete once written (`star.checkpoints.AtomicCheckpoints`; a LoRA checkpoint includes its
-    embedding rows), a resume starts from the newest complete one (`find_resume_checkpoint`: the others are set aside
-    and named), `final/` appears by a rename once whole, `sft_log.json` is written atomically, and an interrupted first
-    run leaves no empty `out_dir`. Returns the `final/` path."""
+    """Supervised fine-tuning of `scale` on `dataset` (paper Sec. 4.1 / App. C.2) with TRL's `SFTTrainer`; returns the
+    `final/` path under `out_dir` (what `out_dir` holds, the kill-safety and the protocol-row stage: see above).
+    `dataset`: rows of `build_sft_dataset` (chat `messages`) or already `tokenize_dataset`d. `model`/`tokenizer`
+    default to `load_model(scale)` (float32 weights on `star.models.train_device`) / `load_tokenizer(scale)`;
+    `lora`: LoraConfig overrides; `overrides` go to `sft_config`. Trajectories longer than the config's `max_length`
+    are dropped (`n_dropped_overlong` in `sft_log.json`); ValueError if none is left."""
     from star.checkpoints import find_resume_checkpoint, run_folder
     out_dir = Path(out_dir)
     point = find_resume_checkpoint(out_dir, move=False) if resume else None   # fails here, before the model loads
