@@ -752,6 +752,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                          'star.rl._prepare_resume': ('rl.html#_prepare_resume', 'star/rl.py'),
                          'star.rl._read_jsonl': ('rl.html#_read_jsonl', 'star/rl.py'),
                          'star.rl._rel': ('rl.html#_rel', 'star/rl.py'),
+                         'star.rl._replay_epochs': ('rl.html#_replay_epochs', 'star/rl.py'),
                          'star.rl._rollout_kwargs': ('rl.html#_rollout_kwargs', 'star/rl.py'),
                          'star.rl._root': ('rl.html#_root', 'star/rl.py'),
                          'star.rl._row': ('rl.html#_row', 'star/rl.py'),

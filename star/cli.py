@@ -558,11 +558,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"star {args.cmd}: interrupted (the kernel is stopped; a run resumes from its last complete checkpoint)",
                   file=sys.stderr)
             return 130
-        except (ValueError, TypeError, FileNotFoundError, RuntimeError) as e:
-            print(f"star {args.cmd}: {one_line(e)}", file=sys.stderr)
-            return 2
-        except Exception as e:
-            if type(e).__name__ != "PapermillExecutionError": raise
+        except Exception as e:   # papermill's error is a RuntimeError: a failed cell is a failed run (1), not bad input
+            if type(e).__name__ != "PapermillExecutionError":
+                if not isinstance(e, (ValueError, TypeError, FileNotFoundError, RuntimeError)): raise
+                print(f"star {args.cmd}: {one_line(e)}", file=sys.stderr)
+                return 2
             print(f"star {args.cmd}: the notebook failed: {one_line(e)}", file=sys.stderr)
             return 1
         return 0

@@ -1125,12 +1125,29 @@ def _cpu_map_location():
     try: yield
     finally: torch.load = orig
 
+def _replay_epochs(sampler, epoch: int) -> None:
+    """`set_epoch` for TRL's `RepeatSampler`: its shuffle draws one permutation per epoch from one seeded generator, so
+    a fresh sampler (a resumed run) would repeat epoch 0's order in every later epoch. Re-seeded and fast-forwarded by
+    `epoch` permutations, epoch e gets the order an uninterrupted run gives it (the Trainer calls `set_epoch` every
+    epoch, resumed or not)."""
+    import torch
+    sampler.generator.manual_seed(sampler.seed)
+    for _ in range(epoch): torch.randperm(sampler.num_samples, generator=sampler.generator)
+
 def _grpo_trainer_cls():
     from trl import GRPOTrainer
     from star.checkpoints import AtomicCheckpoints
     class StarGRPOTrainer(AtomicCheckpoints, GRPOTrainer):
-        """TRL's `GRPOTrainer` whose checkpoints are marked complete (`star.checkpoints.AtomicCheckpoints`); a
-        multi-process CPU run resumes its optimizer state on `cpu` (see `_cpu_map_location`)."""
+        """TRL's `GRPOTrainer` whose checkpoints are marked complete (`star.checkpoints.AtomicCheckpoints`), whose
+        prompt order is a function of the epoch (`_replay_epochs`: a run resumed at an epoch boundary draws the
+        prompts the uninterrupted run drew), and whose multi-process CPU run resumes its optimizer state on `cpu`
+        (see `_cpu_map_location`)."""
+        def _get_train_sampler(self, dataset=None):
+            import types
+            s = super()._get_train_sampler(dataset)
+            if getattr(s, "shuffle", False) and getattr(s, "seed", None) is not None and hasattr(s, "generator"):
+                s.set_epoch = types.MethodType(_replay_epochs, s)
+            return s
         def _load_optimizer_and_scheduler(self, checkpoint):
             with _cpu_map_location(): return super()._load_optimizer_and_scheduler(checkpoint)
     return StarGRPOTrainer

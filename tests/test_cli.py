@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from star.cli import (NOTEBOOKS, Job, ablate, build_parser, collect, job_name, job_settings, load_ablation, main,
+from star.cli import (NOTEBOOKS, AblationError, Job, ablate, build_parser, collect, job_name, job_settings, load_ablation, main,
                       notebook_parameters, record_status, select_jobs)
 from star.results import new_record, save_record
 
@@ -183,7 +183,8 @@ def test_skip_if_done_with_a_fake_executor(tmp_path):
     ran.clear()
     st = ablate(f, ["notebook=rl"], root=tmp_path, executor=fake, out=quiet, index=0)
     assert [s["name"] for s in st] == ["rl_tiny_grpo_macro_mixed8_f0_s0"]
-    with pytest.raises(IndexError): ablate(f, ["notebook=rl"], root=tmp_path, executor=fake, out=quiet, index=5)
+    with pytest.raises(AblationError, match="--index 5: the selection has 2 jobs"):
+        ablate(f, ["notebook=rl"], root=tmp_path, executor=fake, out=quiet, index=5)
 
 
 def test_failed_job_blocks_its_dependants(tmp_path):
@@ -343,7 +344,11 @@ def test_star_synthesize_runs_the_notebook(tmp_path, capfd, monkeypatch):
 
 
 def test_a_failing_notebook_exits_1(tmp_path, capfd, monkeypatch):
+    "Values the run accepts, a run that fails: a model folder whose config names a model but holds no weights."
     monkeypatch.chdir(ROOT)
-    rc = main(["synthesize", "--n-easy", "-1", "--output", str(tmp_path / "bad.ipynb")])
+    ck = tmp_path / "ck"; ck.mkdir(); (ck / "config.json").write_text('{"model_type": "qwen2"}')
+    rc = main(["evaluate", "--checkpoint", str(ck), "--output", str(tmp_path / "bad.ipynb")])
     err = capfd.readouterr().err
-    assert rc == 1 and "PapermillExecutionError" in err and (tmp_path / "bad.ipynb").exists()
+    # one line naming the failed cell's exception (papermill's ename/evalue), not its traceback; the notebook is kept
+    assert rc == 1 and "star evaluate: the notebook failed: OSError: " in err and "model.safetensors" in err, err
+    assert "Traceback" not in err and (tmp_path / "bad.ipynb").exists()

@@ -17,10 +17,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 # Imports `star` the way the case asks, then exercises every module that reads packaged data; prints a JSON summary.
-PRELUDE = r"""
-import sys, json
+PRELUDE = f"ROOT = {str(ROOT)!r}\n" + r"""
+import sys, json, os
 sys.meta_path[:] = [f for f in sys.meta_path if 'Editable' not in getattr(f, '__name__', type(f).__name__)]
-sys.path[:] = [p for p in sys.path if '__editable__' not in p]
+# an editable install is a finder (setuptools' default) or a path entry naming the checkout (ours): drop both
+sys.path[:] = [p for p in sys.path if '__editable__' not in p and (not p or os.path.abspath(p) != ROOT)]
 """
 EDITABLE_HOOK = r"""
 from importlib.machinery import PathFinder

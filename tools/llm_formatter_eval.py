@@ -12,7 +12,7 @@
    of one request).
 3. Agreement of each reading with the reference (`reading_agreement`), and `formatter='auto'` (grounded, the LLM for
    doubtful readings only) on the same answers; the share of doubtful readings over the whole real-answer set.
-4. Writes everything to `results/formatter_llm_<model>.json` and prints a summary. LLM replies are cached under
+4. Writes everything to `results/formatter/llm_<model>.json` and prints a summary. LLM replies are cached under
    `runs/formatter_cache/` (a re-run replays them; delete the folder to time again).
 """
 from __future__ import annotations
@@ -125,7 +125,8 @@ def main():
         for src in ('public', 'offline'):
             sel = [f for r, f in zip(allr, fps) if r['source'] == src]
             if sel: out['auto_share_doubtful'][src] = sum(f.doubtful or not f.ok for f in sel) / len(sel)
-        path = ROOT / 'results' / f"formatter_llm_{name.replace('/', '_')}.json"
+        path = ROOT / 'results' / 'formatter' / f"llm_{name.replace('/', '_')}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(out, indent=1) + '\n')
         print(json.dumps({k: v for k, v in out.items() if k != 'agreement'}, indent=1))
         for k, v in out['agreement'].items():
