@@ -941,17 +941,24 @@ def sft_checkpoint(cfg: RLRunConfig, exclude: Sequence = (), family=None) -> Pat
 
 
 # %% ../nbs/10_rl.ipynb #daf95a63
-# Measured costs of the offline 0.5B on the 2-core development machine (AMD EPYC, AVX512-BF16; nothing else running),
-# one table per compute path: "bfloat16" is that machine's native path, "float32" the one an AVX2-only CPU takes
-# (forced there with STAR_DTYPE=float32; its fp32 matmul rate, 167 GFLOP/s on 2 threads, is an AVX2 machine's: 173).
-# Per variant of a run (`cost_variant`): minutes of the set-up (data, model load, engine start), of the variant's SFT
-# when its checkpoint must be trained first, of one GRPO step with `rollouts` = G x prompts (rollouts, scoring,
-# update) and of one validation query, and the peak resident memory. Sources: the run records in results/ and
-# the measurements in "The default offline run, measured" and 16_probe.
+# Measured costs of the offline 0.5B on the 2-core development machine (AMD EPYC with AVX512-BF16), one table per
+# compute path: "bfloat16" is that machine's native path; "float32" is the path an AVX2-only CPU takes (there bf16 runs
+# ~190x slower), measured here with `dtype=float32` (this CPU's fp32 matmul rate, 236 GFLOP/s on 2 threads, is above an
+# AVX2 machine's 173: expect such a CPU to be up to ~1.4x slower than these float32 figures). Per variant of a run
+# (`cost_variant`): minutes of the set-up (data, model load, engine start; the quick variant's protocol-rows SFT
+# stage), of the variant's SFT when its checkpoint must be trained first, of one GRPO step with `rollouts` = G x
+# prompts (rollouts, scoring, update), of one validation query, the peak resident memory, and `how` it was measured.
+# Runs measured while other jobs shared the 2 cores are scaled to the machine alone by their CPU share (`how` says
+# so; the README gives the raw figures). Sources: README "Which compute path your CPU takes" and "The default offline
+# run, measured" below.
 CPU_COSTS = {"0.5B": {
-    "bfloat16": dict(default=dict(setup_min=0.9, sft_min=75, step_min=20.4, rollouts=8, peak_gib=13.8),
-                     probe=dict(setup_min=1.0, sft_min=2.3, step_min=1.12, rollouts=16, val_query_min=0.03, peak_gib=15.7)),
-    "float32": dict(),
+    "bfloat16": dict(
+        default=dict(setup_min=0.9, sft_min=75, step_min=20.4, rollouts=8, peak_gib=13.8, how="alone"),
+        quick=dict(setup_min=1.5, sft_min=2.4, step_min=1.08, rollouts=2, peak_gib=11.0, how="alone"),
+        probe=dict(setup_min=1.0, sft_min=2.3, step_min=1.12, rollouts=16, val_query_min=0.03, peak_gib=15.7, how="alone")),
+    "float32": dict(
+        # 19.6 min measured beside other jobs (98 % CPU: 1,153 CPU-s); x 0.58 = the 169 % share the bf16 run had alone
+        quick=dict(setup_min=1.6, sft_min=7.5, step_min=2.2, rollouts=2, peak_gib=11.3, how="scaled to alone by CPU share")),
 }}
 
 def cost_variant(cfg: RLRunConfig, family=None) -> str:
@@ -966,7 +973,8 @@ def cpu_cost(cfg: RLRunConfig, sft_missing: bool = False, family=None) -> dict |
     (`run_dtype`) and variant (`cost_variant`): set-up + the SFT if `sft_missing` + steps x the measured step time
     scaled by rollouts per step + validation passes (before training and at each save) x `n_val` x the time per
     query. None on a GPU or where that scale / path / variant was not measured. Returns {'minutes', 'parts' (minutes
-    per phase; validation None where not measured), 'path', 'variant', 'peak_gib'}."""
+    per phase; validation None where not measured), 'path', 'variant', 'peak_gib', 'how' (measured alone, or scaled
+    to alone)}."""
     path = run_dtype(cfg).dtype
     table = CPU_COSTS.get(cfg.scale, {}).get(path, {})
     var = cost_variant(cfg, family)
@@ -977,7 +985,7 @@ def cpu_cost(cfg: RLRunConfig, sft_missing: bool = False, family=None) -> dict |
              "rl": cfg.total_steps * c["step_min"] * cfg.group_size * cfg.batch_size / c["rollouts"],
              "validation": passes * cfg.n_val * c["val_query_min"] if c.get("val_query_min") else None}
     return {"minutes": sum(v for v in parts.values() if v), "parts": parts, "path": path, "variant": var,
-            "peak_gib": c.get("peak_gib")}
+            "peak_gib": c.get("peak_gib"), "how": c.get("how", "alone")}
 
 def run_plan(cfg: RLRunConfig, family=None) -> str:
     """What `train_rl(cfg)` is about to do, in words: task family and prompts, steps x prompts x G, episode limits,
@@ -1018,7 +1026,8 @@ def _cost_line(cfg, cost) -> str:
     p = cost["parts"]
     parts = ", ".join(f"{k} {v:.0f}" for k, v in p.items() if v) + (", validation not measured: add it" if p["validation"] is None and cfg.n_val else "")
     mem = f", peak memory ~{cost['peak_gib']:.0f} GiB" if cost["peak_gib"] else ""
-    return (f"expected ({cost['path']} path, the measured '{cost['variant']}' variant on 2 cores): "
+    how = "" if cost["how"] == "alone" else f", {cost['how']}"
+    return (f"expected ({cost['path']} path, the measured '{cost['variant']}' variant on 2 cores{how}): "
             f"~{cost['minutes']:.0f} min ({parts} min){mem}")
 
 def announce(text: str) -> None:

@@ -98,3 +98,26 @@ def test_costs_exist_for_the_documented_variants_on_each_path():
             plan = run_plan(cfg).splitlines()[-1]
             c = cpu_cost(cfg)
             assert (f"measured '{var}' variant" in plan) if c else ("not measured" in plan), plan
+
+
+def test_readme_cost_table_is_cpu_costs(monkeypatch):
+    """README's "Which compute path your CPU takes" quotes, per path, the minutes `run_plan` prints for the quick, probe
+    and default runs (SFT included): the table cannot drift from `CPU_COSTS`."""
+    import re
+    from pathlib import Path
+    import star.rl as R
+    monkeypatch.setattr(R, "on_cuda", lambda: False)
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    rows = {}
+    for line in text.split("<!-- cpu-costs -->", 1)[1].split("\n\n", 1)[0].splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        for name in ("quick", "probe", "default"):
+            if cells[0].startswith(name + ":"): rows[name] = cells[1:]
+    assert set(rows) == {"quick", "probe", "default"}, rows
+    runs = {"quick": {**{k: v for k, v in R.QUICK.items()}, "run_name": "rl_quick_0.5B"}, "probe": {"data": "probe"},
+            "default": {}}
+    for name, kw in runs.items():
+        for path, cell in zip(("bfloat16", "float32"), rows[name]):
+            cost = cpu_cost(resolve_config(scale="0.5B", dtype=path, **kw), sft_missing=True)
+            if cost is None: assert cell.startswith("not measured"), (name, path, cell)
+            else: assert re.match(rf"~{cost['minutes']:.0f} min\b", cell), (name, path, cell, cost["minutes"])
