@@ -58,9 +58,11 @@ class Turn:
         "True iff the reply follows one of the two App. E patterns exactly."
         return not self.errors
 
+
 _TAGS = ("<think>", "</think>", "<tool_call>", "</tool_call>", "<answer>", "</answer>")
 
 def _reject_constant(c): raise ValueError(f"{c} is not valid JSON")
+
 
 def _layout(text: str):
     r"""`(action, body)` when `text` is exactly `<think>…</think><action>body</action>` with only whitespace around the
@@ -78,6 +80,7 @@ def _layout(text: str):
             return action, rest[len(open_):k]
     return None
 
+# %% ../nbs/04_agent.ipynb #3c73d8ef
 def parse_turn(text: str) -> Turn:
     """Read one assistant reply (str) into a `Turn`: the reference loop's action (`Inference/react_agent.py`)
     and the format verdict of the paper's App. E requirements. Never raises."""
@@ -182,6 +185,7 @@ class Trajectory:
         meta = dict(d.get("meta", {})); meta.pop("n_tool_calls", None)
         return cls(messages=d["messages"], termination=meta.pop("termination", None), meta=meta)
 
+# %% ../nbs/04_agent.ipynb #6e065cfc
 def react_rollout(task, generate: Callable[[list[dict]], str], sandbox, max_turns: int = 60,
                   max_context_tokens: int | None = None, count_tokens: Callable[[list[dict]], int] | None = None,
                   system: str | None = None, meta: dict | None = None) -> Trajectory:
@@ -221,6 +225,7 @@ class Generation:
     entropies: list
     finish_reason: str
 
+
 @runtime_checkable
 class Policy(Protocol):
     """A generation backend that continues a batch of token prompts (`HFPolicy`, `VLLMPolicy`, `ScriptedPolicy`).
@@ -228,6 +233,7 @@ class Policy(Protocol):
     after the token that completes one of the `stop` strings, or when its budget is spent."""
     def generate(self, prompts: list[list[int]], max_new_tokens, temperature: float, top_p: float,
                  stop: list[str]) -> list[Generation]: ...
+
 
 def _budgets(max_new_tokens, n: int) -> list[int]:
     "Per-prompt token budgets from an int or a sequence of n ints."
@@ -243,12 +249,14 @@ def eos_ids(tokenizer) -> list[int]:
     if isinstance(extra, int) and extra != tokenizer.unk_token_id and extra not in ids: ids.append(extra)
     return [i for i in ids if i is not None]
 
+
 def render_chat(tokenizer, messages: list[dict]) -> str:
     "The chat template's text for `messages` followed by the assistant generation prompt."
     return tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
 
 def _encode(tokenizer, text: str) -> list[int]: return tokenizer.encode(text, add_special_tokens=False)
 
+# %% ../nbs/04_agent.ipynb #b749e9aa
 _PLACEHOLDER = "\x00star-turn\x00"
 
 def env_suffix(tokenizer, rendered: str, raw: str, text: str, messages: list[dict]) -> tuple[str, str]:
@@ -277,6 +285,7 @@ def env_suffix(tokenizer, rendered: str, raw: str, text: str, messages: list[dic
     else: raise RuntimeError("the chat template does not render the transcript append-only")
     return head + env, env
 
+
 def cut_at_stop(ids: list[int], tokenizer, stop: list[str], eos: list[int], budget: int) -> tuple[int, str]:
     """Where a backend that samples `ids` one by one stops: `(n, finish_reason)` with `ids[:n]` the kept tokens:
     through the first end-of-turn id, or through the token that completes a `stop` string, else the first `budget`
@@ -288,7 +297,6 @@ def cut_at_stop(ids: list[int], tokenizer, stop: list[str], eos: list[int], budg
         text += piece
         if any(s in text[-(len(s) + len(piece)):] for s in stop): return k + 1, "stop"
     return min(len(ids), budget), "length"
-
 
 # %% ../nbs/04_agent.ipynb #e04260dc
 @dataclass
@@ -414,14 +422,10 @@ class _RowStop:
 
 # %% ../nbs/04_agent.ipynb #8a80dc3b
 class HFPolicy:
-    """Batched sampling with transformers `generate` (CPU or GPU): prompts are left-padded into one batch and
-    advanced together. Log-probs and entropies are those of the distribution the ids are actually drawn from:
-    softmax(logits / temperature) restricted to the top-p nucleus and renormalised (with top_p=1, as in the
-    paper's RL, this is the temperature-scaled policy that GRPO's ratio uses). `temperature=0` is greedy decoding;
-    then log-probs/entropies are those of softmax(logits). `eos`: end-of-turn ids (default `eos_ids(tokenizer)`).
-    `prefix_cache`: compute the key/value cache of the prompts' common prefix once (batch 1) and share it across the
-    rows and with the next call (see `_shared_prefix`); the rows' padding then sits after that prefix. The cache
-    belongs to the current weights: make a new HFPolicy, or call `reset_cache()`, after a training update."""
+    """Batched sampling with transformers `generate` (CPU or GPU), all prompts advanced together; log-probs and
+    entropies are those of the sampling distribution (`temperature=0`: greedy, softmax(logits)). `eos`: end-of-turn
+    ids (default `eos_ids(tokenizer)`). `prefix_cache`: share the key/value cache of the prompts' common prefix across
+    rows and calls; call `reset_cache()` (or make a new HFPolicy) after a training update."""
     def __init__(self, model, tokenizer, eos: list[int] | None = None, prefix_cache: bool = True, min_prefix: int = 32):
         self.model, self.tokenizer = model, tokenizer
         self.eos = list(eos) if eos is not None else eos_ids(tokenizer)
@@ -508,6 +512,7 @@ def _splitmix64(x: int) -> int:
     x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
     return x ^ (x >> 31)
 
+
 def stream_seed(seed: int, *keys: int) -> int:
     """A 63-bit sampling seed for the stream named by integer `keys` under run seed `seed` (splitmix64, Steele et al.
     2014, folded over the keys): distinct keys give unrelated seeds, so no two streams coincide the way additive
@@ -516,6 +521,7 @@ def stream_seed(seed: int, *keys: int) -> int:
     for k in keys: h = _splitmix64(h ^ (int(k) & _M64))
     return h >> 1
 
+# %% ../nbs/04_agent.ipynb #19f87240
 class VLLMPolicy:
     """The `Policy` interface on a `vllm.LLM` (`star.models.make_llm`, or TRL's colocated engine via `star.rl`).
     Each prompt (token ids) is one request: `SamplingParams(max_tokens=<its budget>, stop=stop,
@@ -628,28 +634,13 @@ def rollout_batch(policy, tokenizer, tasks=None, *, group_size: int = 1, sandbox
                   max_policy_turns: int | None = None, max_no_action: int | None = 3,
                   stop_on_format_error: bool = False, system: str | None = None, stop: list[str] = STOP,
                   progress: bool | str = False) -> list[Rollout]:
-    """Run `group_size` ReAct episodes per task (paper Sec. 2-3; reference `TravelReActAgent.run`), all advancing
-    together: each turn is ONE `policy.generate` call for every active trajectory, then each trajectory's first
-    tool call runs on the shared `sandbox` (`Sandbox.react_step`, so failure injection applies when its
-    `failure_rate` > 0; default: a failure-free `Sandbox()`), then the next turn.
-    Per turn: the reply is parsed with `parse_turn` (any malformed turn sets `format_error`; the paper's reward is
-    then 0); a tool call's observation becomes a user message; an answer ends the episode ('answer'); a reply with
-    neither is re-prompted as the reference does (an assistant message followed by a new generation prompt).
-    Ends: 'answer'; 'tool_budget' after `max_turns` tool calls (paper: 60); 'max_turns' after
-    `max_policy_turns` replies (default `max_turns`, the reference's model-call limit); 'no_action' after
-    `max_no_action` consecutive replies without tool call or answer (None: never); 'format_error' at the first
-    malformed reply if `stop_on_format_error`; 'env_error' when the environment's reply cannot be tokenised (the sample
-    ends there with `format_error` set, so it scores 0, and the reason in `meta['error']`: one bad sample never stops
-    the batch); 'context_limit' (with `truncated=True`) when prompt + completion
-    reaches `max_context` tokens (a turn never generates past it; an observation that does not fit is dropped).
-    Each reply is capped at `max_new_tokens_per_turn` tokens (reference: 8192) and stops at `stop` or end of turn.
-    `prefixes`: partial Rollouts (`Rollout.prefix`) to continue instead of `tasks`; each is continued
-    `group_size` times. `seed` reseeds the policy (`policy.reseed`) once. Returns the Rollouts, task-major
-    (`group_size` consecutive samples per task/prefix), meta: task_id, group, sample, turns, tool_calls, timing
-    (generate_s: time of the batched calls it was part of, tool_s: its own tool time) and batch (shared totals).
-    `progress` (True or a description): a text progress bar of finished trajectories on stderr (tqdm: the same in a
-    terminal, a papermill log and a notebook) with the turn number, the number still running and the tokens generated
-    so far (with their rate: progress within a step whose episodes all end near its close)."""
+    """Run `group_size` ReAct episodes per task of `tasks` (or per partial `Rollout` of `prefixes`), all advancing
+    together on the shared `sandbox` (default: a failure-free `Sandbox()`), one `policy.generate` call per turn (the
+    turn and the ways an episode ends -- `termination` 'answer' | 'tool_budget' | 'max_turns' | 'no_action' |
+    'format_error' | 'env_error' | 'context_limit' -- are described above). Returns the `Rollout`s task-major
+    (`group_size` consecutive samples per task/prefix) with `meta` task_id, group, sample, turns, tool_calls, timing
+    and batch. Raises ValueError unless exactly one of `tasks` and `prefixes` is given, for `group_size` < 1, and for
+    a prefix that does not end with an environment turn."""
     from star.sandbox import Sandbox
     t_start = time.perf_counter()
     if (tasks is None) == (prefixes is None): raise ValueError("pass exactly one of `tasks` and `prefixes`")

@@ -27,6 +27,7 @@ def _sha256(path: Path) -> str:
         for block in iter(lambda: f.read(1 << 20), b""): h.update(block)
     return h.hexdigest()
 
+
 def _files(ckpt: Path) -> list[Path]:
     "Every regular file under `ckpt` except the two markers, by relative path."
     return sorted((p for p in ckpt.rglob("*") if p.is_file() and p.name not in (MARKER, SAVING)),
@@ -39,6 +40,7 @@ def _fsync(path: Path, directory: bool = False) -> None:
         finally: os.close(fd)
     except OSError: pass            # a filesystem that cannot fsync a folder: the rename below still orders the writes
 
+
 def _write_atomic(path: Path, text: str) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     with open(tmp, "w", encoding="utf-8") as f: f.write(text); f.flush(); os.fsync(f.fileno())
@@ -50,6 +52,7 @@ def checkpoint_step(path) -> int | None:
     m = _STEP.match(Path(path).name)
     return int(m.group(1)) if m else None
 
+
 def begin_save(ckpt) -> Path:
     "Create `ckpt` and its in-progress marker `SAVING` (called before the Trainer writes anything). Returns `ckpt`."
     ckpt = Path(ckpt); ckpt.mkdir(parents=True, exist_ok=True)
@@ -57,6 +60,7 @@ def begin_save(ckpt) -> Path:
     (ckpt / SAVING).write_text("a save is in progress; star_complete.json marks it finished\n")
     return ckpt
 
+# %% ../nbs/17_checkpoints.ipynb #12827366
 def mark_complete(ckpt, hash_limit: int = HASH_LIMIT) -> Path:
     """Flush every file of the checkpoint folder `ckpt` to disk and write its completion marker `MARKER` (JSON:
     `step` and, per relative path, `size` in bytes and `sha256` -- None for a file over `hash_limit` bytes)
@@ -87,6 +91,7 @@ def _safetensors_problem(p: Path) -> str | None:
     if 8 + n + end != size: return f"{p.name}: {size} bytes, its header describes {8 + n + end}"
     return None
 
+
 def _structure_problem(p: Path, rel: str, deep: bool = True) -> str | None:
     "Why the file `p` is not whole by its own structure (JSON, safetensors, torch.save zip with CRCs), else None."
     try:
@@ -100,6 +105,7 @@ def _structure_problem(p: Path, rel: str, deep: bool = True) -> str | None:
         return f"{rel}: {type(e).__name__}: {e}"
     return None
 
+# %% ../nbs/17_checkpoints.ipynb #e99f2fc8
 def check_checkpoint(ckpt) -> str | None:
     """None if the folder `ckpt` (`checkpoint-<step>`) is a usable checkpoint, else the reason (str). With a marker
     (`mark_complete`): every recorded file exists with its recorded size and SHA-256 (files over the hash limit: the
@@ -138,6 +144,7 @@ def check_checkpoint(ckpt) -> str | None:
 class NoUsableCheckpointError(RuntimeError):
     "Checkpoints were completed in a run folder but none is intact any more (the message names each and why)."
 
+
 @dataclass
 class ResumePoint:
     """Where a run resumes: `checkpoint` (None: from scratch), its `step` (0 from scratch), and the newer checkpoints
@@ -152,6 +159,7 @@ class ResumePoint:
         return {"checkpoint": self.checkpoint and self.checkpoint.name, "step": self.step,
                 "skipped": [{"checkpoint": p.name, "reason": why} for p, why in self.skipped]}
 
+
 def checkpoint_dirs(out_dir) -> list[Path]:
     "The `checkpoint-<step>` folders directly under `out_dir`, by step (oldest first); [] for a missing folder."
     d = Path(out_dir)
@@ -165,6 +173,7 @@ def _quarantine(ckpt: Path) -> Path:
     os.replace(ckpt, dest)
     return dest
 
+# %% ../nbs/17_checkpoints.ipynb #14773a30
 def find_resume_checkpoint(out_dir, move: bool = True, log=None) -> ResumePoint:
     """The newest usable checkpoint of the run folder `out_dir` (`check_checkpoint`, newest first; older ones are not
     read) as a `ResumePoint`; the newer ones are its `skipped`, and with `move` they are `set_aside` (named with their
@@ -183,6 +192,7 @@ def find_resume_checkpoint(out_dir, move: bool = True, log=None) -> ResumePoint:
     point = ResumePoint(chosen, checkpoint_step(chosen) if chosen else 0, skipped)
     return set_aside(point, log) if move else point
 
+
 def set_aside(point: ResumePoint, log=None) -> ResumePoint:
     """Move every checkpoint `point` skipped to `<run>/incomplete/` (the resumed run saves that step again) and say so
     through `log` (default: print to stderr): one line per checkpoint with its reason, then where the run resumes.
@@ -197,6 +207,7 @@ def set_aside(point: ResumePoint, log=None) -> ResumePoint:
         log(f"resume: from {point.checkpoint}" if point.checkpoint else
             f"resume: no complete checkpoint in {run}: starting from scratch")
     return point
+
 
 def model_fingerprint(folder) -> str | None:
     """SHA-256 (hex) naming the weights of a model folder: over the sorted names and SHA-256s of its `*.safetensors`
@@ -224,6 +235,7 @@ def rotate_checkpoints(out_dir, limit: int | None, keep=()) -> list[Path]:
         os.replace(p, tmp); shutil.rmtree(tmp, ignore_errors=True); gone.append(p)
     return gone
 
+
 class AtomicCheckpoints:
     """Mixin for a `transformers.Trainer` subclass (put it first: `class T(AtomicCheckpoints, SFTTrainer)`): every
     checkpoint is `begin_save`d, saved by the Trainer (rotation deferred), completed by the callables in
@@ -246,6 +258,7 @@ class AtomicCheckpoints:
             rotate_checkpoints(out.parent, limit, keep=[self.state.best_model_checkpoint])
         self.accelerator.wait_for_everyone()
 
+# %% ../nbs/17_checkpoints.ipynb #c99d3b22
 _ATOMIC: dict = {}
 
 def atomic_trainer(cls):

@@ -42,6 +42,7 @@ def notebooks_root(root=None) -> Path:
     raise FileNotFoundError("the run notebooks (nbs/rl.ipynb, ...) are not here: run `star` from a clone of the "
                             f"repository (looked in {', '.join(str(c) for c in cands) or 'nothing'})")
 
+
 @dataclass(frozen=True)
 class Param:
     "One papermill parameter of a run notebook: name, default value, its type name, help (the line's comment)."
@@ -55,6 +56,7 @@ def _literal(text: str):
     try: return ast.literal_eval(text)
     except (ValueError, SyntaxError): return text
 
+# %% ../nbs/14_cli.ipynb #523a3ddd
 _PARAM_CACHE: dict = {}
 
 def notebook_parameters(notebook: str, root=None) -> dict[str, Param]:
@@ -91,6 +93,7 @@ class Job:
     @property
     def path(self) -> str: return NOTEBOOKS[self.notebook]
 
+
 @dataclass
 class Ablation:
     "A parsed `ablations/*.yaml`: experiment, artefact, description and the jobs in file order."
@@ -103,11 +106,13 @@ class Ablation:
 class AblationError(ValueError):
     "An ablation file that cannot be used; the message is one line: `<file>: <problem>` (or `<file> job <i>: …`)."
 
+
 def _yaml_problem(path: Path, e) -> str:
     mark = getattr(e, "problem_mark", None)
     where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
     return f"{path}: not valid YAML ({where}{getattr(e, 'problem', None) or type(e).__name__})"
 
+# %% ../nbs/14_cli.ipynb #e1be60a1
 def load_ablation(path, root=None, check_values: bool = True) -> Ablation:
     """Parse and check an ablation YAML (format above); `root`: the checkout whose run notebooks declare the
     parameters (`notebooks_root`). Raises `AblationError` (a ValueError) with one line naming the file, and the job
@@ -156,6 +161,7 @@ def load_ablation(path, root=None, check_values: bool = True) -> Ablation:
     return Ablation(doc.get("experiment", path.stem), str(doc.get("artefact", "")), str(doc.get("description", "")),
                     jobs, str(path))
 
+# %% ../nbs/14_cli.ipynb #cb3ecaf9
 def validate_parameters(notebook: str, params: dict, root=None, paths: bool = True) -> None:
     """Check the values of a run's parameters before anything runs, as the notebook will: 'rl' through
     `star.rl_config.resolve_config` (assembled as `nbs/rl.ipynb` does: `quick`, `extra`; the publication check is left to the
@@ -284,6 +290,7 @@ class _Echo(logging.Handler):
         msg = record.getMessage()
         self.stream.write(msg if msg.endswith(("\n", "\r")) else msg + "\n"); self.stream.flush()
 
+
 def execute(notebook, output, parameters: dict, root, stream=None) -> Path:
     """Execute the notebook `notebook` into `output` with papermill (kernel `python3`, working directory `root`),
     streaming cell outputs to `stream` (default stdout). Returns the output Path; raises papermill's
@@ -304,10 +311,12 @@ def execute(notebook, output, parameters: dict, root, stream=None) -> Path:
         else: os.environ["STAR_STREAMED"] = streamed
     return output
 
+
 def default_output(notebook: str, root) -> Path:
     "`root/runs/papermill/<notebook>-<UTC YYYYmmdd-HHMMSS>.ipynb`: where a `star <notebook>` run keeps its executed copy."
     return Path(root) / "runs" / "papermill" / f"{notebook}-{datetime.now(timezone.utc):%Y%m%d-%H%M%S}.ipynb"
 
+# %% ../nbs/14_cli.ipynb #9cb88f34
 def run_notebook(notebook: str, parameters: dict, output=None, root=None, dry_run: bool = False, out=print,
                  stream=None) -> Path:
     """Run the run notebook `notebook` ('synthesize' | 'sft' | 'rl' | 'evaluate') with `parameters` (names checked
@@ -329,6 +338,7 @@ def run_notebook(notebook: str, parameters: dict, output=None, root=None, dry_ru
     try: execute(root / NOTEBOOKS[notebook], output, parameters, root, stream)
     finally: out(f"executed notebook: {shown} ({time.time() - t0:.0f} s)")
     return output
+
 
 def papermill_executor(job: Job, root) -> None:
     """Execute an ablation `job` (see above) into `runs/papermill/<name>.ipynb` (one per rank under `accelerate
@@ -435,6 +445,7 @@ def option_type(p: Param) -> Callable[[str], Any]:
     conv.__name__ = p.type
     return conv
 
+# %% ../nbs/14_cli.ipynb #ca0a5ddd
 RUN_HELP = {"synthesize": "synthesize a query pool (nbs/synthesize.ipynb)", "sft": "SFT on teacher trajectories (nbs/sft.ipynb)",
             "rl": "RL: GRPO / DAPO / ARPO on TravelPlanner (nbs/rl.ipynb)",
             "evaluate": "evaluate a checkpoint on TravelPlanner or OOD QA (nbs/evaluate.ipynb)"}
@@ -459,11 +470,13 @@ def _add_run_command(sub, name: str, root=None):
         "in a temporary folder)" if name == "rl" else ""))
     return r
 
+
 def _launch(cmd: str, yaml_path, job: Job, results) -> None:
     argv = [*shlex.split(cmd), "-m", "star.cli", "ablate", str(yaml_path), "--select", f"name={job.name}",
             "--results", str(results), "--no-needs"]
     subprocess.run(argv, check=True)
 
+# %% ../nbs/14_cli.ipynb #cfb0832f
 def build_parser(root=None) -> argparse.ArgumentParser:
     "The `star` argument parser: the four run commands (options from the notebooks of `root`), `ablate`, `collect`."
     ap = argparse.ArgumentParser(prog="star", description="STAR: run the notebooks (papermill), run and collect ablations")
@@ -488,6 +501,7 @@ def build_parser(root=None) -> argparse.ArgumentParser:
     c.add_argument("--missing", action="store_true", help="list only the jobs that are not done")
     return ap
 
+
 def one_line(e: BaseException, limit: int = 2000) -> str:
     """A failure as one line for the terminal: a failed notebook cell as `<exception>: <message>` (papermill's
     `ename`/`evalue`, not its whole traceback), anything else as `<type>: <message>`; newlines become spaces and a
@@ -499,6 +513,7 @@ def one_line(e: BaseException, limit: int = 2000) -> str:
     if len(text) > limit: text = text[:limit].rsplit(" ", 1)[0] + " …"
     return text
 
+# %% ../nbs/14_cli.ipynb #31429683
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `star` command. Returns the exit status: 2 for unusable input (a parameter value the run
     would reject, an ablation file `load_ablation` rejects, a bad `--select` or `--index`: one line on stderr naming

@@ -133,6 +133,7 @@ class DeadEnd:
     confirmed: bool       # True when the full database has no satisfying option either (a real dead end)
     evidence: dict = field(default_factory=dict)
 
+
 @dataclass
 class BacktrackDiagnosis:
     "Per-trajectory result of `diagnose_backtracking`."
@@ -156,7 +157,9 @@ class BacktrackDiagnosis:
         "JSON-ready dict (dead ends as dicts, `constraint` included)."
         return asdict(self) | {"constraint": self.constraint}
 
+
 _ALT = {}
+
 def _alternative(task, db):
     from star.synthesis import find_plan
     key = (task.org, task.dest, int(task.days), int(task.visiting_city_number), tuple(task.date), int(task.people_number),
@@ -166,6 +169,7 @@ def _alternative(task, db):
         _ALT[key] = None if p is None else chosen_route(p, task)[0]
     return _ALT[key]
 
+# %% ../nbs/13_diagnostics.ipynb #05567eff
 def _regimes(transportation):
     tc = str(transportation or "").lower()
     if "no flight" in tc: return [("self-driving",), ("taxi",)]
@@ -298,6 +302,7 @@ def diagnose_backtracking(task, trajectory, plan: list[dict] | None = None, succ
     else: reason = "failed for another reason" + (f" (unobserved: {', '.join(unobserved)})" if unobserved else "")
     return BacktrackDiagnosis(tid, True, bool(success), cities, nights, dead, unobserved, alt, flagged, reason)
 
+# %% ../nbs/13_diagnostics.ipynb #18ce7161
 def backtracking_rate(diagnoses: Iterable[BacktrackDiagnosis], over: str = "failed") -> float:
     """Share of flagged trajectories among the failed ones (`over='failed'`: delivered-and-failed plus undelivered)
     or among all (`over='all'`). NaN when the denominator is 0. Raises ValueError for another `over`."""

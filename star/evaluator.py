@@ -60,6 +60,7 @@ def _by_city(cities, names, payloads):
     for c, n, p in zip(cities, names, payloads): out.setdefault(c, []).append((n, p))
     return out
 
+# %% ../nbs/02_evaluator.ipynb #d6511773
 class EvalIndex:
     """The reference evaluators' view of a database, as dictionaries: built once (~0.1 s), then O(1) per lookup.
 
@@ -111,7 +112,9 @@ class EvalIndex:
         costs = self.roads.get((origin, dest))
         return None if costs is None else costs[0 if driving else 1]
 
+# %% ../nbs/02_evaluator.ipynb #1ebb4d3b
 _INDEXES = {}
+
 def eval_index(db=None):
     """The `EvalIndex` of `db` (default: `default_db()`), built on first use and cached per database object: edit a
     database's frames before evaluating with it, or pass a new object."""
@@ -127,6 +130,7 @@ def _ws_end(text, i):
     while i < n and text[i].isspace(): i += 1
     return i
 
+
 def _to_tail(text, f):
     r"Start of the reference's `[^,]+` group when `to\s+[^,]+` matches at `f`, else -1 (`\s+` gives back a space before a comma)."
     if not text.startswith('to', f): return -1
@@ -136,6 +140,7 @@ def _to_tail(text, f):
     if g < len(text) and text[g] != ',': return g
     return g - 1 if g - h >= 2 else -1
 
+# %% ../nbs/02_evaluator.ipynb #826476dd
 def from_to(text):
     r"""`'... from A to B, ...'` -> `('A', 'B')`, or `(None, None)`: the groups of both references'
     `re.search(r"from\s+(.+?)\s+to\s+([^,]+)(?=[,\s]|$)", text)`, computed in linear time (see above).
@@ -237,7 +242,9 @@ def coerce_plan(plan):
 
 # %% ../nbs/02_evaluator.ipynb #8f87bbc0
 def _days(q, plan): return range(min(q['days'], len(plan)))
+
 def _filled(v): return v and v != '-'
+
 
 def _runs(values):
     "Consecutive runs of equal values -> [(value, count)]."
@@ -246,6 +253,7 @@ def _runs(values):
         if out and out[-1][0] == v: out[-1][1] += 1
         else: out.append([v, 1])
     return out
+
 
 def _valid_route(cities):
     "Closed-loop rule of both references: >= 3 entries; an intermediate city occupies one block of >= 2 entries."
@@ -262,6 +270,7 @@ def _valid_route(cities):
         i = j
     return True
 
+
 def _route_cities(q, plan, strip):
     "City list of the plan's `current_city` fields; returns (cities, None) or (None, reason) on a wrong first origin."
     cities = []
@@ -275,6 +284,7 @@ def _route_cities(q, plan, strip):
         else: cities.append(strip_state(cv) if strip else cv)
     return cities, None
 
+# %% ../nbs/02_evaluator.ipynb #d64b46f8
 def _check_route(q, cities, city_state):
     if not _valid_route(cities): return False, f"the city sequence {cities} is not a valid route"
     last = len(cities) - 1
@@ -283,6 +293,7 @@ def _check_route(q, cities, city_state):
         if k not in (0, last) and q['days'] > 3 and city_state[city] != q['dest']:
             return False, f"{city!r} is not in the destination state {q['dest']!r}"
     return True, ''
+
 
 def _off_reasonable_visiting_city(q, plan, ix):
     cities, why = _route_cities(q, plan, strip=True)
@@ -765,6 +776,7 @@ class PlanResult:
 
     def to_dict(self): return asdict(self)
 
+
 def _run(fn, q, plan, ix):
     "(verdict, reason, exception type or None) of one check, never raising."
     try:
@@ -772,6 +784,7 @@ def _run(fn, q, plan, ix):
         return verdict, reason or '', None
     except Exception as e:
         return False, f"the reference evaluator raises {type(e).__name__}: {e} (scored as a failure)", type(e).__name__
+
 
 def run_check(name, task, plan, protocol='official', db=None):
     "Verdict (`True`/`False`/`None`) and reason of one check `name` on `plan`; a crash becomes `False` with its reason."
@@ -784,6 +797,7 @@ def _delivered(plan):
     "A plan is delivered when it is a non-empty list of days (TravelPlanner's submission format)."
     return isinstance(plan, list) and len(plan) > 0
 
+# %% ../nbs/02_evaluator.ipynb #b06b0eb9
 def evaluate_plan(task, plan, protocol='official', db=None):
     """Evaluate one structured plan of `task` under `protocol` ('official' | 'agent_star') -> `PlanResult`.
 

@@ -260,6 +260,7 @@ VALIDATION_CASES = (
 def _case_kw(case: dict) -> dict:
     return {k: v for k, v in case.items() if k not in ("shape", "arch")}
 
+
 def validate(out="results/memory/cpu_validation.json", cases=VALIDATION_CASES) -> list[dict]:
     """Measure every case (`measure_step`, each in a fresh `python -m star.memory measure` process) and write the
     records -- case, measured peaks per phase, seconds -- with the machine's torch version and CPU capability to
@@ -279,6 +280,7 @@ def validate(out="results/memory/cpu_validation.json", cases=VALIDATION_CASES) -
                                          cases=recs), indent=1) + "\n")
     return recs
 
+# %% ../nbs/18_memory.ipynb #8bb856da
 def validation_table(records: list[dict]):
     """A `pandas.DataFrame` of measured vs predicted (`predict_cpu`) peaks, one row per case: the step's peak (MiB)
     and its relative error, the phase holding the peak, and the largest error over the phases that hold at least 1/4
@@ -363,6 +365,7 @@ class MemoryPlan:
                 f"{self.phase} ({parts}) -- {verdict}; training {self.phases['training']:.1f} / rollout "
                 f"{self.phases['rollout']:.1f} GiB")
 
+# %% ../nbs/18_memory.ipynb #93ec45f1
 def _micro(cfg, ranks: int) -> tuple[int, int]:
     "Micro-batch and accumulation steps by `star.rl.trl_config`'s rule; ValueError where it raises."
     gen = cfg.batch_size * cfg.group_size
@@ -435,6 +438,7 @@ class MemoryPlanError(ValueError):
 class LauncherError(RuntimeError):
     "Several GPUs visible to one process that no launcher started (TRL does not train with DataParallel)."
 
+
 def fit_advice(cfg, n_gpus: int, gpu_gb: float, zero_stage: int | None = None, reserve: float = RESERVE) -> list[str]:
     """Changes of `cfg` that make its plan fit, as "knob=value (peak GiB)", cheapest first: one episode per
     micro-batch, gradient checkpointing, vLLM sleep mode, vLLM rollouts at all, the largest vLLM share that fits
@@ -470,6 +474,7 @@ def fit_advice(cfg, n_gpus: int, gpu_gb: float, zero_stage: int | None = None, r
         if (p := fit(c)).fits: return [show(acc, p)]
     return []
 
+# %% ../nbs/18_memory.ipynb #383dc0dd
 def deepspeed_zero_stage() -> int:
     """ZeRO stage of this process as `accelerate launch` set it up: 0 without DeepSpeed, else the stage in
     `$ACCELERATE_DEEPSPEED_ZERO_STAGE` or in the DeepSpeed config file (`$ACCELERATE_DEEPSPEED_CONFIG_FILE`), else 3."""
@@ -478,6 +483,7 @@ def deepspeed_zero_stage() -> int:
     try: return int(json.loads(Path(os.environ["ACCELERATE_DEEPSPEED_CONFIG_FILE"]).read_text())["zero_optimization"]["stage"])
     except Exception: return 3
 
+
 def launcher_advice(visible: int, scale: str = "3B") -> str:
     "What to do on a node with `visible` GPUs and no launcher (TRL refuses DataParallel)."
     conf = "zero3_8gpu.yaml" + ("" if visible == 8 else f" --num_processes {visible}")
@@ -485,6 +491,7 @@ def launcher_advice(visible: int, scale: str = "3B") -> str:
             f"on several GPUs in one process (DataParallel). Start one process per GPU -- `accelerate launch "
             f"--config_file configs/accelerate/{conf} -m star.rl scale={scale}` (DeepSpeed ZeRO-3: `pip install -e "
             f".[zero]`) -- or use one GPU: `CUDA_VISIBLE_DEVICES=0 papermill nbs/rl.ipynb ...`")
+
 
 def device_plan(cfg) -> MemoryPlan | None:
     """The plan of `cfg` on this machine: `cfg.gpu_memory_gb` GiB per GPU if set (plan for other hardware from any
@@ -501,12 +508,14 @@ def device_plan(cfg) -> MemoryPlan | None:
         gpu_gb = round(torch.cuda.get_device_properties(int(os.environ.get("LOCAL_RANK", 0))).total_memory / GiB, 1)
     return plan(cfg, cfg.n_gpus or world or 1, gpu_gb, zero_stage=deepspeed_zero_stage() if world else None)
 
+
 def require_launcher(scale: str = "3B"):
     "Raise `LauncherError` (with `launcher_advice`) if this process sees several GPUs and no launcher started it."
     import torch
     if not os.environ.get("WORLD_SIZE") and torch.cuda.is_available() and torch.cuda.device_count() > 1:
         raise LauncherError(launcher_advice(torch.cuda.device_count(), scale))
 
+# %% ../nbs/18_memory.ipynb #47180d00
 def check_fits(cfg, training: bool = False) -> MemoryPlan | None:
     """`device_plan(cfg)`, or `MemoryPlanError` -- the plan and the knobs that would make it fit (`fit_advice`) --
     when it does not fit. None where there is nothing to plan (no GPU and no `gpu_memory_gb`). `training`: about to

@@ -125,12 +125,14 @@ TINY_CONFIG = dict(vocab_size=QWEN25_VOCAB, hidden_size=64, intermediate_size=17
                    rope_theta=1_000_000.0, rms_norm_eps=1e-6, tie_word_embeddings=True,
                    bos_token_id=151643, eos_token_id=151645, pad_token_id=151643)
 
+
 def _paper(scale, hub, n_params, sft_epochs, algorithm, reward):
     return ModelSpec(scale=scale, hub_id=f"Qwen/Qwen2.5-{hub}-Instruct", n_params=n_params,
                      sft=SFTDefaults(epochs=sft_epochs), rl=RLDefaults(algorithm=algorithm, reward=reward),
                      sft_hub_id=f"xxwu/Agent-STAR-SFT-{hub}", rl_hub_id=f"xxwu/Agent-STAR-RL-{hub}",
                      notes="paper App. C.2 / D.5")
 
+# %% ../nbs/08_models.ipynb #f538be54
 _CPU_NOTE = "offline CPU scale: recipe shape of the paper, CPU-sized batch/group/context (our choice)"
 REGISTRY: dict[str, ModelSpec] = {
     "tiny": ModelSpec(scale="tiny", hub_id=None, n_params=9_816_640,
@@ -656,6 +658,7 @@ def keep_cpu_linear_weights(enable: bool = True) -> bool:
     U.dispatch_cpu_unquantized_gemm = dispatch if enable else orig
     return True
 
+
 def guard_kernel_scan() -> bool:
     """Let a CPU vLLM engine start in a process that has imported numba / llvmlite. When the CPU worker registers its
     Triton kernel replacements, vLLM 0.31 scans every module global and reads `vars(value).get("kernel")`;
@@ -674,6 +677,7 @@ def guard_kernel_scan() -> bool:
     D.vars = namespace
     return True
 
+# %% ../nbs/08_models.ipynb #b9b86aa7
 def guard_cpu_seeded_prefill(enable: bool = True) -> bool:
     """Let a CPU vLLM engine serve seeded requests whose prompts it prefills in chunks (more prompt tokens in a batch
     than `max_num_batched_tokens`). vLLM 0.31 discards the token sampled for an unfinished chunk and rewinds the
@@ -709,6 +713,7 @@ def guard_cpu_seeded_prefill(enable: bool = True) -> bool:
     R.sample_tokens, R._bookkeeping_sync = (sample_tokens, bookkeeping) if enable else (base_sample, base_book)
     return True
 
+# %% ../nbs/08_models.ipynb #d68ea588
 @contextmanager
 def fd_stdout():
     """Inside a Jupyter kernel (notebooks, papermill) `sys.stdout` has no file descriptor, and vLLM's engine start
@@ -721,6 +726,7 @@ def fd_stdout():
     sys.stdout = sys.__stdout__
     try: yield
     finally: sys.stdout = old
+
 
 def set_cpu_kv_cache(gib: int | None = None) -> int | None:
     """Size of vLLM's CPU KV cache in whole GiB (vLLM reads an integer): sets `VLLM_CPU_KVCACHE_SPACE` to `gib`

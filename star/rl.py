@@ -603,8 +603,9 @@ CPU_COSTS = {"0.5B": {
         quick=dict(setup_min=1.5, sft_min=2.4, step_min=1.08, rollouts=2, peak_gib=11.0, how="alone"),
         probe=dict(setup_min=1.0, sft_min=2.3, step_min=1.12, rollouts=16, val_query_min=0.03, peak_gib=15.7, how="alone")),
     "float32": dict(
-        # 19.6 min measured beside other jobs (98 % CPU: 1,153 CPU-s); x 0.58 = the 169 % share the bf16 run had alone
-        quick=dict(setup_min=1.6, sft_min=7.5, step_min=2.2, rollouts=2, peak_gib=11.3, how="scaled to alone by CPU share")),
+        # alone: 9.7 min (SFT 2 x 146 s, protocol rows 53 s, the GRPO step 170 s); a first run beside other jobs took
+        # 19.6 min at 98 % CPU, which scaled to the bf16 run's 169 % share predicted ~11 min
+        quick=dict(setup_min=2.0, sft_min=4.9, step_min=2.8, rollouts=2, peak_gib=11.3, how="alone")),
 }}
 
 def cost_variant(cfg: RLRunConfig, family=None) -> str:

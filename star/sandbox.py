@@ -548,6 +548,7 @@ def valid_text(s: str) -> str:
     try: s.encode("utf-8"); return s
     except UnicodeEncodeError: return s.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
+# %% ../nbs/00_sandbox.ipynb #3bc061cd
 class Sandbox:
     """The TravelPlanner tool environment of one or many rollouts: the six tools over a shared read-only
     `TravelDB` (`db`: a TravelDB, a folder, or None for `TravelDB.load()`), plus the paper's environment-failure

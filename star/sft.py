@@ -92,6 +92,7 @@ def build_sft_dataset(tasks=None, n: int = 64, seed: int = SFT_SEED, path=None, 
     if not rows: raise ValueError("no trajectory passed the SFT filter")
     return Dataset.from_list(rows)
 
+# %% ../nbs/09_sft.ipynb #7ad3d7d0
 def dataset_trajectories(ds) -> list:
     "Rows of `build_sft_dataset` back as `star.agent.Trajectory` objects (for `star.teacher.table8_stats`)."
     return [Trajectory(r["messages"], r["termination"] or None, {"task_id": r["task_id"], "level": r["level"]})
@@ -119,6 +120,7 @@ def assistant_spans(messages: list, tokenizer) -> tuple[str, list]:
         spans.append((start, end))
     return text, spans
 
+
 def tokenize_sft(messages: list, tokenizer) -> dict:
     """`{'input_ids': [...], 'assistant_masks': [...]}` for one chat (TRL's pre-tokenised format: SFTTrainer turns
     mask 0 into label -100). Token ids are `tokenizer(chat_text)` (= `apply_chat_template(messages)`); the mask is
@@ -137,6 +139,7 @@ def tokenize_sft(messages: list, tokenizer) -> dict:
         mask.append(int(inside))
     return {"input_ids": list(enc["input_ids"]), "assistant_masks": mask}
 
+# %% ../nbs/09_sft.ipynb #5763ba57
 def tokenize_dataset(ds, tokenizer):
     """`tokenize_sft` on every row of a `build_sft_dataset` Dataset -> a Dataset with columns `input_ids`,
     `assistant_masks` (plus `n_tokens`, `n_trained`), ready for `SFTTrainer` (which truncates to `max_length`)."""
@@ -159,6 +162,7 @@ def _n_devices() -> int:
     import torch
     return int(os.environ.get("WORLD_SIZE") or max(torch.cuda.device_count(), 1))
 
+
 def sft_dtype(scale: str, dtype="auto", cpu: bool | None = None) -> DtypeChoice:
     """The SFT compute precision of `scale` and why (`.dtype`: 'float32' | 'bfloat16' | 'float16'): `dtype` as asked,
     or for "auto" float32 on 'tiny' (a test model) and otherwise `star.models.dtype_choice` of the device SFT trains
@@ -170,10 +174,12 @@ def sft_dtype(scale: str, dtype="auto", cpu: bool | None = None) -> DtypeChoice:
         return replace(choice, dtype="float32", reason="the tiny test model trains in float32")
     return choice
 
+
 def uses_lora(scale: str) -> bool:
     "Whether `train_sft` fine-tunes `scale` with LoRA: the offline CPU LMs ('0.5B', '1.5B-offline'); full FT otherwise."
     return get_spec(scale).offline is not None
 
+# %% ../nbs/09_sft.ipynb #9934b501
 def sft_config(scale: str = "tiny", out_dir="runs/sft", dtype="auto", **overrides):
     """TRL `SFTConfig` with the SFT recipe of `scale` (`star.models.get_spec(scale).sft`). Paper scales
     (1.5B/3B/7B; App. C.2 and Agent-STAR `SFTScripts/*.yaml`): lr 5e-6, cosine schedule with warm-up ratio 0.1,
@@ -214,6 +220,7 @@ def sft_config(scale: str = "tiny", out_dir="runs/sft", dtype="auto", **override
     kw.update(overrides)
     return SFTConfig(**kw)
 
+# %% ../nbs/09_sft.ipynb #bff1f824
 PROTOCOL_TOKENS = ("<tool_call>", "</tool_call>")  # Qwen2.5 added tokens the ReAct protocol emits (ids 151657/151658)
 
 def lora_config(scale: str, **overrides):
@@ -227,6 +234,7 @@ def protocol_token_ids(tokenizer) -> list[int]:
     ids = [tokenizer.convert_tokens_to_ids(t) for t in PROTOCOL_TOKENS]
     if any(i is None or i == tokenizer.unk_token_id for i in ids): raise KeyError(f"tokenizer lacks {PROTOCOL_TOKENS}")
     return ids
+
 
 def train_embedding_rows(model, token_ids):
     """Make rows `token_ids` of `model`'s input embedding trainable on top of LoRA (the output layer is tied to it,
@@ -245,6 +253,7 @@ def train_embedding_rows(model, token_ids):
 def _peak_rss_gib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # Linux: KiB
 
+
 def last_checkpoint(out_dir):
     """The newest *complete* `checkpoint-*` folder under `out_dir` (`star.checkpoints.find_resume_checkpoint`, reading
     only: nothing is moved), or None. Raises `NoUsableCheckpointError` when checkpoints were completed there and none
@@ -259,6 +268,7 @@ def _save_rows(W, rows):
     def save(d): torch.save(W[rows].detach().cpu().clone(), Path(d) / "embedding_rows.pt")
     return save
 
+
 def _publish_folder(tmp: Path, final: Path) -> Path:
     "Replace `final` by the folder `tmp` with renames only: a reader sees the old complete folder or the new one."
     old = final.with_name(f".{final.name}.old")
@@ -267,6 +277,7 @@ def _publish_folder(tmp: Path, final: Path) -> Path:
     os.replace(tmp, final)
     if old.exists(): shutil.rmtree(old, ignore_errors=True)
     return final
+
 
 def _train_protocol_rows(scale, model, data, tok, out_dir, rows, steps, lr, max_length, dtype="auto"):
     """Second SFT stage of the LoRA scales: only the `rows` of the (merged) model's tied embedding train, with a
@@ -283,27 +294,16 @@ def _train_protocol_rows(scale, model, data, tok, out_dir, rows, steps, lr, max_
     W.requires_grad_(False)
     return model, [{"step": h["step"], "loss": h["loss"]} for h in tr.state.log_history if "loss" in h]
 
+# %% ../nbs/09_sft.ipynb #5793c8f2
 def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resume: bool = True,
               lora: dict | None = None, row_steps: int = 0, row_lr: float = 1e-2,
               row_max_length: int = 2048, dtype="auto", **overrides) -> Path:
-    """Supervised fine-tuning of `scale` on `dataset` (paper Sec. 4.1 / App. C.2) with TRL's `SFTTrainer`.
-    `dataset`: rows of `build_sft_dataset` (chat `messages`) or already `tokenize_dataset`d. `out_dir`: Trainer
-    checkpoints (`checkpoint-N`, resumed from the newest when `resume` and one exists), `final/` (a full model +
-    tokenizer that `star.models.load_model(path)` / `load_tokenizer(path)` load; LoRA adapters are merged first) and
-    `sft_log.json` (config, loss curve per step, step time, peak RSS, the fingerprint of `final/`'s weights). `model`/`tokenizer` default to
-    `load_model(scale)` with float32 weights (AdamW's master copy; bf16 autocast per `sft_config`) on this
-    process's device (`star.models.train_device`) / `load_tokenizer(scale)`; `lora`: LoraConfig
-    overrides; `overrides` go to `sft_config`. Trajectories longer than the config's `max_length` are dropped, counted in `sft_log.json`
-    (`n_dropped_overlong`) and reported -- truncating them would cut off the `<answer>` and teach the model never to
-    answer; ValueError if none is left. LoRA scales can then run `row_steps` steps of a second stage
-    that trains only the protocol tokens' embedding rows at `row_lr` on `row_max_length`-token prefixes: needed
-    after a short LoRA stage (12 steps or fewer: the probe's), harmful after the 48-step 0.5B recipe, whose default is
-    0 (see "Why the protocol tokens are trained"). Off CUDA, TRL's fused LM head scores only the assistant positions
-    (`star.models.cpu_compact_logprobs`: same loss, ~40% less time per 0.5B step). Survives a kill anywhere: every
-    checkpoint is marked complete once written (`star.checkpoints.AtomicCheckpoints`; a LoRA checkpoint includes its
-    embedding rows), a resume starts from the newest complete one (`find_resume_checkpoint`: the others are set aside
-    and named), `final/` appears by a rename once whole, `sft_log.json` is written atomically, and an interrupted first
-    run leaves no empty `out_dir`. Returns the `final/` path."""
+    """Supervised fine-tuning of `scale` on `dataset` (paper Sec. 4.1 / App. C.2) with TRL's `SFTTrainer`; returns the
+    `final/` path under `out_dir` (what `out_dir` holds, the kill-safety and the protocol-row stage: see above).
+    `dataset`: rows of `build_sft_dataset` (chat `messages`) or already `tokenize_dataset`d. `model`/`tokenizer`
+    default to `load_model(scale)` (float32 weights on `star.models.train_device`) / `load_tokenizer(scale)`;
+    `lora`: LoraConfig overrides; `overrides` go to `sft_config`. Trajectories longer than the config's `max_length`
+    are dropped (`n_dropped_overlong` in `sft_log.json`); ValueError if none is left."""
     from star.checkpoints import find_resume_checkpoint, run_folder
     out_dir = Path(out_dir)
     point = find_resume_checkpoint(out_dir, move=False) if resume else None   # fails here, before the model loads
@@ -311,6 +311,7 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
         return _train_sft(scale, dataset, out_dir, point, model, tokenizer, lora, row_steps, row_lr, row_max_length,
                           dtype, overrides)
 
+# %% ../nbs/09_sft.ipynb #c2d7d746
 def _train_sft(scale, dataset, out_dir, point, model, tokenizer, lora, row_steps, row_lr, row_max_length, dtype, overrides):
     from trl import SFTTrainer
     from star.checkpoints import atomic_trainer, model_fingerprint, set_aside
@@ -383,6 +384,7 @@ def _train_sft(scale, dataset, out_dir, point, model, tokenizer, lora, row_steps
     if trainer.accelerator.is_main_process: write_atomic(out_dir / "sft_log.json", json.dumps(log, indent=1, default=str))
     return final
 
+# %% ../nbs/09_sft.ipynb #66b74585
 def sft_run_record(run: str, out_dir, config: dict, final_model: str, git: str | None = None, **extra) -> dict:
     """The run record (`star.results`, kind `sft`) of the SFT run in `out_dir`, from its `sft_log.json`: `config`, the
     loss curve, the duration, `final_model` (the repository-relative path of its `final/`, which RL records name it
@@ -450,6 +452,7 @@ SFT_PARAMETERS = dict(
     allow_dirty=False,   # publish to results_dir from a tree with uncommitted changes (the record is marked dirty)
 )
 
+
 def check_parameters(namespace: dict, before, declared: dict = SFT_PARAMETERS) -> dict:
     """The run notebook's parameters as a dict, after papermill's injected cell: every name that appeared in
     `namespace` (the notebook's `globals()`) since the snapshot `before` must be a declared parameter. Raises
@@ -461,6 +464,7 @@ def check_parameters(namespace: dict, before, declared: dict = SFT_PARAMETERS) -
     if unknown: raise ValueError(f"unknown parameter(s) {unknown}; this notebook takes {sorted(declared)}")
     return {k: namespace.get(k, v) for k, v in declared.items()}
 
+# %% ../nbs/09_sft.ipynb #7315c34d
 def check_sft_values(P: dict) -> dict:
     """`P` (the notebook's parameters, `check_parameters`) with every value checked and normalised before anything
     is loaded: the scale is registered, `run` makes a valid record name, counts are integers in range (`max_steps`

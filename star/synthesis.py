@@ -71,7 +71,7 @@ class Acc:
     "An accommodation: name, price (USD per night per room), room type, house rules, minimum nights, maximum occupancy."
     name: str; price: float; room_type: str; house_rules: str; min_nights: float; max_occupancy: int
 
-
+# %% ../nbs/06_synthesis.ipynb #cf230ee8
 class SynthesisIndex:
     """Lookup tables over a `TravelDB` for element sampling and the feasibility solver (built once, ~1 s on the
     embedded DB). Venues keep only rows the official evaluator resolves to themselves (see `_self_matched`);
@@ -170,7 +170,6 @@ def _compositions(total, k):
     out = [c for c in itertools.product(range(1, total + 1), repeat=k) if sum(c) == total]
     return sorted(out, key=lambda c: (max(c) - min(c), c))
 
-
 def _set_partitions(items):
     if not items: yield []; return
     first, rest = items[0], items[1:]
@@ -178,7 +177,7 @@ def _set_partitions(items):
         for i in range(len(p)): yield p[:i] + [[first] + p[i]] + p[i + 1:]
         yield [[first]] + p
 
-
+# %% ../nbs/06_synthesis.ipynb #af5ab9a5
 def _meal_options(rests, R, cap, K):
     """Cheapest ways to fill R..cap distinct meal slots of one city from `rests` (sorted by cost): without cuisine
     constraint one option (the R cheapest); with cuisines K, for every set partition of every subset of K, the
@@ -218,7 +217,7 @@ def _day_layout(task_days, cities, nights):
     for n in nights: arr.append(d); d += n
     return arr
 
-
+# %% ../nbs/06_synthesis.ipynb #d754094e
 class _Solver:
     def __init__(self, ix, task):
         self.ix, self.t = ix, task
@@ -350,7 +349,6 @@ def _rand_index(rng, n):
     "Uniform index in range(n) from a `random.Random` or a `numpy.random.Generator`."
     return int(rng.integers(n)) if hasattr(rng, "integers") else rng.randrange(n)
 
-
 def _shuffled(rng, seq):
     "A shuffled copy of `seq` (`random.Random` or `numpy.random.Generator`)."
     seq = list(seq)
@@ -367,7 +365,7 @@ def _transport_text(ix, kind, o, d, day):
     if kind == "self-driving": return f"Self-driving, from {o} to {d}, duration: {du}, distance: {di}, cost: {drive}"
     return f"Taxi, from {o} to {d}, duration: {du}, distance: {di}, cost: {taxi}"
 
-
+# %% ../nbs/06_synthesis.ipynb #2d042123
 def _build_plan(sv: _Solver, r: dict, budget=None, rng=None, fill_optional=True):
     "Day-by-day plan (TravelPlanner JSON fields) of route `r`; optional travel-day meals/attractions added while within `budget`."
     t, ix, p = sv.t, sv.ix, sv.p
@@ -409,7 +407,7 @@ def _build_plan(sv: _Solver, r: dict, budget=None, rng=None, fill_optional=True)
         for d, n in zip(want, attrs): plan[d]["attraction"] = f"{n}, {c};"
     return plan, cost
 
-
+# %% ../nbs/06_synthesis.ipynb #8552dc86
 def search_plan(task, index: SynthesisIndex, rng=None, fill_optional=True, top=12):
     """Search the cheapest plans of `task` over routes (ordered cities of the destination state, nights per
     city), transport regimes and venues. Returns (plan, cost, route) for a plan that satisfies every commonsense
@@ -430,6 +428,7 @@ def search_plan(task, index: SynthesisIndex, rng=None, fill_optional=True, top=1
 
 # %% ../nbs/06_synthesis.ipynb #b7eb26f3
 _INDEX = {}
+
 def synthesis_index(db=None) -> SynthesisIndex:
     "The cached `SynthesisIndex` of `db` (default: the evaluator's `default_db()`, i.e. the embedded `TravelDB`)."
     if db is None:
@@ -457,7 +456,7 @@ def min_cost(task, db=None):
     r = search_plan(t, synthesis_index(db), fill_optional=False)
     return None if r is None else r[1]
 
-
+# %% ../nbs/06_synthesis.ipynb #b9db1cfe
 def diagnose(task, db=None) -> str:
     """Why `find_plan(task)` finds no plan: the first missing piece in the loaded database ('no transport ...' when a
     leg has neither a flight on its date nor a ground route shorter than a day, 'no accommodation ...', ...), or
@@ -491,7 +490,6 @@ LEVEL_FACTOR = {"easy": 1.0, "medium": 0.75, "hard": 0.5}  # TravelPlanner query
 # embedded DB serves (measured in the chapter); these factors bring the medians back to ~1.
 CALIBRATION = {"easy": 0.75, "medium": 0.55, "hard": 0.75}
 
-
 def round_to_hundreds(x) -> int:
     "Nearest multiple of 100 (TravelPlanner's `round_to_hundreds`, Python's round-half-even on x/100)."
     return int(round(x / 100) * 100)
@@ -521,7 +519,7 @@ def typical_costs(task, db=None) -> dict:
     stats = {"lowest": min, "highest": max, "average": lambda v: sum(v) / len(v)}
     return {k: tr[k] * m["flight"] + f(hotels) * m["hotel"] + f(rests) * m["restaurant"] for k, f in stats.items()}
 
-
+# %% ../nbs/06_synthesis.ipynb #512280df
 def estimate_budget(task, cheapest: float, db=None, margin: float = 0.1, calibration: dict = CALIBRATION) -> int:
     """The query's budget, "dynamically estimated" (paper Sec. 3, App. C.1) from a typical cost and the cheapest
     feasible cost. Typical = TravelPlanner's rule on `typical_costs`: 3-day (average+lowest)/2, 5-day average, 7-day
@@ -541,7 +539,7 @@ def estimate_budget(task, cheapest: float, db=None, margin: float = 0.1, calibra
 # %% ../nbs/06_synthesis.ipynb #d4d371b5
 def _shift(day: str, k: int) -> str: return (_date.fromisoformat(day) + timedelta(days=k)).isoformat()
 
-
+# %% ../nbs/06_synthesis.ipynb #858389a5
 class TripPools:
     """Which (origin, destination, start date) trips the loaded DB can serve, for element sampling. A leg is served
     by a flight on its date or by a ground route (distance row with a duration under a day). 'flight' pools hold
@@ -595,8 +593,9 @@ class TripPools:
             s = _shift(self.start, _rand_index(rng, self.n_days - days + 1))
         return o, d, [_shift(s, i) for i in range(days)]
 
-
+# %% ../nbs/06_synthesis.ipynb #993c2539
 _POOLS = {}
+
 def trip_pools(db=None) -> TripPools:
     "The cached `TripPools` of `db` (default: the embedded DB)."
     ix = synthesis_index(db)
@@ -655,6 +654,7 @@ def _join(items):
     items = list(items)
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
+# %% ../nbs/06_synthesis.ipynb #5c677816
 # Phrasings modelled on the 180 official validation queries (one list per element; one is drawn per query).
 _OPEN = [
     "Please create a travel plan {who} departing from {org} and heading to {where} for {trip}, from {start} to {end}, 2022.",
@@ -703,7 +703,7 @@ _TRANSPORT = {
                         "We would prefer not to self-drive during this trip."],
 }
 
-
+# %% ../nbs/06_synthesis.ipynb #7a228cd8
 def template_query(task, rng) -> str:
     """Back-translation without an LLM: one phrasing per element, drawn with `rng` from lists modelled on the
     official validation queries; mentions origin, destination (and number of cities for 5/7-day trips), duration,
@@ -739,7 +739,6 @@ Query: Could you create a 7-day travel itinerary for 2 people, departing from Al
 JSON: {json}
 Query:"""
 
-
 def elements_json(task) -> str:
     "The validated elements given to the back-translation model (TravelPlanner field names)."
     keys = ("org", "dest", "days", "visiting_city_number", "date", "people_number", "local_constraint", "budget")
@@ -760,7 +759,7 @@ def query_mentions(task, query: str) -> list[str]:
         if c.lower() not in q: miss.append(f"cuisine {c}")
     return miss
 
-
+# %% ../nbs/06_synthesis.ipynb #855deea3
 def llm_query(task, base_url: str, model: str, api_key_env: str = "OPENAI_API_KEY", temperature: float = 0.7,
               timeout: float = 60.0, max_tokens: int = 512, max_retries: int = 3) -> str:
     """Back-translate `task` with a chat model on an OpenAI-compatible endpoint (`POST {base_url}/chat/completions`,
@@ -799,11 +798,10 @@ class SynthesisStats:
 def _element_key(t) -> tuple:
     return (t.org, t.dest, int(t.days), tuple(t.date), int(t.people_number), json.dumps(t.local_constraint, sort_keys=True))
 
-
 def _reason(msg: str) -> str:
     return " ".join(msg.split()[:2]) if not msg.startswith("no transport") else "no transport"
 
-
+# %% ../nbs/06_synthesis.ipynb #f74a386e
 def synthesize(n: int, level: str, seed: int = 0, db=None, backend: str = "template", base_url: str | None = None,
                model: str | None = None, api_key_env: str = "OPENAI_API_KEY", p_flight: float = 0.5,
                days=(3, 5, 7), max_tries: int | None = None, verify: bool = False, stats: SynthesisStats | None = None,
@@ -874,7 +872,7 @@ def synthesize(n: int, level: str, seed: int = 0, db=None, backend: str = "templ
     stats.seconds += time.time() - t0
     return out
 
-
+# %% ../nbs/06_synthesis.ipynb #2c1a9f0e
 def synthesize_pool(n_easy: int, n_medium: int, n_hard: int, seed: int = 0, db=None, **kw):
     """Easy, medium and hard tasks (`synthesize` per level, element sets kept distinct across levels) and the run's
     `SynthesisStats` per level: -> (tasks, {level: stats})."""

@@ -33,10 +33,12 @@ def _literal(v):
         return ast.literal_eval(s)
     return v
 
+
 def normalize_query(text: str) -> str:
     "Whitespace-collapsed, lower-cased query text: the identity used to keep data pools disjoint."
     return re.sub(r"\s+", " ", str(text)).strip().lower()
 
+# %% ../nbs/01_tasks.ipynb #e146c1da
 @dataclass
 class Task:
     "One TravelPlanner query with the structured fields the evaluator checks (Xie et al. 2024, Sec. 3)."
@@ -144,6 +146,7 @@ def save_jsonl_tasks(tasks: Iterable[Task], path) -> Path:
 class DatasetUnavailable(RuntimeError):
     "A remote dataset could not be fetched (offline, no cache, or unknown name)."
 
+
 TRAVELPLANNER_HF = "osunlp/TravelPlanner"
 AGENT_STAR_HF = "xxwu/Agent-STAR-TravelDataset"
 AGENT_STAR_FILES = {"total_17k": "TravelTotal_17K.jsonl", "mixed_1k": "Travel_Mixed_1K_RL.jsonl",
@@ -162,6 +165,7 @@ def load_hf_tasks(split: str = "test", repo: str = TRAVELPLANNER_HF) -> list[Tas
             f"Offline, use load_tasks('train'|'validation') (embedded) or load_jsonl_tasks(path).") from e
     return [Task.from_dict(dict(r), split=split, idx=i) for i, r in enumerate(ds)]
 
+
 def load_agent_star_tasks(name: str = "mixed_1k", repo: str = AGENT_STAR_HF) -> list[Task]:
     """Agent-STAR synthetic queries: `name` is a key of `AGENT_STAR_FILES` (e.g. 'total_17k', 'mixed_1k',
     'hard_1k') or a file name in `repo`. Downloads with `huggingface_hub.hf_hub_download` (cached).
@@ -178,6 +182,7 @@ def load_agent_star_tasks(name: str = "mixed_1k", repo: str = AGENT_STAR_HF) -> 
             f"with star.synthesis or pass a local copy to load_jsonl_tasks(path).") from e
     return load_jsonl_tasks(path, split=Path(fname).name.split(".")[0])
 
+# %% ../nbs/01_tasks.ipynb #ab2ce4ca
 def load_tasks(split: str = "validation") -> list[Task]:
     """Tasks of a TravelPlanner split. 'train' (45, with `annotated_plan` and `reference_information`) and
     'validation' (180) come from the packaged files; 'test' (1,000) from the hub (`load_hf_tasks`);

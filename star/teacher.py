@@ -76,6 +76,7 @@ def split_entity(value: str) -> tuple[str, str] | None:
     name, sep, city = value.rpartition(", ")
     return (name.strip(), city_name(city)) if sep else (value, "")
 
+
 @dataclass
 class Leg:
     "One transport leg of a plan: mode 'flight' | 'self-driving' | 'taxi' | 'unknown'."
@@ -87,9 +88,11 @@ class Leg:
     number: str | None = None   # flight number
     text: str = ""
 
+
 def plan_days(plan: list[dict]) -> list[dict]:
     "Non-empty days of a structured plan in STAR's schema (`canonical_plan`, padding `{}` days dropped)."
     return [d for d in canonical_plan(plan) if d and any(v not in ("", "-") for k, v in d.items() if k != "days")]
+
 
 def plan_legs(plan: list[dict], dates: list[str] | None = None) -> list[Leg]:
     "Transport legs of a plan in day order (TravelPlanner transportation strings); `dates[i]` is day i+1's date."
@@ -107,6 +110,7 @@ def plan_legs(plan: list[dict], dates: list[str] | None = None) -> list[Leg]:
         legs.append(Leg(day, date, mode, city_name(m["org"]), city_name(m["dest"]), num.group(1) if num else None, text))
     return legs
 
+# %% ../nbs/07_teacher.ipynb #b0c2a97b
 def plan_entities(plan: list[dict]) -> list[tuple[str, int, str, str]]:
     "(kind, day, name, city) for every restaurant (kind = meal), attraction and accommodation of a plan."
     out = []
@@ -135,6 +139,7 @@ def retrieved(messages: list[dict]) -> list[tuple[str, dict, list[dict]]]:
         out.append((t.tool_name, t.arguments, read_observation(t.tool_name, u["content"])))
     return out
 
+# %% ../nbs/07_teacher.ipynb #8be8b38e
 def ungrounded(plan: list[dict], messages: list[dict], task=None) -> list[str]:
     """Plan elements that no observation in `messages` shows (paper App. E guideline 3, "Absolute Trust in Tool
     Output"): a flight number not in the SearchFlight result for that leg and date, a self-driving/taxi leg without
@@ -361,6 +366,7 @@ def _read_accommodation(self: _Oracle, s, entries, obs):
         parts.append(p)
     return f"There are {_plural(len(entries), 'accommodation')} in {s.city}. " + " ".join(parts)
 
+
 @patch
 def _read_restaurants(self: _Oracle, s, entries, obs):
     by = {}
@@ -381,6 +387,7 @@ def _read_restaurants(self: _Oracle, s, entries, obs):
     if got: text += " Requested cuisines covered so far: " + ", ".join(f"{c} ({self.cuisine_at[c]})" for c in got) + "."
     return text
 
+# %% ../nbs/07_teacher.ipynb #e1f4bd69
 @patch
 def _read_attractions(self: _Oracle, s, entries, obs):
     names = {e["name"].strip() for e in entries}
@@ -425,6 +432,7 @@ def writable(plan: list[dict]) -> bool:
     "Whether `render_plan` can write the plan as canonical text (no field value holds a line break)."
     return all("\n" not in str(v) and "\r" not in str(v) for d in plan for v in d.values())
 
+# %% ../nbs/07_teacher.ipynb #65e3e8a5
 def solve(task, sandbox=None, plan: list[dict] | None = None, rng: random.Random | None = None,
           explore: float = 0.5) -> Trajectory | None:
     """The oracle-planner teacher (DESIGN "Teacher offline"; stands in for the paper's DeepSeek-V3.2 teacher,
@@ -505,6 +513,7 @@ def accept(traj: Trajectory | None, task, protocol: str = "official", formatter:
         return False, f"not success: {bad[0]} ({r.reasons.get(bad[0], '')})" if bad else f"not success: {r.crash or 'evaluator'}"
     return True, "ok"
 
+
 @dataclass
 class SFTSet:
     "Result of `build_sft_set`: kept trajectories, one (task_id, reason) per task, and where the JSONL went."
@@ -519,6 +528,7 @@ class SFTSet:
 def _open_w(path: Path):
     return gzip.open(path, "wt", encoding="utf-8") if path.suffix == ".gz" else open(path, "w", encoding="utf-8")
 
+
 def write_sft_jsonl(trajectories: Iterable[Trajectory], path) -> Path:
     "Write chat-format SFT records `{\"messages\": […], \"meta\": {…}}`, one per line (gzip if `.gz`). Returns the path."
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
@@ -532,6 +542,7 @@ def read_sft_jsonl(path) -> list[Trajectory]:
     from star.results import read_jsonl
     return [Trajectory.from_json(r) for r in read_jsonl(path)]
 
+# %% ../nbs/07_teacher.ipynb #3956cc6d
 def build_sft_set(tasks, trajectories: list | None = None, teacher: Callable | None = None, sandbox=None,
                   out=None, protocol: str = "official", formatter: str = "auto", progress: bool = False) -> SFTSet:
     """Rejection sampling for SFT (paper Sec. 4.1, App. C.2): one trajectory per task, from `trajectories`

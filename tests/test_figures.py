@@ -1,11 +1,13 @@
 """The paper's tables and figures (`star.figures`, notebooks in `nbs/figures/`, outputs in `figures/`).
 
 * every artefact of the paper the issue lists has exactly one notebook, which calls its builder, and the notebooks
-  are clean (python3 kernelspec only, no outputs) — `tests/test_notebooks.py` globs `nbs/*.ipynb` only;
+  are committed executed (`tools/doc_outputs.py`): the table (markdown) or the plot (PNG) shows on GitHub, and
+  `nbdev-clean` keeps it byte for byte (python3 kernelspec only, no execution counts) — `tests/test_notebooks.py`
+  globs `nbs/*.ipynb` only;
 * building twice writes the same bytes, and the committed `figures/` equal a fresh build from `results/`;
 * runs that are missing read *missing* / "no runs yet"; a record that exists fills exactly its cell.
 """
-import json, re, shutil
+import json, re, shutil, tomllib
 from pathlib import Path
 
 import matplotlib
@@ -46,13 +48,30 @@ def test_library_chapter_exports_figures():
 
 
 @pytest.mark.parametrize("nb_path", sorted(FIG_NBS.glob("*.ipynb")), ids=lambda p: p.stem)
-def test_figure_notebook_is_clean(nb_path):
-    nb = _nb(nb_path)
+def test_figure_notebook_is_committed_executed(nb_path):
+    "Committed with the outputs of a clean run (`python tools/doc_outputs.py nbs/figures/<name>.ipynb`), nbdev-clean."
+    from fastcore.nbio import nb2str, read_nb
+    from nbdev.clean import clean_nb
+    nb, fix = _nb(nb_path), f"run `python tools/doc_outputs.py {nb_path.relative_to(ROOT)}`"
     assert nb["metadata"].get("kernelspec", {}).get("name") == "python3"
     assert set(nb["metadata"]) <= {"kernelspec", "jekyll", "jupytext", "doc", "widgets", "nbdev"}
+    code = [c for c in nb["cells"] if c["cell_type"] == "code"]
     for c in nb["cells"]:
-        if c["cell_type"] == "code": assert not c.get("outputs") and c.get("execution_count") is None, "run nbdev-clean"
         assert set(c.get("metadata", {})) <= {"tags"}
+    for c in code:
+        assert c.get("execution_count") is None, "run nbdev-clean"
+        for o in c.get("outputs", []):
+            assert o["output_type"] != "error" and o.get("name") != "stderr", f"{nb_path.name}: an error output: {fix}"
+    kinds = {k for o in code[-1].get("outputs", []) for k in o.get("data", {})}
+    if nb_path.stem != "00_figures":   # the artefact itself is the last cell's output: its table or its plot
+        want = "text/markdown" if nb_path.stem.startswith("table") else "image/png"
+        assert want in kinds, f"{nb_path.name}: the last cell shows no {want}: {fix}"
+    else: assert any(c.get("outputs") for c in code), f"{nb_path.name}: no outputs: {fix}"
+    cfg = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["nbdev"]
+    clean = read_nb(nb_path)
+    clean_nb(clean, allowed_metadata_keys=cfg.get("allowed_metadata_keys") or None,
+             allowed_cell_metadata_keys=cfg["allowed_cell_metadata_keys"], clean_ids=cfg.get("clean_ids", True))
+    assert nb2str(clean) == nb_path.read_text(encoding="utf-8"), "nbdev-clean would change it: run nbdev-clean"
 
 
 def test_build_twice_same_bytes(tmp_path):
