@@ -605,7 +605,10 @@ CPU_COSTS = {"0.5B": {
     "float32": dict(
         # alone: 9.7 min (SFT 2 x 146 s, protocol rows 53 s, the GRPO step 170 s); a first run beside other jobs took
         # 19.6 min at 98 % CPU, which scaled to the bf16 run's 169 % share predicted ~11 min
-        quick=dict(setup_min=2.0, sft_min=4.9, step_min=2.8, rollouts=2, peak_gib=11.3, how="alone")),
+        quick=dict(setup_min=2.0, sft_min=4.9, step_min=2.8, rollouts=2, peak_gib=11.3, how="alone"),
+        # alone: 55.5 min (SFT 8 steps 1.2 min, 16 steps of 2.59 min, 3 validations of 64 queries at 3.4 s); predicted
+        # 67.7 min beforehand from the bf16 probe and the quick variant's fp32/bf16 ratios
+        probe=dict(setup_min=2.0, sft_min=1.2, step_min=2.59, rollouts=16, val_query_min=0.057, peak_gib=21.4, how="alone")),
 }}
 
 def cost_variant(cfg: RLRunConfig, family=None) -> str:
