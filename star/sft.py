@@ -411,12 +411,14 @@ def step_progress(desc: str, keys: Sequence[str] = ("loss",)):
         def on_train_begin(self, args, state, control, **kw):
             self.accum = max(1, int(getattr(args, "gradient_accumulation_steps", 1) or 1))
             if state.is_world_process_zero:
-                self.bar = tqdm(total=state.max_steps, initial=state.global_step, desc=desc, bar_format=fmt,
+                self.bar = tqdm(total=state.max_steps, initial=min(state.global_step, state.max_steps), desc=desc, bar_format=fmt,
                                 file=sys.stderr, mininterval=0, dynamic_ncols=False, ncols=110, position=0)
         def on_substep_end(self, args, state, control, **kw):   # a micro-batch inside a step
             if self.bar is not None: self.bar.update(min(1 / self.accum, state.global_step + 1 - self.bar.n - 1e-9))
         def on_step_end(self, args, state, control, **kw):
-            if self.bar is not None: self.bar.update(state.global_step - self.bar.n)
+            # clamped: a run resumed past its max_steps must not push tqdm past its total (it then drops the total
+            # and the bar format raises)
+            if self.bar is not None: self.bar.update(max(0, min(state.global_step, self.bar.total) - self.bar.n))
         def on_log(self, args, state, control, logs=None, **kw):
             vals = {k: round(float(v), 3) for k, v in (logs or {}).items() if k in keys and isinstance(v, (int, float))}
             if self.bar is not None and vals: self.bar.set_postfix(vals, refresh=True)
