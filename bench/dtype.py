@@ -20,24 +20,14 @@ def arm(model: str, dtype: str, turns: int, steps: int, out: str) -> dict:
     "One SFT arm in this process: `steps` steps on the cut trajectory; returns step times and the sft_log numbers."
     import star.sft as S
     from datasets import Dataset
-    from transformers import Trainer, TrainerCallback
     ds = S.build_sft_dataset(n=1, seed=2603, ratio=(1, 0, 0), max_tokens=6400)
     msgs = ds[0]["messages"]
     cut = [i for i, m in enumerate(msgs) if m["role"] == "assistant"][turns - 1] + 1
     short = Dataset.from_list([{"messages": msgs[:cut]}])
-    step_t = []
-    class Clock(TrainerCallback):
-        def on_step_begin(self, *a, **k): self.t = time.perf_counter()
-        def on_step_end(self, *a, **k): step_t.append(time.perf_counter() - self.t)
-    orig_init = Trainer.__init__
-    def init(self, *a, **k):
-        orig_init(self, *a, **k); self.add_callback(Clock())
-    Trainer.__init__ = init
-    S.train_sft(model, short, out, resume=False, row_steps=0, max_steps=steps, batch_size=1, save_strategy="no",
-                logging_steps=1, dtype=dtype)
-    log = json.loads((Path(out) / "sft_log.json").read_text())
-    timed = step_t[1:] if len(step_t) > 1 else step_t
-    return dict(dtype=dtype, step_seconds=[round(t, 2) for t in step_t], seconds_per_step=round(sum(timed) / len(timed), 2),
+    from _sft_timing import timed_sft
+    t = timed_sft(model, short, out, steps, dtype)
+    log = t["log"]
+    return dict(dtype=dtype, step_seconds=t["step_seconds"], seconds_per_step=t["seconds_per_step"],
                 peak_rss_gib=log["peak_rss_gib"], n_tokens=log["n_tokens"], losses=[round(p["loss"], 4) for p in log["loss_curve"]],
                 compute=log["compute"])
 

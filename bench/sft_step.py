@@ -27,22 +27,11 @@ def arm(model: str, compact: bool, n: int, steps: int, out: str, dtype: str = "a
     ds = S.build_sft_dataset(n=n, seed=2603, ratio=(1, 0, 0), max_tokens=6400)
     # train_sft turns compaction on off CUDA; the default arm keeps TRL's own rule by making that call a no-op
     if not compact: S.cpu_compact_logprobs = lambda enable=True: cpu_compact_logprobs(False)
-    step_t = []
-    from transformers import TrainerCallback
-    class Clock(TrainerCallback):
-        def on_step_begin(self, *a, **k): self.t = time.perf_counter()
-        def on_step_end(self, *a, **k): step_t.append(time.perf_counter() - self.t)
-    from transformers import Trainer
-    orig_init = Trainer.__init__
-    def init(self, *a, **k):
-        orig_init(self, *a, **k); self.add_callback(Clock())
-    Trainer.__init__ = init
-    S.train_sft(model, ds, out, resume=False, row_steps=0, max_steps=steps, batch_size=1, save_strategy="no",
-                logging_steps=1, dtype=dtype)
-    log = json.loads((Path(out) / "sft_log.json").read_text())
-    timed = step_t[1:] if len(step_t) > 1 else step_t
-    return dict(compact=compact, step_seconds=[round(t, 2) for t in step_t],
-                seconds_per_step=round(sum(timed) / len(timed), 2), peak_rss_gib=log["peak_rss_gib"],
+    from _sft_timing import timed_sft
+    t = timed_sft(model, ds, out, steps, dtype)
+    log = t["log"]
+    return dict(compact=compact, step_seconds=t["step_seconds"],
+                seconds_per_step=t["seconds_per_step"], peak_rss_gib=log["peak_rss_gib"],
                 n_tokens=log["n_tokens"], n_trained_tokens=log["n_trained_tokens"],
                 losses=[round(p["loss"], 4) for p in log["loss_curve"]], compute=log["compute"])
 
