@@ -593,22 +593,21 @@ def sft_checkpoint(cfg: RLRunConfig, exclude: Sequence = (), family=None) -> Pat
 # AVX2 machine's 173: expect such a CPU to be up to ~1.4x slower than these float32 figures). Per variant of a run
 # (`cost_variant`): minutes of the set-up (data, model load, engine start; the quick variant's protocol-rows SFT
 # stage), of the variant's SFT when its checkpoint must be trained first, of one GRPO step with `rollouts` = G x
-# prompts (rollouts, scoring, update), of one validation query, the peak resident memory, and `how` it was measured.
-# Runs measured while other jobs shared the 2 cores are scaled to the machine alone by their CPU share (`how` says
-# so; the README gives the raw figures). Sources: README "Which compute path your CPU takes" and "The default offline
+# prompts (rollouts, scoring, update), of one validation query and the peak resident memory; each run measured alone
+# on the machine. Sources: README "Which compute path your CPU takes" and "The default offline
 # run, measured" below.
 CPU_COSTS = {"0.5B": {
     "bfloat16": dict(
-        default=dict(setup_min=0.9, sft_min=75, step_min=20.4, rollouts=8, peak_gib=13.8, how="alone"),
-        quick=dict(setup_min=1.5, sft_min=2.4, step_min=1.08, rollouts=2, peak_gib=11.0, how="alone"),
-        probe=dict(setup_min=1.0, sft_min=2.3, step_min=1.12, rollouts=16, val_query_min=0.03, peak_gib=15.7, how="alone")),
+        default=dict(setup_min=0.9, sft_min=75, step_min=20.4, rollouts=8, peak_gib=13.8),
+        quick=dict(setup_min=1.5, sft_min=2.4, step_min=1.08, rollouts=2, peak_gib=11.0),
+        probe=dict(setup_min=1.0, sft_min=2.3, step_min=1.12, rollouts=16, val_query_min=0.03, peak_gib=15.7)),
     "float32": dict(
         # alone: 9.7 min (SFT 2 x 146 s, protocol rows 53 s, the GRPO step 170 s); a first run beside other jobs took
         # 19.6 min at 98 % CPU, which scaled to the bf16 run's 169 % share predicted ~11 min
-        quick=dict(setup_min=2.0, sft_min=4.9, step_min=2.8, rollouts=2, peak_gib=11.3, how="alone"),
+        quick=dict(setup_min=2.0, sft_min=4.9, step_min=2.8, rollouts=2, peak_gib=11.3),
         # alone: 55.5 min (SFT 8 steps 1.2 min, 16 steps of 2.59 min, 3 validations of 64 queries at 3.4 s); predicted
         # 67.7 min beforehand from the bf16 probe and the quick variant's fp32/bf16 ratios
-        probe=dict(setup_min=2.0, sft_min=1.2, step_min=2.59, rollouts=16, val_query_min=0.057, peak_gib=21.4, how="alone")),
+        probe=dict(setup_min=2.0, sft_min=1.2, step_min=2.59, rollouts=16, val_query_min=0.057, peak_gib=21.4)),
 }}
 
 def cost_variant(cfg: RLRunConfig, family=None) -> str:
@@ -623,8 +622,7 @@ def cpu_cost(cfg: RLRunConfig, sft_missing: bool = False, family=None) -> dict |
     (`run_dtype`) and variant (`cost_variant`): set-up + the SFT if `sft_missing` + steps x the measured step time
     scaled by rollouts per step + validation passes (before training and at each save) x `n_val` x the time per
     query. None on a GPU or where that scale / path / variant was not measured. Returns {'minutes', 'parts' (minutes
-    per phase; validation None where not measured), 'path', 'variant', 'peak_gib', 'how' (measured alone, or scaled
-    to alone)}."""
+    per phase; validation None where not measured), 'path', 'variant', 'peak_gib'}."""
     path = run_dtype(cfg).dtype
     table = CPU_COSTS.get(cfg.scale, {}).get(path, {})
     var = cost_variant(cfg, family)
@@ -635,7 +633,7 @@ def cpu_cost(cfg: RLRunConfig, sft_missing: bool = False, family=None) -> dict |
              "rl": cfg.total_steps * c["step_min"] * cfg.group_size * cfg.batch_size / c["rollouts"],
              "validation": passes * cfg.n_val * c["val_query_min"] if c.get("val_query_min") else None}
     return {"minutes": sum(v for v in parts.values() if v), "parts": parts, "path": path, "variant": var,
-            "peak_gib": c.get("peak_gib"), "how": c.get("how", "alone")}
+            "peak_gib": c.get("peak_gib")}
 
 # %% ../nbs/10_rl.ipynb #1d801d5a
 def run_plan(cfg: RLRunConfig, family=None) -> str:
@@ -676,8 +674,7 @@ def _cost_line(cfg, cost) -> str:
     p = cost["parts"]
     parts = ", ".join(f"{k} {v:.0f}" for k, v in p.items() if v) + (", validation not measured: add it" if p["validation"] is None and cfg.n_val else "")
     mem = f", peak memory ~{cost['peak_gib']:.0f} GiB" if cost["peak_gib"] else ""
-    how = "" if cost["how"] == "alone" else f", {cost['how']}"
-    return (f"expected ({cost['path']} path, the measured '{cost['variant']}' variant on 2 cores{how}): "
+    return (f"expected ({cost['path']} path, the measured '{cost['variant']}' variant on 2 cores): "
             f"~{cost['minutes']:.0f} min ({parts} min){mem}")
 
 # %% ../nbs/10_rl.ipynb #9e53b281
