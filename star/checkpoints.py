@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['MARKER', 'SAVING', 'HASH_LIMIT', 'checkpoint_step', 'begin_save', 'mark_complete', 'check_checkpoint',
+__all__ = ['MARKER', 'SAVING', 'HASH_LIMIT', 'RUN_PARAMS', 'checkpoint_step', 'begin_save', 'mark_complete', 'check_checkpoint',
            'NoUsableCheckpointError', 'ResumePoint', 'checkpoint_dirs', 'find_resume_checkpoint', 'set_aside',
-           'model_fingerprint', 'rotate_checkpoints', 'AtomicCheckpoints', 'atomic_trainer', 'run_folder']
+           'model_fingerprint', 'rotate_checkpoints', 'AtomicCheckpoints', 'atomic_trainer', 'run_folder',
+           'RunMismatchError', 'check_same_run']
 
 # %% ../nbs/17_checkpoints.ipynb #b76eb052
 MARKER = "star_complete.json"      # written last: the checkpoint is complete
@@ -293,3 +294,27 @@ def run_folder(path):
         raise
     finally:
         if old is not None: signal.signal(signal.SIGTERM, old)
+
+# %% ../nbs/17_checkpoints.ipynb #be0ac422
+RUN_PARAMS = "run_params.json"
+
+class RunMismatchError(ValueError):
+    "A run folder holds checkpoints of a run with other settings than the run asked to resume them."
+
+def check_same_run(out_dir, params: dict, resuming: bool, write: bool = True) -> None:
+    """Resume only the run that wrote the checkpoints. `params`: JSON-able settings that determine the trained weights
+    (values compared as JSON). `resuming` (a checkpoint of `out_dir` is about to be loaded) with a
+    `<out_dir>/run_params.json` holding other values raises `RunMismatchError` naming `out_dir` and each differing key
+    (stored -> asked); an unreadable file raises it too. Otherwise, with `write` (the main process), the file is
+    (re)written atomically: a run that starts from scratch owns the folder."""
+    p, new = Path(out_dir) / RUN_PARAMS, json.loads(json.dumps(params, default=str))
+    if resuming and p.exists():
+        try: old = json.loads(p.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e: raise RunMismatchError(f"cannot read {p}: {e}") from None
+        diff = [f"{k}: {old.get(k)!r} -> {new.get(k)!r}" for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
+        if diff:
+            raise RunMismatchError(f"{Path(out_dir)} holds checkpoints of a run with other settings ({'; '.join(diff)}): "
+                                   f"resuming it would train a different run. Use another output folder (run name), "
+                                   f"or delete this one to start over.")
+        return
+    if write: p.parent.mkdir(parents=True, exist_ok=True); _write_atomic(p, json.dumps(new, indent=1, sort_keys=True) + "\n")

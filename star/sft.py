@@ -5,7 +5,7 @@
 # %% ../nbs/09_sft.ipynb #7e46170a
 from __future__ import annotations
 
-import json, os, resource, shutil, time
+import hashlib, json, os, resource, shutil, time
 from pathlib import Path
 from typing import Sequence
 
@@ -312,9 +312,19 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
                           dtype, overrides)
 
 # %% ../nbs/09_sft.ipynb #c2d7d746
+def _run_identity(scale, cfg, data, lora, row_steps, row_lr, row_max_length) -> dict:
+    """What determines an SFT run's weights (`star.checkpoints.check_same_run`): the data's SHA-256 and the settings;
+    not its length (`max_steps`, epochs): a run may be extended."""
+    rows = data[:]   # every row as lists
+    h = hashlib.sha256(json.dumps([rows["input_ids"], rows["assistant_masks"]]).encode()).hexdigest()
+    return {"scale": scale, "data_sha256": h, "n_examples": len(data), "lora": lora or {}, "row_steps": row_steps,
+            "row_lr": row_lr, "row_max_length": row_max_length,
+            **{k: getattr(cfg, k) for k in ("learning_rate", "lr_scheduler_type", "warmup_steps",
+               "per_device_train_batch_size", "gradient_accumulation_steps", "max_length", "seed")}}
+
 def _train_sft(scale, dataset, out_dir, point, model, tokenizer, lora, row_steps, row_lr, row_max_length, dtype, overrides):
     from trl import SFTTrainer
-    from star.checkpoints import atomic_trainer, model_fingerprint, set_aside
+    from star.checkpoints import RunMismatchError, atomic_trainer, check_same_run, model_fingerprint, set_aside
     from star.results import write_atomic
     cfg = sft_config(scale, out_dir=out_dir, dtype=dtype, **overrides)
     tok = tokenizer if tokenizer is not None else load_tokenizer(scale)
@@ -326,6 +336,12 @@ def _train_sft(scale, dataset, out_dir, point, model, tokenizer, lora, row_steps
     if n_dropped: print(f"train_sft: dropped {n_dropped} of {n_in} trajectories longer than max_length={cfg.max_length}")
     if not len(data): raise ValueError(f"every trajectory is longer than max_length={cfg.max_length}")
     data = data.select_columns(["input_ids", "assistant_masks"])
+    check_same_run(out_dir, _run_identity(scale, cfg, data, lora, row_steps, row_lr, row_max_length),
+                   resuming=point is not None and point.checkpoint is not None, write=int(os.environ.get("RANK", 0)) == 0)
+    if point is not None and point.checkpoint is not None and 0 < cfg.max_steps < point.step:
+        raise RunMismatchError(f"{out_dir}: its newest checkpoint ({Path(point.checkpoint).name}) is past max_steps="
+                               f"{cfg.max_steps}: resuming would train nothing and publish a longer run's weights. Use "
+                               f"another output folder (run name), or delete this one to start over.")
     m = model if model is not None else load_model(scale, dtype="float32", device=train_device(cfg))
     m.train()
     if not on_cuda(): cpu_compact_logprobs(True)  # score only the assistant positions (08_models)

@@ -176,3 +176,22 @@ def test_lora_sft_two_stages_end_to_end(tmp_path):
     log = json.loads((tmp_path / "sft_log.json").read_text())
     assert log["protocol_rows"]["steps"] == 2 and len(log["protocol_rows"]["loss_curve"]) == 2
     assert (log["n_examples"], log["n_dropped_overlong"]) == (2, 1)   # the whole trajectory was dropped, not truncated
+
+
+def test_a_resume_never_takes_another_runs_checkpoints(ds, tmp_path):
+    """Re-running over a run folder resumes only the same run (`star.checkpoints.check_same_run`): other data or
+    settings, or a checkpoint past the `max_steps` asked for, is a named error before any model loads (it used to
+    load the other run's checkpoint-4 for a 2-step run, train 0 steps and publish the 4-step weights)."""
+    from star.checkpoints import RunMismatchError
+    short = ds.select(range(2)).map(lambda r: {"messages": r["messages"][1:3]})
+    kw = dict(batch_size=2, learning_rate=3e-3, warmup_steps=0, lr_scheduler_type="constant", save_steps=1)
+    train_sft("tiny", short, tmp_path, max_steps=4, **kw)
+    assert json.loads((tmp_path / "run_params.json").read_text())["learning_rate"] == 3e-3
+    with pytest.raises(RunMismatchError, match=r"checkpoint-4\) is past max_steps=2"):
+        train_sft("tiny", short, tmp_path, max_steps=2, **kw)
+    with pytest.raises(RunMismatchError, match=r"learning_rate: 0.003 -> 0.001"):
+        train_sft("tiny", short, tmp_path, max_steps=4, **{**kw, "learning_rate": 1e-3})
+    other = ds.select(range(1, 3)).map(lambda r: {"messages": r["messages"][1:3]})
+    with pytest.raises(RunMismatchError, match="data_sha256"):
+        train_sft("tiny", other, tmp_path, max_steps=4, **kw)
+    assert json.loads((tmp_path / "sft_log.json").read_text())["global_step"] == 4     # the run itself is untouched
