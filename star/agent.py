@@ -7,6 +7,7 @@ the format of one assistant turn, and the reference loop that turns a reply into
 from __future__ import annotations
 import json, re
 from dataclasses import dataclass, field
+from fastcore.basics import patch
 from .paths import data_path
 from typing import Callable
 
@@ -420,7 +421,36 @@ class _RowStop:
             self.done_at[r], self.reason[r] = n, why
         return torch.tensor([d is not None for d in self.done_at], device=input_ids.device)
 
-# %% ../nbs/04_agent.ipynb #8a80dc3b
+# %% ../nbs/04_agent.ipynb #f4515bc3
+def _common_prefix(prompts: list[list[int]]) -> int:
+    "Length of the longest common prefix of `prompts` (lists of token ids), at most the shortest prompt's length - 1."
+    first, n = prompts[0], min(len(p) for p in prompts) - 1
+    return next((i for i in range(n) if any(p[i] != first[i] for p in prompts[1:])), n)
+
+def _pad_prompts(prompts: list[list[int]], P: int, pad: int):
+    """`(input_ids, attention_mask)`: two (B, L) long tensors, L the longest prompt, each row laid out as
+    `[shared prefix of P tokens][left padding (id `pad`, mask 0)][rest of the prompt]`."""
+    import torch
+    L, B = max(len(p) for p in prompts), len(prompts)
+    ids = torch.full((B, L), pad, dtype=torch.long)
+    mask = torch.zeros((B, L), dtype=torch.long)
+    for r, p in enumerate(prompts):   # [shared prefix][left padding][rest of the prompt]
+        ids[r, :P] = torch.tensor(p[:P], dtype=torch.long); mask[r, :P] = 1
+        ids[r, L - len(p) + P:] = torch.tensor(p[P:], dtype=torch.long); mask[r, L - len(p) + P:] = 1
+    return ids, mask
+
+def _row_generations(seq, L: int, rec: _Sampler, crit: _RowStop) -> list[Generation]:
+    """One `Generation` per row of `generate`'s output `seq` (B, L + n): the ids after the L prompt columns, cut
+    where `crit` stopped the row, with the log-probs and entropies `rec` recorded for them."""
+    lp, ent = rec.result()
+    gen, lp, ent = seq[:, L:].tolist(), lp.tolist(), ent.tolist()
+    out = []
+    for r in range(len(gen)):
+        n = crit.done_at[r] if crit.done_at[r] is not None else len(gen[r])
+        out.append(Generation(gen[r][:n], lp[r][:n], ent[r][:n], crit.reason[r] or "length"))
+    return out
+
+# %% ../nbs/04_agent.ipynb #0d5c3df0
 class HFPolicy:
     """Batched sampling with transformers `generate` (CPU or GPU), all prompts advanced together; log-probs and
     entropies are those of the sampling distribution (`temperature=0`: greedy, softmax(logits)). `eos`: end-of-turn
@@ -438,34 +468,6 @@ class HFPolicy:
         "Forget the cached prefix. The cache holds activations of the current weights: call this after an update."
         self._prefix_ids, self._prefix_kv = [], None
 
-    def _cache(self, kv, batch: int):
-        from transformers import DynamicCache
-        cache = DynamicCache(config=self.model.config)
-        for i, (k, v) in enumerate(kv): cache.update(k.expand(batch, -1, -1, -1).contiguous(), v.expand(batch, -1, -1, -1).contiguous(), i)
-        return cache
-
-    def _shared_prefix(self, prompts) -> tuple[int, list | None]:
-        """Length P and per-layer (key, value) tensors (batch 1) of the prompts' longest common prefix (at most
-        the shortest prompt minus one token), reusing the longest common part of the previous call's prefix and
-        running the model only on the rest (prefix caching: the system prompt, a group's shared prompt, the
-        history of a trajectory that runs alone). (0, None) if shorter than `min_prefix`."""
-        import torch
-        first, n = prompts[0], min(len(p) for p in prompts) - 1
-        P = next((i for i in range(n) if any(p[i] != first[i] for p in prompts[1:])), n)
-        if P < self.min_prefix: return 0, None
-        target, old = first[:P], self._prefix_ids
-        m = next((i for i in range(min(P, len(old))) if old[i] != target[i]), min(P, len(old)))
-        kv = [(k[:, :, :m], v[:, :, :m]) for k, v in self._prefix_kv] if m >= self.min_prefix else None
-        if kv is None: m = 0
-        if m < P:
-            with torch.no_grad():
-                out = self.model(input_ids=torch.tensor([target[m:]], device=self.model.device),
-                                 past_key_values=self._cache(kv, 1) if kv else None, use_cache=True)
-            kv = [(l.keys, l.values) for l in out.past_key_values.layers]
-            self.n_prefix_tokens += P - m
-        self._prefix_ids, self._prefix_kv = list(target), kv
-        return P, kv
-
     def reseed(self, seed: int):
         "Seed the sampler (the global torch RNG, which HF `generate` draws from)."
         import torch
@@ -482,11 +484,7 @@ class HFPolicy:
         dev = self.model.device
         L, B = max(len(p) for p in prompts), len(prompts)
         P, kv = self._shared_prefix(prompts) if self.prefix_cache else (0, None)
-        ids = torch.full((B, L), self.pad, dtype=torch.long)
-        mask = torch.zeros((B, L), dtype=torch.long)
-        for r, p in enumerate(prompts):   # [shared prefix][left padding][rest of the prompt]
-            ids[r, :P] = torch.tensor(p[:P], dtype=torch.long); mask[r, :P] = 1
-            ids[r, L - len(p) + P:] = torch.tensor(p[P:], dtype=torch.long); mask[r, L - len(p) + P:] = 1
+        ids, mask = _pad_prompts(prompts, P, self.pad)
         extra = {"past_key_values": self._cache(kv, B)} if kv else {}
         rec, crit = _Sampler(temperature, top_p), _RowStop(L, self.eos, list(stop or []), budgets, self.tokenizer)
         cfg = GenerationConfig(do_sample=False, repetition_penalty=1.0, max_new_tokens=max(budgets),
@@ -495,13 +493,38 @@ class HFPolicy:
             seq = self.model.generate(input_ids=ids.to(dev), attention_mask=mask.to(dev), generation_config=cfg,
                                       logits_processor=LogitsProcessorList([rec]),
                                       stopping_criteria=StoppingCriteriaList([crit]), **extra)
-        lp, ent = rec.result()
-        gen, lp, ent = seq[:, L:].tolist(), lp.tolist(), ent.tolist()
-        out = []
-        for r in range(len(prompts)):
-            n = crit.done_at[r] if crit.done_at[r] is not None else len(gen[r])
-            out.append(Generation(gen[r][:n], lp[r][:n], ent[r][:n], crit.reason[r] or "length"))
-        return out
+        return _row_generations(seq, L, rec, crit)
+
+# %% ../nbs/04_agent.ipynb #4374c772
+@patch
+def _cache(self: HFPolicy, kv, batch: int):
+    "A `DynamicCache` holding the per-layer (key, value) tensors `kv` (batch 1) repeated for `batch` rows."
+    from transformers import DynamicCache
+    cache = DynamicCache(config=self.model.config)
+    for i, (k, v) in enumerate(kv): cache.update(k.expand(batch, -1, -1, -1).contiguous(), v.expand(batch, -1, -1, -1).contiguous(), i)
+    return cache
+
+@patch
+def _shared_prefix(self: HFPolicy, prompts) -> tuple[int, list | None]:
+    """Length P and per-layer (key, value) tensors (batch 1) of the prompts' longest common prefix (at most
+    the shortest prompt minus one token), reusing the longest common part of the previous call's prefix and
+    running the model only on the rest (prefix caching: the system prompt, a group's shared prompt, the
+    history of a trajectory that runs alone). (0, None) if shorter than `min_prefix`."""
+    import torch
+    P = _common_prefix(prompts)
+    if P < self.min_prefix: return 0, None
+    target, old = prompts[0][:P], self._prefix_ids
+    m = next((i for i in range(min(P, len(old))) if old[i] != target[i]), min(P, len(old)))
+    kv = [(k[:, :, :m], v[:, :, :m]) for k, v in self._prefix_kv] if m >= self.min_prefix else None
+    if kv is None: m = 0
+    if m < P:
+        with torch.no_grad():
+            out = self.model(input_ids=torch.tensor([target[m:]], device=self.model.device),
+                             past_key_values=self._cache(kv, 1) if kv else None, use_cache=True)
+        kv = [(l.keys, l.values) for l in out.past_key_values.layers]
+        self.n_prefix_tokens += P - m
+    self._prefix_ids, self._prefix_kv = list(target), kv
+    return P, kv
 
 # %% ../nbs/04_agent.ipynb #f7e9cbec
 _M64 = (1 << 64) - 1
@@ -627,7 +650,149 @@ class _Run:
     @property
     def length(self) -> int: return len(self.ro.prompt_ids) + len(self.ro.completion_ids)
 
-# %% ../nbs/04_agent.ipynb #1df26d94
+    def end(self, why: str, truncated: bool = False):
+        "End the trajectory: its `termination` becomes `why` (and `truncated` is set)."
+        self.ro.termination, self.ro.truncated = why, truncated
+
+# %% ../nbs/04_agent.ipynb #882cdbe5
+def _task_id(task):
+    "The id of a task: `task.id` for a `Task`, `task['id']` (or None) for a dict, None for a query string."
+    return getattr(task, "id", None) if not isinstance(task, (str, dict)) else (task.get("id") if isinstance(task, dict) else None)
+
+def _start_runs(tokenizer, tasks, prefixes, group_size: int, system) -> list[_Run]:
+    """The `_Run`s of one `rollout_batch` call, task-major: `group_size` deep copies of each partial `Rollout` of
+    `prefixes` (ARPO branching), else `group_size` fresh episodes of each task of `tasks` (`build_messages` with
+    `system`). Raises ValueError for a prefix that does not end with an environment turn."""
+    runs = []
+    if prefixes is not None:
+        for g, pre in enumerate(prefixes):
+            if pre.turn_spans and pre.turn_spans[-1][2] != "env":
+                raise ValueError("a prefix must end with an environment turn (use Rollout.prefix)")
+            for j in range(group_size):
+                ro = copy.deepcopy(pre, {id(pre.task): pre.task})
+                ro.meta.update(group=g, sample=j, rollout_id=f"{ro.meta.get('task_id')}/{g}/{j}",
+                               branched_at=len(pre.turns), prefix_of=pre.meta.get("rollout_id"))
+                runs.append(_Run(ro, render_chat(tokenizer, ro.messages)))
+    else:
+        for g, task in enumerate(tasks):
+            msgs = build_messages(task, system)
+            text = render_chat(tokenizer, msgs)
+            ids = _encode(tokenizer, text)
+            tid = _task_id(task)
+            for j in range(group_size):
+                runs.append(_Run(Rollout(task=task, prompt_ids=list(ids), messages=copy.deepcopy(msgs),
+                                         meta={"task_id": tid, "group": g, "sample": j, "rollout_id": f"{tid}/{g}/{j}",
+                                               "turns": [], "tool_calls": []}), text))
+    return runs
+
+# %% ../nbs/04_agent.ipynb #2eadadd7
+def _record_reply(r: _Run, g: Generation, tokenizer, eos: set, dt: float) -> tuple[Turn, dict, str, str]:
+    """Append generation `g` (from a batched call of `dt` seconds) to run `r`: its ids, log-probs and entropies as a
+    policy span, the assistant message, the turn's `info` in `meta['turns']` and `format_error` if malformed.
+    Returns `(turn, info, raw, text)`: the parsed reply, its info dict, the decoded ids and the message content
+    (`raw` less a final end-of-turn id)."""
+    ro = r.ro
+    r.timing["generate_s"] += dt
+    ids = list(g.token_ids)
+    r.add(ids, "policy", g.logprobs, g.entropies)
+    raw = tokenizer.decode(ids)
+    ended = bool(ids) and ids[-1] in eos
+    text = tokenizer.decode(ids[:-1]) if ended else raw
+    turn = parse_turn(text)
+    ro.messages.append({"role": "assistant", "content": text})
+    info = {"action": turn.action, "well_formed": turn.well_formed, "errors": list(turn.errors),
+            "finish_reason": g.finish_reason, "n_tokens": len(ids), "tool": None}
+    ro.meta["turns"].append(info)
+    if not turn.well_formed: ro.format_error = True
+    return turn, info, raw, text
+
+# %% ../nbs/04_agent.ipynb #4da2b84d
+def _run_tool(r: _Run, turn: Turn, info: dict, text: str, sandbox, batch: dict) -> str | None:
+    """Act on reply `text` of run `r` with `sandbox.react_step` (timed into the run's and the `batch`'s `tool_s`):
+    an observation is appended as a user message, recorded in `info` and `meta['tool_calls']`, and resets the
+    no-action streak; an answer ends the run ('answer'); a reply with neither extends the streak. Returns the
+    observation, or None."""
+    ro = r.ro
+    t1 = time.perf_counter()
+    obs = sandbox.react_step(text)
+    tt = time.perf_counter() - t1
+    r.timing["tool_s"] += tt; batch["tool_s"] += tt
+    if obs is not None:
+        ro.n_tool_calls += 1
+        info["tool"] = turn.tool_name if isinstance(turn.tool_name, str) else repr(turn.tool_name)
+        ro.meta["tool_calls"].append({"turn": len(ro.meta["turns"]) - 1, "name": info["tool"], "arguments": turn.arguments,
+                                      "observation_chars": len(obs), "failed": obs.startswith("<tool_response> Error: Current tool")})
+        ro.messages.append({"role": "user", "content": obs})
+        r.streak = 0
+    elif turn.action == "answer":
+        ro.answer = turn.answer
+        r.end("answer")
+    else:
+        r.streak += 1
+    return obs
+
+# %% ../nbs/04_agent.ipynb #27953b60
+def _append_env(r: _Run, tokenizer, raw: str, text: str, obs: str | None, max_context: int) -> bool:
+    """Append the environment's reply after the policy turn `raw`/`text` of run `r` (`env_suffix`, tokenised) as an
+    env span. If prompt + completion + reply would reach `max_context` tokens, the observation `obs` is dropped and
+    the run ends ('context_limit', truncated); if the reply cannot be tokenised, the run ends ('env_error') with
+    `format_error` set and the reason in `meta['error']`. Returns False after an env_error, else True."""
+    ro = r.ro
+    try:
+        new, env_text = env_suffix(tokenizer, r.rendered, raw, text, ro.messages)
+        env = _encode(tokenizer, env_text)
+    except Exception as e:   # the environment's reply cannot be tokenised: this sample ends, scored 0
+        ro.format_error = True
+        ro.meta["error"] = f"environment reply not tokenisable: {type(e).__name__}: {e}"[:500]
+        if obs is not None: ro.messages.pop()
+        r.end("env_error")
+        return False
+    if r.length + len(env) >= max_context:   # the observation does not fit: drop it
+        if obs is not None: ro.messages.pop()
+        r.end("context_limit", True)
+    else:
+        r.add(env, "env"); r.rendered = new
+    return True
+
+# %% ../nbs/04_agent.ipynb #8e1e2e69
+def _step(r: _Run, g: Generation, dt: float, tokenizer, eos: set, sandbox, batch: dict, *, max_context: int,
+          max_turns: int, max_policy_turns: int, max_no_action: int | None, stop_on_format_error: bool):
+    """Advance run `r` by its generation `g` of one batched call (`dt` seconds): record the reply; end the run if the
+    context is full or (with `stop_on_format_error`) the reply is malformed; else act on it, append the
+    environment's reply and apply the budgets (`tool_budget`, `max_turns`, `no_action`; see `rollout_batch`)."""
+    turn, info, raw, text = _record_reply(r, g, tokenizer, eos, dt)
+    ro, n_turns = r.ro, len(r.ro.meta["turns"])
+    if g.finish_reason == "length" and r.length >= max_context:
+        r.end("context_limit", True)
+    elif stop_on_format_error and not turn.well_formed:
+        r.end("format_error")
+    else:
+        obs = _run_tool(r, turn, info, text, sandbox, batch)
+        if ro.termination == "partial":
+            if not _append_env(r, tokenizer, raw, text, obs, max_context):   # env_error: the streak stays unrecorded
+                info["n_messages"] = len(ro.messages); return
+            if ro.termination == "partial":
+                if ro.n_tool_calls >= max_turns: r.end("tool_budget")
+                elif n_turns >= max_policy_turns: r.end("max_turns")
+                elif max_no_action is not None and r.streak >= max_no_action: r.end("no_action")
+    info["n_messages"] = len(ro.messages)
+    ro.meta["no_action_streak"] = r.streak
+
+def _progress_bar(progress: bool | str, total: int):
+    "A tqdm bar of `total` trajectories on stderr, described by `progress` (a str, else 'rollouts'); None if falsy."
+    if not progress: return None
+    from tqdm.std import tqdm
+    return tqdm(total=total, desc=progress if isinstance(progress, str) else "rollouts", unit="traj",
+                file=sys.stderr, mininterval=2.0, dynamic_ncols=False, ncols=100, position=0)
+
+def _show_progress(bar, done: int, batch: dict, n_active: int, n_generated: int, t_start: float):
+    "Advance `bar` by `done` finished trajectories; its postfix: turn, trajectories running, tokens generated and their rate."
+    rate = n_generated / max(time.perf_counter() - t_start, 1e-9)
+    bar.set_postfix_str(f"turn {batch['n_generate_calls']}, {n_active} running, {n_generated:,} tokens "
+                        f"({rate:.0f}/s)", refresh=True)
+    bar.update(done)
+
+# %% ../nbs/04_agent.ipynb #aee8224e
 def rollout_batch(policy, tokenizer, tasks=None, *, group_size: int = 1, sandbox=None, max_turns: int = 60,
                   max_context: int = 30 * 1024, max_new_tokens_per_turn: int = 8192, temperature: float = 1.0,
                   top_p: float = 1.0, seed: int | None = None, prefixes: list | None = None,
@@ -649,40 +814,14 @@ def rollout_batch(policy, tokenizer, tasks=None, *, group_size: int = 1, sandbox
     max_policy_turns = max_turns if max_policy_turns is None else max_policy_turns
     if seed is not None and hasattr(policy, "reseed"): policy.reseed(seed)
     eos = set(eos_ids(tokenizer))
-    runs = []
-    if prefixes is not None:
-        for g, pre in enumerate(prefixes):
-            if pre.turn_spans and pre.turn_spans[-1][2] != "env":
-                raise ValueError("a prefix must end with an environment turn (use Rollout.prefix)")
-            for j in range(group_size):
-                ro = copy.deepcopy(pre, {id(pre.task): pre.task})
-                ro.meta.update(group=g, sample=j, rollout_id=f"{ro.meta.get('task_id')}/{g}/{j}",
-                               branched_at=len(pre.turns), prefix_of=pre.meta.get("rollout_id"))
-                runs.append(_Run(ro, render_chat(tokenizer, ro.messages)))
-    else:
-        for g, task in enumerate(tasks):
-            msgs = build_messages(task, system)
-            text = render_chat(tokenizer, msgs)
-            ids = _encode(tokenizer, text)
-            tid = getattr(task, "id", None) if not isinstance(task, (str, dict)) else (task.get("id") if isinstance(task, dict) else None)
-            for j in range(group_size):
-                runs.append(_Run(Rollout(task=task, prompt_ids=list(ids), messages=copy.deepcopy(msgs),
-                                         meta={"task_id": tid, "group": g, "sample": j, "rollout_id": f"{tid}/{g}/{j}",
-                                               "turns": [], "tool_calls": []}), text))
+    runs = _start_runs(tokenizer, tasks, prefixes, group_size, system)
     batch = {"n_generate_calls": 0, "generate_s": 0.0, "tool_s": 0.0, "n_trajectories": len(runs)}
-
-    def end(run, why, truncated=False):
-        run.ro.termination, run.ro.truncated = why, truncated
-
-    bar = None
-    if progress:
-        from tqdm.std import tqdm
-        bar = tqdm(total=len(runs), desc=progress if isinstance(progress, str) else "rollouts", unit="traj",
-                   file=sys.stderr, mininterval=2.0, dynamic_ncols=False, ncols=100, position=0)
-    active, n_generated = [r for r in runs], 0
-    for r in active:
-        if max_context - r.length < 1: end(r, "context_limit", True)
-    active = [r for r in active if r.ro.termination == "partial"]
+    limits = dict(max_context=max_context, max_turns=max_turns, max_policy_turns=max_policy_turns,
+                  max_no_action=max_no_action, stop_on_format_error=stop_on_format_error)
+    bar = _progress_bar(progress, len(runs))
+    for r in runs:
+        if max_context - r.length < 1: r.end("context_limit", True)
+    active, n_generated = [r for r in runs if r.ro.termination == "partial"], 0
     if bar is not None: bar.update(len(runs) - len(active))
     while active:
         budgets = [min(max_new_tokens_per_turn, max_context - r.length) for r in active]
@@ -692,69 +831,10 @@ def rollout_batch(policy, tokenizer, tasks=None, *, group_size: int = 1, sandbox
         batch["n_generate_calls"] += 1; batch["generate_s"] += dt
         n_generated += sum(len(g.token_ids) for g in gens)
         if len(gens) != len(active): raise RuntimeError(f"policy returned {len(gens)} generations for {len(active)} prompts")
-        for r, g, b in zip(active, gens, budgets):
-            ro = r.ro
-            r.timing["generate_s"] += dt
-            ids = list(g.token_ids)
-            r.add(ids, "policy", g.logprobs, g.entropies)
-            raw = tokenizer.decode(ids)
-            ended = bool(ids) and ids[-1] in eos
-            text = tokenizer.decode(ids[:-1]) if ended else raw
-            turn = parse_turn(text)
-            ro.messages.append({"role": "assistant", "content": text})
-            info = {"action": turn.action, "well_formed": turn.well_formed, "errors": list(turn.errors),
-                    "finish_reason": g.finish_reason, "n_tokens": len(ids), "tool": None}
-            ro.meta["turns"].append(info)
-            if not turn.well_formed: ro.format_error = True
-            n_turns = len(ro.meta["turns"])
-            if g.finish_reason == "length" and r.length >= max_context:
-                end(r, "context_limit", True)
-            elif stop_on_format_error and not turn.well_formed:
-                end(r, "format_error")
-            else:
-                t1 = time.perf_counter()
-                obs = sandbox.react_step(text)
-                tt = time.perf_counter() - t1
-                r.timing["tool_s"] += tt; batch["tool_s"] += tt
-                if obs is not None:
-                    ro.n_tool_calls += 1
-                    info["tool"] = turn.tool_name if isinstance(turn.tool_name, str) else repr(turn.tool_name)
-                    ro.meta["tool_calls"].append({"turn": n_turns - 1, "name": info["tool"], "arguments": turn.arguments,
-                                                  "observation_chars": len(obs), "failed": obs.startswith("<tool_response> Error: Current tool")})
-                    ro.messages.append({"role": "user", "content": obs})
-                    r.streak = 0
-                elif turn.action == "answer":
-                    ro.answer = turn.answer
-                    end(r, "answer")
-                else:
-                    r.streak += 1
-                if ro.termination == "partial":
-                    try:
-                        new, env_text = env_suffix(tokenizer, r.rendered, raw, text, ro.messages)
-                        env = _encode(tokenizer, env_text)
-                    except Exception as e:   # the environment's reply cannot be tokenised: this sample ends, scored 0
-                        ro.format_error = True
-                        ro.meta["error"] = f"environment reply not tokenisable: {type(e).__name__}: {e}"[:500]
-                        if obs is not None: ro.messages.pop()
-                        end(r, "env_error")
-                        info["n_messages"] = len(ro.messages); continue
-                    if r.length + len(env) >= max_context:   # the observation does not fit: drop it
-                        if obs is not None: ro.messages.pop()
-                        end(r, "context_limit", True)
-                    else:
-                        r.add(env, "env"); r.rendered = new
-                        if ro.n_tool_calls >= max_turns: end(r, "tool_budget")
-                        elif n_turns >= max_policy_turns: end(r, "max_turns")
-                        elif max_no_action is not None and r.streak >= max_no_action: end(r, "no_action")
-            info["n_messages"] = len(ro.messages)
-            ro.meta["no_action_streak"] = r.streak
+        for r, g in zip(active, gens): _step(r, g, dt, tokenizer, eos, sandbox, batch, **limits)
         done = len(active) - sum(r.ro.termination == "partial" for r in active)
         active = [r for r in active if r.ro.termination == "partial"]
-        if bar is not None:
-            rate = n_generated / max(time.perf_counter() - t_start, 1e-9)
-            bar.set_postfix_str(f"turn {batch['n_generate_calls']}, {len(active)} running, {n_generated:,} tokens "
-                                f"({rate:.0f}/s)", refresh=True)
-            bar.update(done)
+        if bar is not None: _show_progress(bar, done, batch, len(active), n_generated, t_start)
     if bar is not None: bar.close()
     batch["wall_s"] = time.perf_counter() - t_start
     for r in runs: r.ro.meta.update(timing=dict(r.timing), batch=batch)

@@ -170,16 +170,11 @@ def validate_parameters(notebook: str, params: dict, root=None, paths: bool = Tr
     (pool, data_path, checkpoint). Raises ValueError (or TypeError) naming the parameter and its value."""
     full = {k: p.default for k, p in notebook_parameters(notebook, root).items()} | dict(params)
     if notebook == "rl":
-        from star.rl_config import QUICK, resolve_config
-        extra = full.pop("extra", None) or {}
-        if not isinstance(extra, dict): raise ValueError(f"extra must be a dict of RLRunConfig fields, got {extra!r}")
-        quick = full.pop("quick", False)
-        if quick not in (True, False, None, 0, 1): raise ValueError(f"quick must be true or false, got {quick!r}")
-        if quick: full.update({k: v for k, v in QUICK.items() if full.get(k) is None}, run_name=f"rl_quick_{full.get('scale')}")
-        if not paths: full.pop("pool", None)
-        from star.rl_config import check_text as _text
-        _text("results_dir", full.pop("results_dir", None), none=True)     # publication is checked by the run itself
-        resolve_config(**{**full, **extra, "use_vllm": full.get("use_vllm") or False})
+        from star.rl_config import check_text, resolve_config, run_params
+        p = run_params(full)                                                # `quick` and `extra` as the notebook applies them
+        check_text("results_dir", p.pop("results_dir", None), none=True)   # publication is checked by the run itself
+        if not paths: p.pop("pool", None)
+        resolve_config(**{**p, "use_vllm": p.get("use_vllm") or False})
     elif notebook == "sft":
         from star.sft import check_sft_values
         if not paths: full["data_path"] = None

@@ -206,6 +206,7 @@ def _expected(jobs, key) -> dict:
     "{key tuple (lower-case): record name} for `jobs`; `key(parse_run(name))` gives the tuple."
     return {tuple(str(x).lower() for x in key(parse_run(j.name))): j.name for j in jobs}
 
+# %% ../nbs/figures/00_figures.ipynb #52f30e6d
 def table1(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     """Table 1 (Sec. 4.2): TravelPlanner test metrics of Base / SFT / four rewards (GRPO, Mixed-1K) at 1.5B/3B/7B,
     paper vs ours. Writes `table1_reward_shaping.{md,csv}`; returns the paths."""
@@ -231,6 +232,7 @@ def table2(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
              coverage_note([j.name for j in jobs], ours.run.tolist())]
     return write_table(sbs, out, "table2_ood_qa", "Table 2: out-of-domain QA (exact match %)", notes)
 
+# %% ../nbs/figures/00_figures.ipynb #d34e1bb8
 def table3(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     """Table 3 (Sec. 4.4): 3B + Curriculum (GRPO) trained on 1K prompts of one difficulty, paper vs ours.
     Writes `table3_difficulty.{md,csv}`."""
@@ -244,6 +246,7 @@ def table3(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
              coverage_note([j.name for j in jobs], ours.run.tolist())]
     return write_table(sbs, out, "table3_difficulty", "Table 3: training-data difficulty (3B, Curriculum, 1K prompts)", notes)
 
+# %% ../nbs/figures/00_figures.ipynb #01ea4f23
 def _gpus(machine) -> float:
     m = re.search(r"(\d+)x ", str(machine)) if isinstance(machine, str) else None
     return float(m.group(1)) if m else np.nan
@@ -260,6 +263,7 @@ def rl_cost(results_dir) -> pd.DataFrame:
                      "gpu_hours": dur / 3600 * _gpus(r["meta"].get("machine"))})
     return pd.DataFrame(rows, columns=["run", "min_per_step", "gpu_hours"])
 
+# %% ../nbs/figures/00_figures.ipynb #e0d0e593
 def table4(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     """Table 4 (Sec. 4.5): GRPO / DAPO / ARPO per scale (Macro reward at 1.5B/3B, Sum at 7B; Mixed-1K), test metrics
     and cost (minutes per step, GPU hours from the RL record), paper vs ours. Writes `table4_algorithms.{md,csv}`."""
@@ -278,7 +282,6 @@ def table4(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
              "whatever machine ran it — compare shapes (ARPO costs more per step), not absolute numbers.",
              coverage_note([j.name for j in jobs], ours.run.tolist())]
     return write_table(sbs, out, "table4_algorithms", "Table 4: RL algorithms across scales (TravelPlanner test)", notes)
-
 
 # %% ../nbs/figures/00_figures.ipynb #c93bcd1b
 TABLE8_COLUMNS = {"# Data Entries": "trajectories", "Avg. Tool Calls": "avg_tool_calls", "Avg. Tokens": "avg_tokens",
@@ -374,6 +377,7 @@ def fig1_data(results_dir) -> pd.DataFrame:
                      "record": f"eval_test_{ck}", "note": ""})
     return pd.DataFrame(rows)
 
+# %% ../nbs/figures/00_figures.ipynb #59f994b0
 @styled
 def fig1(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     """Figure 1: TravelPlanner test success of leading LLMs vs the SFT and STAR models (paper) and ours, as
@@ -402,6 +406,7 @@ def fig1(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     fig.tight_layout()
     return write_figure(fig, out, "fig1_llm_comparison", d)
 
+# %% ../nbs/figures/00_figures.ipynb #b9005d50
 def _line(ax, x, y, color, label, ours=False):
     x, y = np.asarray(x, float), np.asarray(y, float); ok = ~np.isnan(y)
     if ok.any(): ax.plot(x, y, color=color, label=label, **(OURS_STYLE if ours else PAPER_STYLE))  # NaN breaks the line
@@ -428,6 +433,7 @@ def fig4(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     fig.tight_layout()
     return write_figure(fig, out, "fig4_scale", d)
 
+# %% ../nbs/figures/00_figures.ipynb #92cf285a
 @styled
 def fig5(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     """Figure 5 (Sec. 4.4): 3B + Curriculum trained on 0.1K-2K Mixed prompts: (a) test success, (b) OOD QA average;
@@ -456,7 +462,6 @@ def fig5(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     axes[0].set_ylim(0, 60); axes[1].set_ylim(20, 40)
     fig.suptitle("Figure 5: data quantity (3B, Curriculum)"); fig.tight_layout()
     return write_figure(fig, out, "fig5_data_quantity", d)
-
 
 # %% ../nbs/figures/00_figures.ipynb #302b54f6
 def curves(results_dir) -> pd.DataFrame:
@@ -488,6 +493,7 @@ def curve_panels(fig_axes, cv: pd.DataFrame, panels: Sequence, metric: str, ylab
         ax.set_title(title); ax.set_xlabel("training step"); ax.set_ylabel(ylabel); ax.legend(loc="best")
     return pd.DataFrame(pts, columns=["panel", "series", "run", "step", "value"])
 
+# %% ../nbs/figures/00_figures.ipynb #99279776
 def _rl_family(name: str) -> str: return parse_run(name)["family"]
 
 def _rl_jobs(experiment, abl, **match) -> list:
@@ -526,6 +532,7 @@ def fig6(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     data = pd.concat([pts.assign(kind="curve"), d.assign(kind="test")], ignore_index=True)
     return write_figure(fig, out, "fig6_failure", data)
 
+# %% ../nbs/figures/00_figures.ipynb #abb03349
 @styled
 def _curve_figure(res, out, name, title, panels, metric, ylabel, w=7.6, h=2.8):
     fig, axes = new_figure(w, h, ncols=len(panels))
@@ -551,6 +558,7 @@ def fig8(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     return _curve_figure(res, out, "fig8_scale_curves", "Figure 8: training success rate across model scales", panels,
                          "success", "training success rate", w=9.6)
 
+# %% ../nbs/figures/00_figures.ipynb #de0af999
 def fig9(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     """Figure 9 (App. D): policy entropy during training of (a) the data quantity runs (0.1K-2K) and (b) the
     difficulty runs (Easy/Medium/Hard/Mixed-1K), 3B + Curriculum; ours only. Writes `fig9_entropy.{png,svg,csv}`."""
@@ -568,7 +576,6 @@ def fig10(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
                                for j in _rl_jobs("table4_algorithms", abl, scale=s)]) for s in SCALES]
     return _curve_figure(res, out, "fig10_algorithm_curves", "Figure 10: training success rate per RL algorithm", panels,
                          "success", "training success rate")
-
 
 # %% ../nbs/figures/00_figures.ipynb #8b657101
 ARTEFACTS = {  # artefact -> (builder, output stem); one notebook nbs/figures/<stem>.ipynb each

@@ -134,6 +134,8 @@ def _paper(scale, hub, n_params, sft_epochs, algorithm, reward):
 
 # %% ../nbs/08_models.ipynb #f538be54
 _CPU_NOTE = "offline CPU scale: recipe shape of the paper, CPU-sized batch/group/context (our choice)"
+# The offline CPU scales roll out at temperature 0.6: at the paper's 1.0 the small SFT models break the ReAct format in
+# every episode, so every reward is 0 and no gradient flows.
 REGISTRY: dict[str, ModelSpec] = {
     "tiny": ModelSpec(scale="tiny", hub_id=None, n_params=9_816_640,
                       sft=SFTDefaults(epochs=1, lr=1e-3, batch_size=2, max_length=8 * K),
@@ -144,13 +146,13 @@ REGISTRY: dict[str, ModelSpec] = {
     "0.5B": ModelSpec(scale="0.5B", hub_id="Qwen/Qwen2.5-0.5B-Instruct", n_params=494_032_768,
                       sft=SFTDefaults(epochs=1, lr=2e-4, batch_size=1, max_length=6400),
                       rl=RLDefaults(algorithm="grpo", reward="curriculum", lr=1e-5, batch_size=1, group_size=8,
-                                    epochs=1, max_context=7 * K, tool_budget=15),
+                                    temperature=0.6, epochs=1, max_context=7 * K, tool_budget=15),
                       inference=InferenceDefaults(max_context=8 * K, tool_budget=30),
                       offline=QWEN25_CODER_05B_GGUF, notes=_CPU_NOTE + "; offline = Qwen2.5-Coder-0.5B-Instruct"),
     "1.5B-offline": ModelSpec(scale="1.5B-offline", hub_id="Qwen/Qwen2.5-Coder-1.5B-Instruct", n_params=1_543_714_304,
                       sft=SFTDefaults(epochs=1, lr=1e-4, batch_size=1, max_length=6400),
-                      rl=RLDefaults(algorithm="arpo", reward="macro", lr=1e-5, batch_size=1, group_size=4, epochs=1,
-                                    max_context=7 * K, tool_budget=15),
+                      rl=RLDefaults(algorithm="arpo", reward="macro", lr=1e-5, batch_size=1, group_size=4,
+                                    temperature=0.6, epochs=1, max_context=7 * K, tool_budget=15),
                       inference=InferenceDefaults(max_context=8 * K, tool_budget=30),
                       offline=QWEN25_CODER_15B_GGUF, notes=_CPU_NOTE + "; offline = Qwen2.5-Coder-1.5B-Instruct"),
     "1.5B": _paper("1.5B", "1.5B", 1_543_714_304, 6, "arpo", "macro"),

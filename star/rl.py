@@ -350,6 +350,31 @@ def rollout_reward_fn(name: str) -> Callable[..., list[float]]:
     f.__name__ = f"{str(name).lower()}_reward"
     return f
 
+# %% ../nbs/10_rl.ipynb #371c9421
+def _trl_completions(rollouts: Sequence, keep: Sequence[bool], ends: Sequence[int]) -> tuple[list, list, list, list]:
+    """`(prompt_ids, completion_ids, logprobs, env_mask)` as TRL's `rollout_func` contract wants them, one list per
+    rollout. TRL counts a completion as finished when it ends with an end-of-turn token (`completions/clipped_ratio`,
+    `mask_truncated_completions`); ours end at a stop string (`</answer>`), so the environment closes a finished
+    episode's last turn the template's way with `ends[0]`, masked (log-prob 0.0); an empty completion gets the same
+    token. A truncated rollout, or one whose group DAPO dropped (`keep` False), has every mask entry 0."""
+    prompt_ids, completion_ids, logprobs, env_mask = [], [], [], []
+    for r, k in zip(rollouts, keep):
+        ids, mask, lps = list(r.completion_ids), list(r.env_mask), [float(x) for x in r.logprobs]
+        if not ids or (not r.truncated and ids[-1] not in ends):
+            ids, mask, lps = ids + [ends[0]], mask + [0], lps + [0.0]
+        if r.truncated or not k: mask = [0] * len(ids)
+        prompt_ids.append(list(r.prompt_ids)); completion_ids.append(ids); logprobs.append(lps); env_mask.append(mask)
+    return prompt_ids, completion_ids, logprobs, env_mask
+
+def _best_sample(trainer, rollouts: Sequence, results: Sequence, rewards: Sequence[float], step: int, rank: int) -> dict:
+    """The step's `samples.jsonl` row: the highest-reward rollout over every rank (ties: one that answered, then the
+    lowest rank) -- step, task, reward, success, termination, tool calls and its chat messages. A collective call."""
+    b = max(range(len(rollouts)), key=lambda i: (rewards[i], rollouts[i].termination == "answer"))
+    return max(_gather(trainer, [(rewards[b], rank, {
+        "step": step, "task_id": rollouts[b].task.key, "level": rollouts[b].task.level, "reward": rewards[b],
+        "success": bool(getattr(results[b], "success", False)), "termination": rollouts[b].termination,
+        "n_tool_calls": rollouts[b].n_tool_calls, "messages": rollouts[b].messages})]), key=lambda x: (x[0], -x[1]))[2]
+
 # %% ../nbs/10_rl.ipynb #e687bf15
 def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None, policy_fn=generation_policy,
                       stats: list | None = None, log_dir=None, family=None) -> Callable:
@@ -398,23 +423,10 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
         cur = curriculum_epoch_from_trainer_state(trainer.state)
         rewards = [float(fam.reward(v, cfg.reward, cur)) for v in results]
         keep = dynamic_sampling_mask(rewards, G) if cfg.algorithm == "dapo" else [True] * len(rollouts)
-        prompt_ids, completion_ids, logprobs, env_mask = [], [], [], []
-        for r, k in zip(rollouts, keep):
-            ids, mask, lps = list(r.completion_ids), list(r.env_mask), [float(x) for x in r.logprobs]
-            # TRL counts a completion as finished when it ends with an end-of-turn token (`completions/clipped_ratio`,
-            # `mask_truncated_completions`); ours end at a stop string (`</answer>`), so the environment closes a
-            # finished episode's last turn the template's way, masked. An empty completion gets the same token.
-            if not ids or (not r.truncated and ids[-1] not in ends):
-                ids, mask, lps = ids + [ends[0]], mask + [0], lps + [0.0]
-            if r.truncated or not k: mask = [0] * len(ids)
-            prompt_ids.append(list(r.prompt_ids)); completion_ids.append(ids); logprobs.append(lps); env_mask.append(mask)
+        prompt_ids, completion_ids, logprobs, env_mask = _trl_completions(rollouts, keep, ends)
         # statistics over every rank's rollouts (collective calls: every rank gets here)
         rows = _gather(trainer, [_row(r, v, w, k) for r, v, w, k in zip(rollouts, results, rewards, keep)])
-        b = max(range(len(rollouts)), key=lambda i: (rewards[i], rollouts[i].termination == "answer"))  # ties: an answer
-        best = max(_gather(trainer, [(rewards[b], rank, {
-            "step": step, "task_id": rollouts[b].task.key, "level": rollouts[b].task.level, "reward": rewards[b],
-            "success": bool(getattr(results[b], "success", False)), "termination": rollouts[b].termination,
-            "n_tool_calls": rollouts[b].n_tool_calls, "messages": rollouts[b].messages})]), key=lambda x: (x[0], -x[1]))[2]
+        best = _best_sample(trainer, rollouts, results, rewards, step, rank)
         summary = _summary(rows, G, step=step, epoch=epoch_from_trainer_state(trainer.state), curriculum_epoch=cur,
                            reward_name=cfg.reward if cfg.reward != "curriculum" else f"curriculum:{reward_name_at(cur)}")
         summary.update(rollout_seconds=t_gen, scoring_seconds=time.time() - t0 - t_gen,
@@ -594,8 +606,8 @@ def sft_checkpoint(cfg: RLRunConfig, exclude: Sequence = (), family=None) -> Pat
 # (`cost_variant`): minutes of the set-up (data, model load, engine start; the quick variant's protocol-rows SFT
 # stage), of the variant's SFT when its checkpoint must be trained first, of one GRPO step with `rollouts` = G x
 # prompts (rollouts, scoring, update), of one validation query and the peak resident memory; each run measured alone
-# on the machine. Sources: README "Which compute path your CPU takes" and "The default offline
-# run, measured" below.
+# on the machine. Sources: README "Which compute path your CPU takes" and results/README.md ("The default offline
+# run, measured").
 CPU_COSTS = {"0.5B": {
     "bfloat16": dict(
         default=dict(setup_min=0.9, sft_min=75, step_min=20.4, rollouts=8, peak_gib=13.8),

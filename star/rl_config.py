@@ -143,21 +143,22 @@ def field_docs(cls=RLRunConfig) -> dict[str, str | None]:
     return {f.name: docs.get(f.name) for f in dataclasses.fields(cls)}
 
 # %% ../nbs/08a_rl_config.ipynb #197ca281
-# Run-size defaults per scale (the learning hyper-parameters come from `get_spec(scale).rl`).
+# Run-size defaults per scale. The learning hyper-parameters (algorithm, reward, lr, batch, G, temperature, epochs,
+# context, tool budget, beta) come from `get_spec(scale).rl` alone: no key here names one of them (a test keeps it so),
+# so each default has exactly one home and `defaults_table` shows the merged table.
 RUN_DEFAULTS = {
     "paper": dict(n_train=1000, n_val=180, max_steps=-1, max_new_tokens_per_turn=8192, lora=False, dtype="auto",
                   gradient_checkpointing=True, per_device_batch=1, save_steps=10, init="sft", vllm_enable_sleep_mode=True),
     # offline CPU scales: start from our SFT checkpoint, easy prompts, 2 steps of one group, 768-token turns (a whole
     # plan fits in the answer turn), one rollout per forward/backward (a 7K-token episode's logits alone are ~2 GB),
-    # rollouts at temperature 0.6 (at the paper's 1.0 the small SFT models break the ReAct format in every episode,
-    # so every reward is 0 and no gradient flows), no validation pass (each one costs minutes here; `-p n_val 8`
+    # no validation pass (each one costs minutes here; `-p n_val 8`
     # turns model selection on), and 3-day trips only (`trip_days`): the SFT set's trajectories are 3-day ones (the
     # only ones that fit whole in the 6,400-token SFT cutoff), and a 5- or 7-day trip's episode -- 10-20 tool calls,
     # the teacher's 9-16K tokens -- cannot finish inside the CPU's 7,168-token context, so it always scores 0
-    "0.5B": dict(data="easy", trip_days=(3,), n_train=8, n_val=0, max_steps=2, max_new_tokens_per_turn=768, lora=True, temperature=0.6,
+    "0.5B": dict(data="easy", trip_days=(3,), n_train=8, n_val=0, max_steps=2, max_new_tokens_per_turn=768, lora=True,
                  dtype="auto", gradient_checkpointing=True, per_device_batch=1, save_steps=1, init="sft"),
     "1.5B-offline": dict(data="easy", trip_days=(3,), n_train=8, n_val=0, max_steps=2, max_new_tokens_per_turn=768, lora=True,
-                         temperature=0.6, dtype="auto", gradient_checkpointing=True, per_device_batch=1,
+                         dtype="auto", gradient_checkpointing=True, per_device_batch=1,
                          save_steps=1, init="sft"),
     "tiny": dict(n_train=4, n_val=2, max_steps=2, max_new_tokens_per_turn=24, lora=False, dtype="float32",
                  gradient_checkpointing=False, per_device_batch=2, save_steps=1, init="base", vllm_kv_cache_gib=1),
@@ -407,10 +408,13 @@ def trl_config(cfg: RLRunConfig, num_processes: int | None = None, **overrides):
 def run_params(namespace: dict) -> dict:
     """The `resolve_config` keywords of a run notebook's namespace (its `globals()` after the papermill parameters
     cell): every name that is an `RLRunConfig` field; with a true `quick`, `QUICK`'s values for those left None and
-    the run name `rl_quick_<scale>`; then the dict `extra` (other fields), which wins. Raises ValueError for an
-    `extra` that is not a dict."""
+    the run name `rl_quick_<scale>`; then the dict `extra` (other fields), which wins. Raises ValueError for a
+    `quick` that is not a truth value or an `extra` that is not a dict. (`star.cli.validate_parameters` checks a job
+    through this same function.)"""
     p = {k: v for k, v in namespace.items() if k in _PARAMS}
-    if namespace.get("quick"):
+    quick = namespace.get("quick")
+    if quick not in (True, False, None, 0, 1): raise ValueError(f"quick must be true or false, got {quick!r}")
+    if quick:
         p.update({k: v for k, v in QUICK.items() if p.get(k) is None}, run_name=f"rl_quick_{p.get('scale')}")
     extra = namespace.get("extra") or {}
     if not isinstance(extra, dict): raise ValueError(f"extra must be a dict of RLRunConfig fields, got {extra!r}")
