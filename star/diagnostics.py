@@ -209,37 +209,22 @@ def _acc_entry(a) -> dict:
     return {"name": a.name, "price": a.price, "room_type": a.room_type, "house_rules": a.house_rules,
             "minimum_nights": a.min_nights, "maximum_occupancy": a.max_occupancy}
 
-# %% ../nbs/13_diagnostics.ipynb #cbb5fcb5
-def diagnose_backtracking(task, trajectory, plan: list[dict] | None = None, success: bool | None = None,
-                          protocol: str = "official", db=None, alternative: bool = True) -> BacktrackDiagnosis:
-    """Diagnose one trajectory (a `star.agent.Trajectory`, a `Rollout`-like object with `.messages`, or a list of chat
-    messages) of `task` for the global-backtracking failure mode of paper App. F (definition at the top of this
-    chapter). `plan`: the structured plan (default: parsed from the final answer); `success`: the evaluator verdict
-    (default: `evaluate_plan(task, plan, protocol, db)`); `db`: database of the sandbox (default: embedded);
-    `alternative=False` skips the solver (then nothing is flagged). Returns a `BacktrackDiagnosis`; never raises on a
-    malformed trajectory."""
-    from star.evaluator import evaluate_plan
+# %% ../nbs/13_diagnostics.ipynb #fc17d61c
+def _final_plan(task, trajectory, messages) -> list[dict] | None:
+    "The structured plan of the trajectory's final answer (`format_plan`, canonical then tolerant); None if none."
     from star.formatter import format_plan
-    from star.synthesis import leg_options, synthesis_index
-    messages = trajectory if isinstance(trajectory, list) else trajectory.messages
-    tid = getattr(task, "id", None)
-    if plan is None:
-        ans = trajectory.answer if isinstance(trajectory, Trajectory) else None
-        if ans is None and messages and messages[-1].get("role") == "assistant":
-            from star.agent import parse_turn
-            ans = parse_turn(messages[-1]["content"]).answer
-        fp = format_plan(ans, task.query, formatter="auto") if ans else None
-        plan = fp.plan if fp is not None and fp.ok else None
-    days = plan_days(plan) if plan else []
-    if not days:
-        return BacktrackDiagnosis(tid, False, None, [], [], [], [], None, False, "no plan delivered")
-    if success is None: success = bool(evaluate_plan(task, plan, protocol, db).success)
-    cities, nights = chosen_route(plan, task)
-    R, ix = retrieved_options(messages), synthesis_index(db)
-    people, lc = int(task.people_number), task.local_constraint or {}
+    ans = trajectory.answer if isinstance(trajectory, Trajectory) else None
+    if ans is None and messages and messages[-1].get("role") == "assistant":
+        from star.agent import parse_turn
+        ans = parse_turn(messages[-1]["content"]).answer
+    fp = format_plan(ans, task.query, formatter="auto") if ans else None
+    return fp.plan if fp is not None and fp.ok else None
+
+# %% ../nbs/13_diagnostics.ipynb #d0c5499d
+def _accommodation_dead_ends(plan, cities, nights, R: Retrieved, ix, lc: dict) -> tuple[list, list]:
+    "Dead ends among the retrieved accommodations of each chosen city -> ([DeadEnd], [unobserved])."
     dead, unobserved = [], []
     chosen_acc = {c: n for k, _, n, c in plan_entities(plan) if k == "accommodation"}
-    # 1. accommodations of each chosen city
     for c, n in zip(cities, nights):
         if c not in R.accommodations: unobserved.append(f"accommodation in {c}"); continue
         checks = accommodation_checks(n, lc.get("room type"), lc.get("house rule"))
@@ -252,9 +237,17 @@ def diagnose_backtracking(task, trajectory, plan: list[dict] | None = None, succ
                   "chosen": chosen_acc.get(c), "database_listed": len(dbe),
                   "database_satisfying": sum(all(f(e) for f in checks.values()) for e in dbe)}
             dead.append(DeadEnd(c, "+".join(bad[0]), bool(db_bad), ev))
-    # 2. cuisines over the chosen cities
-    K = [k.strip() for k in (lc.get("cuisine") or [])] if isinstance(lc.get("cuisine"), list) else \
+    return dead, unobserved
+
+# %% ../nbs/13_diagnostics.ipynb #4474f325
+def _cuisines(lc: dict) -> list[str]:
+    "The cuisine constraint as a list of names: a list, or a comma-separated string; [] when there is none."
+    return [k.strip() for k in (lc.get("cuisine") or [])] if isinstance(lc.get("cuisine"), list) else \
         [k.strip() for k in str(lc.get("cuisine")).split(",")] if lc.get("cuisine") else []
+
+def _cuisine_dead_ends(cities, R: Retrieved, ix, lc: dict) -> tuple[list, list]:
+    "A 'route' dead end when the chosen cities' retrieved restaurants miss a required cuisine -> ([DeadEnd], [unobserved])."
+    K, dead, unobserved = _cuisines(lc), [], []
     if K and cities:
         if all(c in R.restaurants for c in cities):
             have = {k for c in cities for e in R.restaurants[c] for k in K if k in e["cuisines"]}
@@ -264,32 +257,39 @@ def diagnose_backtracking(task, trajectory, plan: list[dict] | None = None, succ
                 dead.append(DeadEnd("route", "cuisine", not any(k in db_have for k in miss),
                                     {"missing": miss, "database_missing": [k for k in miss if k not in db_have]}))
         else: unobserved += [f"restaurants in {c}" for c in cities if c not in R.restaurants]
-    # 3. transportation on every leg
-    legs = _legs(task, cities, nights) if cities and sum(nights) == int(task.days) - 1 else []
-    regimes = _regimes(lc.get("transportation"))
-    leg_modes = [_leg_modes_retrieved(R, o, d, dt, people) for o, d, dt in legs]
+    return dead, unobserved
+
+# %% ../nbs/13_diagnostics.ipynb #a62c2606
+def _transport_dead_ends(legs, leg_modes, regimes, R: Retrieved, ix, people: int) -> tuple[list, list]:
+    "A 'route' dead end when no regime has a retrieved mode on every searched leg -> ([DeadEnd], [unobserved])."
+    from star.synthesis import leg_options
     searched = [any(k[:2] == (o, d) for k in R.flights) or (o, d) in R.ground_searched for o, d, _ in legs]
-    if legs and not all(searched): unobserved += [f"transport {o}->{d}" for (o, d, _), s in zip(legs, searched) if not s]
-    elif legs and _best_regime(leg_modes, regimes) is None:
-        db_modes = [leg_options(ix, o, d, dt, people) for o, d, dt in legs]
-        dead.append(DeadEnd("route", "transportation", _best_regime(db_modes, regimes) is None,
-                            {"legs": [f"{o}->{d} {dt}" for o, d, dt in legs], "retrieved_modes": [sorted(m) for m in leg_modes],
-                             "database_modes": [sorted(m) for m in db_modes], "regimes": [list(r) for r in regimes]}))
-    # 4. budget: the cheapest total the retrieved options allow
-    if legs and not dead and not unobserved and task.budget is not None:
-        bound = _best_regime(leg_modes, regimes)
-        for c, n in zip(cities, nights):
-            checks = accommodation_checks(n, lc.get("room type"), lc.get("house rule"))
-            accs = [e for e in R.accommodations[c] if all(f(e) for f in checks.values())]
-            bound += min(e["price"] * math.ceil(people / max(int(e["maximum_occupancy"]), 1)) * n for e in accs)
-            rs = sorted(e["cost"] for e in R.restaurants.get(c, []))
-            bound += sum(rs[:3 * (n - 1)]) * people
-        if bound > task.budget:
-            rp = route_plan(task, cities, nights, db=db)
-            dead.append(DeadEnd("route", "budget", rp is None or rp[1] > task.budget,
-                                {"retrieved_min_cost": bound, "budget": task.budget,
-                                 "database_min_cost": None if rp is None else rp[1]}))
-    alt = _alternative(task, db) if alternative else None
+    if legs and not all(searched): return [], [f"transport {o}->{d}" for (o, d, _), s in zip(legs, searched) if not s]
+    if not legs or _best_regime(leg_modes, regimes) is not None: return [], []
+    db_modes = [leg_options(ix, o, d, dt, people) for o, d, dt in legs]
+    return [DeadEnd("route", "transportation", _best_regime(db_modes, regimes) is None,
+                    {"legs": [f"{o}->{d} {dt}" for o, d, dt in legs], "retrieved_modes": [sorted(m) for m in leg_modes],
+                     "database_modes": [sorted(m) for m in db_modes], "regimes": [list(r) for r in regimes]})], []
+
+def _budget_dead_end(task, cities, nights, R: Retrieved, leg_modes, regimes, db=None) -> DeadEnd | None:
+    "A 'route' budget dead end when the cheapest retrieved total exceeds `task.budget` (confirmed by `route_plan`)."
+    people, lc = int(task.people_number), task.local_constraint or {}
+    bound = _best_regime(leg_modes, regimes)
+    for c, n in zip(cities, nights):
+        checks = accommodation_checks(n, lc.get("room type"), lc.get("house rule"))
+        accs = [e for e in R.accommodations[c] if all(f(e) for f in checks.values())]
+        bound += min(e["price"] * math.ceil(people / max(int(e["maximum_occupancy"]), 1)) * n for e in accs)
+        rs = sorted(e["cost"] for e in R.restaurants.get(c, []))
+        bound += sum(rs[:3 * (n - 1)]) * people
+    if bound > task.budget:
+        rp = route_plan(task, cities, nights, db=db)
+        return DeadEnd("route", "budget", rp is None or rp[1] > task.budget,
+                       {"retrieved_min_cost": bound, "budget": task.budget,
+                        "database_min_cost": None if rp is None else rp[1]})
+
+# %% ../nbs/13_diagnostics.ipynb #59a0cbbc
+def _verdict(success, dead: list, unobserved: list, cities, alt) -> tuple[bool, str]:
+    "(flagged, reason) of a delivered plan (definition at the top of this chapter); `alt`: the solver's route or None."
     confirmed = [d for d in dead if d.confirmed]
     flagged = bool(not success and confirmed and alt is not None and list(alt) != list(cities))
     if flagged:
@@ -300,6 +300,41 @@ def diagnose_backtracking(task, trajectory, plan: list[dict] | None = None, succ
     elif confirmed: reason = "dead end, but no feasible alternative route" if alt is None or list(alt) == list(cities) else "dead end"
     elif dead: reason = "retrieved options looked like a dead end, but the database has a satisfying option (search, not backtracking)"
     else: reason = "failed for another reason" + (f" (unobserved: {', '.join(unobserved)})" if unobserved else "")
+    return flagged, reason
+
+# %% ../nbs/13_diagnostics.ipynb #6077b94d
+def diagnose_backtracking(task, trajectory, plan: list[dict] | None = None, success: bool | None = None,
+                          protocol: str = "official", db=None, alternative: bool = True) -> BacktrackDiagnosis:
+    """Diagnose one trajectory (a `star.agent.Trajectory`, a `Rollout`-like object with `.messages`, or a list of chat
+    messages) of `task` for the global-backtracking failure mode of paper App. F (definition at the top of this
+    chapter). `plan`: the structured plan (default: parsed from the final answer); `success`: the evaluator verdict
+    (default: `evaluate_plan(task, plan, protocol, db)`); `db`: database of the sandbox (default: embedded);
+    `alternative=False` skips the solver (then nothing is flagged). Returns a `BacktrackDiagnosis`; never raises on a
+    malformed trajectory."""
+    from star.evaluator import evaluate_plan
+    from star.synthesis import synthesis_index
+    messages = trajectory if isinstance(trajectory, list) else trajectory.messages
+    tid = getattr(task, "id", None)
+    if plan is None: plan = _final_plan(task, trajectory, messages)
+    days = plan_days(plan) if plan else []
+    if not days:
+        return BacktrackDiagnosis(tid, False, None, [], [], [], [], None, False, "no plan delivered")
+    if success is None: success = bool(evaluate_plan(task, plan, protocol, db).success)
+    cities, nights = chosen_route(plan, task)
+    R, ix = retrieved_options(messages), synthesis_index(db)
+    people, lc = int(task.people_number), task.local_constraint or {}
+    dead, unobserved = _accommodation_dead_ends(plan, cities, nights, R, ix, lc)
+    d2, u2 = _cuisine_dead_ends(cities, R, ix, lc)
+    legs = _legs(task, cities, nights) if cities and sum(nights) == int(task.days) - 1 else []
+    regimes = _regimes(lc.get("transportation"))
+    leg_modes = [_leg_modes_retrieved(R, o, d, dt, people) for o, d, dt in legs]
+    d3, u3 = _transport_dead_ends(legs, leg_modes, regimes, R, ix, people)
+    dead, unobserved = dead + d2 + d3, unobserved + u2 + u3
+    if legs and not dead and not unobserved and task.budget is not None:
+        d4 = _budget_dead_end(task, cities, nights, R, leg_modes, regimes, db)
+        if d4 is not None: dead.append(d4)
+    alt = _alternative(task, db) if alternative else None
+    flagged, reason = _verdict(success, dead, unobserved, cities, alt)
     return BacktrackDiagnosis(tid, True, bool(success), cities, nights, dead, unobserved, alt, flagged, reason)
 
 # %% ../nbs/13_diagnostics.ipynb #18ce7161

@@ -13,6 +13,7 @@ from datetime import date as _date, timedelta
 from pathlib import Path
 
 import numpy as np
+from fastcore.basics import patch
 
 VISITING_CITY_NUMBER = {3: 1, 5: 2, 7: 3}  # TravelPlanner: 3-day trips visit 1 city, 5-day 2, 7-day 3
 HOUSE_RULES = ("parties", "smoking", "children under 10", "visitors", "pets")
@@ -217,8 +218,9 @@ def _day_layout(task_days, cities, nights):
     for n in nights: arr.append(d); d += n
     return arr
 
-# %% ../nbs/06_synthesis.ipynb #d754094e
+# %% ../nbs/06_synthesis.ipynb #410edff7
 class _Solver:
+    "The feasibility search for one task over a `SynthesisIndex`: stays and legs here, `routes` and `exact` below."
     def __init__(self, ix, task):
         self.ix, self.t = ix, task
         self.p = int(task.people_number)
@@ -249,6 +251,7 @@ class _Solver:
         return [("self-driving",), ("flight", "taxi")]
 
     def candidates(self):
+        "(cities the route may visit, number of cities k): the destination state's cities but the origin, or the city."
         t, ix = self.t, self.ix
         k = int(t.visiting_city_number)
         if (int(t.days) > 3 or k > 1) and t.dest in ix.state_cities:  # 5/7-day trips: dest is a state
@@ -256,93 +259,121 @@ class _Solver:
         return [t.dest], 1
 
     def leg_cost(self, o, d, day, regime):
+        "(mode, cost for the group) of the cheapest leg o -> d on `day` within `regime`; None when there is none."
         opts = leg_options(self.ix, o, d, day, self.p)
         best = None
         for m in regime:
             if m in opts and (best is None or opts[m] < best[1]): best = (m, opts[m])
         return best
 
-    def routes(self, top=12):
-        "Candidate routes (cities, nights, modes) with exact transport+stay cost, cheapest first."
-        t = self.t
-        cands, k = self.candidates()
-        D, dates = int(t.days), list(t.date)
-        if len(dates) != D or k < 1 or D < k + 1: return []
-        out = []
-        for nights in _compositions(D - 1, k):
-            arr = _day_layout(D, None, nights)
-            for regime in self.modes_allowed():
-                stays = []
-                for i, n in enumerate(nights):
-                    v = np.full(len(cands), np.inf)
-                    for ci, c in enumerate(cands):
-                        s = self.stay(c, n)
-                        if s: v[ci] = acc_cost(s[0][0], self.p, n) + min(x[0] for x in s[1].values()) * self.p
-                    stays.append(v)
-                first = np.array([(lambda b: b[1] if b else np.inf)(self.leg_cost(t.org, c, dates[0], regime)) for c in cands])
-                last = np.array([(lambda b: b[1] if b else np.inf)(self.leg_cost(c, t.org, dates[-1], regime)) for c in cands])
-                total = first + stays[0]
-                tot = total.reshape([len(cands)] + [1] * (k - 1)) if k > 1 else total
-                for i in range(1, k):
-                    day = dates[arr[i]]
-                    M = np.full((len(cands), len(cands)), np.inf)
-                    for a, ca in enumerate(cands):
-                        if not np.isfinite(stays[i - 1][a]): continue
-                        for b, cb in enumerate(cands):
-                            if a == b or not np.isfinite(stays[i][b]): continue
-                            lc = self.leg_cost(ca, cb, day, regime)
-                            if lc: M[a, b] = lc[1]
-                    shape = [1] * k; shape[i - 1] = len(cands); shape[i] = len(cands)
-                    shp = [1] * k; shp[i] = len(cands)
-                    tot = tot + M.reshape(shape) + stays[i].reshape(shp)
-                shp = [1] * k; shp[k - 1] = len(cands)
-                tot = tot + (last.reshape(shp) if k > 1 else last)
-                tot = np.broadcast_to(tot, [len(cands)] * k).copy() if k > 1 else tot
-                if k > 1:  # distinct cities
-                    I = np.indices(tot.shape)
-                    for a, b in itertools.combinations(range(k), 2): tot[I[a] == I[b]] = np.inf
-                flat = tot.ravel()
-                fin = np.flatnonzero(np.isfinite(flat))
-                if not len(fin): continue
-                sel = fin[np.argsort(flat[fin], kind="stable")[:top]]
-                for f in sel:
-                    combo = np.unravel_index(f, tot.shape) if k > 1 else (f,)
-                    cities = tuple(cands[j] for j in combo)
-                    r = self.exact(cities, nights, regime, arr)
-                    if r: out.append(r)
-        out.sort(key=lambda r: (r["cost"], r["cities"], r["modes"]))
-        return out
+# %% ../nbs/06_synthesis.ipynb #b47d9b2e
+def _leg_bound(sv, o, d, day, regime) -> float:
+    "Cost of the cheapest leg o -> d on `day` within `regime` for the group (USD); inf when there is none."
+    b = sv.leg_cost(o, d, day, regime)
+    return b[1] if b else np.inf
 
-    def exact(self, cities, nights, regime, arr):
-        t, dates = self.t, list(self.t.date)
-        stops = [t.org, *cities, t.org]
-        legdays = [dates[a] for a in arr] + [dates[-1]]
-        legs = []
-        for i in range(len(stops) - 1):
-            b = self.leg_cost(stops[i], stops[i + 1], legdays[i], regime)
-            if not b: return None
-            legs.append(b)
-        stays = [self.stay(c, n) for c, n in zip(cities, nights)]
-        if any(s is None for s in stays): return None
-        # cuisine DP over cities: covered mask -> (cost per person, choice per city)
-        dp = {0: (0, [])}
-        for s in stays:
-            nd = {}
-            for m, (c, ch) in dp.items():
-                for m2, (c2, rs) in s[1].items():
-                    mm = m | m2
-                    if mm not in nd or c + c2 < nd[mm][0]: nd[mm] = (c + c2, ch + [rs])
-            dp = nd
-        full = (1 << len(self.K)) - 1
-        if full not in dp: return None
-        meal_pp, meals = dp[full]
-        accs = [s[0][0] for s in stays]
-        acc_total = sum(acc_cost(a, self.p, n) for a, n in zip(accs, nights))
-        transport = sum(l[1] for l in legs)
-        return {"cities": cities, "nights": nights, "modes": tuple(l[0] for l in legs), "legdays": legdays,
-                "regime": regime, "legs": legs, "accs": accs, "meals": meals, "stays": stays,
-                "cost": transport + acc_total + meal_pp * self.p, "transport": transport,
-                "accommodation": acc_total, "meals_cost": meal_pp * self.p}
+def _stay_bounds(sv, cands, nights) -> list:
+    "Per city i of the route, a vector over `cands`: cheapest accommodation + meals for nights[i] (inf: no stay)."
+    stays = []
+    for i, n in enumerate(nights):
+        v = np.full(len(cands), np.inf)
+        for ci, c in enumerate(cands):
+            s = sv.stay(c, n)
+            if s: v[ci] = acc_cost(s[0][0], sv.p, n) + min(x[0] for x in s[1].values()) * sv.p
+        stays.append(v)
+    return stays
+
+def _route_bounds(sv, cands, nights, arr, regime):
+    """Lower bound (USD) of every route through `cands` with `nights` per city (arrival days `arr`) under `regime`:
+    an array of shape (len(cands),) * len(nights), inf where a leg or a stay is missing or a city repeats."""
+    t, k, dates = sv.t, len(nights), list(sv.t.date)
+    stays = _stay_bounds(sv, cands, nights)
+    first = np.array([_leg_bound(sv, t.org, c, dates[0], regime) for c in cands])
+    last = np.array([_leg_bound(sv, c, t.org, dates[-1], regime) for c in cands])
+    total = first + stays[0]
+    tot = total.reshape([len(cands)] + [1] * (k - 1)) if k > 1 else total
+    for i in range(1, k):
+        day = dates[arr[i]]
+        M = np.full((len(cands), len(cands)), np.inf)
+        for a, ca in enumerate(cands):
+            if not np.isfinite(stays[i - 1][a]): continue
+            for b, cb in enumerate(cands):
+                if a == b or not np.isfinite(stays[i][b]): continue
+                M[a, b] = _leg_bound(sv, ca, cb, day, regime)
+        shape = [1] * k; shape[i - 1] = len(cands); shape[i] = len(cands)
+        shp = [1] * k; shp[i] = len(cands)
+        tot = tot + M.reshape(shape) + stays[i].reshape(shp)
+    shp = [1] * k; shp[k - 1] = len(cands)
+    tot = tot + (last.reshape(shp) if k > 1 else last)
+    tot = np.broadcast_to(tot, [len(cands)] * k).copy() if k > 1 else tot
+    if k > 1:  # distinct cities
+        I = np.indices(tot.shape)
+        for a, b in itertools.combinations(range(k), 2): tot[I[a] == I[b]] = np.inf
+    return tot
+
+# %% ../nbs/06_synthesis.ipynb #1109ea31
+def _route_meals(meal_options) -> dict:
+    """Cheapest meals per person over a route: `meal_options` holds one `_meal_options` dict per city ({covered mask:
+    (cost per person, [Rest])}); returns {covered mask: (cost per person, [[Rest] per city])}."""
+    dp = {0: (0, [])}
+    for opts in meal_options:
+        nd = {}
+        for m, (c, ch) in dp.items():
+            for m2, (c2, rs) in opts.items():
+                mm = m | m2
+                if mm not in nd or c + c2 < nd[mm][0]: nd[mm] = (c + c2, ch + [rs])
+        dp = nd
+    return dp
+
+# %% ../nbs/06_synthesis.ipynb #28955f0c
+@patch
+def exact(self: _Solver, cities, nights, regime, arr):
+    "The route `cities` with `nights` per city (arrival days `arr`) under `regime`, exactly priced; None if infeasible."
+    t, dates = self.t, list(self.t.date)
+    stops = [t.org, *cities, t.org]
+    legdays = [dates[a] for a in arr] + [dates[-1]]
+    legs = []
+    for i in range(len(stops) - 1):
+        b = self.leg_cost(stops[i], stops[i + 1], legdays[i], regime)
+        if not b: return None
+        legs.append(b)
+    stays = [self.stay(c, n) for c, n in zip(cities, nights)]
+    if any(s is None for s in stays): return None
+    dp = _route_meals([s[1] for s in stays])
+    full = (1 << len(self.K)) - 1
+    if full not in dp: return None
+    meal_pp, meals = dp[full]
+    accs = [s[0][0] for s in stays]
+    acc_total = sum(acc_cost(a, self.p, n) for a, n in zip(accs, nights))
+    transport = sum(l[1] for l in legs)
+    return {"cities": cities, "nights": nights, "modes": tuple(l[0] for l in legs), "legdays": legdays,
+            "regime": regime, "legs": legs, "accs": accs, "meals": meals, "stays": stays,
+            "cost": transport + acc_total + meal_pp * self.p, "transport": transport,
+            "accommodation": acc_total, "meals_cost": meal_pp * self.p}
+
+# %% ../nbs/06_synthesis.ipynb #36d51129
+@patch
+def routes(self: _Solver, top=12):
+    "Candidate routes (cities, nights, modes) with exact transport+stay cost, cheapest first."
+    t = self.t
+    cands, k = self.candidates()
+    D, dates = int(t.days), list(t.date)
+    if len(dates) != D or k < 1 or D < k + 1: return []
+    out = []
+    for nights in _compositions(D - 1, k):
+        arr = _day_layout(D, None, nights)
+        for regime in self.modes_allowed():
+            tot = _route_bounds(self, cands, nights, arr, regime)
+            flat = tot.ravel()
+            fin = np.flatnonzero(np.isfinite(flat))
+            if not len(fin): continue
+            sel = fin[np.argsort(flat[fin], kind="stable")[:top]]
+            for f in sel:
+                combo = np.unravel_index(f, tot.shape) if k > 1 else (f,)
+                r = self.exact(tuple(cands[j] for j in combo), nights, regime, arr)
+                if r: out.append(r)
+    out.sort(key=lambda r: (r["cost"], r["cities"], r["modes"]))
+    return out
 
 # %% ../nbs/06_synthesis.ipynb #fd350404
 def _rand_index(rng, n):
