@@ -322,9 +322,21 @@ def _run_identity(scale, cfg, data, lora, row_steps, row_lr, row_max_length) -> 
             **{k: getattr(cfg, k) for k in ("learning_rate", "lr_scheduler_type", "warmup_steps",
                "per_device_train_batch_size", "gradient_accumulation_steps", "max_length", "seed")}}
 
+def _check_resume(out_dir, point, cfg, identity: dict) -> None:
+    """Before the model loads: the checkpoint `point` is resumed only by the same run (`check_same_run`, which also
+    records `identity` for a fresh start) and only if it is not past `cfg.max_steps` (RunMismatchError otherwise)."""
+    from star.checkpoints import RunMismatchError, check_same_run
+    resuming = point is not None and point.checkpoint is not None
+    check_same_run(out_dir, identity, resuming=resuming, write=int(os.environ.get("RANK", 0)) == 0)
+    if resuming and 0 < cfg.max_steps < point.step:
+        raise RunMismatchError(f"{out_dir}: its newest checkpoint ({Path(point.checkpoint).name}) is past max_steps="
+                               f"{cfg.max_steps}: resuming would train nothing and publish a longer run's weights. Use "
+                               f"another output folder (run name), or delete this one to start over.")
+
+# %% ../nbs/09_sft.ipynb #d055b22d
 def _train_sft(scale, dataset, out_dir, point, model, tokenizer, lora, row_steps, row_lr, row_max_length, dtype, overrides):
     from trl import SFTTrainer
-    from star.checkpoints import RunMismatchError, atomic_trainer, check_same_run, model_fingerprint, set_aside
+    from star.checkpoints import atomic_trainer, model_fingerprint, set_aside
     from star.results import write_atomic
     cfg = sft_config(scale, out_dir=out_dir, dtype=dtype, **overrides)
     tok = tokenizer if tokenizer is not None else load_tokenizer(scale)
@@ -336,12 +348,7 @@ def _train_sft(scale, dataset, out_dir, point, model, tokenizer, lora, row_steps
     if n_dropped: print(f"train_sft: dropped {n_dropped} of {n_in} trajectories longer than max_length={cfg.max_length}")
     if not len(data): raise ValueError(f"every trajectory is longer than max_length={cfg.max_length}")
     data = data.select_columns(["input_ids", "assistant_masks"])
-    check_same_run(out_dir, _run_identity(scale, cfg, data, lora, row_steps, row_lr, row_max_length),
-                   resuming=point is not None and point.checkpoint is not None, write=int(os.environ.get("RANK", 0)) == 0)
-    if point is not None and point.checkpoint is not None and 0 < cfg.max_steps < point.step:
-        raise RunMismatchError(f"{out_dir}: its newest checkpoint ({Path(point.checkpoint).name}) is past max_steps="
-                               f"{cfg.max_steps}: resuming would train nothing and publish a longer run's weights. Use "
-                               f"another output folder (run name), or delete this one to start over.")
+    _check_resume(out_dir, point, cfg, _run_identity(scale, cfg, data, lora, row_steps, row_lr, row_max_length))
     m = model if model is not None else load_model(scale, dtype="float32", device=train_device(cfg))
     m.train()
     if not on_cuda(): cpu_compact_logprobs(True)  # score only the assistant positions (08_models)

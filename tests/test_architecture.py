@@ -24,3 +24,12 @@ def test_leaf_modules_stay_leaves():
     "The modules everything else builds on import no other `star` module."
     s = _stats()
     assert [m for m in ("paths", "results", "rewards", "endpoint") if s["edges"][m]] == []
+
+
+def test_library_cells_stay_short():
+    """Chapters read like fastcore's and claudette's (issue 20): no library code cell over 80 lines, the median under
+    15 (`tools/arch_stats.py` counts the library chapters and the figures chapter)."""
+    s = _stats()
+    median, _, longest = s["code_cell_lines_median_p90_max"]
+    assert s["cells_gt_80"] == 0, f"{s['cells_gt_80']} library code cells over 80 lines (longest {longest})"
+    assert median < 15, median
