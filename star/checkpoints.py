@@ -305,10 +305,12 @@ def check_same_run(out_dir, params: dict, resuming: bool, write: bool = True) ->
     """Resume only the run that wrote the checkpoints. `params`: JSON-able settings that determine the trained weights
     (values compared as JSON). `resuming` (a checkpoint of `out_dir` is about to be loaded) with a
     `<out_dir>/run_params.json` holding other values raises `RunMismatchError` naming `out_dir` and each differing key
-    (stored -> asked); an unreadable file raises it too. Otherwise, with `write` (the main process), the file is
-    (re)written atomically: a run that starts from scratch owns the folder."""
+    (stored -> asked); an unreadable file raises it too; a folder without the file (written before it existed) is
+    resumed as it is and left without one (nothing known to compare, nothing claimed). A run that starts from scratch
+    owns the folder: with `write` (the main process) the file is (re)written atomically."""
     p, new = Path(out_dir) / RUN_PARAMS, json.loads(json.dumps(params, default=str))
-    if resuming and p.exists():
+    if resuming and not p.exists(): return
+    if resuming:
         try: old = json.loads(p.read_text(encoding="utf-8"))
         except (OSError, ValueError) as e: raise RunMismatchError(f"cannot read {p}: {e}") from None
         diff = [f"{k}: {old.get(k)!r} -> {new.get(k)!r}" for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
