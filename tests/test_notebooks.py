@@ -152,3 +152,16 @@ def test_doc_outputs_tool_is_deterministic(stem):
                        cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stdout + p.stderr[-3000:]
     assert "up to date" in p.stdout
+
+
+def test_checkpoint_demos_leave_nothing_in_tmp(tmp_path):
+    """The chapter that trains and damages the most demo runs cleans up after itself: every run it writes lives under
+    one `TemporaryDirectory`, deleted with the notebook. (Before: each `nbdev-test` of 17_checkpoints left 675 MB in 28
+    folders of the system temp dir; hundreds piled up across sessions and filled the disk.)"""
+    import os
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    p = subprocess.run(["nbdev-test", "nbs/17_checkpoints.ipynb"], cwd=ROOT, env=env, capture_output=True, text=True,
+                       timeout=600)
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    left = [f for f in tmp_path.rglob("*") if f.is_file() and not f.relative_to(tmp_path).parts[0].startswith("torchinductor")]
+    assert sum(f.stat().st_size for f in left) < 1_000_000, sorted(str(f.relative_to(tmp_path)) for f in left)[:20]
