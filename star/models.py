@@ -23,7 +23,8 @@ __all__ = ['K', 'QWEN25_CODER_05B_GGUF', 'QWEN25_CODER_15B_GGUF', 'QWEN25_VOCAB'
            'cpu_bf16_native', 'dtype_choice', 'compute_dtype', 'machine_info', 'machine_line', 'attn_implementation',
            'load_model', 'vllm_available', 'tiny_checkpoint', 'model_path', 'keep_cpu_linear_weights',
            'guard_kernel_scan', 'guard_cpu_seeded_prefill', 'fd_stdout', 'set_cpu_kv_cache', 'patch_vllm',
-           'engine_dtype', 'make_llm', 'trl_engine_dtype', 'uses_deepspeed', 'train_device', 'cpu_compact_logprobs']
+           'engine_dtype', 'make_llm', 'trl_engine_dtype', 'uses_deepspeed', 'train_device', 'is_main_rank',
+           'cpu_compact_logprobs']
 
 # %% ../nbs/08_models.ipynb #468d2547
 K = 1024  # the paper's "30K"/"32K" contexts are in units of 1,024 tokens (vLLM `--max-model-len 32768`)
@@ -820,6 +821,11 @@ def train_device(args=None) -> str | None:
     if uses_deepspeed(args): return None
     if not on_cuda(): return "cpu"
     return f"cuda:{int(os.environ.get('LOCAL_RANK', 0))}"
+
+def is_main_rank() -> bool:
+    """Whether this process is rank 0 (`$RANK`, set by torchrun / `accelerate launch`; a lone process is rank 0): the
+    one that writes run files, logs and records."""
+    return int(os.environ.get("RANK", "0")) == 0
 
 # %% ../nbs/08_models.ipynb #34997dca
 def cpu_compact_logprobs(enable: bool = True) -> bool:

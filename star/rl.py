@@ -20,9 +20,9 @@ from .checkpoints import (AtomicCheckpoints, find_resume_checkpoint, model_finge
 from .evaluator import dataset_metrics, evaluate_plan
 from .formatter import eval_formatter, format_plan
 from .memory import check_fits
-from .models import (K, REGISTRY, DtypeChoice, cpu_compact_logprobs, dtype_choice, engine_dtype, fd_stdout, get_spec,
-                         load_model, load_tokenizer, model_path, normalize_dtype, on_cuda, patch_vllm, set_cpu_kv_cache,
-                         train_device, trl_engine_dtype, uses_deepspeed, vllm_available)
+from .models import (K, REGISTRY, DtypeChoice, cpu_compact_logprobs, dtype_choice, engine_dtype, fd_stdout,
+                         get_spec, is_main_rank, load_model, load_tokenizer, model_path, normalize_dtype, on_cuda,
+                         patch_vllm, set_cpu_kv_cache, train_device, trl_engine_dtype, uses_deepspeed, vllm_available)
 from .paths import in_repo, repo_relative
 from .results import (append_jsonl, best_checkpoint, check_publish, new_record, read_jsonl, rewrite_jsonl,
                           save_record)
@@ -590,7 +590,7 @@ def sft_checkpoint(cfg: RLRunConfig, exclude: Sequence = (), family=None) -> Pat
     kw = dict(max_steps=cfg.sft_steps, row_steps=min(16, cfg.sft_steps)) if cfg.sft_steps else {}
     data = fam.sft_dataset(exclude=list(exclude), **({"n": cfg.sft_n} if cfg.sft_n else {}))
     final = Path(train_sft(cfg.scale, data, out, dtype=cfg.dtype, **kw))
-    if _is_main_rank():
+    if is_main_rank():
         rec = sft_run_record(out.name, out, config={"scale": cfg.scale, "family": fam.name, "n_train": len(data),
                                                     "max_steps": cfg.sft_steps or -1, "sft_n": cfg.sft_n, "seed": cfg.seed},
                              final_model=repo_relative(final))
@@ -718,9 +718,6 @@ def training_curve(log_history: Sequence[dict]) -> list[dict]:
     response_length (policy tokens per rollout), tool_calls (per rollout), step_time (s); missing values are None."""
     return [{k: row.get(src) for k, src in CURVE_SOURCES.items()} for row in _curve(log_history)]
 
-def _is_main_rank() -> bool:
-    return int(os.environ.get("RANK", "0")) == 0
-
 def param_dtype(cfg: RLRunConfig, args=None) -> str:
     """dtype of the trained parameters: float32 -- AdamW steps of 2e-6 vanish in bfloat16 (`bf16(0.02) + 2e-6 ==
     0.02`) -- with `run_dtype(cfg)` as the autocast precision (TRL's `bf16=True`); under DeepSpeed, which keeps
@@ -839,7 +836,7 @@ def build_trainer(cfg: RLRunConfig, model, tokenizer, train_tasks: Sequence, val
               args=args if args is not None else trl_config(cfg, **trl_overrides), train_dataset=ds,
               processing_class=tokenizer, peft_config=peft_config, callbacks=[val_cb],
               rollout_func=make_rollout_func(cfg, train_tasks, tokenizer, sandbox=sandbox, stats=stats,
-                                             log_dir=cfg.out_dir if _is_main_rank() else None, family=fam))
+                                             log_dir=cfg.out_dir if is_main_rank() else None, family=fam))
     tiny = get_spec(cfg.scale).tiny_config is not None
     with fd_stdout(), trl_engine_dtype(engine_dtype(cfg.dtype, tiny)):   # TRL starts the colocated vLLM engine here
         trainer = _grpo_trainer_cls()(**kw)

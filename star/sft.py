@@ -12,7 +12,7 @@ from typing import Sequence
 from .agent import Trajectory
 from dataclasses import asdict, replace
 
-from .models import (DtypeChoice, cpu_compact_logprobs, dtype_choice, get_spec, load_model, load_tokenizer, normalize_dtype,
+from .models import (DtypeChoice, cpu_compact_logprobs, dtype_choice, get_spec, is_main_rank, load_model, load_tokenizer, normalize_dtype,
                           on_cuda, train_device)
 
 # %% auto #0
@@ -327,7 +327,7 @@ def _check_resume(out_dir, point, cfg, identity: dict) -> None:
     records `identity` for a fresh start) and only if it is not past `cfg.max_steps` (RunMismatchError otherwise)."""
     from star.checkpoints import RunMismatchError, check_same_run
     resuming = point is not None and point.checkpoint is not None
-    check_same_run(out_dir, identity, resuming=resuming, write=int(os.environ.get("RANK", 0)) == 0)
+    check_same_run(out_dir, identity, resuming=resuming, write=is_main_rank())
     if resuming and 0 < cfg.max_steps < point.step:
         raise RunMismatchError(f"{out_dir}: its newest checkpoint ({Path(point.checkpoint).name}) is past max_steps="
                                f"{cfg.max_steps}: resuming would train nothing and publish a longer run's weights. Use "
