@@ -610,7 +610,7 @@ def sft_checkpoint(cfg: RLRunConfig, exclude: Sequence = (), family=None) -> Pat
 # run, measured").
 CPU_COSTS = {"0.5B": {
     "bfloat16": dict(
-        default=dict(setup_min=0.9, sft_min=75, step_min=20.4, rollouts=8, peak_gib=13.8),
+        default=dict(setup_min=0.9, sft_min=75, step_min=23.3, rollouts=8, peak_gib=14.7),
         quick=dict(setup_min=1.5, sft_min=2.4, step_min=1.08, rollouts=2, peak_gib=11.0),
         probe=dict(setup_min=1.0, sft_min=2.3, step_min=1.12, rollouts=16, val_query_min=0.03, peak_gib=15.7)),
     "float32": dict(
