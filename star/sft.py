@@ -296,7 +296,7 @@ def _train_protocol_rows(scale, model, data, tok, out_dir, rows, steps, lr, max_
 
 # %% ../nbs/09_sft.ipynb #5793c8f2
 def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resume: bool = True,
-              lora: dict | None = None, row_steps: int = 0, row_lr: float = 1e-2,
+              lora: dict | None = None, row_steps: int = 0, row_lr: float = 1e-3,
               row_max_length: int = 2048, dtype="auto", **overrides) -> Path:
     """Supervised fine-tuning of `scale` on `dataset` (paper Sec. 4.1 / App. C.2) with TRL's `SFTTrainer`; returns the
     `final/` path under `out_dir` (what `out_dir` holds, the kill-safety and the protocol-row stage: see above).
