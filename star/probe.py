@@ -312,7 +312,7 @@ def probe_figure(record: dict, out_dir=None, name: str = "probe_learning") -> li
         a.plot(s("train_reward").step, s("train_reward").value, "o", color=COLORS[0], alpha=0.45, label="step mean")
         a.plot(s("train_reward_mean").step, s("train_reward_mean").value, "-", color=COLORS[0], label="running mean (4 steps)")
         a.set_ylim(-0.03, 1.03); a.set_xlabel("GRPO step"); a.set_ylabel("exact match (training rollouts)")
-        a.set_title("(a) reward of the training rollouts"); a.legend(loc="lower right")
+        a.set_title("(a) reward of the training rollouts"); a.legend(loc="upper left")
         for c, k in zip(COLORS[1:], PROBE_KINDS):
             g = s(f"val_em_{k}")
             if len(g): b.plot(g.step, g.value, "--", color=c, linewidth=0.9, marker=".", label=k)
@@ -321,7 +321,7 @@ def probe_figure(record: dict, out_dir=None, name: str = "probe_learning") -> li
         for x, y in zip(g.step, g.value): b.annotate(f"{100 * y:.0f}%", (x, y), textcoords="offset points", xytext=(0, 6), ha="center", fontsize=7)
         b.set_ylim(-0.03, 1.1); b.set_xlabel("GRPO step"); b.set_ylabel("exact match (validation)")
         n = (record.get("validation_init") or {}).get(record.get("config", {}).get("protocol", "agent_star"), {}).get("n")
-        b.set_title(f"(b) held-out questions (n = {n})"); b.legend(loc="lower right", ncol=2)
+        b.set_title(f"(b) held-out questions (n = {n})"); b.legend(loc="upper left", ncol=2)
         fig.suptitle(f"Learning probe: {record['run']}"); fig.tight_layout()
         return fig
     return write_figure(draw(), out_dir, name, d)

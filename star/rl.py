@@ -612,7 +612,7 @@ CPU_COSTS = {"0.5B": {
     "bfloat16": dict(
         default=dict(setup_min=0.9, sft_min=75, step_min=23.3, rollouts=8, peak_gib=14.7),
         quick=dict(setup_min=1.5, sft_min=2.4, step_min=1.08, rollouts=2, peak_gib=11.0),
-        probe=dict(setup_min=1.0, sft_min=2.3, step_min=1.12, rollouts=16, val_query_min=0.03, peak_gib=15.7)),
+        probe=dict(setup_min=1.0, sft_min=2.1, step_min=1.03, rollouts=16, val_query_min=0.0254, peak_gib=14.7)),
     "float32": dict(
         # alone: 9.7 min (SFT 2 x 146 s, protocol rows 53 s, the GRPO step 170 s); a first run beside other jobs took
         # 19.6 min at 98 % CPU, which scaled to the bf16 run's 169 % share predicted ~11 min
