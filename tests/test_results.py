@@ -289,9 +289,9 @@ def test_every_jsonl_reader_is_tolerant(tmp_path):
 
 def test_cpu_costs_quote_the_committed_records(monkeypatch):
     """What `run_plan` (and README's cost table, `test_readme_cost_table_is_cpu_costs`) says a CPU run costs is what
-    the committed records measured: for every RL record made from a clean tree on the 2-core CPU machine, `cpu_cost` of its own config on
-    its compute path (with its SFT when the run trained it: its SFT record was made after the run began) is within 15 %
-    of the record's `seconds.total`."""
+    the committed records measured: for every RL record made from a clean tree on the 2-core CPU machine, `cpu_cost`
+    of its own config on its compute path (with its SFT when the run trained it: its SFT record was made after the run
+    began) is within 15 % of the record's `seconds.total`."""
     import star.rl as R
     from dataclasses import fields
     from star.rl_config import RLRunConfig, resolve_config
@@ -301,7 +301,7 @@ def test_cpu_costs_quote_the_committed_records(monkeypatch):
     for p in sorted((ROOT / "results").glob("rl_*.json")):
         rec = json.loads(p.read_text())
         if rec.get("device") != "cpu" or "2 CPUs" not in rec["meta"].get("machine", "") or rec["meta"].get("dirty") is not False:
-            continue   # a GPU run, another machine, or a record from before traceable records (the xfail below)
+            continue   # a GPU run, another machine, or a record from a dirty tree (not evidence of today's code)
         cfg = resolve_config(**{k: v for k, v in rec["config"].items() if k in names and k not in ("out_dir", "results_dir", "dtype")},
                              dtype=rec["compute"]["dtype"])
         t0 = datetime.fromisoformat(rec["meta"]["created"]) - timedelta(seconds=rec["meta"]["duration_s"])
