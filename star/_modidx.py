@@ -785,6 +785,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                          'star.rl.arpo_plan': ('rl.html#arpo_plan', 'star/rl.py'),
                          'star.rl.arpo_rollouts': ('rl.html#arpo_rollouts', 'star/rl.py'),
                          'star.rl.build_trainer': ('rl.html#build_trainer', 'star/rl.py'),
+                         'star.rl.check_reused_sft': ('rl.html#check_reused_sft', 'star/rl.py'),
                          'star.rl.cost_variant': ('rl.html#cost_variant', 'star/rl.py'),
                          'star.rl.cpu_cost': ('rl.html#cpu_cost', 'star/rl.py'),
                          'star.rl.dynamic_sampling_mask': ('rl.html#dynamic_sampling_mask', 'star/rl.py'),

@@ -16,7 +16,7 @@ from typing import Any, Callable, Protocol, Sequence
 
 from .agent import HFPolicy, VLLMPolicy, eos_ids, rollout_batch, stream_seed
 from .checkpoints import (AtomicCheckpoints, find_resume_checkpoint, model_fingerprint, rotate_checkpoints, run_folder,
-                              set_aside)
+                              set_aside, RUN_PARAMS, RunMismatchError)
 from .evaluator import dataset_metrics, evaluate_plan
 from .formatter import eval_formatter, format_plan
 from .memory import check_fits
@@ -40,9 +40,9 @@ __all__ = ['ARPO_TOP_LOGPROBS', 'CPU_COSTS', 'CURVE_SOURCES', 'TaskFamily', 'rl_
            'rollout_rewards', 'dynamic_sampling_mask', 'turn_entropy', 'entropy_deltas', 'ArpoPlan', 'arpo_plan',
            'generation_policy', 'rollout_rank', 'step_seed', 'step_sandbox', 'arpo_rollouts', 'rollout_reward_fn',
            'make_rollout_func', 'evaluate_policy', 'TravelPlannerFamily', 'formatter_llm', 'task_family',
-           'require_device', 'init_model_source', 'init_reference', 'sft_dir', 'sft_checkpoint', 'cost_variant',
-           'cpu_cost', 'run_plan', 'announce', 'training_curve', 'param_dtype', 'build_trainer', 'free_port',
-           'ensure_master_port', 'train_rl', 'parse_cli', 'main']
+           'require_device', 'init_model_source', 'init_reference', 'sft_dir', 'check_reused_sft', 'sft_checkpoint',
+           'cost_variant', 'cpu_cost', 'run_plan', 'announce', 'training_curve', 'param_dtype', 'build_trainer',
+           'free_port', 'ensure_master_port', 'train_rl', 'parse_cli', 'main']
 
 # %% ../nbs/10_rl.ipynb #15e6579c
 class TaskFamily(Protocol):
@@ -577,17 +577,37 @@ def sft_dir(cfg: RLRunConfig, family=None) -> Path:
     name = f"sft_{cfg.scale}" + ("" if fam.name == "travelplanner" else f"_{fam.name}")
     return in_repo(f"runs/{name}" + (f"_s{cfg.sft_steps}" if cfg.sft_steps else "") + (f"_n{cfg.sft_n}" if cfg.sft_n else ""))
 
+def check_reused_sft(out: Path, scale: str, row_steps: int = 0, row_lr: float | None = None) -> None:
+    """Before `sft_checkpoint` reuses `out/final`: the run that trained it must have had the settings asked now that
+    are known without building its data -- `scale`, `row_steps` and, when it is > 0, `row_lr` (default: `train_sft`'s)
+    -- as its `run_params.json` records them (`star.checkpoints.check_same_run`). Otherwise RunMismatchError names the
+    folder and each differing setting: an SFT trained before a recipe change (the rows stage's lr went 1e-2 -> 1e-3)
+    is never silently reused. A folder without the file (older than it) is reused as it is."""
+    import inspect
+    p = Path(out) / RUN_PARAMS
+    if not p.is_file(): return
+    try: old = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e: raise RunMismatchError(f"cannot read {p}: {e}") from None
+    lr = row_lr if row_lr is not None else inspect.signature(train_sft).parameters["row_lr"].default
+    asked = {"scale": scale, "row_steps": row_steps, **({"row_lr": lr} if row_steps else {})}
+    diff = [f"{k}: {old.get(k)!r} -> {v!r}" for k, v in asked.items() if old.get(k) != v]
+    if diff:
+        raise RunMismatchError(f"{out} holds an SFT trained with other settings ({'; '.join(diff)}): delete the folder "
+                               f"to train it again with today's recipe, or start from it with init=<its final/ path>.")
+
 def sft_checkpoint(cfg: RLRunConfig, exclude: Sequence = (), family=None) -> Path:
     """SFT checkpoint of an offline scale for `init='sft'` (paper Sec. 4.1: RL starts from the SFT model):
-    `sft_dir(cfg)/final`, reused if present; else the family's SFT set (`family.sft_dataset`, RL prompts in `exclude`
-    dropped; `cfg.sft_n` trajectories if set) is trained there with `star.sft.train_sft` and the scale's SFT defaults
-    (`cfg.sft_steps` steps of each stage if set), and its run record `<dir>/<dir name>.json` (kind `sft`: what
-    `init_reference` names the RL run's start by) is written there -- and to `cfg.results_dir` when the RL run
-    publishes its own."""
+    `sft_dir(cfg)/final`, reused if present (and trained with today's settings: `check_reused_sft`); else the
+    family's SFT set (`family.sft_dataset`, RL prompts in `exclude` dropped; `cfg.sft_n` trajectories if set) is
+    trained there with `star.sft.train_sft` and the scale's SFT defaults (`cfg.sft_steps` steps of each stage if
+    set), and its run record `<dir>/<dir name>.json` (kind `sft`: what `init_reference` names the RL run's start by)
+    is written there -- and to `cfg.results_dir` when the RL run publishes its own."""
     fam = family if family is not None else task_family(cfg)
     out = sft_dir(cfg, fam)
-    if (out / "final" / "config.json").exists(): return out / "final"
     kw = dict(max_steps=cfg.sft_steps, row_steps=min(16, cfg.sft_steps)) if cfg.sft_steps else {}
+    if (out / "final" / "config.json").exists():
+        check_reused_sft(out, cfg.scale, kw.get("row_steps", 0))
+        return out / "final"
     data = fam.sft_dataset(exclude=list(exclude), **({"n": cfg.sft_n} if cfg.sft_n else {}))
     final = Path(train_sft(cfg.scale, data, out, dtype=cfg.dtype, **kw))
     if is_main_rank():

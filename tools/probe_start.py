@@ -3,8 +3,8 @@
 `ROW_STEPS` steps of the protocol-rows stage at `ROW_LR`), then validate it as the RL run's step 0 does (the probe's 64
 held-out questions, vLLM, the run's validation settings) and print one `RESULT {json}` line.
 
-    python tools/probe_start.py 1e-3                 # the rows stage at lr 1e-3, SFT seed 2603 (the recipe's)
-    python tools/probe_start.py 1e-2 --seed 1        # another rows lr and SFT seed (the LoRA stage's `seed`)
+    python tools/probe_start.py 1e-3                 # the rows stage at lr 1e-3, SFT seed 0 (the recipe's)
+    python tools/probe_start.py 1e-2 --seed 1        # another rows lr and SFT seed (`sft_config`'s `seed`)
 
 ~4 min alone on the 2-core CPU machine (SFT ~2 min, validation ~2 min); the SFT goes to
 `runs/probe_start/lr<ROW_LR>_r<ROW_STEPS>_s<SEED>` and is reused when present. The measurements this made are in
@@ -15,7 +15,7 @@ from star.paths import in_repo
 ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
 ap.add_argument("row_lr", type=float)
 ap.add_argument("--row-steps", type=int, default=8)
-ap.add_argument("--seed", type=int, default=None, help="the SFT seed (default: the recipe's)")
+ap.add_argument("--seed", type=int, default=None, help="the SFT training seed (default: the recipe's, 0)")
 a = ap.parse_args()
 
 from star.agent import VLLMPolicy
