@@ -6,7 +6,7 @@
 * library chapters are committed with the deterministic outputs of their cheap cells (`tools/doc_outputs.py`), which
   `nbdev-clean` keeps, and re-running the tool changes no byte.
 """
-import ast, copy, json, re, subprocess, sys, tempfile, tomllib
+import ast, copy, json, os, re, subprocess, sys, tempfile, tomllib
 from pathlib import Path
 
 import pytest
@@ -156,15 +156,31 @@ def test_doc_outputs_tool_is_deterministic(stem):
 
 def test_checkpoint_demos_leave_nothing_in_tmp(tmp_path):
     """The chapter that trains and damages the most demo runs cleans up after itself: every run it writes lives under
-    one `TemporaryDirectory`, deleted with the notebook. (Before: each `nbdev-test` of 17_checkpoints left 675 MB in 28
-    folders of the system temp dir; hundreds piled up across sessions and filled the disk.)"""
-    import os
+    one `TemporaryDirectory` that its last cell removes. (Before: each `nbdev-test` of 17_checkpoints left 675 MB in
+    28 folders of the system temp dir; hundreds piled up across sessions and filled the disk.) Run as the whole suite
+    runs it, in a worker process (`--n-workers 1`): a worker exits without running finalizers, so a folder left to
+    `TemporaryDirectory`'s finalizer survives there, while a lone notebook tested in-process is cleaned at exit."""
     # not this process's rendezvous: a run earlier in the session (TRL's colocated engine, `star.rl.ensure_master_port`)
     # set RANK/WORLD_SIZE/MASTER_* here and may still hold the port; a fresh shell has none of them
     dist = ("MASTER_PORT", "MASTER_ADDR", "RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE")
     env = {**{k: v for k, v in os.environ.items() if k not in dist}, "TMPDIR": str(tmp_path)}
-    p = subprocess.run(["nbdev-test", "nbs/17_checkpoints.ipynb"], cwd=ROOT, env=env, capture_output=True, text=True,
-                       timeout=600)
+    p = subprocess.run(["nbdev-test", "nbs/17_checkpoints.ipynb", "--n-workers", "1"], cwd=ROOT, env=env,
+                       capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
     left = [f for f in tmp_path.rglob("*") if f.is_file() and not f.relative_to(tmp_path).parts[0].startswith("torchinductor")]
     assert sum(f.stat().st_size for f in left) < 1_000_000, sorted(str(f.relative_to(tmp_path)) for f in left)[:20]
+
+
+def test_tmp_left_counts_leaks_not_kept_caches(tmp_path):
+    "tools/tmp_left.py (CI's temp-dir check) fails on files left behind, not on torch.compile's cache or a socket/FIFO."
+    run = lambda *a: subprocess.run([sys.executable, str(ROOT / "tools" / "tmp_left.py"), str(tmp_path), *a],
+                                    capture_output=True, text=True)
+    (tmp_path / "torchinductor_root").mkdir(); (tmp_path / "torchinductor_root" / "k.so").write_bytes(b"x" * 3_000_000)
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "star-abc" / "tmpq").mkdir(parents=True); (tmp_path / "star-abc" / "tmpq" / "w").write_bytes(b"x" * 600_000)
+    p = run()
+    assert p.returncode == 0 and "0.600 MB" in p.stdout, p.stdout
+    (tmp_path / "left.bin").write_bytes(b"x" * 500_000)
+    p = run()
+    assert p.returncode == 1 and "1.100 MB" in p.stdout and "star-abc" in p.stdout, p.stdout
+    assert run("--max-mb", "2").returncode == 0

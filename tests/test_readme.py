@@ -1,6 +1,6 @@
 """The README says what the code does: its Quick look runs and prints exactly the lines it shows, and the row counts
 of "Data and provenance" are the packaged tables' real row counts (not file line counts)."""
-import contextlib, io, re
+import contextlib, io, os, re, subprocess
 from pathlib import Path
 
 import pandas as pd
@@ -52,3 +52,28 @@ def test_weight_packages_are_explained():
     text = _section("Data and provenance")
     assert f"`{src.dist_prefix}1` … `{src.dist_prefix}{src.n_parts}`" in text and f"{src.size:,} bytes" in text
     assert src.sha256.startswith(text.split("SHA-256 (`")[1][:8]) and src.filename in text
+
+
+def _ci_tests_section(fail: str | None, tmp: Path) -> subprocess.CompletedProcess:
+    """Runs the tests section of `.ci/run` (from its "== tests" line to the end) under the script's own shell options,
+    with `nbdev-test`, `pytest` and `python` (the temp-dir check) stubbed: `fail` names the one that fails. Its
+    `mktemp -d` runs for real, inside `tmp`."""
+    text = (ROOT / ".ci" / "run").read_text()
+    opts = re.search(r"^set -[euo pipefail ]+$", text, re.M).group(0)
+    body = text[text.index('echo "== tests'):]
+    stubs = "".join(f'{name}() {{ echo "ran {name}"; return {3 if name == fail else 0}; }}\n'
+                    for name in ("nbdev-test", "pytest", "python"))
+    return subprocess.run(["bash", "-c", f"{opts}\nstart=$(date +%s)\n{stubs}{body}"], capture_output=True, text=True,
+                          env={**os.environ, "TMPDIR": str(tmp)})
+
+
+def test_ci_runs_the_readme_test_command_and_stops_at_a_failure(tmp_path):
+    "CI runs the README's test command, and any failing step (including the temp-dir check) fails CI."
+    (cmd,) = re.findall(r"```bash\n(nbdev-test[^\n]*)\n```", _section("Set-up and tests"))
+    ok = _ci_tests_section(None, tmp_path)
+    assert ok.returncode == 0 and "CI finished" in ok.stdout, ok.stdout + ok.stderr
+    ran = [line.split()[1] for line in ok.stdout.splitlines() if line.startswith("ran ")]
+    assert [r for r in ran if r != "python"] == [c.strip() for c in cmd.split("&&")], (ran, cmd)
+    for step in ("nbdev-test", "python", "pytest"):                 # `python`: tools/tmp_left.py found a leak
+        p = _ci_tests_section(step, tmp_path)
+        assert p.returncode != 0 and "CI finished" not in p.stdout, (step, p.stdout)

@@ -11,8 +11,8 @@ and writes back the outputs of the cells it ran, made deterministic so that re-r
 
 * the cells it skips have no outputs (their result is told in prose), nor do markdown cells;
 * stderr streams (warnings, progress bars) and widget outputs (tqdm's `IProgress`) are dropped;
-* the repository's absolute path becomes relative, the home folder `~`, temporary folders `<tmp>`, memory
-  addresses `0x…`; execution counts are cleared;
+* the repository's absolute path becomes relative, the home folder `~`, temporary folders `<tmp>` (with the
+  `mkdtemp` folders inside them), memory addresses `0x…`; execution counts are cleared;
 * the interpreter runs with `PYTHONHASHSEED=0` (set printing order), `COLUMNS=120` (argparse help width), tqdm
   disabled and the HF libraries offline.
 
@@ -40,7 +40,8 @@ def _scrubbers():
     "(pattern, replacement) pairs applied to every text output, in order (plain substring or linear regex)."
     home, tmp = str(Path.home()), tempfile.gettempdir().rstrip("/")
     return [(str(ROOT) + "/", ""), (str(ROOT), "."),
-            (re.compile(re.escape(tmp) + r"/[^\s'\"/)\]]+"), "<tmp>"),
+            # a folder made in the temp dir, and the `mkdtemp` folders (tmp + 8 random characters) made inside it
+            (re.compile(re.escape(tmp) + r"/[^\s'\"/)\]]+(?:/tmp[a-z0-9_]{8}(?![a-z0-9_]))*"), "<tmp>"),
             (home + "/", "~/"),
             (re.compile(r"\b0x[0-9a-fA-F]{6,}\b"), "0x…")]
 
@@ -120,9 +121,10 @@ def rendered(path: Path) -> str:
         c["outputs"] = clean_outputs(ran[c["id"]]) if c.get("id") in ran else []
         c["execution_count"] = None
     cfg = nbdev_config()
-    tmp = Path(tempfile.mkdtemp()) / path.name
-    tmp.write_text(json.dumps(raw), encoding="utf-8")
-    nb = read_nb(tmp)
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d) / path.name
+        tmp.write_text(json.dumps(raw), encoding="utf-8")
+        nb = read_nb(tmp)
     clean_nb(nb, allowed_metadata_keys=cfg.get("allowed_metadata_keys") or None,
              allowed_cell_metadata_keys=cfg.get("allowed_cell_metadata_keys") or None, clean_ids=cfg.get("clean_ids", True))
     return nb2str(nb)
