@@ -10,6 +10,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .results import fsync_path, write_atomic
+
 # %% auto #0
 __all__ = ['MARKER', 'SAVING', 'HASH_LIMIT', 'RUN_PARAMS', 'checkpoint_step', 'begin_save', 'mark_complete', 'check_checkpoint',
            'NoUsableCheckpointError', 'ResumePoint', 'checkpoint_dirs', 'find_resume_checkpoint', 'set_aside',
@@ -34,20 +36,6 @@ def _files(ckpt: Path) -> list[Path]:
     return sorted((p for p in ckpt.rglob("*") if p.is_file() and p.name not in (MARKER, SAVING)),
                   key=lambda p: p.relative_to(ckpt).as_posix())
 
-def _fsync(path: Path, directory: bool = False) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY | (getattr(os, "O_DIRECTORY", 0) if directory else 0))
-        try: os.fsync(fd)
-        finally: os.close(fd)
-    except OSError: pass            # a filesystem that cannot fsync a folder: the rename below still orders the writes
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding="utf-8") as f: f.write(text); f.flush(); os.fsync(f.fileno())
-    os.replace(tmp, path)
-    _fsync(path.parent, directory=True)
-
 def checkpoint_step(path) -> int | None:
     "The step of a `checkpoint-<step>` folder name, else None."
     m = _STEP.match(Path(path).name)
@@ -69,12 +57,12 @@ def mark_complete(ckpt, hash_limit: int = HASH_LIMIT) -> Path:
     ckpt = Path(ckpt)
     files = {}
     for p in _files(ckpt):
-        _fsync(p)
+        fsync_path(p)
         size = p.stat().st_size
         files[p.relative_to(ckpt).as_posix()] = {"size": size, "sha256": _sha256(p) if size <= hash_limit else None}
-    for d in {p.parent for p in _files(ckpt)} | {ckpt}: _fsync(d, directory=True)
+    for d in {p.parent for p in _files(ckpt)} | {ckpt}: fsync_path(d, directory=True)
     marker = ckpt / MARKER
-    _write_atomic(marker, json.dumps({"format": 1, "step": checkpoint_step(ckpt), "files": files}, indent=1) + "\n")
+    write_atomic(marker, json.dumps({"format": 1, "step": checkpoint_step(ckpt), "files": files}, indent=1) + "\n")
     (ckpt / SAVING).unlink(missing_ok=True)
     return marker
 
@@ -319,4 +307,4 @@ def check_same_run(out_dir, params: dict, resuming: bool, write: bool = True) ->
                                    f"resuming it would train a different run. Use another output folder (run name), "
                                    f"or delete this one to start over.")
         return
-    if write: p.parent.mkdir(parents=True, exist_ok=True); _write_atomic(p, json.dumps(new, indent=1, sort_keys=True) + "\n")
+    if write: write_atomic(p, json.dumps(new, indent=1, sort_keys=True) + "\n")

@@ -17,9 +17,9 @@ import pandas as pd
 # %% auto #0
 __all__ = ['KINDS', 'CONFIG_KEYS', 'CURVE_KEYS', 'PROTOCOLS', 'METRICS', 'PAPER_METRICS', 'QA_DATASETS', 'META_KEYS', 'RUN_NAME',
            'NAN', 'JOB_NOTEBOOKS', 'find_secrets', 'dirty_files', 'git_commit', 'machine', 'new_record', 'record_json',
-           'write_atomic', 'CommittedRecordWarning', 'git_tracked', 'save_record', 'DirtyTreeError', 'check_publish',
-           'read_record', 'UnreadableRecordWarning', 'scan_records', 'record_columns', 'load_records', 'load_curves',
-           'TornLineWarning', 'jsonl_lines', 'iter_jsonl', 'read_jsonl', 'append_jsonl', 'rewrite_jsonl',
+           'fsync_path', 'write_atomic', 'CommittedRecordWarning', 'git_tracked', 'save_record', 'DirtyTreeError',
+           'check_publish', 'read_record', 'UnreadableRecordWarning', 'scan_records', 'record_columns', 'load_records',
+           'load_curves', 'TornLineWarning', 'jsonl_lines', 'iter_jsonl', 'read_jsonl', 'append_jsonl', 'rewrite_jsonl',
            'best_checkpoint', 'job_name', 'find_results_dir', 'paper_tables', 'paper_table', 'paper_metrics',
            'side_by_side', 'markdown_table', 'save_table', 'figure_bytes', 'save_figure', 'coverage']
 
@@ -135,9 +135,20 @@ def record_json(rec: dict, ndigits: int = 6) -> str:
     ordered = {k: body[k] for k in _TOP if k in body} | {k: body[k] for k in body if k not in _TOP}
     return json.dumps(ordered, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
 
+def fsync_path(path, directory: bool = False) -> None:
+    """Flush the file `path` to disk, or with `directory` the folder's entries (a rename in it). A filesystem that
+    cannot fsync a folder is passed over: the rename still orders the writes."""
+    try:
+        fd = os.open(path, os.O_RDONLY | (getattr(os, "O_DIRECTORY", 0) if directory else 0))
+        try: os.fsync(fd)
+        finally: os.close(fd)
+    except OSError: pass
+
 def write_atomic(path, data: bytes | str) -> Path:
-    """Write `data` to `path` atomically (temporary file in the same folder, fsync, `os.replace`); parent folders
-    are created; a file that already holds exactly these bytes is left untouched. Returns the Path."""
+    """Write `data` to `path` atomically and durably (temporary file in the same folder, fsync, `os.replace`, fsync of
+    the folder): a reader sees the old bytes or the new ones, never a part, and after a power cut the new ones stay.
+    Parent folders are created; a file that already holds exactly these bytes is left untouched. Returns the Path.
+    Used for run records and logs, and for checkpoints' markers and settings (`star.checkpoints`)."""
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
     data = data.encode("utf-8") if isinstance(data, str) else bytes(data)
     if path.exists() and path.read_bytes() == data: return path
@@ -149,6 +160,7 @@ def write_atomic(path, data: bytes | str) -> Path:
     except BaseException:
         if os.path.exists(tmp): os.unlink(tmp)
         raise
+    fsync_path(path.parent, directory=True)
     return path
 
 # %% ../nbs/12_results.ipynb #6e96fd22
