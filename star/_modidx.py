@@ -101,6 +101,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                   'star.checkpoints.model_fingerprint': ('checkpoints.html#model_fingerprint', 'star/checkpoints.py'),
                                   'star.checkpoints.rotate_checkpoints': ('checkpoints.html#rotate_checkpoints', 'star/checkpoints.py'),
                                   'star.checkpoints.run_folder': ('checkpoints.html#run_folder', 'star/checkpoints.py'),
+                                  'star.checkpoints.run_params_diff': ('checkpoints.html#run_params_diff', 'star/checkpoints.py'),
                                   'star.checkpoints.set_aside': ('checkpoints.html#set_aside', 'star/checkpoints.py')},
             'star.cli': { 'star.cli.Ablation': ('cli.html#ablation', 'star/cli.py'),
                           'star.cli.AblationError': ('cli.html#ablationerror', 'star/cli.py'),

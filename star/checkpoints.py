@@ -16,7 +16,7 @@ from .results import fsync_path, write_atomic
 __all__ = ['MARKER', 'SAVING', 'HASH_LIMIT', 'RUN_PARAMS', 'checkpoint_step', 'begin_save', 'mark_complete', 'check_checkpoint',
            'NoUsableCheckpointError', 'ResumePoint', 'checkpoint_dirs', 'find_resume_checkpoint', 'set_aside',
            'model_fingerprint', 'rotate_checkpoints', 'AtomicCheckpoints', 'atomic_trainer', 'run_folder',
-           'RunMismatchError', 'check_same_run']
+           'RunMismatchError', 'run_params_diff', 'check_same_run']
 
 # %% ../nbs/17_checkpoints.ipynb #b76eb052
 MARKER = "star_complete.json"      # written last: the checkpoint is complete
@@ -289,6 +289,18 @@ RUN_PARAMS = "run_params.json"
 class RunMismatchError(ValueError):
     "A run folder holds checkpoints of a run with other settings than the run asked to resume them."
 
+def run_params_diff(out_dir, params: dict, only_given: bool = False) -> list[str] | None:
+    """How `<out_dir>/run_params.json` differs from `params` (JSON-able settings; values compared as JSON): one
+    `"key: stored -> asked"` per differing key, sorted -- over every key of either side, or with `only_given` over the
+    keys of `params` alone. None when the folder has no such file (written before it existed: nothing to compare);
+    an unreadable file raises `RunMismatchError` with its path."""
+    p, new = Path(out_dir) / RUN_PARAMS, json.loads(json.dumps(params, default=str))
+    if not p.exists(): return None
+    try: old = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e: raise RunMismatchError(f"cannot read {p}: {e}") from None
+    keys = set(new) if only_given else set(old) | set(new)
+    return [f"{k}: {old.get(k)!r} -> {new.get(k)!r}" for k in sorted(keys) if old.get(k) != new.get(k)]
+
 def check_same_run(out_dir, params: dict, resuming: bool, write: bool = True) -> None:
     """Resume only the run that wrote the checkpoints. `params`: JSON-able settings that determine the trained weights
     (values compared as JSON). `resuming` (a checkpoint of `out_dir` is about to be loaded) with a
@@ -296,15 +308,11 @@ def check_same_run(out_dir, params: dict, resuming: bool, write: bool = True) ->
     (stored -> asked); an unreadable file raises it too; a folder without the file (written before it existed) is
     resumed as it is and left without one (nothing known to compare, nothing claimed). A run that starts from scratch
     owns the folder: with `write` (the main process) the file is (re)written atomically."""
-    p, new = Path(out_dir) / RUN_PARAMS, json.loads(json.dumps(params, default=str))
-    if resuming and not p.exists(): return
     if resuming:
-        try: old = json.loads(p.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as e: raise RunMismatchError(f"cannot read {p}: {e}") from None
-        diff = [f"{k}: {old.get(k)!r} -> {new.get(k)!r}" for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
-        if diff:
+        if diff := run_params_diff(out_dir, params):
             raise RunMismatchError(f"{Path(out_dir)} holds checkpoints of a run with other settings ({'; '.join(diff)}): "
                                    f"resuming it would train a different run. Use another output folder (run name), "
                                    f"or delete this one to start over.")
         return
-    if write: write_atomic(p, json.dumps(new, indent=1, sort_keys=True) + "\n")
+    if write: write_atomic(Path(out_dir) / RUN_PARAMS, json.dumps(json.loads(json.dumps(params, default=str)), indent=1,
+                                                              sort_keys=True) + "\n")

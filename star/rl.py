@@ -16,7 +16,7 @@ from typing import Any, Callable, Protocol, Sequence
 
 from .agent import HFPolicy, VLLMPolicy, eos_ids, rollout_batch, stream_seed
 from .checkpoints import (AtomicCheckpoints, find_resume_checkpoint, model_fingerprint, rotate_checkpoints, run_folder,
-                              set_aside, RUN_PARAMS, RunMismatchError)
+                              set_aside, RunMismatchError, run_params_diff)
 from .evaluator import dataset_metrics, evaluate_plan
 from .formatter import eval_formatter, format_plan
 from .memory import check_fits
@@ -580,18 +580,13 @@ def sft_dir(cfg: RLRunConfig, family=None) -> Path:
 def check_reused_sft(out: Path, scale: str, row_steps: int = 0, row_lr: float | None = None) -> None:
     """Before `sft_checkpoint` reuses `out/final`: the run that trained it must have had the settings asked now that
     are known without building its data -- `scale`, `row_steps` and, when it is > 0, `row_lr` (default: `train_sft`'s)
-    -- as its `run_params.json` records them (`star.checkpoints.check_same_run`). Otherwise RunMismatchError names the
+    -- as its `run_params.json` records them (`star.checkpoints.run_params_diff`). Otherwise RunMismatchError names the
     folder and each differing setting: an SFT trained before a recipe change (the rows stage's lr went 1e-2 -> 1e-3)
     is never silently reused. A folder without the file (older than it) is reused as it is."""
     import inspect
-    p = Path(out) / RUN_PARAMS
-    if not p.is_file(): return
-    try: old = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e: raise RunMismatchError(f"cannot read {p}: {e}") from None
     lr = row_lr if row_lr is not None else inspect.signature(train_sft).parameters["row_lr"].default
     asked = {"scale": scale, "row_steps": row_steps, **({"row_lr": lr} if row_steps else {})}
-    diff = [f"{k}: {old.get(k)!r} -> {v!r}" for k, v in asked.items() if old.get(k) != v]
-    if diff:
+    if diff := run_params_diff(out, asked, only_given=True):
         raise RunMismatchError(f"{out} holds an SFT trained with other settings ({'; '.join(diff)}): delete the folder "
                                f"to train it again with today's recipe, or start from it with init=<its final/ path>.")
 

@@ -17,7 +17,7 @@ def sizes(root: Path) -> dict[str, int]:
     out = {}
     for top in sorted(root.iterdir()):
         if top.name.startswith(KEPT_CACHES): continue
-        files = [top] if not top.is_dir() or top.is_symlink() else [p for p in top.rglob("*")]
+        files = [top] if not top.is_dir() or top.is_symlink() else list(top.rglob("*"))
         out[top.name] = sum(p.lstat().st_size for p in files if p.is_file() and not p.is_symlink())
     return out
 
