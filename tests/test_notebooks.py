@@ -160,10 +160,7 @@ def test_checkpoint_demos_leave_nothing_in_tmp(tmp_path):
     28 folders of the system temp dir; hundreds piled up across sessions and filled the disk.) Run as the whole suite
     runs it, in a worker process (`--n-workers 1`): a worker exits without running finalizers, so a folder left to
     `TemporaryDirectory`'s finalizer survives there, while a lone notebook tested in-process is cleaned at exit."""
-    # not this process's rendezvous: a run earlier in the session (TRL's colocated engine, `star.rl.ensure_master_port`)
-    # set RANK/WORLD_SIZE/MASTER_* here and may still hold the port; a fresh shell has none of them
-    dist = ("MASTER_PORT", "MASTER_ADDR", "RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE")
-    env = {**{k: v for k, v in os.environ.items() if k not in dist}, "TMPDIR": str(tmp_path)}
+    env = {**os.environ, "TMPDIR": str(tmp_path)}   # no rendezvous left by earlier runs here: tests/conftest.py
     p = subprocess.run(["nbdev-test", "nbs/17_checkpoints.ipynb", "--n-workers", "1"], cwd=ROOT, env=env,
                        capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
