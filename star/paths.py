@@ -9,7 +9,7 @@ import hashlib, importlib.util, os, tempfile, zipfile
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['package_root', 'data_path', 'repo_root', 'in_repo', 'repo_relative']
+__all__ = ['package_root', 'data_path', 'repo_root', 'runs_root', 'in_repo', 'repo_relative', 'nbdev_test_setup']
 
 # %% ../nbs/00_paths.ipynb #d49ac59b
 def _own_spec():
@@ -77,13 +77,35 @@ def repo_root(start=None, missing_ok: bool = False) -> Path:
     if missing_ok: return here
     raise FileNotFoundError(f"no repository root (pyproject.toml + nbs/) at or above {here}")
 
+def runs_root(root=None) -> Path:
+    """The folder of runs: `$STAR_RUNS_DIR` when set (made absolute), else `runs/` under `root` (default
+    `repo_root(missing_ok=True)`)."""
+    d = os.environ.get("STAR_RUNS_DIR")
+    if d: return Path(d).expanduser().resolve()
+    return Path(root if root is not None else repo_root(missing_ok=True)) / "runs"
+
 def in_repo(p) -> Path:
-    "`p` as an absolute path: as given if absolute, else under `repo_root(missing_ok=True)` (the working directory outside a checkout)."
+    """`p` as an absolute path: as given if absolute; a relative `runs/...` under `runs_root()`; anything else under
+    `repo_root(missing_ok=True)` (the working directory outside a checkout)."""
     p = Path(p)
-    return p if p.is_absolute() else repo_root(missing_ok=True) / p
+    if p.is_absolute(): return p
+    if p.parts[:1] == ("runs",): return runs_root().joinpath(*p.parts[1:])
+    return repo_root(missing_ok=True) / p
 
 def repo_relative(p) -> str | None:
     "`p` relative to the repository root when it lies inside it (what a run record stores), else as given; None stays None."
     if p is None: return None
     try: return Path(p).resolve().relative_to(repo_root(missing_ok=True)).as_posix()
     except ValueError: return str(p)
+
+# %% ../nbs/00_paths.ipynb #17b2e3d2
+def nbdev_test_setup(cells=None) -> Path:
+    """nbdev's `test_setup` hook (`[tool.nbdev] test_setup` in `pyproject.toml`; `cells`: the cells nbdev will run,
+    unused): unless `$STAR_RUNS_DIR` is set, point it at a new temporary folder, removed when this process exits.
+    Returns the runs folder."""
+    import atexit, shutil
+    if os.environ.get("STAR_RUNS_DIR"): return runs_root()
+    d = tempfile.mkdtemp(prefix="star-nbdev-runs-")
+    os.environ["STAR_RUNS_DIR"] = d
+    atexit.register(shutil.rmtree, d, ignore_errors=True)
+    return Path(d)

@@ -19,8 +19,8 @@ from .models import (DtypeChoice, cpu_compact_logprobs, dtype_choice, get_spec, 
 __all__ = ['SFT_SEED', 'TABLE8_MIX', 'IM_END', 'CPU_SCALES', 'LORA_DEFAULTS', 'OFFLINE_SFT_DATA', 'PROTOCOL_TOKENS',
            'SFT_PARAMETERS', 'sft_tasks', 'build_sft_dataset', 'dataset_trajectories', 'assistant_spans',
            'tokenize_sft', 'tokenize_dataset', 'sft_dtype', 'uses_lora', 'sft_config', 'lora_config',
-           'protocol_token_ids', 'train_embedding_rows', 'last_checkpoint', 'train_sft', 'sft_run_record',
-           'step_progress', 'use_step_progress', 'check_parameters', 'check_sft_values']
+           'protocol_token_ids', 'train_embedding_rows', 'last_checkpoint', 'train_sft', 'sft_run_record', 'announce',
+           'hms', 'progress_line', 'step_progress', 'use_step_progress', 'check_parameters', 'check_sft_values']
 
 # %% ../nbs/09_sft.ipynb #f5722062
 SFT_SEED = 2603  # synthesis seed of the SFT query pool; RL pools use other seeds (and `exclude` keeps them disjoint)
@@ -419,42 +419,90 @@ def sft_run_record(run: str, out_dir, config: dict, final_model: str, git: str |
     return new_record(run, "sft", config=config, curve=log["loss_curve"], duration_s=log["train_seconds"], git=git,
                       final_model=final_model, trainer=log["config"], **rest, **extra)
 
+# %% ../nbs/09_sft.ipynb #3dedeb92
+def announce(text: str) -> None:
+    """Print `text` (a run plan, a progress line) to the notebook and -- inside a Jupyter kernel whose cell output
+    nobody streams to a terminal, as under a plain `papermill` command, which shows only its cell progress bar -- also
+    to the terminal that started it (the kernel's own stderr, `sys.__stderr__`). `star rl` streams the cells itself
+    (it sets `STAR_STREAMED`), so there it appears once."""
+    import sys
+    print(text, flush=True)
+    term = sys.__stderr__
+    if "ipykernel" in sys.modules and not os.environ.get("STAR_STREAMED") and term is not None:
+        try:   # on a line of its own, not after papermill's cell bar (which ends with a carriage return)
+            print(("\r\x1b[2K" if term.isatty() else "\n") + text, file=term, flush=True)
+        except (OSError, ValueError): pass
+
+
+def hms(seconds: float) -> str:
+    "`seconds` as `H:MM:SS` (`M:SS` under an hour): the elapsed / ETA fields of the progress lines."
+    s = max(0, int(round(seconds)))
+    h, m = divmod(s // 60, 60)
+    return f"{h}:{m:02d}:{s % 60:02d}" if h else f"{m}:{s % 60:02d}"
+
+
+def progress_line(desc: str, step: int, total: int, seconds: float, steps_timed: int, values: dict | None = None) -> str:
+    """One progress line: `desc: step/total (pct) | s/step | elapsed | ETA | key value ...`. `seconds`: wall time of
+    the `steps_timed` steps this process ran (a resumed run times only its own); the ETA is their mean times the
+    steps left (`?` before the first)."""
+    per = seconds / steps_timed if steps_timed else None
+    eta = hms(per * max(0, total - step)) if per is not None else "?"
+    parts = [f"{desc}: {step}/{total} ({100 * step / max(total, 1):.0f}%)",
+             f"{per:.1f} s/step" if per is not None else "- s/step", f"elapsed {hms(seconds)}", f"ETA {eta}"]
+    parts += [f"{k} {v:.4g}" for k, v in (values or {}).items()]
+    return " | ".join(parts)
+
 # %% ../nbs/09_sft.ipynb #6a105f80
-def step_progress(desc: str, keys: Sequence[str] = ("loss",)):
-    """A `transformers.TrainerCallback` showing the optimizer steps as a text progress bar with ETA (tqdm on stderr)
-    and the latest logged values of `keys` (e.g. loss; reward, success for RL); only on the main process. The bar
-    advances by micro-batch (1 / gradient_accumulation_steps of a step, `on_substep_end`), so within-step progress
-    and an ETA show before the first step ends; it reads e.g. `0.50/48 steps`."""
+def step_progress(desc: str, keys: Sequence[str] = ("loss",), lines: bool | None = None):
+    """A `transformers.TrainerCallback` reporting the optimizer steps with ETA and the latest logged values of `keys`
+    (e.g. loss; reward, success for RL); only on the main process. `lines`: one `progress_line` per step through
+    `announce` (default inside a Jupyter kernel, where papermill runs the notebooks); else a tqdm bar on stderr that
+    advances by micro-batch (1 / gradient_accumulation_steps of a step, `on_substep_end`) and reads e.g.
+    `0.50/48 steps`."""
     import sys
     from tqdm.std import tqdm
     from transformers import TrainerCallback
+    as_lines = "ipykernel" in sys.modules if lines is None else lines
     fmt = "{desc}: {percentage:3.0f}%|{bar}| {n:.2f}/{total:.0f} steps [{elapsed}<{remaining}{postfix}]"
     class StepProgress(TrainerCallback):
-        bar, accum = None, 1
+        bar, accum, main, due, vals = None, 1, False, None, {}
         def on_train_begin(self, args, state, control, **kw):
             self.accum = max(1, int(getattr(args, "gradient_accumulation_steps", 1) or 1))
-            if state.is_world_process_zero:
-                self.bar = tqdm(total=state.max_steps, initial=min(state.global_step, state.max_steps), desc=desc, bar_format=fmt,
-                                file=sys.stderr, mininterval=0, dynamic_ncols=False, ncols=110, position=0)
+            self.main, self.t0, self.first = state.is_world_process_zero, time.time(), state.global_step
+            if not self.main: return
+            if as_lines: announce(f"{desc}: {state.global_step}/{state.max_steps} steps done, training")
+            else:
+                self.bar = tqdm(total=state.max_steps, initial=min(state.global_step, state.max_steps), desc=desc,
+                                bar_format=fmt, file=sys.stderr, mininterval=0, dynamic_ncols=False, ncols=110, position=0)
         def on_substep_end(self, args, state, control, **kw):   # a micro-batch inside a step
             if self.bar is not None: self.bar.update(min(1 / self.accum, state.global_step + 1 - self.bar.n - 1e-9))
+        def _flush(self):
+            if self.due is None: return
+            step, total, t = self.due
+            announce(progress_line(desc, step, total, t - self.t0, step - self.first, self.vals))
+            self.due = None
         def on_step_end(self, args, state, control, **kw):
+            if not self.main: return
             # clamped: a run resumed past its max_steps must not push tqdm past its total (it then drops the total
             # and the bar format raises)
             if self.bar is not None: self.bar.update(max(0, min(state.global_step, self.bar.total) - self.bar.n))
+            if as_lines: self._flush(); self.due = (state.global_step, state.max_steps, time.time())   # printed at its log
         def on_log(self, args, state, control, logs=None, **kw):
             vals = {k: round(float(v), 3) for k, v in (logs or {}).items() if k in keys and isinstance(v, (int, float))}
+            if vals: self.vals = vals
             if self.bar is not None and vals: self.bar.set_postfix(vals, refresh=True)
+            if as_lines and self.main: self._flush()
         def on_train_end(self, args, state, control, **kw):
+            if as_lines and self.main: self._flush()
             if self.bar is not None: self.bar.close(); self.bar = None
     return StepProgress()
 
-def use_step_progress(trainer, desc: str, keys: Sequence[str] = ("loss",)):
-    "Replace `trainer`'s default progress / log-printing callbacks by `step_progress(desc, keys)`. Returns the trainer."
+def use_step_progress(trainer, desc: str, keys: Sequence[str] = ("loss",), lines: bool | None = None):
+    "Replace `trainer`'s default progress / log-printing callbacks by `step_progress(desc, keys, lines)`. Returns the trainer."
     from transformers.trainer_callback import PrinterCallback, ProgressCallback
     from transformers.utils.notebook import NotebookProgressCallback
     for c in (PrinterCallback, ProgressCallback, NotebookProgressCallback): trainer.remove_callback(c)
-    trainer.add_callback(step_progress(desc, keys))
+    trainer.add_callback(step_progress(desc, keys, lines))
     return trainer
 
 # %% ../nbs/09_sft.ipynb #0985b87b

@@ -286,15 +286,19 @@ def test_imports_work_from_the_parent_of_a_clone_named_star(tmp_path):
     `results/` folder, so `load_tasks` failed with ImportError."""
     # a throwaway venv that sees this environment's packages (setuptools included) and has no pip of its own: this
     # environment's pip installs into it and leaves this environment's `star` alone (`pip install --prefix` with this
-    # interpreter uninstalled it)
+    # interpreter uninstalled it). `--system-site-packages` would not do: run from inside a virtual environment it
+    # shows the *base* interpreter's packages (a fresh Python's setuptools 65 cannot read `license = "Apache-2.0"`);
+    # a .pth line adding this environment's site-packages does
+    import site, sysconfig
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", "--system-site-packages", str(venv)], check=True,
-                   timeout=300)
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=300)
     py = venv / "bin" / "python"
+    site_dir = next((venv / "lib").glob("python*/site-packages"))
+    outer = [sysconfig.get_paths()["purelib"], *site.getsitepackages()]
+    (site_dir / "_outer_env.pth").write_text("".join(f"{d}\n" for d in dict.fromkeys(outer)))
     subprocess.run([sys.executable, "-m", "pip", "--python", str(py), "install", "-q", "--no-deps", "--no-build-isolation", "--no-index",
                     "-e", str(ROOT)], check=True, env=ENV, capture_output=True, timeout=300)
-    site = next((venv / "lib").glob("python*/site-packages"))
-    assert [p.read_text().strip() for p in site.glob("*.pth")] == [str(ROOT)]     # a path entry, no finder
+    assert [p.read_text().strip() for p in site_dir.glob("*.pth") if p.name != "_outer_env.pth"] == [str(ROOT)]   # a path entry, no finder
     parent = tmp_path / "parent"; parent.mkdir(); (parent / "star").symlink_to(ROOT)
     code = ("import star, star.results, star.figures\nfrom star.tasks import load_tasks\n"
             "print(star.__file__, star.results.__file__, len(load_tasks('train')))")
