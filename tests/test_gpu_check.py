@@ -50,7 +50,9 @@ def test_gpu_check_cpu_mode(tmp_path):
     assert p.returncode == 0, p.stdout[-4000:] + p.stderr[-2000:]
     info = json.loads((out / "gpu_check.json").read_text())
     assert info["parts"] == {"collect": "ok", "steps": "ok", "generate": "ok"} and info["device"] == "cpu"
-    assert {l.split("::")[-1] for l in json.loads((out / "gpu_collect.json").read_text())["collected"]} >= GPU_TESTS
+    collect = json.loads((out / "gpu_collect.json").read_text())
+    assert {l.split("::")[-1] for l in collect["collected"]} >= GPU_TESTS
+    assert {c["notebook"] for c in collect["gpu_cells"]} >= {"nbs/08_models.ipynb", "nbs/09_sft.ipynb"}
     cases = json.loads((out / "gpu_steps.json").read_text())["cases"]
     assert [(c["kind"], c["seq"]) for c in cases] == [("sft", 128), ("grpo", 128), ("sft", 256), ("grpo", 256)]
     assert all(c["seconds"] > 0 and c["loss"] == c["loss"] for c in cases)

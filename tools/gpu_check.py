@@ -9,7 +9,8 @@ which the device call carries (`carry=["tools/gpu_wheels"]`) and this script ins
 --no-deps --target`). Then, in order, each part writing its JSON the moment it ends (a run cut short still returns what
 it measured):
 
-* `gpu_tests.json`  -- (a) `pytest -m gpu` (on the CPU only collected: `gpu_collect.json`) (tests/test_gpu.py on `tiny`: device per rank, bf16 autocast over float32
+* `gpu_tests.json`, `gpu_cells.json` -- (a) `pytest -m gpu` and the chapters' `#| gpu` cells (on the CPU collected
+  and compiled only: `gpu_collect.json`) (tests/test_gpu.py on `tiny`: device per rank, bf16 autocast over float32
   masters, an SFT and a GRPO step that change the weights, checkpoint + exact resume, HF-generate rollouts against the
   real sandbox, validation, the memory model against the allocator);
 * `gpu_steps.json`  -- (b) random-initialised Qwen2.5-1.5B and -3B (real vocabulary and shapes; speed and memory are
@@ -118,13 +119,46 @@ def run_gpu_tests(device: str, out: Path, timeout: int = 300) -> dict:
     return res
 
 
+def gpu_cells() -> list[tuple[str, int, str]]:
+    """(notebook, cell index, source) of every code cell flagged `#| gpu` in nbs/: the chapters' CUDA demonstrations.
+    Each is self-contained (its own imports), so it runs without the cells before it."""
+    out = []
+    for nb in sorted((ROOT / "nbs").rglob("*.ipynb")):
+        for i, c in enumerate(json.loads(nb.read_text(encoding="utf-8"))["cells"]):
+            src = "".join(c["source"])
+            if c["cell_type"] == "code" and any(l.strip().replace(" ", "") == "#|gpu" for l in src.splitlines()):
+                out.append((str(nb.relative_to(ROOT)), i, src))
+    return out
+
+
+def run_gpu_cells(device: str) -> dict:
+    """Execute every `gpu` cell (`gpu_cells`) in a fresh namespace on CUDA; on the CPU only compile them (they assert
+    CUDA). Returns {cells: [{notebook, cell, outcome, seconds, message}], passed, failed}."""
+    res = dict(cells=[])
+    for nb, i, src in gpu_cells():
+        t0, row = time.time(), dict(notebook=nb, cell=i)
+        try:
+            code = compile(src, f"{nb}#cell{i}", "exec")
+            if device == "cuda": exec(code, {"__name__": "__main__"})
+            row["outcome"] = "passed" if device == "cuda" else "compiled"
+        except Exception as e:
+            row.update(outcome="failed", message=f"{type(e).__name__}: {e}"[:500], traceback=traceback.format_exc()[-1500:])
+        row["seconds"] = round(time.time() - t0, 2)
+        res["cells"].append(row)
+    res["passed"] = sum(r["outcome"] in ("passed", "compiled") for r in res["cells"])
+    res["failed"] = sum(r["outcome"] == "failed" for r in res["cells"])
+    return res
+
+
 def collect_gpu_tests(out: Path, timeout: int = 120) -> dict:
     """`pytest -m gpu --collect-only` over tests/: the ids of the GPU tests (the CPU mode's check that the suite still
     imports and is selected; tests/test_gpu_check.py runs it on the CPU in full)."""
     p = subprocess.run([sys.executable, "-m", "pytest", "-m", "gpu", "--collect-only", "-q", "-p", "no:cacheprovider",
                         "-o", "addopts=", str(ROOT / "tests")], cwd=ROOT, capture_output=True, text=True, timeout=timeout)
     ids = [l for l in p.stdout.splitlines() if "::" in l]
-    return dict(returncode=p.returncode, collected=ids, tail=(p.stdout + p.stderr)[-2000:] if p.returncode else "")
+    cells = run_gpu_cells("cpu")                          # the chapters' gpu cells: compiled
+    return dict(returncode=p.returncode, collected=ids, tail=(p.stdout + p.stderr)[-2000:] if p.returncode else "",
+                gpu_cells=cells["cells"], failed=cells["failed"])
 
 
 # ------------------------------------------------------------------------------------------ (b) training steps
@@ -338,7 +372,13 @@ def summary_table(info: dict, parts: dict) -> str:
     lines = [f"device: {info.get('gpu') or info.get('cpu')} | torch {info['torch']} | transformers {info['transformers']}"
              f" | trl {info['trl']}"]
     c = parts.get("collect")
-    if isinstance(c, dict): lines.append(f"(a) pytest -m gpu --collect-only: {len(c['collected'])} tests")
+    if isinstance(c, dict):
+        lines.append(f"(a) pytest -m gpu --collect-only: {len(c['collected'])} tests; {len(c['gpu_cells'])} gpu cells "
+                     f"compiled, {c['failed']} failed")
+    cl = parts.get("cells")
+    if isinstance(cl, dict):
+        lines.append(f"(a) the chapters' gpu cells: {cl['passed']} passed, {cl['failed']} failed")
+        lines += [f"    FAILED {x['notebook']} cell {x['cell']}: {x['message']}" for x in cl["cells"] if x["outcome"] == "failed"]
     t = parts.get("tests")
     if isinstance(t, dict) and "passed" in t:
         lines.append(f"(a) pytest -m gpu: {t['passed']} passed, {t['failed']} failed, {t['skipped']} skipped in {t['seconds']} s")
@@ -360,6 +400,7 @@ def part_status(name: str, v) -> str:
     """'ok', or why not: a part that raised (its message), failing or uncollected tests, a training case that failed
     other than by running out of memory (which is a measurement: the card's limit)."""
     if isinstance(v, str): return v
+    if name == "cells" and (v.get("failed") or not v.get("cells")): return f"cells: {v.get('failed')} failed"
     if name in ("tests", "collect") and (v.get("returncode") or v.get("failed") or not (v.get("tests") or v.get("collected"))):
         return f"{name}: {v.get('failed', 0)} failed, return code {v.get('returncode')}"
     bad = [c for c in v.get("cases", []) if c.get("error") not in (None, "out of memory")]
@@ -370,9 +411,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--device", choices=("cuda", "cpu"), default=None, help="default: cuda where visible, else cpu")
     ap.add_argument("--out", type=Path, default=None, help="default: $OUT (the device tool), else runs/gpu_check")
-    ap.add_argument("--parts", default=None, help="comma-separated subset of tests,collect,steps,generate (default: "
-                    "tests,steps,generate on CUDA; collect,steps,generate on the CPU, where tests/test_gpu_check.py "
-                    "runs the GPU tests themselves)")
+    ap.add_argument("--parts", default=None, help="comma-separated subset of tests,cells,collect,steps,generate "
+                    "(default: tests,cells,steps,generate on CUDA; collect,steps,generate on the CPU, where "
+                    "tests/test_gpu_check.py runs the GPU tests themselves)")
     ap.add_argument("--budget-s", type=float, default=420.0, help="wall-clock budget; cases that would pass it are skipped")
     a = ap.parse_args(argv)
     t0 = time.time()
@@ -382,13 +423,14 @@ def main(argv=None) -> int:
     if device == "cuda" and not torch.cuda.is_available(): ap.error("--device cuda: no CUDA device is visible")
     out = a.out or Path(os.environ.get("OUT") or ROOT / "runs" / "gpu_check")
     info = dict(machine(device), wheels=wheels)
-    default = "tests,steps,generate" if device == "cuda" else "collect,steps,generate"
+    default = "tests,cells,steps,generate" if device == "cuda" else "collect,steps,generate"
     parts, want = {}, [p.strip() for p in (a.parts or default).split(",") if p.strip()]
     write(out, "gpu_check.json", dict(info, parts={}))
     deadline = t0 + a.budget_s
     print(f"gpu_check on {info.get('gpu') or info.get('cpu')} ({device}); writing to {out}", flush=True)
     runners = dict(tests=lambda: run_gpu_tests(device, out, timeout=int(max(60, min(300, deadline - time.time())))),
                    collect=lambda: collect_gpu_tests(out),
+                   cells=lambda: run_gpu_cells(device),
                    steps=lambda: run_steps(device, out, deadline - 60 if device == "cuda" else deadline),
                    generate=lambda: run_generate(device, out))
     for name in want:
@@ -396,7 +438,7 @@ def main(argv=None) -> int:
         t = time.time()
         try:
             parts[name] = runners[name]()
-            if name in ("tests", "collect"): write(out, f"gpu_{name}.json", parts[name])
+            if name in ("tests", "collect", "cells"): write(out, f"gpu_{name}.json", parts[name])
         except Exception as e:
             parts[name] = f"{name} failed: {type(e).__name__}: {e}"
             print(traceback.format_exc(), flush=True)
