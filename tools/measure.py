@@ -1,0 +1,109 @@
+"""What a command costs, measured: `python tools/measure.py --out results/costs/NAME.json [--dirs D ...] -- CMD ...`.
+
+Runs CMD (no shell) and records its wall time, the peak resident memory of its whole process tree (the sum over the
+command and every descendant -- papermill's kernel, nbdev-test's workers, vLLM's engine -- sampled every 0.5 s from
+/proc), and the bytes it left in each of `--dirs` (e.g. `runs`, `~/.cache/star`, `$TMPDIR`), with the machine, the
+commit and whether the tree was clean. The README's cost statements quote these records (tests/test_costs.py keeps
+them equal). Linux only (/proc). Exit status: the command's.
+"""
+from __future__ import annotations
+
+import argparse, json, os, platform, subprocess, sys, threading, time
+from datetime import datetime, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def _children() -> dict[int, list[int]]:
+    "{pid: [child pids]} of every process visible in /proc."
+    kids: dict[int, list[int]] = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit(): continue
+        try: stat = Path(f"/proc/{d}/stat").read_text()
+        except OSError: continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        kids.setdefault(ppid, []).append(int(d))
+    return kids
+
+
+def tree_rss(pid: int) -> int:
+    "Resident bytes of `pid` and all its descendants (0 for processes that ended meanwhile)."
+    kids, total, todo = _children(), 0, [pid]
+    while todo:
+        p = todo.pop()
+        todo.extend(kids.get(p, []))
+        try: total += int(Path(f"/proc/{p}/statm").read_text().split()[1]) * PAGE
+        except (OSError, IndexError, ValueError): pass
+    return total
+
+
+def du(path: Path) -> int:
+    "Bytes of the regular files under `path` (symlinks not followed); 0 if it does not exist."
+    if not path.exists(): return 0
+    if path.is_file(): return path.stat().st_size
+    n = 0
+    for root, _, files in os.walk(path):
+        for f in files:
+            p = Path(root) / f
+            try:
+                if not p.is_symlink(): n += p.stat().st_size
+            except OSError: pass
+    return n
+
+
+def git_state() -> dict:
+    def g(*a):
+        p = subprocess.run(["git", *a], cwd=ROOT, capture_output=True, text=True)
+        return p.stdout.strip() if p.returncode == 0 else None
+    status = g("status", "--porcelain", "--untracked-files=no")
+    return dict(commit=g("rev-parse", "HEAD"), dirty=bool(status) if status is not None else None)
+
+
+def measure(cmd: list[str], dirs: list[str], interval: float = 0.5) -> dict:
+    "Run `cmd`; return the record (see the module docstring)."
+    paths = {d: Path(os.path.expandvars(os.path.expanduser(d))) for d in dirs}
+    before = {d: du(p) for d, p in paths.items()}
+    load = os.getloadavg()[0]
+    t0 = time.time()
+    proc = subprocess.Popen(cmd)
+    peak, stop = [0], threading.Event()
+    def sample():
+        while not stop.is_set():
+            peak[0] = max(peak[0], tree_rss(proc.pid))
+            stop.wait(interval)
+    th = threading.Thread(target=sample, daemon=True); th.start()
+    rc = proc.wait()
+    stop.set(); th.join()
+    wall = time.time() - t0
+    return dict(command=" ".join(cmd), returncode=rc, wall_s=round(wall, 1), wall_min=round(wall / 60, 1),
+                peak_rss_gib=round(peak[0] / 2**30, 2),
+                disk_added_gb={d: round((du(p) - before[d]) / 1e9, 3) for d, p in paths.items()},
+                load_at_start=round(load, 2), cores=os.cpu_count(), machine=platform.machine(),
+                cpu_capability=_cpu_capability(), date=datetime.now(timezone.utc).strftime("%Y-%m-%d"), **git_state())
+
+
+def _cpu_capability():
+    try:
+        import torch
+        return torch.backends.cpu.get_cpu_capability()
+    except Exception: return None
+
+
+def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if "--" not in argv: sys.exit("usage: tools/measure.py --out FILE [--dirs D ...] -- CMD ...")
+    i = argv.index("--")
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--dirs", nargs="*", default=["runs"])
+    a = ap.parse_args(argv[:i])
+    rec = measure(argv[i + 1:], a.dirs)
+    a.out.parent.mkdir(parents=True, exist_ok=True)
+    a.out.write_text(json.dumps(rec, indent=1) + "\n")
+    print(json.dumps(rec, indent=1))
+    return rec["returncode"]
+
+
+if __name__ == "__main__": sys.exit(main())
