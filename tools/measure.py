@@ -65,6 +65,7 @@ def measure(cmd: list[str], dirs: list[str], interval: float = 0.5) -> dict:
     "Run `cmd`; return the record (see the module docstring)."
     paths = {d: Path(os.path.expandvars(os.path.expanduser(d))) for d in dirs}
     before = {d: du(p) for d, p in paths.items()}
+    git = git_state()                       # the tree the command starts from
     load = os.getloadavg()[0]
     t0 = time.time()
     proc = subprocess.Popen(cmd)
@@ -81,7 +82,7 @@ def measure(cmd: list[str], dirs: list[str], interval: float = 0.5) -> dict:
                 peak_rss_gib=round(peak[0] / 2**30, 2),
                 disk_added_gb={d: round((du(p) - before[d]) / 1e9, 3) for d, p in paths.items()},
                 load_at_start=round(load, 2), cores=os.cpu_count(), machine=platform.machine(),
-                cpu_capability=_cpu_capability(), date=datetime.now(timezone.utc).strftime("%Y-%m-%d"), **git_state())
+                cpu_capability=_cpu_capability(), date=datetime.now(timezone.utc).strftime("%Y-%m-%d"), **git)
 
 
 def _cpu_capability():
