@@ -42,6 +42,14 @@ PUBLIC_RUNS = (
 )
 PUBLIC_REPO = 'llv22/TravelPlanner_forward'
 
+# Issue 34: answers of later models and agent systems. The held-out part is fixed by a hash of the validation query id
+# (chosen before any of those answers was read): a query is held out when the first byte of sha256('issue34:<idx>') is
+# below 2/5 of 256, for every new source alike. Its answers are never read while the reader's rules are written.
+def heldout34(idx: int) -> bool:
+    "Is validation query `idx` in issue 34's held-out part (sha256('issue34:<idx>')[0] < 103, about 40 %)?"
+    import hashlib
+    return hashlib.sha256(f'issue34:{idx}'.encode()).digest()[0] < 103
+
 
 def covered_tasks():
     "The validation tasks whose reference information is packaged (their flights are in the packaged subset)."
