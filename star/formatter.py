@@ -431,6 +431,9 @@ _SLOTS = {
     ('travel',): 'transport', ('traveling',): 'transport', ('travelling',): 'transport', ('transfer',): 'transport',
     ('return',): 'transport', ('returning',): 'transport', ('head',): 'transport',
     ('morning',): 'time', ('afternoon',): 'time', ('evening',): 'time',
+    ('explore',): 'attraction', ('exploring',): 'attraction', ('tour',): 'attraction', ('sights',): 'attraction',
+    ('head', 'to'): 'time', ('head', 'over'): 'time', ('go', 'to'): 'time', ('overnight',): 'accommodation',
+    ('sleep',): 'accommodation',
 }
 "Word sequences that open a clause of a day, and the slot the clause fills ('time' and 'checkout' fill none)."
 
@@ -493,7 +496,9 @@ def _line_start(text: str, ws: list[Word], k: int) -> bool:
     lo = ws[k - 1].b if k else 0
     nl = text.rfind('\n', lo, ws[k].a)
     if nl < 0 and k: return False
-    return all(c in _MARKUP for c in text[nl + 1:ws[k].a])
+    return all(c in _MARKUP or unicodedata.category(c) in _SYMBOL_CATS for c in text[nl + 1:ws[k].a])
+
+_SYMBOL_CATS = frozenset({'So', 'Sk', 'Mn', 'Me', 'Cf', 'Zs'})   # emoji, keycaps, variation selectors: markup before a heading
 
 def _dash_after(text: str, ws: list[Word], k: int) -> bool:
     end, s = (ws[k + 1].a if k + 1 < len(ws) else len(text)), ws[k].b
@@ -793,18 +798,26 @@ def named_in(piece: str) -> str | None:
     return None
 
 # %% ../nbs/05_formatter.ipynb #db142e38
-LABELS = {
-    'current city': 'current_city', 'current_city': 'current_city', 'city': 'current_city', 'location': 'current_city',
-    'current location': 'current_city', 'cities': 'current_city',
-    'transportation': 'transportation', 'transport': 'transportation', 'transportation mode': 'transportation',
-    'mode of transportation': 'transportation', 'travel': 'transportation', 'transit': 'transportation',
-    'flight': 'transportation', 'flights': 'transportation', 'transfer': 'transportation',
-    'breakfast': 'breakfast', 'lunch': 'lunch', 'brunch': 'lunch', 'dinner': 'dinner', 'supper': 'dinner',
-    'attraction': 'attraction', 'attractions': 'attraction', 'attraction(s)': 'attraction', 'sightseeing': 'attraction',
-    'activities': 'attraction', 'activity': 'attraction', 'places to visit': 'attraction',
-    'accommodation': 'accommodation', 'accommodations': 'accommodation', 'accommodation(s)': 'accommodation',
-    'hotel': 'accommodation', 'lodging': 'accommodation', 'stay': 'accommodation',
+LABEL_VOCABULARY = {
+    'current_city': ('current city', 'current_city', 'city', 'location', 'current location', 'cities', 'base', 'where',
+                     'destination', 'route'),
+    'transportation': ('transportation', 'transport', 'transportation mode', 'mode of transportation', 'travel', 'transit',
+                       'flight', 'flights', 'transfer', 'on the move', 'getting there', 'getting around', 'drive',
+                       'driving', 'self driving', 'taxi', 'travel details', 'journey', 'travel to'),
+    'breakfast': ('breakfast',), 'lunch': ('lunch', 'brunch'), 'dinner': ('dinner', 'supper'),
+    'meals': ('eat', 'meals', 'meal', 'food', 'dining', 'where to eat', 'restaurants', 'eats'),
+    'attraction': ('attraction', 'attractions', 'attraction(s)', 'sightseeing', 'activities', 'activity',
+                   'places to visit', 'explore', 'things to do', 'see', 'sights', 'see and do', 'visit', 'visits',
+                   'highlights of the day', 'must see', 'to do', 'todo', 'tour', 'tours', 'landmarks'),
+    'accommodation': ('accommodation', 'accommodations', 'accommodation(s)', 'hotel', 'lodging', 'stay', 'overnight',
+                      'where to sleep', 'sleep', 'where to stay', 'staying at', 'night', 'bed', 'check in',
+                      'hotel check in', 'overnight stay', 'lodgings'),
 }
+"""The vocabulary of line labels, by meaning: each plan field (and 'meals': one line naming several meals, each with its
+slot in parentheses) with the folded label words that name it. One table, read by `label_key`; a label found nowhere
+here is an unknown label (a doubt when its value names a venue)."""
+
+LABELS = {w: k for k, ws in LABEL_VOCABULARY.items() for w in ws}
 "Line labels (folded, markdown removed) that name a plan field."
 
 _TIME_WORDS = frozenset({'morning', 'afternoon', 'evening', 'night', 'late', 'early', 'midday', 'noon'})
@@ -837,6 +850,9 @@ def _field_line(line: str) -> tuple[str, str] | None:
     "(label, value) of a `[bullet] [**]Label[ n][**]: value` line (`_tol_field`, digits and '#' allowed before ':')."
     f = _tol_field(line)
     if f: return f
+    j = 0
+    while j < len(line) and j < 12 and not line[j].isalnum() and line[j] not in '-*+•>#_[(': j += 1
+    if 0 < j and (f := _tol_field(line[j:])): return f                        # '🏨 Overnight: …', '| Hotel: …'
     i = line.find(':', 0, 80)
     if i < 0 or not any(c.isdigit() for c in line[:i]): return None
     head = ''.join(' ' if c.isdigit() or c == '#' else c for c in line[:i])          # 'Attraction 2', 'Day 1 Lunch'
@@ -896,6 +912,8 @@ class _Day:
     end: str | None = None          # the city the day ends in
     stay_city: str | None = None    # the city of its accommodation
     labelled: bool = False
+    checkin: bool = False           # its stay was written as a check-in ('Check into X'): it lasts until a check-out
+    checkout: bool = False          # it checks out ('Check out of X')
 
 _MEAL_TABLE = {'breakfast': 'restaurants', 'lunch': 'restaurants', 'dinner': 'restaurants', 'accommodation': 'accommodations'}
 
@@ -971,6 +989,7 @@ def _item_as_written(r: Reading, s: int, e: int, city: str, day: int, slot: str,
     if not name:
         name = clean_piece(raw, r.index.city_seqs)
         if name in (None, '-') or (prose and folded_words(name[:40])[:1] and folded_words(name[:40])[0] in _NOT_NAME): return None
+        if prose and not _looks_like_name(name): return None
     if not any(c.isalpha() for c in name): return None
     at = r.text.find(name[:20], s, e)
     if at >= 0:                                                          # 'Name, City' / 'Name in City'
@@ -978,6 +997,11 @@ def _item_as_written(r: Reading, s: int, e: int, city: str, day: int, slot: str,
         if k in r.city_at and r.text[at + len(name):r.ws[k].a].strip(' ,').lower() in ('', 'in', 'at'): city = r.city_at[k][0]
     r.note(f"day {day}: {slot} {name!r} is not in the database (kept as written)")
     return f"{name}, {city or '-'}"
+
+def _looks_like_name(name: str) -> bool:
+    "Does a name found in prose look like a proper name (its first word after 'the' capitalised: `the Trout Museum`, not `the area`)?"
+    p = name[4:] if name.lower().startswith('the ') else name
+    return bool(p) and p[0].isupper()
 
 def _pieces(text: str, s: int, e: int, sep: str = ';') -> list[tuple[int, int]]:
     "`(start, end)` of the non-blank `sep`-separated pieces of `text[s:e]`."
@@ -1005,7 +1029,20 @@ def read_current_city(r: Reading, s: int, e: int) -> tuple[str, list]:
     for c, _, _ in r.cities_in(*r.wrange(s, e)):
         if not route or route[-1] != c: route.append(c)
     if not route: return _cut(raw, _SEPS) or '-', []
-    return (route[0] if len(route) == 1 else 'from ' + ' to '.join(route)), route
+    city = route[0] if len(route) == 1 else 'from ' + ' to '.join(route)
+    return city + _state_after(r, s, e), route
+
+def _state_after(r: Reading, s: int, e: int) -> str:
+    "`', Missouri'` when the last city named in `text[s:e]` is followed by a comma and a state name (kept as written), else ''."
+    cs = r.cities_in(*r.wrange(s, e))
+    if not cs: return ''
+    c_end, hi = cs[-1][2], r.wrange(s, e)[1]
+    ws, text = r.ws, r.text
+    if c_end >= hi or text[ws[c_end - 1].b:ws[c_end].a].strip() != ',': return ''
+    for n in (2, 1):
+        if c_end + n <= hi and tuple(w.w for w in ws[c_end:c_end + n]) in _states(r.index):
+            return ', ' + text[ws[c_end].a:ws[c_end + n - 1].b]
+    return ''
 
 _SEPS = (' (', ' [', ' | ', ' - ', ' – ', ' — ', '; ', '. ', ' / ')
 
@@ -1035,35 +1072,109 @@ def read_transportation(r: Reading, s: int, e: int, here: str | None, route: lis
     return (f"Flight Number: {num}" if num else f"{_MODE_LABEL[mode]}, {raw}"), leg, mode
 
 # %% ../nbs/05_formatter.ipynb #c32f539e
+_NAME_ENDS = (', ', ' (', ' [', ' | ', '|', ' - ', ' – ', ' — ', '. ', ' / ', '; ', ': ', ' + $', ' @ ', '\n')
+
+_LEAD_WORDS = (('eat', 'at'), ('dine', 'at'), ('stay', 'at'), ('check', 'in', 'at'), ('check', 'into'), ('at',), ('in',),
+               ('visit',), ('explore',), ('see',))
+
+def _states(index) -> frozenset:
+    "Folded word sequences of the states of the database's cities (`Kansas City, Missouri`: the state is part of what is written)."
+    st = getattr(index, '_states', None)
+    if st is None:
+        st = index._states = frozenset(_seq(v) for v in dict(eval_index().city_state).values() if isinstance(v, str))
+    return st
+
+def _first_end(text: str, a: int, e: int) -> int:
+    "The first name end (`_NAME_ENDS`) in `text[a:e]`, else e."
+    return min((i for i in (text.find(c, a, e) for c in _NAME_ENDS) if i >= 0), default=e)
+
+def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str, travel: bool, day: int) -> str | None:
+    """`Name, City` of one labelled item `text[s:e]` exactly as written, as the benchmark's parser keeps it: the name
+    (after a lead `At` / `Visit` / `Stay at`, markdown and quotes removed) up to its first separator -- one inside a
+    database name it writes whole does not count (`Zync - Rosewood Hotel`) --, then the city written after it with the
+    state written after that (`Kansas City, Missouri`); remarks after them (`cost: 126`, `(closed Mondays)`) dropped. A
+    name the text writes without a city is in the day's city (`_pick`). Database names are used only to find where a name
+    ends and to judge it: a name that is not exactly a database venue's (extra or changed words: `Private Room in
+    <listing>`) or that names none is kept as written all the same, with a note (a doubt). None when the item names
+    nothing."""
+    text, ws = r.text, r.ws
+    raw = plain_value(text[s:e])
+    q = named_in(raw)
+    lo, hi = r.wrange(s, e)
+    if q is not None and raw.lstrip(' *_>•-').startswith(('"', '“', '[', "'")):     # '[Bronx Roon] (Private room)'
+        at = text.find(q[:20], s, e)
+        if at >= 0: lo, hi = r.wrange(at, at + len(q))[0], r.wrange(s, e)[1]
+    k = lo
+    starts = {m.i for m in r.venues_in(lo, hi) if any(v.table == table for v in m.entries)}
+    for lead in _LEAD_WORDS:                                                  # 'At Side Wok', 'Stay at X' (not 'Visit Johnstown, PA')
+        if k not in starts and k + len(lead) < hi and tuple(w.w for w in ws[k:k + len(lead)]) == lead: k += len(lead); break
+    if k >= hi: return None
+    hit = next(((m, v) for m in r.venues_in(k, hi) if (v := _pick(r, m, table, order, slot, travel))), None)
+    start = ws[k].a
+    if hit:
+        end = _first_end(text, ws[hit[0].j - 1].b, e)
+        pre = hit[1].name[:len(hit[1].name) - len(hit[1].name.lstrip("'\"([*~☆★ "))]       # '"HELLO BROOKLYN" …', '☆ HUGE …'
+        if hit[0].i == k and pre and text.startswith(pre, start - len(pre)): start -= len(pre)
+    else: end = _first_end(text, start, e)
+    name = plain_value(text[start:end]).strip(' \t*_')
+    if not hit: name = name.strip('"“”\'[]')
+    if not name or not any(c.isalpha() for c in name): return None
+    nk = r.wrange(start, end)[1]
+    key = tuple(w.w for w in ws[k:nk])
+    if ' '.join(key) in _EMPTY_SLOT: return '-'
+    if key in r.index.city_seqs: return None
+    city = None                                                               # the city written after the name
+    q2 = nk
+    if q2 < hi and q2 in r.city_at and text[end:ws[q2].a].strip(' ,*_').lower() in ('', 'in', 'at'):
+        c_end = r.city_at[q2][1]
+        city_end = ws[c_end - 1].b
+        if c_end < hi and text[city_end:ws[c_end].a].strip() == ',':         # ', Missouri'
+            for n in (2, 1):
+                if c_end + n <= hi and tuple(w.w for w in ws[c_end:c_end + n]) in _states(r.index) \
+                        and (c_end + n == hi or text[ws[c_end + n - 1].b:ws[c_end + n].a].strip()[:1] in (',', '(', '|', '-', '.', '')):
+                    city_end = ws[c_end + n - 1].b; break
+        if c_end < hi and text[city_end:ws[c_end].a].strip() == '(':          # ' (Missouri)'
+            for n in (2, 1):
+                if c_end + n <= hi and tuple(w.w for w in ws[c_end:c_end + n]) in _states(r.index) \
+                        and text.startswith(')', ws[c_end + n - 1].b):
+                    city_end = ws[c_end + n - 1].b + 1; break
+        city = plain_value(text[ws[q2].a:city_end])
+    if hit is None:
+        r.note(f"day {day}: {slot} {name!r} is not in the database (kept as written)")
+        return f"{name}, {city or (order[0] if order else '-')}"
+    m, v = hit
+    if key != tuple(w.w for w in ws[m.i:m.j]):
+        r.note(f"day {day}: {slot} {name!r} is not the database's {v.name!r} (kept as written)")
+    elif m.full and text.startswith(v.name.strip(), start): name = v.name     # written exactly: the database's spelling
+    return f"{name}, {city or v.city}"
+
 def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: bool):
-    """Fill `day`'s meals, attractions and accommodation from its labelled values `lab` (`labelled_fields`). A meal or
-    stay is the first venue of its table named in the value; else '-' when the value is empty (`empty_lead`), the
-    previous day's when it refers to it (`same_lead`), the name as written otherwise. Attractions: every attraction
-    named in each `;`-piece; a piece naming none is kept as written (split at commas when it names no city)."""
+    """Fill `day`'s meals, attractions and accommodation from its labelled values `lab` (`labelled_fields`): each as
+    written (`written_item`); '-' when the value is empty (`empty_lead`) and names no venue of its slot, the previous
+    day's when it refers to it (`same_lead`). Attractions: each `;`-piece (each comma piece when a piece names no city
+    and no database attraction spans a comma) as written."""
     for key in ('breakfast', 'lunch', 'dinner', 'accommodation'):
         if key not in lab: continue
         table, (s, e) = _MEAL_TABLE[key], _span(lab[key])
         if dash_first(r.text[s:e]): day.slots[key] = '-'; continue
-        hit = next(((m, v) for m in r.venues_in(*r.wrange(s, e)) if (v := _pick(r, m, table, order, key, travel))), None)
-        if hit:
-            day.slots[key] = _venue_text(r, *hit)
-            if key == 'accommodation': day.stay_city = hit[1].city
-        elif same_lead(r.text[s:e]): day.slots[key] = _SAME
-        elif empty_lead(r.text[s:e]): day.slots[key] = '-'
-        else:
-            item = next((x for s2, e2 in lab[key] for p in _pieces(r.text, s2, e2)
-                         if (x := _item_as_written(r, *p, order[0] if order else None, day.number, key))), None)
-            day.slots[key] = item or '-'
-            if key == 'accommodation' and item: day.stay_city = item.rsplit(', ', 1)[-1]
+        named = any(v.table == table for m in r.venues_in(*r.wrange(s, e)) for v in m.entries)
+        if not named and same_lead(r.text[s:e]): day.slots[key] = _SAME; continue
+        if not named and empty_lead(r.text[s:e]): day.slots[key] = '-'; continue
+        item = next((x for s2, e2 in lab[key] for p in _pieces(r.text, s2, e2)
+                     if (x := written_item(r, *p, table, order, key, travel, day.number))), None)
+        day.slots[key] = item or '-'
+        if key == 'accommodation' and item and item != '-': day.stay_city = item.rsplit(', ', 1)[-1]
     for s, e in lab.get('attraction', ()):
         if dash_first(r.text[s:e]): continue
         for s2, e2 in _pieces(r.text, s, e):
-            found = [_venue_text(r, m, v) for m in r.venues_in(*r.wrange(s2, e2)) if (v := _pick(r, m, 'attractions', order, travel=travel))]
-            if found: day.attractions.update(dict.fromkeys(found)); continue
-            if empty_lead(r.text[s2:e2]): continue
-            parts = [(s2, e2)] if r.cities_in(*r.wrange(s2, e2)) else _pieces(r.text, s2, e2, ', ')
+            lo, hi = r.wrange(s2, e2)
+            named = [m for m in r.venues_in(lo, hi) if any(v.table == 'attractions' for v in m.entries)]
+            if not named and empty_lead(r.text[s2:e2]): continue
+            spans = any(',' in r.text[r.ws[m.i].a:r.ws[m.j - 1].b] for m in named)
+            parts = [(s2, e2)] if r.cities_in(lo, hi) or spans else _pieces(r.text, s2, e2, ', ')
             for p in parts:
-                if (x := _item_as_written(r, *p, order[0] if order else None, day.number, 'attraction')): day.attractions[x] = None
+                if (x := written_item(r, *p, 'attractions', order, 'attraction', travel, day.number)) and x != '-':
+                    day.attractions[x] = None
 
 # %% ../nbs/05_formatter.ipynb #438fc72c
 def fill_narrative(r: Reading, day: _Day, cls: list[Clause], order: list, travel: bool):
@@ -1091,6 +1202,8 @@ def fill_narrative(r: Reading, day: _Day, cls: list[Clause], order: list, travel
             elif (fb := as_written(c, True)): day.slots[c.kind] = fb[0]
             if c.kind == 'accommodation' and c.kind in day.slots:
                 day.stay_city = hit[1].city if hit else day.slots[c.kind].rsplit(', ', 1)[-1]
+                day.checkin = any(x.kind == 'accommodation' and ws[x.key].w in ('check', 'checkin') for x in cls)
+        if c.kind == 'checkout': day.checkout = True
         if c.kind in ('transport', 'checkout'): continue
         found = False
         for m in ms:
@@ -1167,18 +1280,21 @@ def _narrative_day(r, day, lab: dict, vs: list, here, org, cands: list, where, n
     return here
 
 # %% ../nbs/05_formatter.ipynb #3277f657
-def _carry_over(days: list) -> None:
-    """In place: "Same as Day 1" takes the previous day's value, and a stay named once covers the next nights in its
-    city (not the last day's)."""
+def _carry_over(days: list, notes=None) -> None:
+    """In place: "Same as Day 1" takes the previous day's value, and a stay written as a check-in (`Check into X`)
+    covers the next nights in its city until a check-out (not the last day's; each such night is a doubt, `notes(msg)`).
+    No other stay is carried: a night the text leaves without one stays without one."""
     for i, d in enumerate(days):                     # "Same as Day 1": the previous day's value
         for key, v in d.slots.items():
             if v == _SAME:
                 d.slots[key] = days[i - 1].slots.get(key, '-') if i else '-'
                 if key == 'accommodation': d.stay_city = days[i - 1].stay_city if i else None
-    for i in range(1, len(days) - 1):                # a stay named once covers the next nights in its city
+    for i in range(1, len(days) - 1):                # a check-in lasts until a check-out: the next nights in its city
         d, prev = days[i], days[i - 1]
-        if 'accommodation' not in d.slots and prev.slots.get('accommodation', '-') != '-' and prev.stay_city == d.end:
-            d.slots['accommodation'], d.stay_city = prev.slots['accommodation'], prev.stay_city
+        if ('accommodation' not in d.slots and prev.checkin and prev.slots.get('accommodation', '-') != '-'
+                and prev.stay_city == d.end and not d.checkout):
+            d.slots['accommodation'], d.stay_city, d.checkin = prev.slots['accommodation'], prev.stay_city, True
+            if notes is not None: notes(f"day {d.number}: no stay written; the check-in of day {prev.number} covers the night")
 
 def _plan_rows(days: list) -> list[dict]:
     "The plan of the days read: one TravelPlanner row per day, '-' for what the answer does not give."
@@ -1234,7 +1350,7 @@ def _format_grounded(text, task, notes, db):
             here = _narrative_day(r, day, lab, vs, here, org, cands, where, number)
         days.append(day)
         here = day.end or here
-    _carry_over(days)
+    _carry_over(days, r.note)
     missing = [n for n in range(1, max(by_day) + 1) if n not in by_day]
     if missing: r.note(f"days {missing} are not in the answer")
     if r.n_notes > _MAX_NOTES: notes.append(f"… and {r.n_notes - _MAX_NOTES} more notes")
