@@ -164,7 +164,9 @@ def test_agreement_per_style(fixtures):
         # origin city on a day in the destination): the text puts it in the destination and the reading does too
         unreadable = 0 if key[0] == 'markdown' else sum(k == 'restaurant_elsewhere' for k, _ in r['disagree'])
         assert r['success'] >= 0.99 - unreadable / r['plans'] and r['checks'] >= 0.94, (key, r['disagree'])
-        assert [k for k, _ in r['disagree']].count('gold') <= 1, key
+        # gold plans whose texts cannot carry them: train query 41 puts San Angelo's attractions on days in San Antonio
+        # (the styles without cities read them where the text puts them), query 31 names a Domino's of both cities
+        assert [k for k, _ in r['disagree']].count('gold') <= 2, key
     assert res[('markdown', 'official')]['success'] == res[('markdown', 'agent_star')]['success'] == 1.0
     assert res[('markdown', 'official')]['checks'] == res[('markdown', 'agent_star')]['checks'] == 1.0
 
