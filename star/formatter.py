@@ -1105,10 +1105,12 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
         at = text.find(q[:20], s, e)
         if at >= 0: lo, hi = r.wrange(at, at + len(q))[0], r.wrange(s, e)[1]
     k = lo
-    starts = {m.i for m in r.venues_in(lo, hi) if any(v.table == table for v in m.entries)
-              and _first_end(text, ws[m.j - 1].b, e) == _first_end(text, ws[m.i].a, e)}       # the whole name, lead included
-    for lead in _LEAD_WORDS:                                                  # 'At Side Wok', 'Stay at X' (not 'Visit Johnstown, PA')
-        if k not in starts and k + len(lead) < hi and tuple(w.w for w in ws[k:k + len(lead)]) == lead: k += len(lead); break
+    ends = {m.i: m.j for m in r.venues_in(lo, hi) if any(v.table == table for v in m.entries)}
+    for lead in _LEAD_WORDS:           # 'At Side Wok', 'Stay at X'; not 'Visit Johnstown, PA' (a name), but 'Visit New Orleans City Park'
+        n = len(lead)
+        if k + n < hi and tuple(w.w for w in ws[k:k + n]) == lead:
+            if k not in ends or ends.get(k + n, 0) > ends[k]: k += n
+            break
     if k >= hi: return None
     hit = next(((m, v) for m in r.venues_in(k, hi) if (v := _pick(r, m, table, order, slot, travel))), None)
     start = ws[k].a
