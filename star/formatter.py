@@ -1066,7 +1066,7 @@ def read_transportation(r: Reading, s: int, e: int, here: str | None, route: lis
         if not cs or cs[-1] != c: cs.append(c)
     leg = ((cs[0], cs[1]) if len(cs) >= 2 else (here, cs[0]) if len(cs) == 1 and here and here != cs[0] else
            (route[0], route[-1]) if len(route) >= 2 else None)
-    if mode is None or raw.startswith('Flight Number: ') or raw.lower().startswith(('self-driving', 'taxi')):
+    if mode is None or raw.startswith('Flight Number: ') or raw.lower().startswith(('self-driving,', 'taxi,')):
         return unstate(raw), leg, mode
     if leg: return transport_text(r.index, mode, leg[0], leg[1], num), leg, mode
     return (f"Flight Number: {num}" if num else f"{_MODE_LABEL[mode]}, {raw}"), leg, mode
@@ -1151,6 +1151,27 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
     elif m.full and text.startswith(v.name.strip(), start): name = v.name     # written exactly: the database's spelling
     return f"{name}, {city or v.city}"
 
+_MEAL_SEPS = (' · ', '·', ' • ', '; ', ' | ', ', ', ' / ')
+
+def _meal_pieces(text: str, s: int, e: int) -> list:
+    "The pieces of a meals line, split at its first separator kind that occurs (`·`, `;`, `|`, `,` …)."
+    for sep in _MEAL_SEPS:
+        if text.find(sep, s, e) >= 0: return _pieces(text, s, e, sep)
+    return [(s, e)]
+
+def _slot_in_parens(text: str, s: int, e: int) -> tuple[str | None, int]:
+    "`(meal, where the name ends)` of `Name (lunch)` / `Lunch: Name` / `Name for dinner`; (None, e) when it names no meal."
+    i = text.find('(', s, e)
+    if i >= 0:
+        j = text.find(')', i, e)
+        w = folded_words(text[i + 1:j if j > 0 else e][:40])
+        for m in ('breakfast', 'lunch', 'dinner', 'brunch', 'supper'):
+            if m in w: return {'brunch': 'lunch', 'supper': 'dinner'}.get(m, m), i
+    w = folded_words(text[s:e][:200])
+    for m in ('breakfast', 'lunch', 'dinner'):
+        if w[:1] == [m] or w[-1:] == [m]: return m, e
+    return None, e
+
 def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: bool):
     """Fill `day`'s meals, attractions and accommodation from its labelled values `lab` (`labelled_fields`): each as
     written (`written_item`); '-' when the value is empty (`empty_lead`) and names no venue of its slot, the previous
@@ -1167,6 +1188,12 @@ def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: boo
                      if (x := written_item(r, *p, table, order, key, travel, day.number))), None)
         day.slots[key] = item or '-'
         if key == 'accommodation' and item and item != '-': day.stay_city = item.rsplit(', ', 1)[-1]
+    for s, e in lab.get('meals', ()):                                       # 'Eat: A (breakfast) · B (lunch) · C (dinner)'
+        for s2, e2 in _meal_pieces(r.text, s, e):
+            slot, cut = _slot_in_parens(r.text, s2, e2)
+            if slot is None or slot in lab: continue
+            item = written_item(r, s2, cut, 'restaurants', order, slot, travel, day.number)
+            if item and slot not in day.slots: day.slots[slot] = item
     for s, e in lab.get('attraction', ()):
         if dash_first(r.text[s:e]): continue
         for s2, e2 in _pieces(r.text, s, e):
@@ -1234,18 +1261,30 @@ def format_grounded(text: str, task=None, notes: list | None = None, db=None) ->
         if paused: gc.enable()
 
 # %% ../nbs/05_formatter.ipynb #7ffda8b6
+def _header_route(r, k: int) -> tuple[str, list]:
+    "`(current_city, route)` from the cities on the line of a day's header (`### Day 1 – March 17 – St. Louis → San Diego`); ('-', []) when it names none."
+    text, ws = r.text, r.ws
+    nl = text.find('\n', ws[k].a)
+    route = []
+    for c, _, _ in r.cities_in(k, r.wrange(ws[k].a, len(text) if nl < 0 else nl)[1]):
+        if not route or route[-1] != c: route.append(c)
+    if not route: return '-', []
+    return (route[0] if len(route) == 1 else 'from ' + ' to '.join(route[:2])), route[:2]
+
 def _labelled_day(r, day, lab: dict, vs: list, here, org, cands: list, where) -> None:
     """Read a day written with field labels (`Current City:`, `Transportation:`, …) into `day`: its route first (the
     transportation's leg when the city field gives none: the benchmark parser's rule), then each labelled field."""
     route, leg = [], None
     if 'current_city' in lab: day.city, route = read_current_city(r, *_span(lab['current_city']))
+    else: day.city, route = _header_route(r, vs[-1][0])
     if 'transportation' in lab:
         day.transportation, leg, _ = read_transportation(r, *_span(lab['transportation']), here or org, route)
     if leg and len(route) < 2 and (not route or route[0] in leg):
         day.city, route = f"from {leg[0]} to {leg[1]}", list(leg)      # the benchmark parser's rule
-    elif 'current_city' not in lab:
+    elif 'current_city' not in lab and not route:
         day.city = here or where(vs[-1][0], vs[-1][1]) or '-'
         route = [day.city] if day.city != '-' else []
+        if day.city != '-' and not here: r.note(f"day {day.number}: no city written; read where its venues are ({day.city})")
     day.end = route[-1] if route else here
     travel = len(route) >= 2
     order = [route[-1], route[0]] if travel else route[:1] or ([here] if here else [])
@@ -1278,6 +1317,7 @@ def _narrative_day(r, day, lab: dict, vs: list, here, org, cands: list, where, n
         got = _Day(number)
         read_labelled_day(r, got, lab, order, bool(leg))
         day.slots.update({key: got.slots.get(key, '-') for key in _MEAL_TABLE if key in lab})
+        if 'meals' in lab: day.slots.update({key: got.slots.get(key, '-') for key in ('breakfast', 'lunch', 'dinner') if key not in lab})
         if 'accommodation' in lab: day.stay_city = got.stay_city
         if 'attraction' in lab: day.attractions = {**got.attractions, **day.attractions}
     return here
@@ -1307,13 +1347,121 @@ def _plan_rows(days: list) -> list[dict]:
              'accommodation': d.slots.get('accommodation', '-')} for d in days]
 
 # %% ../nbs/05_formatter.ipynb #c0b15b52
+_DAY_KEYS = ('day', 'days', 'daynumber', 'day number', 'day_number', 'daynum', 'day no', 'day index')
+
+def _label_words(key: str) -> str:
+    "A JSON key as label words: `dayNumber` -> 'day number', `current_city` -> 'current city'."
+    out = []
+    for i, c in enumerate(key):
+        if c.isupper() and i and key[i - 1].islower(): out.append(' ')
+        out.append(' ' if c in '_-' else c.lower())
+    return ' '.join(''.join(out).split())
+
+def _json_days(obj, depth: int = 0):
+    "The first list of day objects (dicts with a day key) in a decoded JSON value, searched breadth-first to depth 4."
+    if depth > 4: return None
+    if isinstance(obj, list) and obj and all(isinstance(d, dict) for d in obj) and \
+            any(_label_words(k) in _DAY_KEYS for d in obj for k in d): return obj
+    kids = obj.values() if isinstance(obj, dict) else obj if isinstance(obj, list) else ()
+    for v in kids:
+        if (got := _json_days(v, depth + 1)) is not None: return got
+    return None
+
+def _json_value(v) -> str:
+    if isinstance(v, list): return '; '.join(_json_value(x) for x in v)
+    if isinstance(v, dict):
+        name = next((v[k] for k in v if _label_words(k) in ('name', 'venue', 'place', 'title')), None)
+        return str(name) if name is not None else ', '.join(f"{_json_value(x)}" for x in v.values())
+    return '-' if v is None else str(v)
+
+def json_as_text(text: str) -> str | None:
+    """A plan written as JSON inside prose (`{"itinerary": [{"dayNumber": 1, "city": …, "meals": {"lunch": …}}]}`, in a
+    ```json block or bare), rewritten as labelled days (`Day 1:` then `Label: value` per key, nested objects one line
+    per key) for the grounded reader; None when the text holds no JSON list of day objects. One `json.loads` (linear)."""
+    a = text.find('```json')
+    if a >= 0:
+        b = text.find('```', a + 7)
+        cand = text[a + 7:b if b >= 0 else len(text)]
+    else:
+        i = min((x for x in (text.find('['), text.find('{')) if x >= 0), default=-1)
+        j = max(text.rfind(']'), text.rfind('}'))
+        if i < 0 or j <= i: return None
+        cand = text[i:j + 1]
+    try: obj = json.loads(cand)
+    except (ValueError, RecursionError): return None
+    days = _json_days(obj)
+    if days is None: return None
+    out = []
+    for n, d in enumerate(days, 1):
+        num = next((d[k] for k in d if _label_words(k) in _DAY_KEYS), n)
+        out.append(f"Day {num}:")
+        for k, v in d.items():
+            lw = _label_words(k)
+            if lw in _DAY_KEYS: continue
+            if isinstance(v, dict) and any(label_key(_label_words(x))[0] for x in v):
+                out += [f"{_label_words(x).capitalize()}: {_json_value(y)}" for x, y in v.items()]
+            else: out.append(f"{lw.capitalize()}: {_json_value(v)}")
+        out.append('')
+    return '\n'.join(out)
+
+def _cells(line: str) -> list[str]:
+    s = line.strip()
+    return [c.strip() for c in s.strip('|').split('|')]
+
+def tables_as_text(text: str) -> str | None:
+    """Markdown tables with one day per row (a header cell `Day` and at least two header cells that are field labels:
+    `| Day | Route | Breakfast | … |`) rewritten as labelled days (`Day 1:` then `Header: cell`); other tables and the
+    rest of the text are kept. None when the text has no such table. One pass over the lines."""
+    lines, out, i, found = text.split('\n'), [], 0, False
+    while i < len(lines):
+        cells = _cells(lines[i]) if lines[i].lstrip().startswith('|') else None
+        head = [label_key(' '.join(folded_words(c)))[0] or ('day' if folded_words(c)[:1] == ['day'] else None) for c in cells] if cells else []
+        if cells and 'day' in head and sum(h not in (None, 'day') for h in head) >= 2:
+            found, j = True, i + 1
+            while j < len(lines) and lines[j].lstrip().startswith('|'):
+                row = _cells(lines[j])
+                if not all(set(c) <= set('-: ') for c in row):
+                    out.append(f"Day {row[head.index('day')] if len(row) > head.index('day') else ''}:")
+                    out += [f"{cells[c]}: {row[c]}" for c in range(min(len(row), len(cells))) if head[c] not in (None, 'day')]
+                    out.append('')
+                j += 1
+            i = j; continue
+        out.append(lines[i]); i += 1
+    return '\n'.join(out) if found else None
+
+_ORDINALS = {w: i for i, w in enumerate('first second third fourth fifth sixth seventh eighth ninth tenth eleventh '
+                                        'twelfth thirteenth fourteenth'.split(), 1)}
+
+def inferred_marks(text: str, ws: list[Word]) -> list:
+    """Day marks of an answer without `Day <n>` headers, in sequence 1, 2, 3, …: ordinal words (`On the second day`,
+    `Day two`), or a number that starts a line (`1️⃣ March 16`, `2) Rockford`, `| 3 |`). Each is an inferred boundary."""
+    out = []
+    for k in range(len(ws) - 1):
+        if ws[k + 1].w == 'day' and ws[k].w in _ORDINALS: out.append((_ORDINALS[ws[k].w], k, _ORDINALS[ws[k].w]))
+    got = _in_sequence(out)
+    if len(got) >= 2: return got
+    out = []
+    for k in range(len(ws)):
+        n = _day_number(ws[k].w) if ws[k].w.isdigit() else None
+        if n is None or not _line_start(text, ws, k): continue
+        after = text[ws[k].b:ws[k].b + 3]
+        if after[:1] in (')', '.', '|', ':', '\ufe0f', '\u20e3', ' ') and not after[:2].strip(' ').isdigit():
+            out.append((n, k, n))
+    got = _in_sequence(out)
+    return got if len(got) >= 2 else []
+
 def _format_grounded(text, task, notes, db):
     index, text = grounding_index(db), extract_answer(text)
+    if (conv := json_as_text(text)) is not None: text = conv; notes.append("the plan is JSON: read key by key")
+    elif (conv := tables_as_text(text)) is not None: text = conv; notes.append("a table with one day per row: read by its header")
     ws = words(text)
     marks = day_marks(text, ws)
     if not marks:
         marks = _in_sequence(day_marks(text, ws, anywhere=True))
         if marks: notes.append("days found in running text ('on day 1 …'), not as headers")
+    if not marks:
+        marks = inferred_marks(text, ws)
+        if marks: notes.append("day boundaries inferred (ordinal words or numbers at line starts), no 'Day <n>' header")
     if not marks: raise PlanFormatError("no 'Day <n>' header found in the answer")
     versions = day_versions(text, ws, marks)
     org, dest = _task_cities(task)
@@ -1347,7 +1495,8 @@ def _format_grounded(text, task, notes, db):
         if len(vs) > 1: r.note(f"day {number} is written {len(vs)} times: later versions override earlier ones")
         lab = {}
         for _, _, l in vs: lab.update(l)
-        if len(lab) >= 2 and ('current_city' in lab or len(lab) >= 5):          # a labelled day
+        nlab = len(lab) + (2 if 'meals' in lab else 0)                          # 'Eat: A (breakfast) · B (lunch)' names several
+        if nlab >= 2 and ('current_city' in lab or nlab >= 5):                 # a labelled day
             _labelled_day(r, day, lab, vs, here, org, cands, where)
         else:                                                                    # narrative (with the labels it has)
             here = _narrative_day(r, day, lab, vs, here, org, cands, where, number)
