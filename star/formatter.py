@@ -1141,7 +1141,7 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
                 if c_end + n <= hi and tuple(w.w for w in ws[c_end:c_end + n]) in _states(r.index) \
                         and text.startswith(')', ws[c_end + n - 1].b):
                     city_end = ws[c_end + n - 1].b + 1; break
-        city = plain_value(text[ws[q2].a:city_end])
+        city = unstate(plain_value(text[ws[q2].a:city_end]))                  # 'Abilene(Texas)' -> 'Abilene' (glued: the City(State) form)
     if hit is None:
         r.note(f"day {day}: {slot} {name!r} is not in the database (kept as written)")
         return f"{name}, {city or (order[0] if order else '-')}"
