@@ -868,18 +868,19 @@ def _line_spans(text: str, a: int, b: int):
         a = j + 1
 
 # %% ../nbs/05_formatter.ipynb #22b50202
-def labelled_fields(text: str, a: int, b: int) -> dict[str, list[tuple[int, int]]]:
+def labelled_fields(text: str, a: int, b: int, unknown: list | None = None) -> dict[str, list[tuple[int, int]]]:
     """`{field: [(start, end)]}`: where the labelled values of the lines of `text[a:b]` are (`Label: value`, label per
     `label_key`), with the sub-bullets under a label whose value is empty. A field's first label wins, except that
     a revised label (`Alternative Accommodation:`) replaces it and attractions add up (`Attraction 1:`, `Attraction 2:`).
     A value without a letter before its first bracket that is no dash (`Day 1 Lunch (Frog Hollow Tavern): $40 ($20 x 2)`)
-    is a cost line, not a value."""
+    is a cost line, not a value. Lines with a label no field has are appended to `unknown` as `(label, start, end)`."""
     out, pending = {}, None
     for s, e in _line_spans(text, a, b):
         line = text[s:e]
         if not line.strip(): continue
         f = _field_line(line)
         key, rev, qual = label_key(f[0]) if f else (None, False, False)
+        if f and key is None and unknown is not None: unknown.append((f[0].strip(' *_'), e - len(f[1]), e))
         if key is not None and not dash_first(f[1]) and not any(ch.isalpha() for ch in f[1][:200].split('(')[0]):
             pending = None; continue                        # 'Day 1 Lunch (Frog Hollow Tavern): $40' is a cost line
         if key is not None:
@@ -1025,12 +1026,24 @@ def read_current_city(r: Reading, s: int, e: int) -> tuple[str, list]:
     the value up to its first separator when it names none; '-' for a dash."""
     raw = plain_value(r.text[s:e])
     if dash_first(raw): return '-', []
-    route = []
-    for c, _, _ in r.cities_in(*r.wrange(s, e)):
+    route, prev_end = [], None
+    for c, q, q_end in r.cities_in(*r.wrange(s, e)):
+        if prev_end is not None and r.text[r.ws[prev_end - 1].b:r.ws[q].a].strip() in (',', '(') \
+                and tuple(w.w for w in r.ws[q:q_end]) in _states(r.index): continue        # 'New York, New York': a state
+        prev_end = q_end
         if not route or route[-1] != c: route.append(c)
     if not route: return _cut(raw, _SEPS) or '-', []
     city = route[0] if len(route) == 1 else 'from ' + ' to '.join(route)
-    return city + _state_after(r, s, e), route
+    state = _state_after(r, s, e)
+    if state or _spaced_state(r, s, e): r.note(f"current city {raw[:60]!r}: a state written after the city (the benchmark's parser keeps or drops it)")
+    return city + state, route
+
+def _spaced_state(r: Reading, s: int, e: int) -> bool:
+    "Is a city of `text[s:e]` followed by ' (State)' (with a space: the evaluator's strip leaves a trailing space)?"
+    ws, text = r.ws, r.text
+    for c, q, q_end in r.cities_in(*r.wrange(s, e)):
+        if q_end < len(ws) and text[ws[q_end - 1].b:ws[q_end].a] == ' (': return True
+    return False
 
 def _state_after(r: Reading, s: int, e: int) -> str:
     "`', Missouri'` when the last city named in `text[s:e]` is followed by a comma and a state name (kept as written), else ''."
@@ -1124,6 +1137,8 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
     if not name or not any(c.isalpha() for c in name): return None
     nk = r.wrange(start, end)[1]
     key = tuple(w.w for w in ws[k:nk])
+    if text.startswith((' (', ' ['), end) and name:                         # 'Name (private room)': kept or dropped by the parser
+        r.note(f"day {day}: {slot} {name[:40]!r} is followed by a remark in brackets (the benchmark's parser keeps or drops it)")
     if ' '.join(key) in _EMPTY_SLOT: return '-'
     if key in r.index.city_seqs: return None
     city = None                                                               # the city written after the name
@@ -1135,7 +1150,8 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
             for n in (2, 1):
                 if c_end + n <= hi and tuple(w.w for w in ws[c_end:c_end + n]) in _states(r.index) \
                         and (c_end + n == hi or text[ws[c_end + n - 1].b:ws[c_end + n].a].strip()[:1] in (',', '(', '|', '-', '.', '')):
-                    city_end = ws[c_end + n - 1].b; break
+                    city_end = ws[c_end + n - 1].b
+                    r.note(f"day {day}: {slot} written with a state after its city (the benchmark's parser keeps or drops it)"); break
         if c_end < hi and text[city_end:ws[c_end].a].strip() == '(':          # ' (Missouri)'
             for n in (2, 1):
                 if c_end + n <= hi and tuple(w.w for w in ws[c_end:c_end + n]) in _states(r.index) \
@@ -1481,7 +1497,11 @@ def _format_grounded(text, task, notes, db):
     r = Reading(text, ws, index, venue_at, city_at, covered, notes)
     by_day = {}
     for n, k, e, last in versions:
-        lab = labelled_fields(text, ws[k].a, ws[e].a if e < len(ws) else len(text))
+        unknown = []
+        lab = labelled_fields(text, ws[k].a, ws[e].a if e < len(ws) else len(text), unknown)
+        for label, s0, e0 in unknown:                      # an unknown label whose value names a venue: a doubt
+            if (label.lower() not in _TIME_WORDS and (vs := r.venues_in(*r.wrange(s0, e0)))):
+                r.note(f"day {n}: unknown label {label[:30]!r} before {r.ws[vs[0].i].w!r}…")
         for d in range(n, last + 1): by_day.setdefault(d, []).append((k, e, lab))
         if last > n: r.note(f"days {n}-{last} are written as one")
     def where(k, e):
