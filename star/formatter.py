@@ -311,7 +311,7 @@ def _fold(s: str) -> str:
     if s.isascii(): return s.lower()
     return ''.join(c for c in unicodedata.normalize('NFKD', s) if not unicodedata.combining(c)).casefold()
 
-@dataclass
+@dataclass(slots=True)
 class Word:
     "A word of a text: folded form `w`, span `[a, b)` in the text, and what separates it from the previous word."
     w: str
@@ -1262,14 +1262,24 @@ def fill_narrative(r: Reading, day: _Day, cls: list[Clause], order: list, travel
             day.attractions.update(dict.fromkeys(a for a in as_written(c, False) if a != '-'))
 
 # %% ../nbs/05_formatter.ipynb #b28c94d8
-def format_grounded(text: str, task=None, notes: list | None = None, db=None) -> list[dict]:
+MAX_GROUNDED_CHARS = 200_000
+"""The longest answer (its `<answer>` part, in characters) the grounded reader reads: a 7-day plan takes a few
+kilobytes (the longest real answer here: about 15 KB), and reading keeps about 50 bytes per character (one object per
+word), so a longer answer -- a looping policy's -- is undelivered with the reason rather than read (memory stays
+under 10 MB; the paper's LLM formatter could not take it either: it is past a 128K-token context)."""
+
+def format_grounded(text: str, task=None, notes: list | None = None, db=None, max_chars: int | None = MAX_GROUNDED_CHARS) -> list[dict]:
     """Structured plan (all 8 `PLAN_KEYS` per day, `days` = the number written) of a free-form itinerary `text` (or a
     response with `<answer>`), read against the sandbox database (`db`, default the packaged one) for the cities of
     `task` (dict or `Task`: origin, destination; optional) and of the text, by the rules above. Appends its doubts to
     `notes` (names not in the database, days found in running text, days written several times or as a range, days
     missing, transportation without a route; at most 40 and a count). Never invents or repairs a value. Linear in
     `len(text)` (the cyclic garbage collector is paused meanwhile: its full passes over the many small objects of a
-    long answer made the time grow faster than the text). Raises `PlanFormatError` when the text names no day."""
+    long answer made the time grow faster than the text). Raises `PlanFormatError` when the text names no day, or when
+    its answer is longer than `max_chars` (`MAX_GROUNDED_CHARS`; None: no limit)."""
+    body = extract_answer(text)
+    if max_chars is not None and len(body) > max_chars:
+        raise PlanFormatError(f"the answer has {len(body):,} characters, more than any plan ({max_chars:,}): not read")
     paused = gc.isenabled()
     gc.disable()
     try: return _format_grounded(text, task, [] if notes is None else notes, db)
@@ -1733,9 +1743,11 @@ def format_plan(text: str | None, query=None, formatter: str = 'auto', llm: LLMF
     raises `ValueError` for an unknown `formatter` or 'llm' without `llm`."""
     if formatter not in FORMATTERS: raise ValueError(f"formatter must be one of {FORMATTERS}, got {formatter!r}")
     if formatter == 'llm' and llm is None: raise ValueError("formatter='llm' needs an LLMFormatter (llm=...)")
-    if text is None or not text.strip(): return FormattedPlan(None, None, 'empty answer')
+    if text is None or not text or text.isspace(): return FormattedPlan(None, None, 'empty answer')
     body = extract_answer(text)
-    if not body.strip(): return FormattedPlan(None, None, 'empty answer')
+    if not body or body.isspace(): return FormattedPlan(None, None, 'empty answer')
+    if formatter != 'llm' and len(body) > MAX_GROUNDED_CHARS and llm is None:     # checked before any copy of the text
+        return FormattedPlan(None, None, f"the answer has {len(body):,} characters, more than any plan ({MAX_GROUNDED_CHARS:,}): not read")
     if 'answer not found' in body.lower(): return FormattedPlan(None, None, "the answer says 'answer not found'")
     notes = []
     if formatter in ('auto', 'exact'):
