@@ -22,17 +22,18 @@ from .paths import data_path
 from .tasks import load_tasks
 
 # %% auto #0
-__all__ = ['PLAN_KEYS', 'FIELD_LABELS', 'FIELD_SYNONYMS', 'LABELS', 'FORMAT_SYSTEM_PROMPT', 'FORMAT_PROMPTS', 'FORMATTERS',
-           'FREEFORM_STYLES', 'VIOLATIONS', 'ANSWER_RUNS', 'HELDOUT_RUN', 'HELDOUT_SEED', 'HELDOUT_QUERIES', 'METRICS',
-           'PlanFormatError', 'canonical_plan', 'render_plan', 'extract_answer', 'parse_plan', 'parse_plan_tolerant',
-           'Word', 'words', 'folded_words', 'Trie', 'Match', 'find_matches', 'Clause', 'clauses', 'day_marks',
-           'day_versions', 'Venue', 'GroundingIndex', 'grounding_index', 'transport_text', 'day_leg', 'clean_piece',
-           'unstate', 'plain_value', 'dash_first', 'empty_lead', 'same_lead', 'named_in', 'label_key',
-           'labelled_fields', 'Reading', 'read_current_city', 'read_transportation', 'read_labelled_day',
-           'fill_narrative', 'format_grounded', 'format_prompt_template', 'format_messages', 'plan_json_schema',
-           'LLMFormatError', 'parse_llm_plan', 'LLMFormatter', 'llm_formatter', 'fake_formatter_server',
-           'FormattedPlan', 'format_plan', 'eval_formatter', 'normalize_test_transportation', 'plain_plan',
-           'render_freeform', 'violation_plans', 'agreement_fixtures', 'agreement', 'agreement_table',
+__all__ = ['PLAN_KEYS', 'FIELD_LABELS', 'FIELD_SYNONYMS', 'LABEL_VOCABULARY', 'LABELS', 'MAX_GROUNDED_CHARS',
+           'FORMAT_SYSTEM_PROMPT', 'FORMAT_PROMPTS', 'FORMATTERS', 'FREEFORM_STYLES', 'VIOLATIONS', 'ANSWER_RUNS',
+           'HELDOUT_RUN', 'HELDOUT_SEED', 'HELDOUT_QUERIES', 'METRICS', 'PlanFormatError', 'canonical_plan',
+           'render_plan', 'extract_answer', 'parse_plan', 'parse_plan_tolerant', 'Word', 'words', 'folded_words',
+           'Trie', 'Match', 'find_matches', 'Clause', 'clauses', 'day_marks', 'day_versions', 'Venue', 'GroundingIndex',
+           'grounding_index', 'transport_text', 'day_leg', 'clean_piece', 'unstate', 'plain_value', 'dash_first',
+           'empty_lead', 'same_lead', 'named_in', 'label_key', 'labelled_fields', 'Reading', 'read_current_city',
+           'read_transportation', 'written_item', 'read_labelled_day', 'fill_narrative', 'format_grounded',
+           'json_as_text', 'tables_as_text', 'inferred_marks', 'format_prompt_template', 'format_messages',
+           'plan_json_schema', 'LLMFormatError', 'parse_llm_plan', 'LLMFormatter', 'llm_formatter',
+           'fake_formatter_server', 'FormattedPlan', 'format_plan', 'eval_formatter', 'normalize_test_transportation',
+           'plain_plan', 'render_freeform', 'violation_plans', 'agreement_fixtures', 'agreement', 'agreement_table',
            'heldout_queries', 'real_answers', 'reading_agreement', 'reading_table']
 
 # %% ../nbs/05_formatter.ipynb #9b08b8f4
