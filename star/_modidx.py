@@ -400,6 +400,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                 'star.formatter._canon_header': ('formatter.html#_canon_header', 'star/formatter.py'),
                                 'star.formatter._carry_over': ('formatter.html#_carry_over', 'star/formatter.py'),
                                 'star.formatter._cells': ('formatter.html#_cells', 'star/formatter.py'),
+                                'star.formatter._city_parts': ('formatter.html#_city_parts', 'star/formatter.py'),
                                 'star.formatter._clean': ('formatter.html#_clean', 'star/formatter.py'),
                                 'star.formatter._closing': ('formatter.html#_closing', 'star/formatter.py'),
                                 'star.formatter._cut': ('formatter.html#_cut', 'star/formatter.py'),

@@ -461,6 +461,8 @@ def clauses(ws: list[Word], s: int, e: int, covered) -> list[Clause]:
     "Split the words `[s, e)` of one day at every slot word (`_SLOTS`) that is not part of a name (`covered`)."
     out, k = [Clause('time', s, s, e)], s
     while k < e:
+        if ws[k].strong and out[-1].kind in _MEAL_TABLE and covered[k] == 1 and 1 in covered[out[-1].lo:k]:
+            out[-1].hi = k; out.append(Clause('time', k, k, e))   # 'Lunch at X.' then a line 'Y.': Y is no second lunch
         if covered[k]: k += 1; continue
         two = (ws[k].w, ws[k + 1].w) if k + 1 < e and not covered[k + 1] else None
         seq = two if two in _SLOTS else (ws[k].w,) if (ws[k].w,) in _SLOTS else None
@@ -1168,6 +1170,16 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
     elif m.full and text.startswith(v.name.strip(), start): name = v.name     # written exactly: the database's spelling
     return f"{name}, {city or v.city}"
 
+def _city_parts(r: Reading, parts: list) -> list:
+    "Comma pieces of an attraction list with each piece that is only a city (`…, Rockford, …`) joined to the one before it."
+    out = []
+    for s, e in parts:
+        lo, hi = r.wrange(s, e)
+        cs = r.cities_in(lo, hi)
+        if out and len(cs) == 1 and cs[0][1] == lo and cs[0][2] >= hi - 2: out[-1] = (out[-1][0], e)
+        elif ':' not in r.text[s:e]: out.append((s, e))                     # 'Cost: $15' is a remark, not an attraction
+    return out
+
 _MEAL_SEPS = (' · ', '·', ' • ', '; ', ' | ', ', ', ' / ')
 
 def _meal_pieces(text: str, s: int, e: int) -> list:
@@ -1218,7 +1230,7 @@ def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: boo
             named = [m for m in r.venues_in(lo, hi) if any(v.table == 'attractions' for v in m.entries)]
             if not named and empty_lead(r.text[s2:e2]): continue
             spans = any(',' in r.text[r.ws[m.i].a:r.ws[m.j - 1].b] for m in named)
-            parts = [(s2, e2)] if r.cities_in(lo, hi) or spans else _pieces(r.text, s2, e2, ', ')
+            parts = [(s2, e2)] if spans or (r.cities_in(lo, hi) and len(named) < 2) else _city_parts(r, _pieces(r.text, s2, e2, ', '))
             for p in parts:
                 if (x := written_item(r, *p, 'attractions', order, 'attraction', travel, day.number)) and x != '-':
                     day.attractions[x] = None
