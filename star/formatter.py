@@ -1177,7 +1177,7 @@ def _city_parts(r: Reading, parts: list) -> list:
         lo, hi = r.wrange(s, e)
         cs = r.cities_in(lo, hi)
         if out and len(cs) == 1 and cs[0][1] == lo and cs[0][2] >= hi - 2: out[-1] = (out[-1][0], e)
-        elif ':' not in r.text[s:e]: out.append((s, e))                     # 'Cost: $15' is a remark, not an attraction
+        elif ':' not in r.text[s:e] or r.venues_in(lo, hi): out.append((s, e))   # 'Cost: $15' is a remark, not an attraction
     return out
 
 _MEAL_SEPS = (' · ', '·', ' • ', '; ', ' | ', ', ', ' / ')
