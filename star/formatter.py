@@ -461,7 +461,7 @@ def clauses(ws: list[Word], s: int, e: int, covered) -> list[Clause]:
     "Split the words `[s, e)` of one day at every slot word (`_SLOTS`) that is not part of a name (`covered`)."
     out, k = [Clause('time', s, s, e)], s
     while k < e:
-        if ws[k].strong and out[-1].kind in _MEAL_TABLE and covered[k] == 1 and 1 in covered[out[-1].lo:k]:
+        if ws[k].strong and out[-1].kind in ('breakfast', 'lunch', 'dinner', 'accommodation') and covered[k] == 1 and 1 in covered[out[-1].lo:k]:
             out[-1].hi = k; out.append(Clause('time', k, k, e))   # 'Lunch at X.' then a line 'Y.': Y is no second lunch
         if covered[k]: k += 1; continue
         two = (ws[k].w, ws[k + 1].w) if k + 1 < e and not covered[k + 1] else None
@@ -1088,7 +1088,7 @@ def read_transportation(r: Reading, s: int, e: int, here: str | None, route: lis
     return (f"Flight Number: {num}" if num else f"{_MODE_LABEL[mode]}, {raw}"), leg, mode
 
 # %% ../nbs/05_formatter.ipynb #c32f539e
-_NAME_ENDS = (', ', ' (', ' [', ' | ', '|', ' - ', ' – ', ' — ', '. ', ' / ', '; ', ': ', ' + $', ' @ ', '\n')
+_NAME_ENDS = (', ', ' (', ' [', ']', ' | ', '|', ' - ', ' – ', ' — ', '. ', ' / ', '; ', ': ', ' + $', ' @ ', '\n')
 
 _LEAD_WORDS = (('eat', 'at'), ('dine', 'at'), ('stay', 'at'), ('check', 'in', 'at'), ('check', 'into'), ('at',), ('in',),
                ('visit',), ('explore',), ('see',))

@@ -173,6 +173,33 @@ def report(m: dict) -> str:
     return s
 
 
+def record(out: str):
+    """Issue 34's measurement, written to `out` (JSON, numbers only: the unlicensed answers themselves stay out of the
+    repository): per source and part, the agreement with the source's own reference reading, on all readings and on those
+    without a doubt, the share flagged, the dataset metrics both ways and the violations read as passes. Sources: the
+    gpt-4o-mini runs of plasmapotatos/AAMAS_2024 (runs/answers34/aamas.jsonl.gz, `aamas` first) and the packaged real
+    answers of issue 19 (dev / held-out)."""
+    from star.formatter import real_answers
+    res = {}
+    if (NEW_OUT / 'aamas.jsonl.gz').exists():
+        for part in ('dev', 'heldout'):
+            res[f'aamas-4omini/{part}'] = measure(new_rows('aamas.jsonl.gz', part), f'aamas-4omini [{part}]')
+    for part in ('dev', 'heldout'):
+        rows = [r for r in real_answers(part) if r['source'] == 'public']
+        res[f'issue19-public/{part}'] = measure(rows, f'issue19 public [{part}]')
+    for m in res.values():
+        m['disagree'] = len(m.get('disagree', []))
+        m['violations_read_as_passes'] = {'checks': len(m.get('violations_read_as_passes', [])),
+                                          'success': [x for x in m.get('violations_read_as_passes', []) if x[2] == 'success']}
+        print(report({**m, 'violations_read_as_passes': []}))
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    Path(out).write_text(json.dumps({'sources': {'aamas-4omini': {'repo': AAMAS_REPO, 'commit': AAMAS_COMMIT, 'licence': 'none at that commit (not packaged)',
+                                                                'model': 'gpt-4o-mini, sole-planning, 35 runs (in-context examples x trials)',
+                                                                'reference': "the benchmark's parser (gpt-4-1106-preview, postprocess/parsing.py)"}},
+                                     'heldout_rule': "sha256('issue34:<idx>')[0] < 103", 'results': res}, indent=1, sort_keys=True) + '\n')
+    print('wrote', out)
+
+
 def sole_planning_prompt(task) -> str:
     "TravelPlanner's sole-planning prompt for `task`: the planner instruction with its reference information and query."
     tmpl = (ROOT / 'star' / 'data' / 'prompts' / 'sole_planning.txt').read_text(encoding='utf-8').rstrip('\n')
@@ -218,6 +245,7 @@ if __name__ == '__main__':
     sub = ap.add_subparsers(dest='cmd', required=True)
     p = sub.add_parser('public'); p.add_argument('mirror')
     p = sub.add_parser('aamas'); p.add_argument('mirror')
+    p = sub.add_parser('record'); p.add_argument('--out', default=str(ROOT / 'results' / 'formatter' / 'issue34_agreement.json'))
     p = sub.add_parser('measure'); p.add_argument('file'); p.add_argument('--part', default='dev'); p.add_argument('--runs', default=None)
     p.add_argument('--show', type=int, default=0)
     sub.add_parser('pack')
@@ -227,6 +255,7 @@ if __name__ == '__main__':
     a = ap.parse_args()
     if a.cmd == 'public': public(a.mirror)
     elif a.cmd == 'aamas': aamas(a.mirror)
+    elif a.cmd == 'record': record(a.out)
     elif a.cmd == 'measure':
         rows = new_rows(a.file, a.part)
         if a.runs: rows = [r for r in rows if any(r['run'].endswith(x) or r['run'] == x for x in a.runs.split(','))]
