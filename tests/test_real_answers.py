@@ -67,3 +67,17 @@ def test_issue34_split_and_record():
     assert all(abs(a - b) <= 3 for a, b in held['metrics'].values())
     old = rec['results']['issue19-public/heldout']
     assert old['n'] == 347 and old['checks'] >= 0.95
+
+
+def test_metacrew_agent_answers_are_read_and_flagged():
+    """gpt-4o-mini answers of a crewAI agent system (MetaCrew, MIT; no extracted plan exists): every one is delivered
+    (none is left unread), and the readings that are not certain are flagged for the LLM formatter."""
+    import gzip, json
+    from pathlib import Path
+    path = Path(__file__).parent / 'fixtures' / 'travelplanner' / 'metacrew_4omini.jsonl.gz'
+    rows = [json.loads(l) for l in gzip.open(path, 'rt', encoding='utf-8')]
+    assert len(rows) == 123 and {r['commit'] for r in rows} == {'c12c8cd4c3eb0295f12dd6bfc083da33f2bf29ce'}
+    fps = [format_plan(r['text'], VAL[r['idx']]) for r in rows]
+    assert all(fp.ok and fp.formatter == 'grounded' for fp in fps)
+    assert sum(len(fp.plan) == VAL[r['idx']].days for r, fp in zip(rows, fps)) >= 122          # one answer writes 2 extra days
+    assert sum(fp.doubtful for fp in fps) / len(fps) > 0.5                       # names with remarks, unknown listings

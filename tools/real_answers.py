@@ -121,6 +121,30 @@ def aamas(mirror: str):
           len({r['run'] for r in rows}), 'runs')
 
 
+METACREW_REPO, METACREW_COMMIT = 'Jesus-Nunez-de-Arenas/MetaCrew', 'c12c8cd4c3eb0295f12dd6bfc083da33f2bf29ce'
+FIXTURES = ROOT / 'tests' / 'fixtures' / 'travelplanner'
+
+
+def metacrew(mirror: str):
+    """gpt-4o-mini answers of a crewAI agent system (Jesus-Nunez-de-Arenas/MetaCrew, MIT licence, commit c12c8cd,
+    `Benchmarks/Crews/travel_crew/output_travel/generated_plan_<n>.json`) to the validation queries whose reference
+    information is packaged; no extracted plan exists for them. Packaged (MIT) as tests/fixtures/travelplanner/
+    metacrew_4omini.jsonl.gz: {source, run, repo, commit, path, idx, text}."""
+    def git(*a): return subprocess.run(['git', '-C', mirror, *a], capture_output=True, text=True, check=True).stdout
+    rows = []
+    for t in covered_tasks():
+        path = f'Benchmarks/Crews/travel_crew/output_travel/generated_plan_{t.idx + 1}.json'
+        try: data = json.loads(git('show', f'{METACREW_COMMIT}:{path}'))
+        except subprocess.CalledProcessError: continue
+        last = data[-1] if isinstance(data, list) and data and isinstance(data[-1], dict) else {}
+        text = next((v for k, v in last.items() if k.endswith('_results') and isinstance(v, str)), None)
+        if text is None: continue
+        rows.append({'source': 'metacrew-4omini', 'run': 'crewai-gpt-4o-mini', 'repo': METACREW_REPO, 'commit': METACREW_COMMIT,
+                     'path': path, 'idx': t.idx, 'text': text})
+    write_jsonl_gz(rows, FIXTURES / 'metacrew_4omini.jsonl.gz')
+    print('wrote', FIXTURES / 'metacrew_4omini.jsonl.gz', len(rows))
+
+
 def new_rows(source_file: str, part: str) -> list[dict]:
     "Rows of runs/answers34/<source_file> (or a packaged fixture path) in `part` ('dev' | 'heldout' | 'all') of issue 34's split."
     path = Path(source_file) if '/' in source_file else NEW_OUT / source_file
@@ -245,6 +269,7 @@ if __name__ == '__main__':
     sub = ap.add_subparsers(dest='cmd', required=True)
     p = sub.add_parser('public'); p.add_argument('mirror')
     p = sub.add_parser('aamas'); p.add_argument('mirror')
+    p = sub.add_parser('metacrew'); p.add_argument('mirror')
     p = sub.add_parser('record'); p.add_argument('--out', default=str(ROOT / 'results' / 'formatter' / 'issue34_agreement.json'))
     p = sub.add_parser('measure'); p.add_argument('file'); p.add_argument('--part', default='dev'); p.add_argument('--runs', default=None)
     p.add_argument('--show', type=int, default=0)
@@ -255,6 +280,7 @@ if __name__ == '__main__':
     a = ap.parse_args()
     if a.cmd == 'public': public(a.mirror)
     elif a.cmd == 'aamas': aamas(a.mirror)
+    elif a.cmd == 'metacrew': metacrew(a.mirror)
     elif a.cmd == 'record': record(a.out)
     elif a.cmd == 'measure':
         rows = new_rows(a.file, a.part)
