@@ -1104,6 +1104,7 @@ def _first_end(text: str, a: int, e: int) -> int:
     "The first name end (`_NAME_ENDS`) in `text[a:e]`, else e."
     return min((i for i in (text.find(c, a, e) for c in _NAME_ENDS) if i >= 0), default=e)
 
+# %% ../nbs/05_formatter.ipynb #1ae5e7f5
 def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str, travel: bool, day: int) -> str | None:
     """`Name, City` of one labelled item `text[s:e]` exactly as written, as the benchmark's parser keeps it: the name
     (after a lead `At` / `Visit` / `Stay at`, markdown and quotes removed) up to its first separator -- one inside a
@@ -1170,6 +1171,7 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
     elif m.full and text.startswith(v.name.strip(), start): name = v.name     # written exactly: the database's spelling
     return f"{name}, {city or v.city}"
 
+# %% ../nbs/05_formatter.ipynb #bd8f1fd0
 def _city_parts(r: Reading, parts: list) -> list:
     "Comma pieces of an attraction list with each piece that is only a city (`…, Rockford, …`) joined to the one before it."
     out = []
@@ -1447,6 +1449,7 @@ def _cells(line: str) -> list[str]:
     s = line.strip()
     return [c.strip() for c in s.strip('|').split('|')]
 
+# %% ../nbs/05_formatter.ipynb #71704214
 def tables_as_text(text: str) -> str | None:
     """Markdown tables with one day per row (a header cell `Day` and at least two header cells that are field labels:
     `| Day | Route | Breakfast | … |`) rewritten as labelled days (`Day 1:` then `Header: cell`); other tables and the
@@ -1489,6 +1492,7 @@ def inferred_marks(text: str, ws: list[Word]) -> list:
     got = _in_sequence(out)
     return got if len(got) >= 2 else []
 
+# %% ../nbs/05_formatter.ipynb #5dedd2a8
 def _format_grounded(text, task, notes, db):
     index, text = grounding_index(db), extract_answer(text)
     if (conv := json_as_text(text)) is not None: text = conv; notes.append("the plan is JSON: read key by key")
@@ -1550,7 +1554,6 @@ def _format_grounded(text, task, notes, db):
     if missing: r.note(f"days {missing} are not in the answer")
     if r.n_notes > _MAX_NOTES: notes.append(f"… and {r.n_notes - _MAX_NOTES} more notes")
     return _plan_rows(days)
-
 
 # %% ../nbs/05_formatter.ipynb #ad7664cb
 FORMAT_SYSTEM_PROMPT = "You are a helpful assistant that formats text into a strict JSON format."
