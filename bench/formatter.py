@@ -13,8 +13,13 @@
    the functions that parse model output (`format_plan`, `parse_llm_plan`, `Sandbox.react_step`, `evaluate_plan`);
    the growth per decade of size must stay near 10x (linear), and the 100 KB time under 1 s.
 
-Everything is measured side by side in one run. Usage: `python bench/formatter.py [--scaling-only]` (run it under
-the machine's lock).
+4. Memory (issue 34): peak traced memory (`tracemalloc`) of `format_plan` on real answers concatenated to 10 KB, 100 KB
+   and 1 MB, as a multiple of the answer's own size in memory (`sys.getsizeof`); and of the grounded reader without its
+   length limit (`format_grounded(..., max_chars=None)`), the cost per character that the limit
+   (`star.formatter.MAX_GROUNDED_CHARS`) bounds. The issue's bar: at most 10x at 1 MB.
+
+Everything is measured side by side in one run. Usage: `python bench/formatter.py [--scaling-only | --memory-only]`
+(run it under the machine's lock).
 """
 import gzip
 import json
@@ -158,8 +163,36 @@ def scaling():
     print(f"slowest call at 100 KB: {worst:.3f} s")
 
 
+def memory():
+    import tracemalloc
+    from star.formatter import MAX_GROUNDED_CHARS, PlanFormatError
+    from star.paths import data_path
+    task = load_tasks('validation')[11]
+    rows = [json.loads(l) for l in gzip.open(data_path('travelplanner', 'answers', 'public.jsonl.gz'), 'rt')]
+    real = '\n\n'.join(r['text'] for r in rows)
+    real = (real * (1_000_000 // len(real) + 1))
+    def grounded(x):
+        try: format_grounded(x, task, max_chars=None)
+        except PlanFormatError: pass
+    fns = {'format_plan': lambda x: format_plan(x, task), 'format_grounded (no limit)': grounded}
+    format_plan(real[:10_000], task)                                       # warm the index and tries
+    print(f"\nmemory: peak traced memory while reading real answers (limit MAX_GROUNDED_CHARS = {MAX_GROUNDED_CHARS:,} chars)")
+    print(f"{'function':28s} {'chars':>10s} {'input MB':>9s} {'peak MB':>9s} {'x input':>8s}")
+    for name, fn in fns.items():
+        for n in (10_000, 100_000, 1_000_000):
+            x = real[:n]
+            size = sys.getsizeof(x)
+            tracemalloc.start()
+            fn(x)
+            peak = tracemalloc.get_traced_memory()[1]
+            tracemalloc.stop()
+            print(f"{name:28s} {n:10,d} {size / 1e6:9.2f} {peak / 1e6:9.2f} {peak / size:8.1f}")
+
+
 if __name__ == '__main__':
+    if '--memory-only' in sys.argv: memory(); sys.exit()
     if '--scaling-only' not in sys.argv:
         throughput()
         adversarial()
     scaling()
+    memory()

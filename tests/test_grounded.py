@@ -75,7 +75,8 @@ def test_charleston_keeps_its_cuisine_failure():
 
 def test_omitted_days_are_noted():
     fp = format_plan(APP_F['texas_week']['text'], VAL[170])
-    assert [d['days'] for d in fp.plan] == [1, 2, 3, 7] and fp.notes == ('days [4, 5, 6] are not in the answer',)
+    assert [d['days'] for d in fp.plan] == [1, 2, 3, 7]
+    assert fp.notes == ('day 2: no stay written; the check-in of day 1 covers the night', 'days [4, 5, 6] are not in the answer')
     fp = format_plan(APP_F['milwaukee']['text'], VAL[144])
     assert [d['days'] for d in fp.plan] == [1, 3]                             # "[Day 2 in Detroit omitted …]" is no day
 
@@ -163,7 +164,9 @@ def test_agreement_per_style(fixtures):
         # origin city on a day in the destination): the text puts it in the destination and the reading does too
         unreadable = 0 if key[0] == 'markdown' else sum(k == 'restaurant_elsewhere' for k, _ in r['disagree'])
         assert r['success'] >= 0.99 - unreadable / r['plans'] and r['checks'] >= 0.94, (key, r['disagree'])
-        assert [k for k, _ in r['disagree']].count('gold') <= 1, key
+        # gold plans whose texts cannot carry them: train query 41 puts San Angelo's attractions on days in San Antonio
+        # (the styles without cities read them where the text puts them), query 31 names a Domino's of both cities
+        assert [k for k, _ in r['disagree']].count('gold') <= 2, key
     assert res[('markdown', 'official')]['success'] == res[('markdown', 'agent_star')]['success'] == 1.0
     assert res[('markdown', 'official')]['checks'] == res[('markdown', 'agent_star')]['checks'] == 1.0
 
@@ -290,3 +293,161 @@ def test_evaluator_parsers_equal_the_reference_regexes():
         m = _REF_NAME_CITY.search(s)
         want = (m.group(1).strip(), m.group(2).strip()) if m else ('-', '-')
         assert name_city(s, strip_suffix=False) == want, s
+
+
+# ---------------------------------------------------------------- issue 34: how today's chat models write
+GOLD0 = plain_plan(TRAIN[0].annotated_plan)          # St. Petersburg -> Rockford, 3 days
+
+
+def _name(v): return v.rsplit(', ', 1)[0] if ', ' in v else v
+def _attrs(v): return [a for a in v.split(';') if a.strip()] if v != '-' else []
+
+
+def _leg(d):
+    if d['transportation'] == '-': return None
+    p = dict(x.split(': ', 1) for x in d['transportation'].split(', ') if ': ' in x)
+    a, b = from_to(d['transportation'])
+    if 'Flight Number' not in p: return f"Self-driving from {a} to {b} ({p.get('duration')})"
+    return f"Flight {p['Flight Number']} from {a} to {b} (departs {p['Departure Time']}, arrives {p['Arrival Time']})"
+
+
+def _route(d): return d['current_city'][5:].replace(' to ', ' → ') if d['current_city'].startswith('from ') else d['current_city']
+
+
+def _table(plan):
+    out = ["Here's your itinerary:", '', '| Day | Route | Transportation | Breakfast | Attractions | Lunch | Dinner | Accommodation |',
+           '|---|---|---|---|---|---|---|---|']
+    out += [f"| {d['days']} | {_route(d)} | {_leg(d) or '—'} | {_name(d['breakfast'])} | {'; '.join(map(_name, _attrs(d['attraction']))) or '—'} | "
+            f"{_name(d['lunch'])} | {_name(d['dinner'])} | {_name(d['accommodation'])} |" for d in plan]
+    return '\n'.join(out + ['', '💰 Budget breakdown', '', '| Category | Cost |', '|---|---|', '| Accommodation | $800 |', '| Total | $1,300 |'])
+
+
+def _cards(plan):
+    out = []
+    for d in plan:
+        out.append(f"### Day {d['days']} – Thursday, March {15 + d['days']} – {_route(d)}")
+        if _leg(d): out.append(f"**On the move:** {_leg(d)}")
+        meals = [(m, d[m]) for m in ('breakfast', 'lunch', 'dinner') if d[m] != '-']
+        if meals: out.append('**Eat:** ' + ' · '.join(f"{_name(x)} ({m})" for m, x in meals))
+        if _attrs(d['attraction']): out.append('**Explore:** ' + ', '.join(map(_name, _attrs(d['attraction']))))
+        if d['accommodation'] != '-': out.append(f"**Overnight:** {_name(d['accommodation'])} — cozy and central")
+        out.append('')
+    return '\n'.join(out)
+
+
+def _ordinal(plan):
+    out = []
+    for i, d in enumerate(plan):
+        s = [f"On the {('first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh')[i]} day,", f"you take the {_leg(d)}." if _leg(d) else f"you stay in {d['current_city']}."]
+        if d['breakfast'] != '-': s.append(f"Breakfast is at {_name(d['breakfast'])}.")
+        if _attrs(d['attraction']): s.append('Visit ' + ' and '.join(map(_name, _attrs(d['attraction']))) + '.')
+        s += [f"{m.capitalize()} at {_name(d[m])}." for m in ('lunch', 'dinner') if d[m] != '-']
+        if d['accommodation'] != '-': s.append(f"Stay at {_name(d['accommodation'])}.")
+        out.append(' '.join(s))
+    return '\n\n'.join(out)
+
+
+def _emoji(plan):
+    out = []
+    for i, d in enumerate(plan):
+        out.append(f"{i + 1}\ufe0f\u20e3 March {16 + i} — {_route(d)}")
+        if _leg(d): out.append(f"✈️ Transportation: {_leg(d)}")
+        out += [f"🍽️ {m.capitalize()}: {_name(d[m])}" for m in ('breakfast', 'lunch', 'dinner') if d[m] != '-']
+        if _attrs(d['attraction']): out.append('🏛️ Sights: ' + '; '.join(map(_name, _attrs(d['attraction']))))
+        if d['accommodation'] != '-': out.append(f"🏨 Where to sleep: {_name(d['accommodation'])}")
+        out.append('')
+    return '\n'.join(out)
+
+
+def _json_chat(plan):
+    days = [{'dayNumber': d['days'], 'city': d['current_city'], 'transportation': d['transportation'],
+             'meals': {m: d[m] for m in ('breakfast', 'lunch', 'dinner')}, 'attractions': _attrs(d['attraction']),
+             'hotel': d['accommodation']} for d in plan]
+    return "Absolutely! Here's the plan in JSON:\n\n```json\n" + json.dumps({'itinerary': days}, indent=2) + "\n```\n\nLet me know!"
+
+
+def _schedule(plan):
+    out = []
+    for d in plan:
+        out.append(f"**Day {d['days']}: {_route(d)}**")
+        if _leg(d): out.append(f"- 08:00 {_leg(d)}")
+        if d['breakfast'] != '-': out.append(f"- 09:00 Breakfast at {_name(d['breakfast'])}")
+        out += [f"- {10 + j}:00 {('Explore', 'Head to')[j % 2]} {_name(a)}" for j, a in enumerate(_attrs(d['attraction']))]
+        out += [f"- {t} {m.capitalize()} at {_name(d[m])}" for t, m in (('13:00', 'lunch'), ('19:00', 'dinner')) if d[m] != '-']
+        if d['accommodation'] != '-': out.append(f"- 21:00 Check in at {_name(d['accommodation'])}")
+        out.append('')
+    return '\n'.join(out)
+
+
+def _sections(plan):
+    out = []
+    for d in plan:
+        out.append(f"## Day {d['days']}: {_route(d)}")
+        if _leg(d): out.append(f"Travel: {_leg(d)}")
+        a = list(map(_name, _attrs(d['attraction'])))
+        out += ['### Morning'] + ([f"Breakfast at {_name(d['breakfast'])}."] if d['breakfast'] != '-' else []) + ([f"Head to {a[0]}."] if a else [])
+        out += ['### Afternoon'] + ([f"Lunch at {_name(d['lunch'])}."] if d['lunch'] != '-' else []) + [f"{x}." for x in a[1:]]
+        out += ['### Evening'] + ([f"Dinner at {_name(d['dinner'])}."] if d['dinner'] != '-' else [])
+        out += [f"Sleep: {_name(d['accommodation'])}", ''] if d['accommodation'] != '-' else ['']
+    return '\n'.join(out)
+
+
+def _draft_final(plan):
+    from star.formatter import render_plan
+    return ('Draft:\n' + render_plan([dict(d, dinner='-') for d in plan]) + '\n\nWait, the dinners are missing.\n\nFinal itinerary:\n'
+            + render_plan(plan))
+
+
+MODERN = {'table': _table, 'cards': _cards, 'ordinal': _ordinal, 'emoji': _emoji, 'json': _json_chat,
+          'schedule': _schedule, 'sections': _sections, 'draft_final': _draft_final}
+
+
+@pytest.mark.parametrize('style', list(MODERN))
+def test_modern_layouts_read_back(style):
+    "Issue 34: the gold plan of train query 0 written the ways chat models write reads back to the gold plan."
+    text = MODERN[style](GOLD0)
+    fp = format_plan(text, TRAIN[0])
+    assert fp.formatter == 'grounded', fp.reason
+    got = [{k: v for k, v in d.items() if k != 'transportation'} for d in fp.plan]
+    assert got == [{k: v for k, v in d.items() if k != 'transportation'} for d in GOLD0], (style, fp.plan)
+    assert [d['transportation'].split(', ')[:2] for d in fp.plan] == [d['transportation'].split(', ')[:2] for d in GOLD0]
+
+
+@pytest.mark.parametrize('style', list(MODERN))
+def test_modern_layouts_keep_verdicts_of_violations(style):
+    "Every single-edit violation of the first 8 train plans keeps its Success verdict (none read as a pass)."
+    for kind, t, plan in agreement_fixtures(TRAIN[:8]):
+        if kind == 'restaurant_elsewhere' and style != 'json': continue      # no city written: read where the text puts it
+        got = format_plan(MODERN[style](plan), t).plan
+        assert evaluate_plan(t, got).success == evaluate_plan(t, plan).success, (style, kind, t.idx)
+
+
+def test_inferred_boundaries_and_layouts_are_doubts():
+    for style, note in (('ordinal', 'day boundaries inferred'), ('emoji', 'day boundaries inferred'),
+                        ('table', 'a table with one day per row'), ('json', 'the plan is JSON')):
+        assert any(n.startswith(note) for n in format_plan(MODERN[style](GOLD0), TRAIN[0]).notes), style
+    table = format_grounded(_table(GOLD0), TRAIN[0])
+    assert table[-1]['accommodation'] == '-'                  # the budget table after the plan is no day, no stay
+
+
+def test_never_repairs_in_modern_layouts():
+    cards = _cards(GOLD0)
+    # an unknown attraction under 'Explore:' stays (and fails Within Sandbox)
+    plan, r = _graded(cards.replace('**Explore:** Burpee Museum', '**Explore:** Rockford Giant Ferris Wheel, Burpee Museum'), task=TRAIN[0])
+    assert plan[1]['attraction'].startswith('Rockford Giant Ferris Wheel, Rockford;') and r.commonsense['is_valid_information_in_sandbox'] is False
+    # a night the text leaves without a stay stays without one (no carry from the night before)
+    plan, r = _graded(cards.replace('**Overnight:** Pure luxury one bdrm + sofa bed on Central Park — cozy and central\n\n### Day 3', '\n### Day 3'), task=TRAIN[0])
+    assert [d['accommodation'] for d in plan][1:] == ['-', '-'] and r.commonsense['is_not_absent'] is False
+    # a name with extra words is not the database's listing: kept as written (fails the sandbox), noted as a doubt
+    notes = []
+    plan = format_grounded(cards.replace('**Overnight:** Pure', '**Overnight:** Private Room in Pure'), TRAIN[0], notes)
+    assert plan[0]['accommodation'] == 'Private Room in Pure luxury one bdrm + sofa bed on Central Park, Rockford'
+    assert evaluate_plan(TRAIN[0], plan).commonsense['is_valid_information_in_sandbox'] is False
+    assert any("is not the database's" in n for n in notes)
+
+
+def test_overlong_answers_are_not_read():
+    from star.formatter import MAX_GROUNDED_CHARS
+    fp = format_plan('Day 1: Lunch: Side Wok\n' * (MAX_GROUNDED_CHARS // 20), TASK11)
+    assert fp.plan is None and 'more than any plan' in fp.reason
+    assert format_grounded('Day 1: Lunch: Side Wok\n' * 10_000, TASK11, max_chars=None)[0]['lunch'] == 'Side Wok, Appleton'

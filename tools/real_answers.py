@@ -42,6 +42,14 @@ PUBLIC_RUNS = (
 )
 PUBLIC_REPO = 'llv22/TravelPlanner_forward'
 
+# Issue 34: answers of later models and agent systems. The held-out part is fixed by a hash of the validation query id
+# (chosen before any of those answers was read): a query is held out when the first byte of sha256('issue34:<idx>') is
+# below 2/5 of 256, for every new source alike. Its answers are never read while the reader's rules are written.
+def heldout34(idx: int) -> bool:
+    "Is validation query `idx` in issue 34's held-out part (sha256('issue34:<idx>')[0] < 103, about 40 %)?"
+    import hashlib
+    return hashlib.sha256(f'issue34:{idx}'.encode()).digest()[0] < 103
+
 
 def covered_tasks():
     "The validation tasks whose reference information is packaged (their flights are in the packaged subset)."
@@ -76,6 +84,144 @@ def public(mirror: str):
         print(name, sum(r['run'] == name for r in rows), 'answers,', sum(r['run'] == name and r['parsed'] is not None for r in rows), 'parsed')
     write_jsonl_gz(rows, OUT / 'public.jsonl.gz')
     print('wrote', OUT / 'public.jsonl.gz', len(rows))
+
+
+AAMAS_REPO, AAMAS_COMMIT = 'plasmapotatos/AAMAS_2024', '514ebc92feae1c36371e881cec95b5d685718e47'
+NEW_OUT = ROOT / 'runs' / 'answers34'
+
+
+def aamas(mirror: str):
+    """gpt-4o-mini sole-planning validation runs of plasmapotatos/AAMAS_2024 at 514ebc9 (2024-10-13), each answer
+    with the plan the benchmark's parser (gpt-4-1106-preview, TravelPlanner postprocess/) extracted. That commit
+    carries no licence (the MIT LICENSE of the fork was removed on 2024-06-27), so these rows are NOT packaged:
+    they go to runs/answers34/aamas.jsonl.gz (git-ignored) and only the measured numbers are recorded."""
+    import ast
+    def git(*a): return subprocess.run(['git', '-C', mirror, *a], capture_output=True, text=True, check=True).stdout
+    files = [p for p in git('ls-tree', '-r', '--name-only', AAMAS_COMMIT).split('\n')
+             if p.startswith('evaluation/examples_trials/') and '/gpt-4o-mini_validation/sole-planning/generated_plan_' in p]
+    covered = {t.idx for t in covered_tasks()}
+    key = 'gpt-4o-mini_direct_sole-planning'
+    rows = []
+    for path in sorted(files):
+        idx = int(path.rsplit('_', 1)[1].split('.')[0]) - 1
+        if idx not in covered: continue
+        parts = path.split('/')
+        run = 'gpt4omini-' + parts[2].replace('example_', 'ex') + ('-' + parts[3].replace('trial_', 't') if parts[3].startswith('trial') else '')
+        data = json.loads(git('show', f'{AAMAS_COMMIT}:{path}'))
+        last = data[-1] if isinstance(data, list) and data and isinstance(data[-1], dict) else {}
+        text, parsed = last.get(f'{key}_results'), last.get(f'{key}_parsed_results')
+        if not isinstance(text, str): continue
+        if isinstance(parsed, str):
+            try: parsed = ast.literal_eval(parsed)
+            except (ValueError, SyntaxError): parsed = None
+        rows.append({'source': 'aamas-4omini', 'run': run, 'repo': AAMAS_REPO, 'commit': AAMAS_COMMIT, 'path': path,
+                     'idx': idx, 'text': text, 'parsed': parsed if parsed not in ('', None) else None})
+    write_jsonl_gz(rows, NEW_OUT / 'aamas.jsonl.gz')
+    print('wrote', NEW_OUT / 'aamas.jsonl.gz', len(rows), 'answers,', sum(r['parsed'] is not None for r in rows), 'parsed,',
+          len({r['run'] for r in rows}), 'runs')
+
+
+METACREW_REPO, METACREW_COMMIT = 'Jesus-Nunez-de-Arenas/MetaCrew', 'c12c8cd4c3eb0295f12dd6bfc083da33f2bf29ce'
+FIXTURES = ROOT / 'tests' / 'fixtures' / 'travelplanner'
+
+
+def metacrew(mirror: str):
+    """gpt-4o-mini answers of a crewAI agent system (Jesus-Nunez-de-Arenas/MetaCrew, MIT licence, commit c12c8cd,
+    `Benchmarks/Crews/travel_crew/output_travel/generated_plan_<n>.json`) to the validation queries whose reference
+    information is packaged; no extracted plan exists for them. Packaged (MIT) as tests/fixtures/travelplanner/
+    metacrew_4omini.jsonl.gz: {source, run, repo, commit, path, idx, text}."""
+    def git(*a): return subprocess.run(['git', '-C', mirror, *a], capture_output=True, text=True, check=True).stdout
+    rows = []
+    for t in covered_tasks():
+        path = f'Benchmarks/Crews/travel_crew/output_travel/generated_plan_{t.idx + 1}.json'
+        try: data = json.loads(git('show', f'{METACREW_COMMIT}:{path}'))
+        except subprocess.CalledProcessError: continue
+        last = data[-1] if isinstance(data, list) and data and isinstance(data[-1], dict) else {}
+        text = next((v for k, v in last.items() if k.endswith('_results') and isinstance(v, str)), None)
+        if text is None: continue
+        rows.append({'source': 'metacrew-4omini', 'run': 'crewai-gpt-4o-mini', 'repo': METACREW_REPO, 'commit': METACREW_COMMIT,
+                     'path': path, 'idx': t.idx, 'text': text})
+    write_jsonl_gz(rows, FIXTURES / 'metacrew_4omini.jsonl.gz')
+    print('wrote', FIXTURES / 'metacrew_4omini.jsonl.gz', len(rows))
+
+
+def new_rows(source_file: str, part: str) -> list[dict]:
+    "Rows of runs/answers34/<source_file> (or a packaged fixture path) in `part` ('dev' | 'heldout' | 'all') of issue 34's split."
+    path = Path(source_file) if '/' in source_file else NEW_OUT / source_file
+    rows = [json.loads(l) for l in gzip.open(path, 'rt', encoding='utf-8')]
+    return [r for r in rows if part == 'all' or heldout34(r['idx']) == (part == 'heldout')]
+
+
+def measure(rows: list[dict], name: str = '') -> dict:
+    """Agreement of `format_plan` (auto, no LLM) with each row's reference reading, on all rows and on the readings
+    without a doubt, and the share of doubtful readings (what `auto` sends to an LLM formatter when one is configured)."""
+    from star.formatter import format_plan, reading_agreement, METRICS
+    from star.tasks import load_tasks
+    tasks = {t.idx: t for t in load_tasks('validation')}
+    fps = {id(r): format_plan(r['text'], tasks[r['idx']]) for r in rows}
+    with_ref = [r for r in rows if r.get('parsed') is not None]
+    sure = [r for r in with_ref if not fps[id(r)].doubtful]
+    out = {'name': name, 'answers': len(rows), 'flagged': sum(fps[id(r)].doubtful for r in rows) / max(len(rows), 1),
+           'undelivered': sum(not fps[id(r)].ok for r in rows)}
+    if with_ref:
+        read = lambda text, task: format_plan(text, task).plan
+        res = reading_agreement(with_ref, read)
+        out.update({k: res[k] for k in ('n', 'checks', 'success', 'per_check', 'disagree')})
+        out['metrics'] = {m: (round(100 * res['reference'][m], 1), round(100 * res['ours'][m], 1)) for m in METRICS}
+        out['violations_read_as_passes'] = _passes_read_for_fails(with_ref, read, tasks)
+        if sure:
+            r2 = reading_agreement(sure, read)
+            out.update({'sure_n': r2['n'], 'sure_checks': r2['checks'], 'sure_success': r2['success']})
+    return out
+
+
+def _passes_read_for_fails(rows, read, tasks):
+    "Check verdicts that are False by the reference reading and True by ours: [(run, idx, check)]."
+    from star.evaluator import evaluate_plan
+    out = []
+    for r in rows:
+        t = tasks[r['idx']]
+        a, b = evaluate_plan(t, r['parsed']), evaluate_plan(t, read(r['text'], t))
+        va, vb = {**a.commonsense, **a.hard, 'success': a.success}, {**b.commonsense, **b.hard, 'success': b.success}
+        out += [(r['run'], r['idx'], c) for c in va if va[c] is False and vb[c] is True]
+    return out
+
+
+def report(m: dict) -> str:
+    s = f"{m['name']}: {m['answers']} answers, flagged {100 * m['flagged']:.1f} %, undelivered {m['undelivered']}"
+    if 'n' in m:
+        s += (f"; with reference {m['n']}: checks {100 * m['checks']:.1f} %, success {100 * m['success']:.1f} %, "
+              f"no-doubt {m.get('sure_n', 0)}: checks {100 * m.get('sure_checks', 0):.1f} % success {100 * m.get('sure_success', 0):.1f} %; "
+              f"violations read as passes {len(m['violations_read_as_passes'])} ({sum(c == 'success' for *_, c in m['violations_read_as_passes'])} success)"
+              f"\n  metrics ref/ours: {m['metrics']}")
+    return s
+
+
+def record(out: str):
+    """Issue 34's measurement, written to `out` (JSON, numbers only: the unlicensed answers themselves stay out of the
+    repository): per source and part, the agreement with the source's own reference reading, on all readings and on those
+    without a doubt, the share flagged, the dataset metrics both ways and the violations read as passes. Sources: the
+    gpt-4o-mini runs of plasmapotatos/AAMAS_2024 (runs/answers34/aamas.jsonl.gz, `aamas` first) and the packaged real
+    answers of issue 19 (dev / held-out)."""
+    from star.formatter import real_answers
+    res = {}
+    if (NEW_OUT / 'aamas.jsonl.gz').exists():
+        for part in ('dev', 'heldout'):
+            res[f'aamas-4omini/{part}'] = measure(new_rows('aamas.jsonl.gz', part), f'aamas-4omini [{part}]')
+    for part in ('dev', 'heldout'):
+        rows = [r for r in real_answers(part) if r['source'] == 'public']
+        res[f'issue19-public/{part}'] = measure(rows, f'issue19 public [{part}]')
+    for m in res.values():
+        m['disagree'] = len(m.get('disagree', []))
+        m['violations_read_as_passes'] = {'checks': len(m.get('violations_read_as_passes', [])),
+                                          'success': [x for x in m.get('violations_read_as_passes', []) if x[2] == 'success']}
+        print(report({**m, 'violations_read_as_passes': []}))
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    Path(out).write_text(json.dumps({'sources': {'aamas-4omini': {'repo': AAMAS_REPO, 'commit': AAMAS_COMMIT, 'licence': 'none at that commit (not packaged)',
+                                                                'model': 'gpt-4o-mini, sole-planning, 35 runs (in-context examples x trials)',
+                                                                'reference': "the benchmark's parser (gpt-4-1106-preview, postprocess/parsing.py)"}},
+                                     'heldout_rule': "sha256('issue34:<idx>')[0] < 103", 'results': res}, indent=1, sort_keys=True) + '\n')
+    print('wrote', out)
 
 
 def sole_planning_prompt(task) -> str:
@@ -122,11 +268,27 @@ if __name__ == '__main__':
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest='cmd', required=True)
     p = sub.add_parser('public'); p.add_argument('mirror')
+    p = sub.add_parser('aamas'); p.add_argument('mirror')
+    p = sub.add_parser('metacrew'); p.add_argument('mirror')
+    p = sub.add_parser('record'); p.add_argument('--out', default=str(ROOT / 'results' / 'formatter' / 'issue34_agreement.json'))
+    p = sub.add_parser('measure'); p.add_argument('file'); p.add_argument('--part', default='dev'); p.add_argument('--runs', default=None)
+    p.add_argument('--show', type=int, default=0)
     sub.add_parser('pack')
     g = sub.add_parser('generate'); g.add_argument('--scale', default='0.5B'); g.add_argument('--every', type=int, default=1)
     g.add_argument('--batch', type=int, default=8); g.add_argument('--max-tokens', type=int, default=2048)
     g.add_argument('--limit', type=int, default=None)
     a = ap.parse_args()
     if a.cmd == 'public': public(a.mirror)
+    elif a.cmd == 'aamas': aamas(a.mirror)
+    elif a.cmd == 'metacrew': metacrew(a.mirror)
+    elif a.cmd == 'record': record(a.out)
+    elif a.cmd == 'measure':
+        rows = new_rows(a.file, a.part)
+        if a.runs: rows = [r for r in rows if any(r['run'].endswith(x) or r['run'] == x for x in a.runs.split(','))]
+        m = measure(rows, f'{a.file} [{a.part}]')
+        print(report(m))
+        from collections import Counter
+        print(Counter(c for *_, cs in m.get('disagree', []) for c in cs).most_common())
+        for run, idx, cs in m.get('disagree', [])[:a.show]: print('  ', run, idx, cs)
     elif a.cmd == 'pack': pack()
     else: generate(a.scale, a.every, a.batch, a.max_tokens, a.limit)
