@@ -92,9 +92,33 @@ def _cpu_capability():
     except Exception: return None
 
 
+# The README's cost table (between `<!-- costs -->` and `<!-- /costs -->`): one row per record of results/costs/.
+COST_ROWS = [("install.json", "the install line, in a fresh virtual environment (pip's cache warm)"),
+             ("nbdev_test.json", "`nbdev-test`"),
+             ("pytest.json", "`pytest`"),
+             ("quick_run.json", "the quick run: `papermill nbs/rl.ipynb runs/rl_quick.ipynb -p quick True`")]
+
+
+def _disk(rec: dict) -> str:
+    left = [(d, gb) for d, gb in rec["disk_added_gb"].items() if gb >= 0.05]
+    return ", ".join(f"{gb:.1f} GB in `{d}`" for d, gb in left) or "nothing"
+
+
+def cost_table(folder: Path = ROOT / "results" / "costs") -> str:
+    "The README's cost table, rendered from the records in `folder` (a missing record: no row)."
+    rows = ["| command | time | peak memory (all its processes) | disk it leaves |", "|---|---|---|---|"]
+    for name, label in COST_ROWS:
+        p = folder / name
+        if not p.exists(): continue
+        r = json.loads(p.read_text())
+        rows.append(f"| {label} | {r['wall_min']:.1f} min | {r['peak_rss_gib']:.1f} GiB | {_disk(r)} |")
+    return "\n".join(rows)
+
+
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if "--" not in argv: sys.exit("usage: tools/measure.py --out FILE [--dirs D ...] -- CMD ...")
+    if argv == ["--table"]: print(cost_table()); return 0
+    if "--" not in argv: sys.exit("usage: tools/measure.py --out FILE [--dirs D ...] -- CMD ...  |  tools/measure.py --table")
     i = argv.index("--")
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, required=True)
