@@ -409,7 +409,8 @@ class BM25Retriever:
     parameters (Pyserini defaults); `stopwords`, `stemmer`: passed to `bm25s.tokenize`. Needs `bm25s` (ImportError)."""
     def __init__(self, corpus: Sequence[dict], k1: float = 0.9, b: float = 0.4, stopwords="en", stemmer=None):
         import bm25s
-        self._bm25s, self.corpus, self.stopwords, self.stemmer = bm25s, list(corpus), stopwords, stemmer
+        corpus = corpus if isinstance(corpus, list) else list(corpus)
+        self._bm25s, self.corpus, self.stopwords, self.stemmer = bm25s, corpus, stopwords, stemmer
         self.index = bm25s.BM25(k1=k1, b=b)
         self.index.index(self._tokenize([p["contents"] for p in self.corpus]), show_progress=False)
 
@@ -425,6 +426,10 @@ class BM25Retriever:
     def search(self, query: str, k: int = 5) -> list[dict]:
         "The top-k passages for one query (see `batch_search`)."
         return self.batch_search([query], k)[0]
+
+    def describe(self) -> dict:
+        "`{retriever: 'bm25', corpus, passages}` for run records."
+        return {"retriever": "bm25", **corpus_info(self.corpus)}
 
 # %% ../nbs/11_qa.ipynb #212eca70
 def recall_at_k(retriever, records: Sequence[dict], k: int = 5, query_key: str = "question") -> dict:
@@ -510,6 +515,10 @@ class DenseRetriever:
     def search(self, query: str, k: int = 5) -> list[dict]:
         "The top-k passages for one query (see `batch_search`)."
         return self.batch_search([query], k)[0]
+
+    def describe(self) -> dict:
+        "`{retriever: 'dense', model, corpus, passages}` for run records (brute force over in-memory embeddings)."
+        return {"retriever": "dense", "model": model_id(self.model_name), **corpus_info(self.corpus)}
 
 # %% ../nbs/11_qa.ipynb #7fa0f878
 SEARCH_R1_MAX_LENGTH = 256          # tokens: Search-R1's index_builder (--max_length 256) and retrieval_server queries
