@@ -231,11 +231,11 @@ class JsonlCorpus(cabc.Sequence):
     for wiki-18); `corpus[i]` reads row i from disk (`os.pread`: thread-safe) as `{id, contents}` (`title`+`text` rows
     are laid out like wiki-18, rows without an id get their row number). Row i is the i-th non-blank line: row i of
     Search-R1's FAISS index, which `datasets.load_dataset('json')` lines up the same way. The offsets are found once
-    by a linear scan (64 MiB blocks) and cached in `offsets_path` (default `<file>.offsets.npz` beside it; skipped
+    by a linear scan (16 MiB blocks) and cached in `offsets_path` (default `<file>.offsets.npz` beside it; skipped
     when that folder is read-only); a cache made for another size or modification time of the file is rebuilt.
     Raises FileNotFoundError, ValueError for a gzip file (decompress it first) or a first row without `contents` /
     `title`+`text`; reading a malformed row raises ValueError naming its row and file."""
-    BLOCK = 64 << 20
+    BLOCK = 16 << 20                                             # bytes read at a time by the scan
 
     def __init__(self, path, offsets_path=None):
         self.path = Path(path)

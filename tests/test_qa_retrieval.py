@@ -316,3 +316,28 @@ def test_star_evaluate_rejects_bad_qa_settings_before_running(tmp_path, capfd, m
         err = capfd.readouterr().err
         assert rc == 2 and what in err and len(err.strip().splitlines()) == 1, err
     assert not (tmp_path / "x.ipynb").exists()
+
+
+def test_readme_commands_for_table2_are_valid_settings():
+    "The two `star evaluate` commands star/data/qa/README.md gives for Table 2 parse, pass the checks, and name its protocol."
+    import re, shlex
+    from star.cli import build_parser, validate_parameters
+    from star.evaluation import qa_protocol_deviations
+    text = (ROOT / "star" / "data" / "qa" / "README.md").read_text()
+    cmds = [" ".join(c.split()) for c in re.findall(r"^(star evaluate .*?[^\\])$", text.replace("\\\n", " "), re.M)]
+    assert len(cmds) == 2, cmds
+    ap = build_parser()
+    settings = []
+    for cmd in cmds:
+        args = vars(ap.parse_args(shlex.split(cmd.replace("$WIKI18", "/data/wiki18"))[1:]))
+        params = {k: v for k, v in args.items() if k not in ("cmd", "output", "dry_run")}
+        validate_parameters("evaluate", params, paths=False)
+        settings.append(params)
+    e5, server = settings
+    assert (e5["retriever"], e5["corpus"], e5["index_path"], e5["n"], e5["split"]) == \
+        ("e5", "/data/wiki18/wiki-18.jsonl", "/data/wiki18/e5_Flat.index", None, "qa")
+    assert server["retriever_url"] == "http://127.0.0.1:8000/retrieve" and "index_path" not in server
+    # what FaissRetriever reports for those files with E5 (its defaults: Flat, no nprobe), and the hub's full sets
+    table2 = {"retriever": "faiss", "model": "intfloat/e5-base-v2", "factory": "Flat", "nprobe": None,
+              "corpus": e5["corpus"], "passages": 21_015_324, "topk": 5}
+    assert qa_protocol_deviations(table2, {d: {"source": "hub"} for d in ("triviaqa", "popqa")}) == []
