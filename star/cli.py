@@ -166,8 +166,9 @@ def validate_parameters(notebook: str, params: dict, root=None, paths: bool = Tr
     """Check the values of a run's parameters before anything runs, as the notebook will: 'rl' through
     `star.rl_config.resolve_config` (assembled as `nbs/rl.ipynb` does: `quick`, `extra`; the publication check is left to the
     run), 'sft' through `star.sft.check_sft_values`, 'evaluate' the checkpoint (`star.evaluation.resolve_checkpoint`:
-    a local path must exist) and counts, 'synthesize' its counts. `paths=False` skips the files other jobs produce
-    (pool, data_path, checkpoint). Raises ValueError (or TypeError) naming the parameter and its value."""
+    a local path must exist), counts and OOD QA settings (`star.evaluation.check_qa_parameters`), 'synthesize' its
+    counts. `paths=False` skips the files other jobs produce (pool, data_path, checkpoint, QA corpus). Raises
+    ValueError (or TypeError) naming the parameter and its value."""
     full = {k: p.default for k, p in notebook_parameters(notebook, root).items()} | dict(params)
     if notebook == "rl":
         from star.rl_config import check_text, resolve_config, run_params
@@ -180,13 +181,14 @@ def validate_parameters(notebook: str, params: dict, root=None, paths: bool = Tr
         if not paths: full["data_path"] = None
         check_sft_values(full)
     elif notebook == "evaluate":
-        from star.evaluation import resolve_checkpoint
+        from star.evaluation import check_qa_parameters, resolve_checkpoint
         from star.rl_config import check_int as _int
         if full.get("n") is not None: _int("n", full["n"], 1)
         if full.get("scale") is not None:
             from star.models import get_spec
             get_spec(full["scale"])
         if paths: resolve_checkpoint(str(full["checkpoint"]), full.get("base_url"))
+        check_qa_parameters(full, paths=paths)
     elif notebook == "synthesize":
         from star.rl_config import check_int as _int
         for k in ("n_easy", "n_medium", "n_hard"):

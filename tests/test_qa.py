@@ -197,3 +197,24 @@ def test_hub_loader_fails_fast_offline():
     assert out.returncode != 0
     assert "HubUnavailableError" in out.stderr and "HF_HUB_OFFLINE is set" in out.stderr
     assert "load_qa('popqa')" in out.stderr
+
+
+def test_load_benchmark_says_which_set_it_used():
+    "Offline, 'auto' falls back to the packaged 1K subsets with a note; 'hub' refuses; the full packaged sets carry no note."
+    code = ("import json, warnings\nfrom star.qa import load_benchmark, HubUnavailableError\n"
+            "with warnings.catch_warnings(record=True) as w:\n    warnings.simplefilter('always')\n"
+            "    recs, prov = load_benchmark('popqa', n=5, seed=1)\n"
+            "try: load_benchmark('triviaqa', source='hub'); hub = 'loaded'\nexcept HubUnavailableError as e: hub = e.reason\n"
+            "print(json.dumps([prov, [r['id'] for r in recs], [str(x.message) for x in w], hub]))")
+    out = subprocess.run([sys.executable, "-c", code], env={**os.environ, "HF_HUB_OFFLINE": "1"},
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    prov, ids, warned, hub = json.loads(out.stdout.strip().splitlines()[-1])
+    assert (prov["source"], prov["file"], prov["rows"], prov["n"]) == ("packaged", "popqa_test_1k.jsonl.gz", 1000, 5)
+    assert ids == [r["id"] for r in load_qa("popqa", n=5, seed=1)]
+    assert "14,267" in prov["note"] and "HF_HUB_OFFLINE is set" in prov["note"] and prov["note"] in warned[0]
+    assert hub == "HF_HUB_OFFLINE is set"
+    from star.qa import load_benchmark
+    recs, prov = load_benchmark("bamboogle", source="packaged")
+    assert len(recs) == 125 and "note" not in prov and prov["source"] == "packaged"
+    with pytest.raises(ValueError, match="packaged only"): load_benchmark("musique_closed", source="hub")
