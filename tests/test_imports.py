@@ -49,12 +49,18 @@ def imports() -> dict[str, set[str]]:
     return found
 
 
+def local_modules() -> set[str]:
+    "The project's own script modules that tests and tools import by putting their folder on sys.path (tools/, bench/)."
+    return {p.stem for d in ("tools", "bench") for p in (ROOT / d).glob("*.py")}
+
+
 def undeclared() -> dict[str, list[str]]:
-    "{module: [files]} for third-party imports no declared distribution provides (stdlib and `star` excepted)."
-    have, dists = declared(), packages_distributions()
+    """{module: [files]} for third-party imports no declared distribution provides (stdlib, `star` and the project's
+    own tools/bench modules excepted)."""
+    have, dists, local = declared(), packages_distributions(), local_modules()
     bad = {}
     for mod, where in imports().items():
-        if mod in sys.stdlib_module_names or mod == "star": continue
+        if mod in sys.stdlib_module_names or mod == "star" or mod in local: continue
         providers = {norm(d) for d in dists.get(mod, [])} or NOT_INSTALLED_HERE.get(mod, set())
         if not providers & have: bad[mod] = sorted(where)
     return bad
