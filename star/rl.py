@@ -36,13 +36,14 @@ from .rewards import (FORMAT_ERROR, REWARD_NAMES, curriculum_epoch_from_trainer_
                           SCHEDULES, reward, reward_fn, reward_name_at)
 
 # %% auto #0
-__all__ = ['ARPO_TOP_LOGPROBS', 'CPU_COSTS', 'CURVE_SOURCES', 'TaskFamily', 'rl_tasks', 'validation_tasks', 'score_rollout',
-           'rollout_rewards', 'dynamic_sampling_mask', 'turn_entropy', 'entropy_deltas', 'ArpoPlan', 'arpo_plan',
-           'generation_policy', 'rollout_rank', 'step_seed', 'step_sandbox', 'arpo_rollouts', 'rollout_reward_fn',
-           'make_rollout_func', 'evaluate_policy', 'TravelPlannerFamily', 'formatter_llm', 'task_family',
-           'require_device', 'init_model_source', 'init_reference', 'sft_dir', 'check_reused_sft', 'sft_checkpoint',
-           'cost_variant', 'cpu_cost', 'run_plan', 'announce', 'training_curve', 'param_dtype', 'build_trainer',
-           'free_port', 'ensure_master_port', 'train_rl', 'parse_cli', 'main']
+__all__ = ['ARPO_TOP_LOGPROBS', 'CPU_COSTS', 'CURVE_SOURCES', 'CLIP_KEYS', 'TaskFamily', 'rl_tasks', 'validation_tasks',
+           'score_rollout', 'rollout_rewards', 'dynamic_sampling_mask', 'turn_entropy', 'entropy_deltas', 'ArpoPlan',
+           'arpo_plan', 'generation_policy', 'rollout_rank', 'step_seed', 'step_sandbox', 'arpo_rollouts',
+           'rollout_reward_fn', 'make_rollout_func', 'evaluate_policy', 'TravelPlannerFamily', 'formatter_llm',
+           'task_family', 'require_device', 'init_model_source', 'init_reference', 'sft_dir', 'check_reused_sft',
+           'sft_checkpoint', 'cost_variant', 'cpu_cost', 'run_plan', 'announce', 'training_curve', 'param_dtype',
+           'group_advantages', 'build_trainer', 'free_port', 'ensure_master_port', 'clip_fractions', 'train_rl',
+           'parse_cli', 'main']
 
 # %% ../nbs/10_rl.ipynb #15e6579c
 class TaskFamily(Protocol):
@@ -422,6 +423,7 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
         results = [fam.score(r) for r in rollouts]
         cur = curriculum_epoch_from_trainer_state(trainer.state)
         rewards = [float(fam.reward(v, cfg.reward, cur)) for v in results]
+        trainer._star_rewards = list(rewards)       # the trainer's advantages (verl's epsilon, `group_advantages`)
         keep = dynamic_sampling_mask(rewards, G) if cfg.algorithm == "dapo" else [True] * len(rollouts)
         prompt_ids, completion_ids, logprobs, env_mask = _trl_completions(rollouts, keep, ends)
         # statistics over every rank's rollouts (collective calls: every rank gets here)
@@ -674,9 +676,13 @@ def run_plan(cfg: RLRunConfig, family=None) -> str:
     dt = run_dtype(cfg)
     days = "" if set(cfg.trip_days) == {3, 5, 7} else " " + "/".join(map(str, cfg.trip_days)) + "-day"
     what = f"{cfg.n_train} {cfg.data}{days} TravelPlanner prompts" if fam.name == "travelplanner" else f"{cfg.n_train} {fam.name} tasks"
-    lines = [f"{cfg.run_name}: {cfg.algorithm.upper()} + {cfg.reward} reward on {what}; {cfg.total_steps} optimizer "
-             f"step(s) x {cfg.batch_size} prompt(s) x G={cfg.group_size} rollouts, episodes <= {cfg.max_context:,} "
+    ppo = (f"{cfg.n_mini_batches} PPO mini-batches of {cfg.ppo_mini_batch_size or cfg.batch_size} prompts"
+           + (f" x {cfg.ppo_epochs} epochs" if cfg.ppo_epochs > 1 else "") if cfg.updates_per_step > 1 else
+           "one optimizer step (on-policy: ratio 1, the clip idle)")
+    lines = [f"{cfg.run_name}: {cfg.algorithm.upper()} + {cfg.reward} reward on {what}; {cfg.total_steps} step(s) x "
+             f"{cfg.batch_size} prompt(s) x G={cfg.group_size} rollouts, episodes <= {cfg.max_context:,} "
              f"tokens and {cfg.tool_budget} tool calls, lr {cfg.lr:g}",
+             f"each step: {ppo}; {cfg.optimizer_steps} optimizer steps in all",
              f"rollouts: {'vLLM (colocated engine, weights reloaded every step)' if cfg.use_vllm else 'transformers generate'}"
              f"; training: {'LoRA r=%d on ' % cfg.lora_r if cfg.lora else ''}float32 weights",
              f"precision: {dt.dtype} compute ({'auto: ' if dt.requested == 'auto' else ''}{dt.reason}; {dt.device} "
@@ -789,6 +795,22 @@ def _validation_callback_cls():
             self._eval(state, str(Path(args.output_dir) / f"checkpoint-{state.global_step}"))
     return ValidationCallback
 
+# %% ../nbs/10_rl.ipynb #cfbaa0a8
+def group_advantages(rewards: Sequence[float], group_size: int, eps: float = 1e-6) -> list[float]:
+    """GRPO's outcome advantage of each reward: (r − mean) / (std + `eps`) within its group of `group_size` consecutive
+    rewards, std with Bessel's correction -- verl's `compute_grpo_outcome_advantage` (epsilon 1e-6) and TRL's
+    `scale_rewards="group"` (which fixes eps at 1e-4). Raises ValueError if len(rewards) is not a multiple of
+    group_size (>= 2)."""
+    r = [float(x) for x in rewards]
+    if group_size < 2 or len(r) % group_size: raise ValueError(f"{len(r)} rewards are not groups of {group_size} >= 2")
+    out = []
+    for i in range(0, len(r), group_size):
+        g = r[i:i + group_size]
+        m = sum(g) / group_size
+        sd = math.sqrt(sum((x - m) ** 2 for x in g) / (group_size - 1))
+        out += [(x - m) / (sd + eps) for x in g]
+    return out
+
 # %% ../nbs/10_rl.ipynb #5d28ffff
 @contextmanager
 def _cpu_map_location():
@@ -817,8 +839,18 @@ def _grpo_trainer_cls():
     class StarGRPOTrainer(AtomicCheckpoints, GRPOTrainer):
         """TRL's `GRPOTrainer` whose checkpoints are marked complete (`star.checkpoints.AtomicCheckpoints`), whose
         prompt order is a function of the epoch (`_replay_epochs`: a run resumed at an epoch boundary draws the
-        prompts the uninterrupted run drew), and whose multi-process CPU run resumes its optimizer state on `cpu`
-        (see `_cpu_map_location`)."""
+        prompts the uninterrupted run drew), whose multi-process CPU run resumes its optimizer state on `cpu`
+        (see `_cpu_map_location`), and whose advantages take verl's ε (`star_adv_epsilon`, `group_advantages` of the
+        rewards `rollout_func` left in `_star_rewards`) instead of TRL's fixed 1e-4."""
+        star_adv_epsilon = None
+        def _generate_and_score_completions(self, inputs):
+            out = super()._generate_and_score_completions(inputs)
+            r, self._star_rewards = getattr(self, "_star_rewards", None), None
+            if self.model.training and self.star_adv_epsilon is not None and r is not None:
+                a = out["advantages"]
+                if len(r) != len(a): raise RuntimeError(f"{len(r)} rewards for {len(a)} advantages")
+                out["advantages"] = a.new_tensor(group_advantages(r, self.num_generations, self.star_adv_epsilon))
+            return out
         def _get_train_sampler(self, dataset=None):
             import types
             s = super()._get_train_sampler(dataset)
@@ -856,8 +888,8 @@ def build_trainer(cfg: RLRunConfig, model, tokenizer, train_tasks: Sequence, val
     with fd_stdout(), trl_engine_dtype(engine_dtype(cfg.dtype, tiny)):   # TRL starts the colocated vLLM engine here
         trainer = _grpo_trainer_cls()(**kw)
     val_cb.trainer = trainer
-    trainer.star_validation = val_cb
-    return use_step_progress(trainer, "GRPO steps", keys=("reward", "star/success", "star/tool_calls"))
+    trainer.star_validation, trainer.star_adv_epsilon = val_cb, cfg.adv_epsilon
+    return use_step_progress(trainer, "GRPO steps", keys=("reward", "star/success", "star/tool_calls", "clip_ratio/region_mean"))
 
 # %% ../nbs/10_rl.ipynb #4709a84e
 def _engine_info(cfg: RLRunConfig) -> dict:
@@ -912,15 +944,26 @@ def _prepare_resume(cfg: RLRunConfig, point) -> None:
     state.wait_for_everyone()
 
 # %% ../nbs/10_rl.ipynb #c03eb61e
-_TRL_RECORDED = ("beta", "epsilon", "epsilon_high", "loss_type", "scale_rewards", "num_generations", "generation_batch_size",
-                 "per_device_train_batch_size", "gradient_accumulation_steps", "learning_rate", "temperature",
-                 "mask_truncated_completions", "bf16", "gradient_checkpointing", "max_completion_length", "use_vllm",
-                 "vllm_mode", "vllm_importance_sampling_correction", "save_total_limit")   # the TRL settings a record keeps
+_TRL_RECORDED = ("beta", "epsilon", "epsilon_high", "delta", "loss_type", "scale_rewards", "num_generations",
+                 "generation_batch_size", "steps_per_generation", "per_device_train_batch_size",
+                 "gradient_accumulation_steps", "num_iterations", "learning_rate", "weight_decay", "max_grad_norm",
+                 "temperature", "mask_truncated_completions", "bf16", "gradient_checkpointing", "max_completion_length",
+                 "use_vllm", "vllm_mode", "vllm_importance_sampling_correction", "save_total_limit")   # what a record keeps
+CLIP_KEYS = ("clip_ratio/low_mean", "clip_ratio/high_mean", "clip_ratio/region_mean", "clip_ratio/low_min",
+             "clip_ratio/high_max")   # TRL's clip fractions, logged per rollout batch (the mean over its mini-batches)
+
+def clip_fractions(log_history: Sequence[dict]) -> list[dict]:
+    """Per logged step of TRL's `log_history`: `step` (optimiser step) and the clip fractions of `CLIP_KEYS` (share of
+    policy tokens whose ratio was clipped: `low` below 1 - epsilon where A < 0, `high` above 1 + epsilon_high where
+    A > 0, `region` either; `low_min` / `high_max` over the ranks' per-sequence means), without the prefix."""
+    return [{"step": h.get("step"), **{k.split("/", 1)[1]: h[k] for k in CLIP_KEYS if k in h}}
+            for h in log_history if any(k in h for k in CLIP_KEYS)]
 
 def _run_record(cfg: RLRunConfig, trainer, fam, src: str, point, commit, engine: dict, t0: float, t_train: float) -> dict:
     """The record of a finished `train_rl` run (`star.results` schema, kind "rl"): config (paths repository-relative),
     training curve, the best and the initial validation metrics (`best_checkpoint` of `validation.jsonl`), the starting
-    weights (`init_reference`), the resume point, TRL's settings and log, the rollout statistics and the timings."""
+    weights (`init_reference`), the resume point, TRL's settings and log, the clip fractions of every step
+    (`clip_fractions`), the optimiser steps per step (`updates_per_step`), the rollout statistics and the timings."""
     records = read_jsonl(Path(cfg.out_dir) / "validation.jsonl", missing_ok=True)
     last = str(point.checkpoint) if point.checkpoint else None
     strip = lambda r: r and {**r, "checkpoint": repo_relative(r.get("checkpoint")),
@@ -938,7 +981,8 @@ def _run_record(cfg: RLRunConfig, trainer, fam, src: str, point, commit, engine:
                      compute=dataclasses.asdict(run_dtype(cfg)),
                      steps=trainer.state.global_step, best_checkpoint=best and best["checkpoint"],
                      validation_checkpoints=[strip(r) for r in records if r["step"] > 0],
-                     trl_log=_curve(trainer.state.log_history),
+                     trl_log=_curve(trainer.state.log_history), clip=clip_fractions(trainer.state.log_history),
+                     updates_per_step=cfg.updates_per_step,
                      rollouts=read_jsonl(Path(cfg.out_dir) / "rollout_stats.jsonl", missing_ok=True),
                      seconds={"train": round(t_train, 1), "total": round(time.time() - t0, 1)})
 
@@ -990,7 +1034,7 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
             engine["vllm_dtype"] = str(trainer.vllm_generation.llm.llm_engine.model_config.dtype).removeprefix("torch.")
         last = str(point.checkpoint) if point.checkpoint else None
         t_train = time.time()
-        if last is not None and point.step >= cfg.total_steps:  # a finished run: re-read its state, take no extra step
+        if last is not None and point.step >= cfg.optimizer_steps:  # a finished run: re-read its state, take no extra step
             from transformers import TrainerState
             trainer.state = TrainerState.load_from_json(str(Path(last) / "trainer_state.json"))
             if val_tasks and not any(r.get("step") == point.step for r in read_jsonl(Path(cfg.out_dir) / "validation.jsonl", missing_ok=True)):

@@ -60,7 +60,8 @@ def test_resolve_config_paper_3B():
     with pytest.raises(TypeError, match="max_step"): resolve_config(scale="3B", max_step=3)
     g = trl_config(c, num_processes=8)
     assert (g.beta, g.epsilon, g.epsilon_high, g.loss_type, g.scale_rewards) == (0.0, 0.2, 0.28, "dapo", "group")
-    assert g.per_device_train_batch_size * g.gradient_accumulation_steps * 8 == 256
+    assert g.per_device_train_batch_size * g.steps_per_generation * 8 == 256       # one rollout batch: 32 prompts x G
+    assert g.per_device_train_batch_size * g.gradient_accumulation_steps * 8 == 128   # an optimiser step: 16 x G
 
 
 def test_rollout_masks_passed_to_trl(tok, easy2, scripted):
@@ -596,3 +597,52 @@ def test_sandbox_failures_count_each_sample_once_under_tensor_parallelism(monkey
     other = sum(r.n_tool_calls for r in rollout_batch(pol, tok, easy2[:1], group_size=2))   # the TP peer's, played here too
     assert own > 0 and other > 0
     assert stats[0]["sandbox_failures"] == own
+
+
+# ---------------------------------------------------------------- PPO mini-batches: the ratio leaves 1 and the clip acts
+def test_ppo_mini_batches_make_the_clip_act(monkeypatch, tmp_path, val):
+    """A rollout batch of 2 prompts x G = 2 in two PPO mini-batches of one prompt (verl's ppo_mini_batch_size): TRL
+    scores the batch under the weights that played it, the first mini-batch's ratio is 1, the second's is not after an
+    optimiser step, and the clip acts -- a non-zero clip fraction in TRL's log and the run record. With one mini-batch
+    TRL skips the old log-probs (ratio 1 exactly). The advantages are verl's (epsilon 1e-6) of the step's rewards."""
+    import torch
+    from star.rl import group_advantages
+    seen = []
+    orig = star_rl._grpo_trainer_cls
+    def spy_cls():
+        C = orig()
+        class Spy(C):
+            def _get_per_token_logps_and_entropies(self, *a, **k):
+                out = super()._get_per_token_logps_and_entropies(*a, **k)
+                if torch.is_grad_enabled(): self._spy_logps = out[0].detach()
+                return out
+            def _compute_loss(self, model, inputs):
+                loss = super()._compute_loss(model, inputs)
+                old, mask = inputs.get("old_per_token_logps"), inputs["completion_mask"] * inputs["tool_mask"]
+                ratio = (self._spy_logps - old).exp() if old is not None else None
+                seen.append(dict(step=self.state.global_step, old=old is not None, adv=inputs["advantages"].tolist(),
+                                 dev=None if ratio is None else ((ratio - 1).abs() * mask).max().item()))
+                return loss
+        return Spy
+    monkeypatch.setattr(star_rl, "_grpo_trainer_cls", spy_cls)
+    monkeypatch.setattr(star_rl, "task_family", lambda cfg: _VariedRewardFamily())
+    cfg = resolve_config(scale="tiny", use_vllm=False, max_steps=1, n_train=2, batch_size=2, group_size=2,
+                         ppo_mini_batch_size=1, per_device_batch=2, lr=0.01, n_val=0, max_new_tokens_per_turn=16,
+                         out_dir=str(tmp_path / "run"), results_dir=str(tmp_path / "res"))
+    assert (cfg.n_mini_batches, cfg.updates_per_step, cfg.optimizer_steps) == (2, 2, 2)
+    res = train_rl(cfg, train_tasks=val[:2], val_tasks=[])
+    assert [s["step"] for s in seen] == [0, 1] and all(s["old"] for s in seen)      # one generation, two updates
+    assert seen[0]["dev"] < 1e-4 < 0.3 < seen[1]["dev"], seen                        # rho = 1, then not
+    rewards = json.loads((tmp_path / "run" / "rollout_stats.jsonl").read_text().splitlines()[0])["rewards"]
+    assert sorted(a for s in seen for a in s["adv"]) == pytest.approx(sorted(group_advantages(rewards, 2)), abs=1e-5)
+    assert len(set(rewards[:2])) == 2 or len(set(rewards[2:])) == 2                 # a group carries a gradient
+    log = [h for h in res["trl_log"] if "reward" in h]
+    assert len(log) == 1 and log[0]["step"] == 2 and res["steps"] == 2 and res["updates_per_step"] == 2
+    assert res["clip"][0]["region_mean"] > 0 and res["clip"][0]["step"] == 2        # the clip acted, and it is recorded
+    assert res["clip"][0]["region_mean"] == pytest.approx(res["clip"][0]["low_mean"] + res["clip"][0]["high_mean"])
+    assert (res["trl"]["steps_per_generation"], res["trl"]["gradient_accumulation_steps"], res["trl"]["delta"]) == (2, 1, 3.0)
+    # one mini-batch: TRL never computes the old log-probs, the ratio is 1 by construction
+    seen.clear()
+    one = dataclasses.replace(cfg, ppo_mini_batch_size=None, out_dir=str(tmp_path / "run1"), results_dir=None)
+    res1 = train_rl(one, train_tasks=val[:2], val_tasks=[])
+    assert [s["old"] for s in seen] == [False, False] and res1["clip"][0]["region_mean"] == 0.0
