@@ -801,6 +801,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                          'star.rl.init_reference': ('rl.html#init_reference', 'star/rl.py'),
                          'star.rl.main': ('rl.html#main', 'star/rl.py'),
                          'star.rl.make_rollout_func': ('rl.html#make_rollout_func', 'star/rl.py'),
+                         'star.rl.masked_overlong': ('rl.html#masked_overlong', 'star/rl.py'),
+                         'star.rl.overlong_reasons': ('rl.html#overlong_reasons', 'star/rl.py'),
                          'star.rl.param_dtype': ('rl.html#param_dtype', 'star/rl.py'),
                          'star.rl.parse_cli': ('rl.html#parse_cli', 'star/rl.py'),
                          'star.rl.require_device': ('rl.html#require_device', 'star/rl.py'),

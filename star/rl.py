@@ -36,14 +36,14 @@ from .rewards import (FORMAT_ERROR, REWARD_NAMES, curriculum_epoch_from_trainer_
                           SCHEDULES, reward, reward_fn, reward_name_at)
 
 # %% auto #0
-__all__ = ['ARPO_TOP_LOGPROBS', 'CPU_COSTS', 'CURVE_SOURCES', 'CLIP_KEYS', 'TaskFamily', 'rl_tasks', 'validation_tasks',
-           'score_rollout', 'rollout_rewards', 'dynamic_sampling_mask', 'turn_entropy', 'entropy_deltas', 'ArpoPlan',
-           'arpo_plan', 'generation_policy', 'rollout_rank', 'step_seed', 'step_sandbox', 'arpo_rollouts',
-           'rollout_reward_fn', 'make_rollout_func', 'evaluate_policy', 'TravelPlannerFamily', 'formatter_llm',
-           'task_family', 'require_device', 'init_model_source', 'init_reference', 'sft_dir', 'check_reused_sft',
-           'sft_checkpoint', 'cost_variant', 'cpu_cost', 'run_plan', 'announce', 'training_curve', 'param_dtype',
-           'group_advantages', 'build_trainer', 'free_port', 'ensure_master_port', 'clip_fractions', 'train_rl',
-           'parse_cli', 'main']
+__all__ = ['OVERLONG_REASONS', 'ARPO_TOP_LOGPROBS', 'CPU_COSTS', 'CURVE_SOURCES', 'CLIP_KEYS', 'TaskFamily', 'rl_tasks',
+           'validation_tasks', 'score_rollout', 'rollout_rewards', 'overlong_reasons', 'masked_overlong',
+           'dynamic_sampling_mask', 'turn_entropy', 'entropy_deltas', 'ArpoPlan', 'arpo_plan', 'generation_policy',
+           'rollout_rank', 'step_seed', 'step_sandbox', 'arpo_rollouts', 'rollout_reward_fn', 'make_rollout_func',
+           'evaluate_policy', 'TravelPlannerFamily', 'formatter_llm', 'task_family', 'require_device',
+           'init_model_source', 'init_reference', 'sft_dir', 'check_reused_sft', 'sft_checkpoint', 'cost_variant',
+           'cpu_cost', 'run_plan', 'announce', 'training_curve', 'param_dtype', 'group_advantages', 'build_trainer',
+           'free_port', 'ensure_master_port', 'clip_fractions', 'train_rl', 'parse_cli', 'main']
 
 # %% ../nbs/10_rl.ipynb #15e6579c
 class TaskFamily(Protocol):
@@ -101,6 +101,23 @@ def rollout_rewards(results: Sequence, name: str, epoch: int = 1) -> list[float]
     """Scalar rewards of verdicts (`PlanResult` / `FORMAT_ERROR` / None) under reward `name` at 1-based `epoch`
     (used by 'curriculum' only). Same numbers as the TRL reward function `star.rewards.reward_fn(name)`."""
     return [reward(r, name, epoch=epoch if name in SCHEDULES else None) for r in results]
+
+# %% ../nbs/10_rl.ipynb #d967b078
+OVERLONG_REASONS = ("max_prompt_length_exceeded", "max_turns_exceeded", "max_response_length_exceeded")
+
+def overlong_reasons(rollout) -> tuple[str, ...]:
+    """Why `rollout` (a `star.agent.Rollout`) is overlong, in rLLM's terms (`OVERLONG_REASONS`, in that order): the
+    context ran out (`truncated`), the tool-call or turn budget ran out (termination 'tool_budget' | 'max_turns'), a
+    turn was cut at its token limit (a turn with finish_reason 'length' other than the one the context cut). Empty
+    for any other rollout."""
+    turns = rollout.turns[:-1] if rollout.truncated else rollout.turns
+    found = (bool(rollout.truncated), rollout.termination in ("tool_budget", "max_turns"),
+             any(t.get("finish_reason") == "length" for t in turns))
+    return tuple(r for r, f in zip(OVERLONG_REASONS, found) if f)
+
+def masked_overlong(rollout, cfg: RLRunConfig) -> bool:
+    "Whether `rollout` leaves the loss: one of its `overlong_reasons` has its switch `cfg.mask_<reason>` on."
+    return any(getattr(cfg, f"mask_{r}") for r in overlong_reasons(rollout))
 
 # %% ../nbs/10_rl.ipynb #1ab2b9ce
 def dynamic_sampling_mask(rewards: Sequence[float], group_size: int, tol: float = 1e-6) -> list[bool]:
@@ -307,13 +324,16 @@ def _own_failures(r) -> int:
     start = r.meta.get("branched_at", 0)
     return sum(bool(c.get("failed")) for c in r.meta.get("tool_calls", []) if c.get("turn", 0) >= start)
 
-def _row(r, verdict, reward_: float, kept: bool) -> dict:
-    "The per-rollout numbers the step statistics are made of (small: they are all-gathered across ranks)."
+def _row(r, verdict, reward_: float, kept: bool, masked: bool = False) -> dict:
+    """The per-rollout numbers the step statistics are made of (small: they are all-gathered across ranks); `kept`:
+    DAPO kept its group, `masked`: out of the loss as overlong (`masked_overlong`)."""
     pol = [e for e, m in zip(r.entropies, r.env_mask) if m and math.isfinite(e)]   # NaN: not measured (vLLM, k=0)
     return {"reward": reward_, "success": bool(getattr(verdict, "success", False)), "tool_calls": r.n_tool_calls,
             "policy_tokens": sum(r.env_mask), "ent_sum": float(sum(pol)), "ent_n": len(pol),
             "format_error": verdict is FORMAT_ERROR, "truncated": bool(r.truncated), "kept": bool(kept),
-            "termination": r.termination, "formatter": getattr(verdict, "formatter", None)}
+            "termination": r.termination, "formatter": getattr(verdict, "formatter", None),
+            "overlong": list(overlong_reasons(r)),
+            "masked": bool(masked)}
 
 def _summary(rows: list[dict], group_size: int = 1, **extra) -> dict:
     """Step statistics of `rows` (`_row`, consecutive groups of `group_size`): means per rollout, token-weighted
@@ -326,6 +346,8 @@ def _summary(rows: list[dict], group_size: int = 1, **extra) -> dict:
             "tool_calls": mean("tool_calls"), "policy_tokens": mean("policy_tokens"),
             "entropy": sum(x["ent_sum"] for x in rows) / n_ent if (n_ent := sum(x["ent_n"] for x in rows)) else None,
             "format_error": mean("format_error"), "truncated": mean("truncated"), "kept": mean("kept"),
+            "masked_overlong": mean("masked"),
+            "overlong": dict(sorted(Counter(o for x in rows for o in x.get("overlong", ())).items())),
             "terminations": dict(sorted(Counter(x["termination"] for x in rows).items())),
             "rewards": [round(float(x["reward"]), 6) for x in rows],
             "formatters": dict(sorted(Counter(str(x.get("formatter")) for x in rows if x.get("formatter")).items())),
@@ -357,13 +379,14 @@ def _trl_completions(rollouts: Sequence, keep: Sequence[bool], ends: Sequence[in
     rollout. TRL counts a completion as finished when it ends with an end-of-turn token (`completions/clipped_ratio`,
     `mask_truncated_completions`); ours end at a stop string (`</answer>`), so the environment closes a finished
     episode's last turn the template's way with `ends[0]`, masked (log-prob 0.0); an empty completion gets the same
-    token. A truncated rollout, or one whose group DAPO dropped (`keep` False), has every mask entry 0."""
+    token. A rollout with `keep` False (overlong under the run's switches, or in a group DAPO dropped) has every mask
+    entry 0."""
     prompt_ids, completion_ids, logprobs, env_mask = [], [], [], []
     for r, k in zip(rollouts, keep):
         ids, mask, lps = list(r.completion_ids), list(r.env_mask), [float(x) for x in r.logprobs]
         if not ids or (not r.truncated and ids[-1] not in ends):
             ids, mask, lps = ids + [ends[0]], mask + [0], lps + [0.0]
-        if r.truncated or not k: mask = [0] * len(ids)
+        if not k: mask = [0] * len(ids)
         prompt_ids.append(list(r.prompt_ids)); completion_ids.append(ids); logprobs.append(lps); env_mask.append(mask)
     return prompt_ids, completion_ids, logprobs, env_mask
 
@@ -385,8 +408,8 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
     sandbox over `sandbox`'s database (default: the embedded one) whose failure injection (`cfg.failure_rate`, training
     only) draws from the run seed, the step and the rank (`step_sandbox`); sampling seeds likewise (`step_seed`), so a
     resumed run replays exactly. Scores every rollout (`family.score`) and rewards it at the current curriculum epoch
-    (`family.reward`), and returns `prompt_ids`, `completion_ids`, `logprobs`, `env_mask` (policy tokens 1; truncated
-    rollouts and DAPO-filtered groups all 0; a finished episode whose last turn stopped at a stop string ends with the
+    (`family.reward`), and returns `prompt_ids`, `completion_ids`, `logprobs`, `env_mask` (policy tokens 1; overlong
+    rollouts (`masked_overlong` under the run's `mask_*` switches) and DAPO-filtered groups all 0; a finished episode whose last turn stopped at a stop string ends with the
     end-of-turn token, masked, so that TRL counts only the truncated ones as clipped), `star_reward` (for
     `rollout_reward_fn`), `eval_result` (verdicts) and `epoch` (curriculum epoch). Step statistics over every rank's
     rollouts go to `trainer._metrics` (`star/*`) and `stats`; with `log_dir`, also at once to
@@ -425,9 +448,11 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
         rewards = [float(fam.reward(v, cfg.reward, cur)) for v in results]
         trainer._star_rewards = list(rewards)       # the trainer's advantages (verl's epsilon, `group_advantages`)
         keep = dynamic_sampling_mask(rewards, G) if cfg.algorithm == "dapo" else [True] * len(rollouts)
-        prompt_ids, completion_ids, logprobs, env_mask = _trl_completions(rollouts, keep, ends)
+        masked = [masked_overlong(r, cfg) for r in rollouts]      # out of the loss, their reward kept in the group
+        prompt_ids, completion_ids, logprobs, env_mask = _trl_completions(
+            rollouts, [k and not m for k, m in zip(keep, masked)], ends)
         # statistics over every rank's rollouts (collective calls: every rank gets here)
-        rows = _gather(trainer, [_row(r, v, w, k) for r, v, w, k in zip(rollouts, results, rewards, keep)])
+        rows = _gather(trainer, [_row(r, v, w, k, m) for r, v, w, k, m in zip(rollouts, results, rewards, keep, masked)])
         best = _best_sample(trainer, rollouts, results, rewards, step, rank)
         summary = _summary(rows, G, step=step, epoch=epoch_from_trainer_state(trainer.state), curriculum_epoch=cur,
                            reward_name=cfg.reward if cfg.reward != "curriculum" else f"curriculum:{reward_name_at(cur)}")
@@ -437,7 +462,7 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
         metrics = getattr(trainer, "_metrics", {}).get("train")
         if metrics is not None:
             for k_ in ("success", "tool_calls", "policy_tokens", "entropy", "format_error", "truncated", "kept",
-                       "rollout_seconds", "arpo_branches"):
+                       "masked_overlong", "rollout_seconds", "arpo_branches"):
                 if summary[k_] is not None: metrics[f"star/{k_}"].append(float(summary[k_]))
         if stats is not None: stats.append(summary)
         if log_dir is not None:

@@ -646,3 +646,45 @@ def test_ppo_mini_batches_make_the_clip_act(monkeypatch, tmp_path, val):
     one = dataclasses.replace(cfg, ppo_mini_batch_size=None, out_dir=str(tmp_path / "run1"), results_dir=None)
     res1 = train_rl(one, train_tasks=val[:2], val_tasks=[])
     assert [s["old"] for s in seen] == [False, False] and res1["clip"][0]["region_mean"] == 0.0
+
+
+# ---------------------------------------------------------------- overlong rollouts: one switch per cause (rLLM's names)
+@pytest.mark.parametrize("switch,limits,termination", [
+    ("mask_max_prompt_length_exceeded", dict(max_context=2500), "context_limit"),
+    ("mask_max_turns_exceeded", dict(tool_budget=2), "tool_budget"),
+    ("mask_max_response_length_exceeded", dict(max_new_tokens_per_turn=40), None)])
+def test_overlong_switches_each_mask_their_cause(tok, easy2, scripted, switch, limits, termination):
+    """The teacher's episodes cut by the context, the tool budget or a turn's token limit: on, the switch takes exactly
+    those episodes out of the loss; off, they are trained on. Either way they score 0 and stay in the group's
+    statistics (the paper's "excluded from loss computation but retained for advantage normalization")."""
+    from star.rl import overlong_reasons
+    prompts = [t.query for t in easy2 for _ in range(2)]
+    def run(on):
+        stats = []
+        out = make_rollout_func(_cfg(**limits, **{switch: on}), easy2, tok, policy_fn=_policy_fn(scripted), stats=stats)(
+            prompts, _trainer())
+        return out, stats[0]
+    (on, st_on), (off, st_off) = run(True), run(False)
+    reason = switch.removeprefix("mask_")
+    assert st_on["overlong"] == st_off["overlong"] == {reason: 4}
+    assert [sum(m) for m in on["env_mask"]] == [0] * 4 and st_on["masked_overlong"] == 1.0
+    assert all(sum(m) > 0 for m in off["env_mask"]) and st_off["masked_overlong"] == 0.0
+    assert on["eval_result"] == off["eval_result"] == [FORMAT_ERROR] * 4 and on["star_reward"] == [0.0] * 4
+    ref = rollout_batch(scripted, tok, easy2[:1], group_size=1, max_turns=limits.get("tool_budget", 20),
+                        max_context=limits.get("max_context", 16 * 1024),
+                        max_new_tokens_per_turn=limits.get("max_new_tokens_per_turn", 2048))[0]
+    assert overlong_reasons(ref) == (reason,) and (termination is None or ref.termination == termination)
+    # the answered episodes of the same teacher are not overlong: nothing masked
+    assert overlong_reasons(rollout_batch(scripted, tok, easy2[:1], group_size=1, max_turns=20, max_context=16 * 1024,
+                                          max_new_tokens_per_turn=2048)[0]) == ()
+
+
+def test_overlong_defaults_are_the_papers():
+    "All three causes masked at the paper's scales (rLLM's overlong_filter / compact_filtering); tiny trains cut turns."
+    for scale in ("1.5B", "3B", "7B", "0.5B"):
+        c = resolve_config(scale=scale)
+        assert (c.mask_max_prompt_length_exceeded, c.mask_max_turns_exceeded, c.mask_max_response_length_exceeded) == \
+               (True, True, True)
+    assert resolve_config(scale="tiny").mask_max_response_length_exceeded is False
+    with pytest.raises(ValueError, match="mask_max_turns_exceeded must be true or false"):
+        resolve_config(scale="3B", mask_max_turns_exceeded="maybe")
