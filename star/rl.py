@@ -36,9 +36,9 @@ from .rewards import (FORMAT_ERROR, REWARD_NAMES, curriculum_epoch_from_trainer_
                           SCHEDULES, reward, reward_fn, reward_name_at)
 
 # %% auto #0
-__all__ = ['OVERLONG_REASONS', 'ARPO_TOP_LOGPROBS', 'CPU_COSTS', 'CURVE_SOURCES', 'CLIP_KEYS', 'TaskFamily', 'rl_tasks',
-           'validation_tasks', 'score_rollout', 'rollout_rewards', 'overlong_reasons', 'masked_overlong',
-           'dynamic_sampling_mask', 'turn_entropy', 'entropy_deltas', 'ArpoPlan', 'arpo_plan', 'generation_policy',
+__all__ = ['OVERLONG_REASONS', 'CPU_COSTS', 'CURVE_SOURCES', 'CLIP_KEYS', 'TaskFamily', 'rl_tasks', 'validation_tasks',
+           'score_rollout', 'rollout_rewards', 'overlong_reasons', 'masked_overlong', 'dynamic_sampling_mask',
+           'turn_entropy', 'entropy_deltas', 'ArpoNode', 'ArpoPlan', 'arpo_round', 'arpo_schedule', 'generation_policy',
            'rollout_rank', 'step_seed', 'step_sandbox', 'arpo_rollouts', 'rollout_reward_fn', 'make_rollout_func',
            'evaluate_policy', 'TravelPlannerFamily', 'formatter_llm', 'task_family', 'require_device',
            'init_model_source', 'init_reference', 'sft_dir', 'check_reused_sft', 'sft_checkpoint', 'cost_variant',
@@ -133,59 +133,93 @@ def dynamic_sampling_mask(rewards: Sequence[float], group_size: int, tol: float 
     return keep
 
 # %% ../nbs/10_rl.ipynb #b1a025ef
-ARPO_TOP_LOGPROBS = 20   # log-probs per token vLLM ranks for the entropy estimate ARPO branches on (reference: 20)
-
 def turn_entropy(rollout, span: tuple, k: int = 20, vocab_size: int = 151_665) -> float:
     """Normalised entropy of one policy turn: Σ of the first `k` token entropies (nats) of `span` = (start, end, kind)
     in `rollout.completion_ids`, divided by ln(vocab_size) (ARPO reference `_calc_entropy / log(V)`)."""
     s, e = span[0], span[1]
     return float(sum(rollout.entropies[s:min(e, s + k)])) / math.log(vocab_size)
 
-def entropy_deltas(rollout, k: int = 20, vocab_size: int = 151_665) -> list[tuple[int, float]]:
-    """[(n, ΔH_n)] for each assistant turn n (1-based) of `rollout` that made a tool call and got a tool response
-    followed by another assistant turn: ΔH_n = turn_entropy(turn n + 1) − turn_entropy(turn 1). Turns without a tool
-    call (re-prompted replies) are no branch points (ARPO branches after tool calls)."""
-    pol = [sp for sp in rollout.turn_spans if sp[2] == "policy"]
+def entropy_deltas(rollout, k: int = 20, vocab_size: int = 151_665, first: int = 1) -> list[tuple[int, float]]:
+    """[(n, ΔH_n)] for each policy turn n >= `first` (1-based) of `rollout` that made a tool call and got the
+    environment's reply (a branch point: `Rollout.prefix(n)` exists): ΔH_n = turn_entropy(turn n) −
+    turn_entropy(turn `first`) -- the ARPO reference's entropy of the turn just generated minus the rollout's initial
+    one (`first`: its first own turn, n + 1 for a branch made after turn n)."""
+    spans = list(rollout.turn_spans)
+    pol = [j for j, sp in enumerate(spans) if sp[2] == "policy"]
+    if len(pol) < first: return []
+    h0 = turn_entropy(rollout, spans[pol[first - 1]], k, vocab_size)
     turns = rollout.turns
-    if not pol: return []
-    h0 = turn_entropy(rollout, pol[0], k, vocab_size)
-    return [(n + 1, turn_entropy(rollout, pol[n + 1], k, vocab_size) - h0) for n in range(len(pol) - 1)
-            if n < len(turns) and turns[n].get("action") == "tool_call"]
+    return [(n, turn_entropy(rollout, spans[j], k, vocab_size) - h0) for n, j in enumerate(pol, 1)
+            if n >= first and n <= len(turns) and turns[n - 1].get("action") == "tool_call"
+            and j + 1 < len(spans) and spans[j + 1][2] == "env"]
+
+@dataclass
+class ArpoNode:
+    "One rollout of a prompt in ARPO's schedule; its own turn n is played in round `start` + n, from turn `first` on."
+    rollout: Any
+    kind: str                    # 'global' | 'branch' | 'fresh'
+    start: int = 0
+    first: int = 1
+    parent: int | None = None    # the node it branched from (index in the prompt's nodes) ...
+    turn: int | None = None      # ... after the tool response of that node's turn `turn`
+    deltas: dict = field(default_factory=dict)   # {turn n: ΔH_n} of its branch points (`entropy_deltas`)
 
 @dataclass
 class ArpoPlan:
-    "Branching decisions for one prompt: `branches` = [(global index, turn n, ΔH_n)], one entry per partial rollout."
-    branches: list
-    n_fresh: int       # extra global rollouts that fill the remaining slots
-    draws: list        # [(global index, n, ΔH_n, u, branched)] every decision taken, in order
+    """ARPO's schedule of one prompt: its `nodes` (the global rollouts, then the others in order of creation) and
+    every decision taken, `draws` = [(round, node, turn, ΔH, u, branched)]."""
+    nodes: list
+    draws: list = field(default_factory=list)
+    @property
+    def branches(self) -> list: return [(n.parent, n.turn) for n in self.nodes if n.kind == "branch"]
+    @property
+    def n_fresh(self) -> int: return sum(n.kind == "fresh" for n in self.nodes)
 
 # %% ../nbs/10_rl.ipynb #26f63aae
-def arpo_plan(group: Sequence, group_size: int, branch: int = 2, entropy_weight: float = 0.2,
-              threshold: float = 0.5, k: int = 20, rng: random.Random | None = None,
-              vocab_size: int = 151_665) -> ArpoPlan:
-    """ARPO's adaptive-rollout decisions for the M = len(group) global rollouts of one prompt with total budget
-    `group_size` (G): round by round over tool-call turns n = 1, 2, …, branch with probability clip(threshold +
-    entropy_weight · ΔH_n, 0, 1) (`branch` = Z: Z − 1 partial rollouts per branching step, each re-sampling everything
-    after the tool response of turn n) until G − M slots are used; the rest are fresh global rollouts. `rng`: the
-    uniform draws (seed it for reproducible runs). Raises ValueError if M > G."""
+def arpo_round(plans: Sequence[ArpoPlan], r: int, group_size: int, branch: int = 2, entropy_weight: float = 0.2,
+               threshold: float = 0.5, rng: random.Random | None = None) -> tuple[list, list]:
+    """Round `r` of ARPO's lock-step loop (see above) over the prompts' `plans`: for each prompt short of `group_size`
+    rollouts, its nodes that made a tool call in round r (turn r − start is a branch point) are visited in order, each
+    trying `branch` − 1 branches, one uniform draw `u` of `rng` each (made iff clip(u − entropy_weight·ΔH, 0, 1) <=
+    `threshold`), while slots remain; a prompt with no such node gets one fresh rollout. Appends each draw to its
+    plan's `draws`; returns (branch requests [(prompt, node, turn)], fresh requests [prompt])."""
     rng = rng or random.Random(0)
-    slots = group_size - len(group)
-    if slots < 0: raise ValueError(f"{len(group)} global rollouts exceed the group size {group_size}")
-    deltas = [dict(entropy_deltas(r, k, vocab_size)) for r in group]
-    last = max((max(d) for d in deltas if d), default=0)
-    branches, draws = [], []
-    for n in range(1, last + 1):
-        for i, d in enumerate(deltas):
-            if slots <= 0: break
-            if n not in d: continue
-            u = rng.random()
-            ok = min(1.0, max(0.0, u - entropy_weight * d[n])) <= threshold
-            draws.append((i, n, d[n], u, ok))
-            if ok:
-                m = min(branch - 1, slots)
-                branches += [(i, n, d[n])] * m
-                slots -= m
-    return ArpoPlan(branches, slots, draws)
+    branches, fresh = [], []
+    for p, plan in enumerate(plans):
+        room = group_size - len(plan.nodes)
+        if room <= 0: continue
+        active = [(i, r - nd.start) for i, nd in enumerate(plan.nodes) if r - nd.start in nd.deltas]
+        if not active: fresh.append(p); continue
+        made = 0
+        for i, n in active:
+            if made >= room: break
+            for _ in range(min(branch - 1, room - made)):
+                u, dh = rng.random(), plan.nodes[i].deltas[n]
+                ok = min(1.0, max(0.0, u - entropy_weight * dh)) <= threshold
+                plan.draws.append((r, i, n, dh, u, ok))
+                if ok: branches.append((p, i, n)); made += 1
+    return branches, fresh
+
+def arpo_schedule(groups: Sequence[Sequence], group_size: int, play: Callable, branch: int = 2,
+                  entropy_weight: float = 0.2, threshold: float = 0.5, k: int = 20, rng: random.Random | None = None,
+                  vocab_size: int = 151_665, max_rounds: int = 10_000) -> list[ArpoPlan]:
+    """ARPO's adaptive rollout of the prompts whose global rollouts (played to their end) are `groups`, one list per
+    prompt: rounds r = 1, 2, … of `arpo_round` until every prompt has `group_size` rollouts, each round's new rollouts
+    played before the next round is decided by `play(prefixes, fresh, r)` -> (branch rollouts, fresh rollouts): the
+    continuations of the partial rollouts `prefixes` and new rollouts of the prompts (indices) `fresh`, in order.
+    Returns one `ArpoPlan` per prompt. Raises ValueError if a prompt has more than `group_size` global rollouts."""
+    if any(len(g) > group_size for g in groups): raise ValueError(f"more global rollouts than the group size {group_size}")
+    node = lambda ro, kind, **kw: ArpoNode(ro, kind, **kw, deltas=dict(entropy_deltas(ro, k, vocab_size, kw.get("first", 1))))
+    plans = [ArpoPlan([node(ro, "global") for ro in g]) for g in groups]
+    for r in range(1, max_rounds + 1):
+        if all(len(p.nodes) >= group_size for p in plans): return plans
+        br, fr = arpo_round(plans, r, group_size, branch, entropy_weight, threshold, rng)
+        if not br and not fr: continue
+        b_ro, f_ro = play([plans[p].nodes[i].rollout.prefix(n) for p, i, n in br], fr, r)
+        for (p, i, n), ro in zip(br, b_ro, strict=True):
+            plans[p].nodes.append(node(ro, "branch", start=r - n, first=n + 1, parent=i, turn=n))
+        for p, ro in zip(fr, f_ro, strict=True): plans[p].nodes.append(node(ro, "fresh", start=r))
+    raise RuntimeError(f"ARPO's schedule did not fill its groups in {max_rounds} rounds")
 
 # %% ../nbs/10_rl.ipynb #be826b3c
 @contextmanager
@@ -194,7 +228,7 @@ def generation_policy(trainer, tokenizer, top_logprobs: int = 0):
     `trainer.use_vllm` (colocate mode): the colocated engine as `VLLMPolicy` -- TRL has reloaded the weights before
     `rollout_func`; under sleep mode the engine's weights are re-synced if asleep and its KV cache woken on entry, and
     it is put back to sleep (level 2) on exit, as TRL's own generation does. `top_logprobs`: log-probs per token the
-    engine ranks for the entropy estimate (0: only the sampled token's; ARPO asks for `ARPO_TOP_LOGPROBS`). Otherwise the model unwrapped for
+    engine ranks for the entropy estimate (0: only the sampled token's; ARPO asks for `cfg.arpo_top_logprobs`, 10 as its reference). Otherwise the model unwrapped for
     generation (DDP/DeepSpeed/ZeRO-3, gradient checkpointing disabled) as `HFPolicy`, in eval mode with
     `use_cache=True` and under the training's autocast (bf16 / fp16 when `trainer.args` asks for it, as the
     update's forward runs); train mode and the cache setting are restored on exit. Raises NotImplementedError for vLLM
@@ -284,37 +318,29 @@ def arpo_rollouts(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbox,
                   rng: random.Random | None = None, system: str | None = None,
                   progress=False) -> tuple[list, list[ArpoPlan]]:
     """G = cfg.group_size rollouts per task by ARPO's adaptive rollout (see above): M = cfg.arpo_initial global
-    rollouts per task in one `rollout_batch` call, `arpo_plan` per task, then one `rollout_batch(prefixes=…)` call
-    for every partial rollout and fresh global rollout of the batch, each kind from its own seed stream
-    (`star.agent.stream_seed(seed, 1)` branches, `(seed, 2)` fresh). `system`: the system prompt (None:
-    TravelPlanner's). Returns (rollouts grouped by task, G each, in task order: globals, branches, fresh;
-    `meta['arpo']` = 'global' | 'branch' | 'fresh') and the plans."""
+    rollouts per task in one `rollout_batch` call, then `arpo_schedule`'s rounds, each playing the branches it makes
+    (`rollout_batch(prefixes=…)`) and the fresh rollouts in one call per kind, each kind and round from its own seed
+    stream (`star.agent.stream_seed(seed, 1, round)` branches, `(seed, 2, round)` fresh). `rng`: the branching draws
+    (default `random.Random(seed)`); `system`: the system prompt (None: TravelPlanner's). Returns (rollouts grouped by
+    task, G each, in task order: globals, then the others in order of creation; `meta['arpo']` = 'global' | 'branch' |
+    'fresh', a branch's `branch_of` (its parent's position in the group) and `branch_turn`) and the plans."""
     G, M, rng = cfg.group_size, cfg.arpo_initial, rng or random.Random(seed)
-    kw = _rollout_kwargs(cfg, sandbox, seed, system, progress)
-    first = rollout_batch(policy, tokenizer, list(tasks), group_size=M, **kw)
-    groups = [first[i * M:(i + 1) * M] for i in range(len(tasks))]
-    vocab = len(tokenizer)
-    plans = [arpo_plan(g, G, cfg.arpo_branch, cfg.arpo_entropy_weight, cfg.arpo_threshold, cfg.arpo_k, rng, vocab)
-             for g in groups]
-    prefixes, fresh, owner_b, owner_f = [], [], [], []
-    for gi, (task, g, p) in enumerate(zip(tasks, groups, plans)):
-        for (i, n, _) in p.branches:
-            prefixes.append(g[i].prefix(n)); owner_b.append((gi, i, n))
-        fresh += [task] * p.n_fresh; owner_f += [gi] * p.n_fresh
-    # branches and fresh rollouts draw from their own streams (stream_seed), not seed + 1 / seed + 2: with vLLM's
-    # per-request seeds those were the global rollouts' streams one / two rows down (fresh row j = global row j + 2)
-    kw2 = dict(kw, seed=None if seed is None else stream_seed(seed, 1))
-    branched = rollout_batch(policy, tokenizer, prefixes=prefixes, group_size=1, **kw2) if prefixes else []
-    kw3 = dict(kw, seed=None if seed is None else stream_seed(seed, 2))
-    extra = rollout_batch(policy, tokenizer, fresh, group_size=1, **kw3) if fresh else []
-    out = [[] for _ in tasks]
-    for gi, g in enumerate(groups):
-        for r in g: r.meta["arpo"] = "global"; out[gi].append(r)
-    for (gi, i, n), r in zip(owner_b, branched):
-        r.meta.update(arpo="branch", branch_of=i, branch_turn=n); out[gi].append(r)
-    for gi, r in zip(owner_f, extra):
-        r.meta["arpo"] = "fresh"; out[gi].append(r)
-    return [r for g in out for r in g], plans
+    tasks, kw = list(tasks), _rollout_kwargs(cfg, sandbox, seed, system, progress)
+    first = rollout_batch(policy, tokenizer, tasks, group_size=M, **kw)
+    def play(prefixes, fresh, r):
+        # streams of their own (stream_seed), not seed + 1 / seed + 2: with vLLM's per-request seeds those were the
+        # global rollouts' streams one / two rows down (fresh row j = global row j + 2)
+        s = lambda kind: dict(kw, seed=None if seed is None else stream_seed(seed, kind, r))
+        return (rollout_batch(policy, tokenizer, prefixes=prefixes, group_size=1, **s(1)) if prefixes else [],
+                rollout_batch(policy, tokenizer, [tasks[p] for p in fresh], group_size=1, **s(2)) if fresh else [])
+    plans = arpo_schedule([first[i * M:(i + 1) * M] for i in range(len(tasks))], G, play, cfg.arpo_branch,
+                          cfg.arpo_entropy_weight, cfg.arpo_threshold, cfg.arpo_k, rng, len(tokenizer))
+    out = []
+    for plan in plans:
+        for nd in plan.nodes:
+            nd.rollout.meta.update(arpo=nd.kind, **({"branch_of": nd.parent, "branch_turn": nd.turn} if nd.kind == "branch" else {}))
+            out.append(nd.rollout)
+    return out, plans
 
 # %% ../nbs/10_rl.ipynb #2ebd9847
 def _own_failures(r) -> int:
@@ -404,7 +430,7 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
                       stats: list | None = None, log_dir=None, family=None) -> Callable:
     """TRL `rollout_func(prompts, trainer) -> dict` for `GRPOTrainer(rollout_func=…)`: maps each prompt (a task's query
     string) to its task, plays G = trainer.num_generations rollouts per distinct prompt with the trainer's policy
-    (`policy_fn(trainer, tokenizer)`; ARPO adds `top_logprobs=ARPO_TOP_LOGPROBS`, the entropies it branches on) and the task family's system prompt (`family`, default `task_family(cfg)`), on a
+    (`policy_fn(trainer, tokenizer)`; ARPO adds `top_logprobs=cfg.arpo_top_logprobs`, the entropies it branches on) and the task family's system prompt (`family`, default `task_family(cfg)`), on a
     sandbox over `sandbox`'s database (default: the embedded one) whose failure injection (`cfg.failure_rate`, training
     only) draws from the run seed, the step and the rank (`step_sandbox`); sampling seeds likewise (`step_seed`), so a
     resumed run replays exactly. Scores every rollout (`family.score`) and rewards it at the current curriculum epoch
@@ -431,7 +457,7 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
         play, share = _tp_union(trainer, [by_query[p] for p in prompts[::G]])
         seed, sb, plans = step_seed(cfg.seed, step, rank), step_sandbox(db, cfg.failure_rate, cfg.seed, step, rank), []
         bar = log_dir is not None and f"step {step + 1} rollouts"
-        with policy_fn(trainer, tokenizer, **({"top_logprobs": ARPO_TOP_LOGPROBS} if cfg.algorithm == "arpo" else {})) as policy:
+        with policy_fn(trainer, tokenizer, **({"top_logprobs": cfg.arpo_top_logprobs} if cfg.algorithm == "arpo" else {})) as policy:
             if cfg.algorithm == "arpo":
                 rollouts, plans = arpo_rollouts(policy, tokenizer, play, cfg, sb, seed=seed, system=fam.system,
                                                 rng=random.Random(f"arpo-{cfg.seed}-{step}-{rank}"), progress=bar)
@@ -786,7 +812,10 @@ def _validation_callback_cls():
         appends {step, checkpoint, metrics} to `<out_dir>/validation.jsonl`. With vLLM the engine first gets the
         current weights (TRL reloads them only when it generates, so the engine would still hold the previous
         step's). The best checkpoint so far becomes `state.best_model_checkpoint`, which transformers' rotation
-        (`save_total_limit`) never deletes. Forces a save at the last step."""
+        (`save_total_limit`) never deletes. Forces a save at the last step. Whether a step still needs validating and
+        which checkpoint is best are read by the main process, the one that writes `validation.jsonl`, and broadcast
+        (`_decide`): every rank joins a collective evaluation or none does, even on nodes without a shared
+        filesystem, where each rank would read its own copy of the file and the ranks could wait for each other forever."""
         def __init__(self, cfg, tokenizer, val_tasks, path, family=None):
             self.cfg, self.tok, self.val, self.path, self.trainer = cfg, tokenizer, list(val_tasks), Path(path), None
             self.family = family
@@ -795,14 +824,25 @@ def _validation_callback_cls():
             if getattr(t, "use_vllm", False) and getattr(t, "_last_loaded_step", None) != state.global_step:
                 t.vllm_generation.sync_weights()
                 t._last_loaded_step = state.global_step
+        def _decide(self, fn):
+            "`fn()` computed on the main process and broadcast to every process (a collective call on several)."
+            acc = self.trainer.accelerator
+            if getattr(acc, "num_processes", 1) == 1: return fn()
+            from accelerate.utils import broadcast_object_list
+            box = [fn() if acc.is_main_process else None]
+            return broadcast_object_list(box, from_process=0)[0]
+        def needs_eval(self, step: int) -> bool:
+            "Whether step `step` has no validation record yet, as the main process reads it (a collective call)."
+            return self._decide(lambda: not any(r["step"] == step for r in read_jsonl(self.path, missing_ok=True)))
         def _mark_best(self, state):
-            best = best_checkpoint(read_jsonl(self.path, missing_ok=True))
-            if best and best.get("checkpoint") and Path(best["checkpoint"]).exists():
-                state.best_model_checkpoint, state.best_global_step = best["checkpoint"], best["step"]
+            def best():
+                b = best_checkpoint(read_jsonl(self.path, missing_ok=True))
+                return (b["checkpoint"], b["step"]) if b and b.get("checkpoint") and Path(b["checkpoint"]).exists() else None
+            if (b := self._decide(best)) is not None: state.best_model_checkpoint, state.best_global_step = b
         def _eval(self, state, ckpt):
             if not self.val or self.trainer is None: return
             step = state.global_step
-            if not any(r["step"] == step for r in read_jsonl(self.path, missing_ok=True)):
+            if self.needs_eval(step):
                 self._sync(state)
                 with generation_policy(self.trainer, self.tok) as policy:
                     m = evaluate_policy(policy, self.tok, self.val, self.cfg, family=self.family, trainer=self.trainer,
@@ -1062,7 +1102,7 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
         if last is not None and point.step >= cfg.optimizer_steps:  # a finished run: re-read its state, take no extra step
             from transformers import TrainerState
             trainer.state = TrainerState.load_from_json(str(Path(last) / "trainer_state.json"))
-            if val_tasks and not any(r.get("step") == point.step for r in read_jsonl(Path(cfg.out_dir) / "validation.jsonl", missing_ok=True)):
+            if val_tasks and trainer.star_validation.needs_eval(point.step):   # decided on the main process
                 trainer._load_from_checkpoint(last)          # killed after its last save, before validating it
                 trainer.star_validation._eval(trainer.state, last)
         else:

@@ -13,7 +13,7 @@ from star.evaluator import evaluate_plan
 from star.formatter import canonical_plan, render_plan
 from star.models import load_tokenizer
 from star.rewards import FORMAT_ERROR, reward, reward_fn
-from star.rl import (arpo_plan, arpo_rollouts, dynamic_sampling_mask, entropy_deltas, make_rollout_func,
+from star.rl import (arpo_rollouts, arpo_schedule, dynamic_sampling_mask, entropy_deltas, make_rollout_func,
                      rollout_rewards, score_rollout, train_rl)
 from star.rl_config import resolve_config, trl_config
 import star.rl as star_rl
@@ -132,26 +132,45 @@ def test_dapo_filters_zero_variance_groups_on_real_rewards(tok, easy2, scripted,
 
 
 def test_arpo_branching_on_real_entropies(tok, easy2, scripted):
+    """ARPO as its reference code decides (dongguanting/ARPO vllm_rollout_with_tools.py): the entropy of the turn that
+    made the tool call (its first 20 tokens) minus the rollout's first turn's, a branch after that call's response, one
+    draw per branch, re-branching, and a fresh rollout in a round where no rollout of the prompt made a call."""
     import torch
     from star.models import load_model
     model = load_model("tiny")
-    g = rollout_batch(scripted, tok, easy2[:1], group_size=2)
-    real = []
-    for r in g:   # the tiny model's own token entropies on the scripted tokens (teacher forcing)
-        with torch.no_grad():
-            logits = model(torch.tensor([r.input_ids])).logits[0, len(r.prompt_ids) - 1:-1].float()
-        ent = (-(logits.log_softmax(-1).exp() * logits.log_softmax(-1)).sum(-1)).tolist()
-        real.append(dataclasses.replace(r, entropies=[e if m else 0.0 for e, m in zip(ent, r.env_mask)]))
+    def real_entropies(rolls):
+        "The tiny model's own token entropies (teacher forcing) on the first 20 tokens of each policy turn, 0 elsewhere."
+        out = []
+        for r in rolls:
+            pos = [j for s, e, kind in r.turn_spans if kind == "policy" for j in range(s, min(e, s + 20))]
+            with torch.no_grad():
+                hs = model.model(torch.tensor([r.input_ids])).last_hidden_state[0, len(r.prompt_ids) - 1:-1]
+                lp = model.lm_head(hs[pos]).float().log_softmax(-1)
+            ent = [0.0] * len(r.completion_ids)
+            for j, e in zip(pos, (-(lp.exp() * lp).sum(-1)).tolist()): ent[j] = e
+            out.append(dataclasses.replace(r, entropies=ent, meta=dict(r.meta)))
+        return out
+    real = real_entropies(rollout_batch(scripted, tok, easy2[:1], group_size=2))
     d = entropy_deltas(real[0], vocab_size=len(tok))
-    assert [n for n, _ in d] == [n + 1 for n, t in enumerate(real[0].turns[:-1]) if t["action"] == "tool_call"]
+    assert [n for n, _ in d] == [n for n, t in enumerate(real[0].turns, 1) if t["action"] == "tool_call"]
     pol = [s for s in real[0].turn_spans if s[2] == "policy"]
     h = lambda s: sum(real[0].entropies[s[0]:s[0] + 20]) / math.log(len(tok))
-    assert d[0][1] == pytest.approx(h(pol[1]) - h(pol[0]))
-    p = arpo_plan(real, group_size=8, rng=random.Random(3), vocab_size=len(tok))
+    assert d[0] == (1, 0.0) and d[1][1] == pytest.approx(h(pol[1]) - h(pol[0]))    # the calling turn vs the first
+    def play(prefixes, fresh, r):
+        b = rollout_batch(scripted, tok, prefixes=prefixes, group_size=1) if prefixes else []
+        f = rollout_batch(scripted, tok, easy2[:1] * len(fresh), group_size=1) if fresh else []
+        return real_entropies(b), real_entropies(f)
+    p = arpo_schedule([real], 8, play, rng=random.Random(3), vocab_size=len(tok))[0]
     u = random.Random(3)
-    for (i, n, dh, uu, ok) in p.draws:                                # the reference rule, draw by draw
-        assert uu == u.random() and ok == (min(1.0, max(0.0, uu - 0.2 * dh)) <= 0.5)
-    assert len(p.branches) == sum(ok for *_, ok in p.draws) and len(p.branches) + p.n_fresh == 6
+    for (rnd, i, n, dh, uu, ok) in p.draws:                           # the reference rule, draw by draw, in its round
+        assert uu == u.random() and ok == (min(1.0, max(0.0, uu - 0.2 * dh)) <= 0.5) and rnd == p.nodes[i].start + n
+        assert dh == pytest.approx(dict(entropy_deltas(p.nodes[i].rollout, vocab_size=len(tok), first=p.nodes[i].first))[n])
+    assert len(p.nodes) == 8 and len(p.branches) == sum(ok for *_, ok in p.draws) and len(p.branches) + p.n_fresh == 6
+    for j, nd in enumerate(p.nodes):
+        if nd.kind == "branch":                                       # continues its parent after the call's response
+            cut = p.nodes[nd.parent].rollout.prefix(nd.turn)
+            assert nd.rollout.completion_ids[:len(cut.completion_ids)] == cut.completion_ids and nd.first == nd.turn + 1
+        if nd.kind == "fresh": assert not any(nd.start - o.start in o.deltas for o in p.nodes[:j])
     cfg = _cfg(algorithm="arpo", group_size=4, batch_size=1, arpo_initial=2)
     rolls, plans = arpo_rollouts(scripted, tok, easy2[:1], cfg, sandbox=None, seed=0, rng=random.Random(1))
     assert len(rolls) == 4 and [r.meta["arpo"] for r in rolls[:2]] == ["global", "global"]
@@ -159,6 +178,27 @@ def test_arpo_branching_on_real_entropies(tok, easy2, scripted):
         if r.meta["arpo"] == "branch":
             cut = rolls[r.meta["branch_of"]].prefix(r.meta["branch_turn"])
             assert r.completion_ids[:len(cut.completion_ids)] == cut.completion_ids
+
+
+def test_arpo_rebranches_and_the_first_decision_is_tau(tok, easy2, scripted):
+    """With every turn after a rollout's first far more uncertain (ΔH ≈ 5 > (1 - τ)/α) each later tool call branches
+    surely, the first call of each rollout (ΔH = 0) with probability τ, and branches branch again -- the reference
+    allows it; the chapter's earlier rule (the next turn's entropy, global rollouts only) never re-branched."""
+    def hot(r):
+        r = dataclasses.replace(r, entropies=list(r.entropies), meta=dict(r.meta))
+        for k, (s, e, kind) in enumerate(sp for sp in r.turn_spans if sp[2] == "policy"):
+            r.entropies[s:e] = [0.0 if k == 0 else 3.0] * (e - s)
+        return r
+    play = lambda pre, fr, r: ([hot(x) for x in rollout_batch(scripted, tok, prefixes=pre, group_size=1)] if pre else [],
+                               [hot(x) for x in rollout_batch(scripted, tok, easy2[:1] * len(fr), group_size=1)] if fr else [])
+    firsts = []
+    for seed in range(6):
+        p = arpo_schedule([[hot(r) for r in rollout_batch(scripted, tok, easy2[:1], group_size=2)]], 16, play,
+                          rng=random.Random(seed), vocab_size=len(tok))[0]
+        assert len(p.nodes) == 16 and all(ok for *_, dh, u, ok in p.draws if dh > 2.5)
+        firsts += [ok for _, i, n, dh, u, ok in p.draws if n == p.nodes[i].first]
+        assert any(nd.kind == "branch" and p.nodes[nd.parent].kind == "branch" for nd in p.nodes)
+    assert 0 < sum(firsts) < len(firsts)                              # ΔH = 0: sometimes, not always
 
 
 def test_failure_injection_at_train_time_only(tok, easy2, scripted):
@@ -550,7 +590,7 @@ def test_run_plan_states_measured_costs_only_where_measured(monkeypatch):
 
 class _RecordingLLM:
     """A stand-in for TRL's colocated `vllm.LLM`: answers every request with one well-formed answer turn and records
-    the `SamplingParams` it was given (top log-probs when asked: 20 made-up candidates)."""
+    the `SamplingParams` it was given (top log-probs when asked: that many made-up candidates)."""
     def __init__(self, tok):
         self.tok, self.params = tok, []
         self.reply = tok.encode("<think>done</think><answer>no plan</answer>", add_special_tokens=False) + eos_ids(tok)[:1]
@@ -563,10 +603,10 @@ class _RecordingLLM:
 
 
 @pytest.mark.skipif(not star_rl.vllm_available(), reason="VLLMPolicy needs vLLM")
-@pytest.mark.parametrize("algorithm,k", [("grpo", 0), ("dapo", 0), ("arpo", 20)])
+@pytest.mark.parametrize("algorithm,k", [("grpo", 0), ("dapo", 0), ("arpo", 10)])
 def test_top_logprobs_only_for_arpo(tok, easy2, algorithm, k):
     """VLLMPolicy asked vLLM to rank 20 log-probs for every sampled token of every episode, for an entropy statistic;
-    only ARPO branches on those entropies. Without them the entropies are NaN (not measured), not made up."""
+    only ARPO branches on those entropies, from the top 10 as its reference. Without them the entropies are NaN (not measured), not made up."""
     llm = _RecordingLLM(tok)
     trainer = _trainer(G=4 if algorithm == "arpo" else 2)
     trainer.use_vllm, trainer.vllm_generation = True, SimpleNamespace(llm=llm, enable_sleep_mode=False)
@@ -688,3 +728,66 @@ def test_overlong_defaults_are_the_papers():
     assert resolve_config(scale="tiny").mask_max_response_length_exceeded is False
     with pytest.raises(ValueError, match="mask_max_turns_exceeded must be true or false"):
         resolve_config(scale="3B", mask_max_turns_exceeded="maybe")
+
+
+# ---------------------------------------------------------------- validation is decided on rank 0 (no shared filesystem)
+_VAL_RANK = r'''
+import json, os, sys
+from contextlib import contextmanager
+from datetime import timedelta
+from pathlib import Path
+from types import SimpleNamespace
+rank, root, port = int(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=port, RANK=str(rank), LOCAL_RANK=str(rank), WORLD_SIZE="2",
+                  LOCAL_WORLD_SIZE="2")
+from accelerate import Accelerator
+from accelerate.utils import InitProcessGroupKwargs
+acc = Accelerator(cpu=True, kwargs_handlers=[InitProcessGroupKwargs(backend="gloo", timeout=timedelta(seconds=20))])
+import star.rl as rl
+from star.rl_config import resolve_config
+@contextmanager
+def policy(trainer, tokenizer, **kw): yield None
+def evaluate(policy, tokenizer, tasks, cfg, trainer=None, **kw):     # collective, as the real one's all-gather
+    return {"n": len(tasks), "final_pass": 0.5, "ranks": rl._gather(trainer, [rank])}
+rl.generation_policy, rl.evaluate_policy = policy, evaluate
+cb = rl._validation_callback_cls()(resolve_config(scale="tiny", use_vllm=False), None, ["a", "b"],
+                                    root / f"node{rank}" / "validation.jsonl")   # each node its own copy of the file
+cb.trainer = SimpleNamespace(accelerator=acc, use_vllm=False)
+state = SimpleNamespace(global_step=3, best_model_checkpoint=None, best_global_step=None)
+cb._eval(state, str(root / "checkpoint-3"))
+print(json.dumps({"rank": rank, "best": state.best_model_checkpoint}), flush=True)
+'''
+
+
+@pytest.mark.parametrize("stale_rank", [1, 0])
+def test_validation_is_decided_on_rank_0(tmp_path, stale_rank):
+    """Two gloo ranks whose `validation.jsonl` copies disagree (nodes without a shared filesystem, after a resume): one
+    copy already holds step 3's record. Every rank used to decide from its own copy, so one joined the collective
+    evaluation and the other did not, and the first waited forever (here: gloo's 20 s timeout). Rank 0 decides now,
+    for every rank: both evaluate when rank 0's copy lacks the step, neither when it has it; and both mark rank 0's
+    best checkpoint."""
+    from star.rl import free_port
+    (tmp_path / "checkpoint-1").mkdir()
+    for r in (0, 1):
+        (tmp_path / f"node{r}").mkdir()
+        recs = [{"step": 1, "checkpoint": str(tmp_path / "checkpoint-1"), "metrics": {"final_pass": 0.9, "n": 2}}]
+        if r == stale_rank: recs.append({"step": 3, "checkpoint": str(tmp_path / "checkpoint-3"), "metrics": {"final_pass": 0.1, "n": 2}})
+        (tmp_path / f"node{r}" / "validation.jsonl").write_text("".join(json.dumps(x) + "\n" for x in recs))
+    (tmp_path / "w.py").write_text(_VAL_RANK)
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(ROOT)}
+    port = str(free_port())
+    procs = [subprocess.Popen([sys.executable, str(tmp_path / "w.py"), str(r), str(tmp_path), port], cwd=ROOT, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for r in (0, 1)]
+    try: outs = [p.communicate(timeout=240) for p in procs]
+    finally:
+        for p in procs:
+            if p.poll() is None: p.kill()
+    assert [p.returncode for p in procs] == [0, 0], "\n".join(e[-1500:] for _, e in outs)
+    got = [json.loads(o.strip().splitlines()[-1]) for o, _ in outs]
+    assert [g["best"] for g in got] == [str(tmp_path / "checkpoint-1")] * 2           # rank 0's answer on both
+    steps = lambda r: [json.loads(l)["step"] for l in (tmp_path / f"node{r}" / "validation.jsonl").read_text().splitlines()]
+    if stale_rank == 1:          # rank 0's copy lacks step 3: both evaluated (the gather saw both), rank 0 wrote it
+        rec = json.loads((tmp_path / "node0" / "validation.jsonl").read_text().splitlines()[-1])
+        assert (steps(0), rec["metrics"]["ranks"], steps(1)) == ([1, 3], [0, 1], [1, 3])
+    else:                        # rank 0's copy has it: neither evaluated, nothing written
+        assert (steps(0), steps(1)) == ([1, 3], [1])
