@@ -9,6 +9,7 @@ train-time environment-failure injection, validation-based model selection and r
 from __future__ import annotations
 
 import dataclasses, json, math, os, random, re, sys, time
+from collections import Counter
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -29,21 +30,22 @@ from .results import (append_jsonl, best_checkpoint, check_publish, new_record, 
 from .sandbox import Sandbox
 from .sft import OFFLINE_SFT_DATA, build_sft_dataset, sft_run_record, train_sft, use_step_progress
 from .synthesis import synthesize_pool
-from .tasks import load_jsonl_tasks, load_tasks, make_mix, mix_counts
+from .tasks import DatasetUnavailable, Task, dedupe_tasks, load_jsonl_tasks, load_tasks, make_mix, mix_counts
 from .rl_config import (ALGORITHMS, DATA_MIXES, QUICK, RUN_DEFAULTS, TASK_FAMILIES, RLRunConfig, default_run_name,
-                            load_family, resolve_config, run_dtype, scale_defaults, trl_config)
+                            load_family, pool_source, resolve_config, run_dtype, scale_defaults, trl_config)
 from .rewards import (FORMAT_ERROR, REWARD_NAMES, curriculum_epoch_from_trainer_state, epoch_from_trainer_state,
                           SCHEDULES, reward, reward_fn, reward_name_at)
 
 # %% auto #0
-__all__ = ['OVERLONG_REASONS', 'CPU_COSTS', 'CURVE_SOURCES', 'CLIP_KEYS', 'TaskFamily', 'rl_tasks', 'validation_tasks',
-           'score_rollout', 'rollout_rewards', 'overlong_reasons', 'masked_overlong', 'dynamic_sampling_mask',
-           'turn_entropy', 'entropy_deltas', 'ArpoNode', 'ArpoPlan', 'arpo_round', 'arpo_schedule', 'generation_policy',
-           'rollout_rank', 'step_seed', 'step_sandbox', 'arpo_rollouts', 'rollout_reward_fn', 'make_rollout_func',
-           'evaluate_policy', 'TravelPlannerFamily', 'formatter_llm', 'task_family', 'require_device',
-           'init_model_source', 'init_reference', 'sft_dir', 'check_reused_sft', 'sft_checkpoint', 'cost_variant',
-           'cpu_cost', 'run_plan', 'announce', 'training_curve', 'param_dtype', 'group_advantages', 'build_trainer',
-           'free_port', 'ensure_master_port', 'clip_fractions', 'train_rl', 'parse_cli', 'main']
+__all__ = ['OVERLONG_REASONS', 'CPU_COSTS', 'CURVE_SOURCES', 'CLIP_KEYS', 'TaskFamily', 'load_pool', 'rl_tasks',
+           'validation_tasks', 'score_rollout', 'rollout_rewards', 'overlong_reasons', 'masked_overlong',
+           'dynamic_sampling_mask', 'turn_entropy', 'entropy_deltas', 'ArpoNode', 'ArpoPlan', 'arpo_round',
+           'arpo_schedule', 'generation_policy', 'rollout_rank', 'step_seed', 'step_sandbox', 'arpo_rollouts',
+           'rollout_reward_fn', 'make_rollout_func', 'evaluate_policy', 'TravelPlannerFamily', 'formatter_llm',
+           'task_family', 'require_device', 'init_model_source', 'init_reference', 'sft_dir', 'check_reused_sft',
+           'sft_checkpoint', 'cost_variant', 'cpu_cost', 'run_plan', 'announce', 'training_curve', 'param_dtype',
+           'group_advantages', 'build_trainer', 'free_port', 'ensure_master_port', 'clip_fractions', 'train_rl',
+           'parse_cli', 'main']
 
 # %% ../nbs/10_rl.ipynb #15e6579c
 class TaskFamily(Protocol):
@@ -62,13 +64,52 @@ class TaskFamily(Protocol):
 
 
 # %% ../nbs/10_rl.ipynb #fe777b81
+def load_pool(pool: str) -> list:
+    """The tasks (`star.tasks.Task`) of RL prompt source `pool` (`star.rl_config.pool_source`): a local file of
+    TravelPlanner rows -- JSON lines (.jsonl, .jsonl.gz), a JSON list of rows (.json) or parquet -- or a file of a hub
+    dataset, read with `datasets.load_dataset(repo, data_files=file, split="train")` (cached). Raises
+    `star.tasks.DatasetUnavailable` for a hub pool when this process is offline ($HF_HUB_OFFLINE / $HF_DATASETS_OFFLINE)
+    or the hub cannot be reached, saying what to pass instead; KeyError / ValueError for rows without TravelPlanner's fields."""
+    src = pool_source(pool)
+    name = Path(src[-1]).name.split(".")[0]
+    if src[0] == "file":
+        path = Path(src[1])
+        if path.suffix == ".parquet":
+            import pandas as pd
+            rows = json.loads(pd.read_parquet(path).to_json(orient="records"))   # plain Python values
+        elif path.suffix == ".json":
+            rows = json.loads(path.read_text(encoding="utf-8"))
+            rows = rows.get("data", rows) if isinstance(rows, dict) else rows
+            if not isinstance(rows, list): raise ValueError(f"{path}: a JSON pool is a list of task rows")
+        else: return load_jsonl_tasks(path, split=name)
+        return [Task.from_dict(r, split=name, idx=i) for i, r in enumerate(rows)]
+    _, repo, fname = src
+    how = (f"download {fname} of the dataset {repo} where you are online and pass its path (pool=<file>), or pass "
+           f"pool='synthetic' to synthesise the prompts offline")
+    if any(os.environ.get(v, "").strip().lower() in ("1", "true", "yes", "on") for v in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE")):
+        raise DatasetUnavailable(f"pool {pool!r} is {fname} of the Hugging Face dataset {repo} and this process is offline "
+                                 f"(HF_HUB_OFFLINE / HF_DATASETS_OFFLINE): {how}")
+    try:
+        import datasets
+        ds = datasets.load_dataset(repo, data_files=fname, split="train")
+    except Exception as e:   # ConnectionError, FileNotFoundError, ...
+        raise DatasetUnavailable(f"cannot load {fname} of the Hugging Face dataset {repo} ({type(e).__name__}: {e}): {how}") from e
+    return [Task.from_dict(dict(r), split=name, idx=i) for i, r in enumerate(ds)]
+
 def rl_tasks(cfg: RLRunConfig, exclude: Sequence = ()) -> list:
     """`cfg.n_train` distinct RL prompts (`star.tasks.Task`) with the level mix of `cfg.data` (`DATA_MIXES`), from
-    `cfg.pool` (JSONL of tasks) or a freshly synthesised pool (exactly the mix's per-level counts), keeping only trips
-    of `cfg.trip_days` days (all of TravelPlanner's 3/5/7 by default). `exclude`: tasks or query strings never to
-    draw (the SFT queries; paper App. C.2). Raises ValueError when the pool is too small."""
+    `cfg.pool` (`load_pool`: a task file or the Agent-STAR release) or a freshly synthesised pool (exactly the mix's
+    per-level counts), keeping only trips of `cfg.trip_days` days (all of TravelPlanner's 3/5/7 by default). A pool of
+    exactly `n_train` distinct prompts of the mix's levels, none of them excluded, is taken whole (the release's 1K, as the paper
+    trained on it, in a seeded order); otherwise the mix is drawn from it (`star.tasks.make_mix`). `exclude`: tasks or
+    query strings never to draw (the SFT queries; paper App. C.2). Raises ValueError when the pool is too small."""
     if cfg.pool:
-        pool = [t for t in load_jsonl_tasks(cfg.pool) if t.days in cfg.trip_days]
+        pool = dedupe_tasks(t for t in load_pool(cfg.pool) if t.days in cfg.trip_days)
+        ex = {x if isinstance(x, str) else x.key for x in exclude}
+        n = Counter(t.level for t in pool)
+        if len(pool) == cfg.n_train and set(n) == {l for l, k in mix_counts(cfg.n_train, cfg.mix).items() if k} \
+                and not any(t.key in ex or t.query in ex for t in pool):     # the release's set, as the paper used it
+            return make_mix(pool, cfg.n_train, tuple(n[l] for l in ("easy", "medium", "hard")), seed=cfg.seed)
     else:
         n = mix_counts(cfg.n_train, cfg.mix)
         extra = lambda k: k and (k // 10 + 2 if exclude else 0)  # margin for prompts that `exclude` removes
@@ -726,7 +767,8 @@ def run_plan(cfg: RLRunConfig, family=None) -> str:
     fam = family if family is not None else task_family(cfg)
     dt = run_dtype(cfg)
     days = "" if set(cfg.trip_days) == {3, 5, 7} else " " + "/".join(map(str, cfg.trip_days)) + "-day"
-    what = f"{cfg.n_train} {cfg.data}{days} TravelPlanner prompts" if fam.name == "travelplanner" else f"{cfg.n_train} {fam.name} tasks"
+    what = (f"{cfg.n_train} {cfg.data}{days} TravelPlanner prompts " + (f"from {cfg.pool}" if cfg.pool else "synthesised offline")
+            if fam.name == "travelplanner" else f"{cfg.n_train} {fam.name} tasks")
     ppo = (f"{cfg.n_mini_batches} PPO mini-batches of {cfg.ppo_mini_batch_size or cfg.batch_size} prompts"
            + (f" x {cfg.ppo_epochs} epochs" if cfg.ppo_epochs > 1 else "") if cfg.updates_per_step > 1 else
            "one optimizer step (on-policy: ratio 1, the clip idle)")

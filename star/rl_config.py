@@ -17,13 +17,14 @@ from .models import K, DtypeChoice, dtype_choice, get_spec, normalize_dtype, on_
 from .paths import in_repo
 from .results import RUN_NAME, check_publish
 from .rewards import REWARDS, SCHEDULES
+from .tasks import AGENT_STAR_FILES, AGENT_STAR_HF
 
 # %% auto #0
-__all__ = ['ALGORITHMS', 'DATA_MIXES', 'INIT_CHOICES', 'LOSS_TYPES', 'TASK_FAMILIES', 'RUN_DEFAULTS', 'QUICK', 'HYPERPARAMETERS',
-           'TRL_SETTINGS', 'RUN_SETTINGS', 'load_family', 'RLRunConfig', 'field_docs', 'scale_defaults',
-           'defaults_table', 'bad_value', 'check_int', 'check_float', 'check_bool', 'check_choice', 'check_text',
-           'default_run_name', 'resolve_config', 'run_dtype', 'BatchSplit', 'batch_split', 'trl_config',
-           'hyperparameter_table', 'run_params']
+__all__ = ['ALGORITHMS', 'DATA_MIXES', 'INIT_CHOICES', 'LOSS_TYPES', 'TASK_FAMILIES', 'RUN_DEFAULTS', 'QUICK', 'PAPER_POOLS',
+           'POOL_SUFFIXES', 'HYPERPARAMETERS', 'TRL_SETTINGS', 'RUN_SETTINGS', 'load_family', 'RLRunConfig',
+           'field_docs', 'scale_defaults', 'defaults_table', 'bad_value', 'check_int', 'check_float', 'check_bool',
+           'check_choice', 'check_text', 'default_run_name', 'pool_source', 'paper_pool', 'resolve_config', 'run_dtype',
+           'BatchSplit', 'batch_split', 'trl_config', 'hyperparameter_table', 'run_params']
 
 # %% ../nbs/08a_rl_config.ipynb #e29d8b37
 ALGORITHMS = ("grpo", "dapo", "arpo")
@@ -112,7 +113,7 @@ class _RolloutFields(_ModelFields):
     arpo_threshold: float = 0.5      # branch where the weighted entropy rise exceeds this
     arpo_k: int = 20                 # tokens of a turn whose entropy is measured
     arpo_top_logprobs: int = 10      # log-probs per token vLLM returns for that entropy (the ARPO reference's 10)
-    pool: str | None = None          # JSONL pool of synthetic tasks (default: synthesize offline)
+    pool: str | None = None          # RL prompts: a task file or the hub release (`pool_source`); None: synthesised offline
     trip_days: tuple = (3, 5, 7)     # trip lengths of the RL prompts (TravelPlanner: 3, 5, 7; CPU scales: 3 only)
     sft_steps: int | None = None     # SFT steps when init='sft' on an offline scale
     sft_n: int | None = None         # ... and its trajectories (None: the family's SFT set, e.g. OFFLINE_SFT_DATA)
@@ -167,10 +168,11 @@ def field_docs(cls=RLRunConfig) -> dict[str, str | None]:
 RUN_DEFAULTS = {
     # ppo_mini_batch_size: the paper does not give it; rLLM's agent examples of its time split a rollout batch into two
     # PPO mini-batches (examples/search/train_search_agent.sh, examples/frozenlake/train_frozenlake_agent.sh:
-    # train_batch_size 64, ppo_mini_batch_size 32; rllm-org/rllm e817e3d4), so the paper's batch of 32 -> 16
+    # train_batch_size 64, ppo_mini_batch_size 32; rllm-org/rllm e817e3d4), so the paper's batch of 32 -> 16.
+    # pool "agent_star": the paper's released prompts for the run's data (`PAPER_POOLS`, from the hub)
     "paper": dict(n_train=1000, n_val=180, max_steps=-1, max_new_tokens_per_turn=8192, lora=False, dtype="auto",
                   gradient_checkpointing=True, per_device_batch=1, save_steps=10, init="sft", vllm_enable_sleep_mode=True,
-                  ppo_mini_batch_size=16),
+                  ppo_mini_batch_size=16, pool="agent_star"),
     # offline CPU scales: start from our SFT checkpoint, easy prompts, 2 steps of one group, 768-token turns (a whole
     # plan fits in the answer turn), one rollout per forward/backward (a 7K-token episode's logits alone are ~2 GB),
     # no validation pass (each one costs minutes here; `-p n_val 8`
@@ -336,16 +338,54 @@ def _check_numbers(c: dict) -> None:
     for k in _BOOLS: c[k] = check_bool(k, c[k])
     c["use_vllm"] = vllm_available() if c["use_vllm"] is None else check_bool("use_vllm", c["use_vllm"])
 
+# %% ../nbs/08a_rl_config.ipynb #d3071275
+# the Agent-STAR release's prompt file of each level mix (star.tasks.AGENT_STAR_FILES; App. D.2, Table 3); a run of more
+# than its 1K prompts (the data-quantity study, Fig. 5) draws from the whole 17K pool
+PAPER_POOLS = {"mixed": "mixed_1k", "easy": "easy_1k", "medium": "medium_1k", "hard": "hard_1k"}
+POOL_SUFFIXES = (".jsonl", ".jsonl.gz", ".json", ".parquet")
+
+def pool_source(pool: str) -> tuple:
+    """Where the RL prompts `pool` come from: `("file", path)` for a local file of TravelPlanner rows (`POOL_SUFFIXES`;
+    a relative path that is not found here is taken from the repository root); `("hub", repo, filename)` for
+    'agent_star:<name>' -- the Agent-STAR release `star.tasks.AGENT_STAR_HF`, `<name>` a key of `AGENT_STAR_FILES`
+    ('mixed_1k' = Travel_Mixed_1K_RL.jsonl, the paper's 1K RL prompts) or a file name -- or 'hf:<owner>/<dataset>/<file>'
+    (any dataset on the Hugging Face hub). Raises ValueError for anything else (a missing file included)."""
+    if not isinstance(pool, str) or not pool.strip(): raise bad_value("pool", "a task file or a hub dataset", pool)
+    if pool.startswith("agent_star:"):
+        name = pool.split(":", 1)[1]
+        f = AGENT_STAR_FILES.get(name, name)
+        if not f.endswith(POOL_SUFFIXES):
+            raise ValueError(f"pool {pool!r}: no Agent-STAR prompt file {name!r}; known: {', '.join(sorted(AGENT_STAR_FILES))}")
+        return ("hub", AGENT_STAR_HF, f)
+    if pool.startswith("hf:"):
+        parts = pool[3:].split("/", 2)
+        if len(parts) < 3 or not all(parts) or not parts[2].endswith(POOL_SUFFIXES):
+            raise ValueError(f"pool {pool!r}: a hub pool is hf:<owner>/<dataset>/<file> with a file ending in {POOL_SUFFIXES}")
+        return ("hub", f"{parts[0]}/{parts[1]}", parts[2])
+    p = Path(pool) if Path(pool).is_file() else in_repo(pool)
+    if not p.is_file():
+        raise ValueError(f"pool must be a task file ({', '.join(POOL_SUFFIXES)}), 'agent_star:<name>' or "
+                         f"'hf:<owner>/<dataset>/<file>', got {pool!r} (no such file)")
+    if not p.name.endswith(POOL_SUFFIXES): raise ValueError(f"pool {pool!r}: a task file ends in {', '.join(POOL_SUFFIXES)}")
+    return ("file", str(p))
+
+def paper_pool(data: str, n_train: int) -> str | None:
+    "The release's prompts of a run with level mix `data` and `n_train` prompts (`PAPER_POOLS`); None for a task family."
+    if data not in PAPER_POOLS: return None
+    return f"agent_star:{PAPER_POOLS[data]}" if n_train <= 1000 else "agent_star:total_17k"
+
 # %% ../nbs/08a_rl_config.ipynb #ab4a09b0
 def _check_sources(c: dict, init_default: str) -> None:
-    """Where the run starts and reads from, in place: `init` ('auto' -> the scale's), the paths, the task pool (a file),
+    """Where the run starts and reads from, in place: `init` ('auto' -> the scale's), the paths, the task pool (a file or
+    the hub, `pool_source`; 'agent_star': the release's file for the run's data, `paper_pool`; 'synthetic': None),
     the formatter's key variable (a NAME, never a key), and `trip_days` (3 | "3,5" | [3, 5] -> (3, 5))."""
     c["init"] = check_text("init", c["init"])
     if c["init"] == "auto": c["init"] = init_default
     for k in ("out_dir", "results_dir", "pool", "formatter_base_url", "formatter_model", "formatter_cache"):
         if k in c: c[k] = check_text(k, c[k], none=True)
-    if c["pool"] is not None and not (Path(c["pool"]).is_file() or in_repo(c["pool"]).is_file()):
-        raise ValueError(f"pool must be a JSON-lines task file, got {c['pool']!r} (no such file)")
+    if c["pool"] == "agent_star": c["pool"] = paper_pool(c["data"], c["n_train"])   # the release (hub) of this data
+    elif c["pool"] == "synthetic": c["pool"] = None                                   # synthesised offline
+    if c["pool"] is not None: pool_source(c["pool"])
     if not isinstance(c["formatter_key_env"], str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", c["formatter_key_env"]):
         raise bad_value("formatter_key_env", "the NAME of an environment variable (never the key itself)", "<hidden>")
     td = c["trip_days"]

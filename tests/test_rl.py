@@ -791,3 +791,61 @@ def test_validation_is_decided_on_rank_0(tmp_path, stale_rank):
         assert (steps(0), rec["metrics"]["ranks"], steps(1)) == ([1, 3], [0, 1], [1, 3])
     else:                        # rank 0's copy has it: neither evaluated, nothing written
         assert (steps(0), steps(1)) == ([1, 3], [1])
+
+
+# ---------------------------------------------------------------- the paper's released RL prompts as the pool
+def _release_rows(n_easy=4, n_medium=3, n_hard=3, seed=7):
+    "Rows in the Agent-STAR release's format (TravelPlanner's field names, plus the generator's name)."
+    from star.synthesis import synthesize_pool
+    syn, _ = synthesize_pool(n_easy, n_medium, n_hard, seed=seed)
+    keys = ("org", "dest", "days", "visiting_city_number", "date", "people_number", "local_constraint", "budget",
+            "query", "level")
+    return syn, [{k: t.to_dict()[k] for k in keys} | {"generated_model": "openai/gpt-oss-120b"} for t in syn]
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "jsonl.gz", "json", "parquet"])
+def test_pool_reads_the_release_format(tmp_path, fmt):
+    import gzip, pandas as pd
+    from star.rl import load_pool, rl_tasks
+    syn, rows = _release_rows()
+    p = tmp_path / f"Travel_Mixed_10_RL.{fmt}"
+    text = "".join(json.dumps(r) + "\n" for r in rows)
+    if fmt == "jsonl": p.write_text(text)
+    elif fmt == "jsonl.gz": p.write_bytes(gzip.compress(text.encode()))
+    elif fmt == "json": p.write_text(json.dumps(rows))
+    else: pd.DataFrame(rows).to_parquet(p)
+    tasks = load_pool(str(p))
+    assert [t.to_dict()["local_constraint"] for t in tasks] == [t.local_constraint for t in syn]
+    assert [(t.query, t.level, t.days, t.date, t.budget) for t in tasks] == [(t.query, t.level, t.days, t.date, t.budget) for t in syn]
+    cfg = resolve_config(scale="tiny", n_train=10, pool=str(p))
+    assert sorted(t.key for t in rl_tasks(cfg)) == sorted(t.key for t in syn)   # the whole file, as the paper used it
+    hard = rl_tasks(resolve_config(scale="tiny", n_train=3, data="hard", pool=str(p)))
+    assert sorted(t.key for t in hard) == sorted(t.key for t in syn if t.level == "hard")
+
+
+def test_pool_from_the_hub_through_datasets(monkeypatch):
+    """'agent_star:mixed_1k' is Travel_Mixed_1K_RL.jsonl of xxwu/Agent-STAR-TravelDataset, read with
+    `datasets.load_dataset` when online (stubbed here: no network in tests); offline, or when the hub fails, a
+    DatasetUnavailable says to pass a local copy or 'synthetic'. The paper's scales default to it."""
+    import datasets
+    from star.rl import load_pool
+    from star.tasks import DatasetUnavailable
+    syn, rows = _release_rows()
+    calls = []
+    def fake_load(repo, data_files=None, split=None, **kw):
+        calls.append((repo, data_files, split)); return list(rows)
+    monkeypatch.setattr(datasets, "load_dataset", fake_load)
+    for v in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE"): monkeypatch.delenv(v, raising=False)
+    tasks = load_pool("agent_star:mixed_1k")
+    assert calls == [("xxwu/Agent-STAR-TravelDataset", "Travel_Mixed_1K_RL.jsonl", "train")]
+    assert [t.query for t in tasks] == [t.query for t in syn] and {t.split for t in tasks} == {"Travel_Mixed_1K_RL"}
+    assert load_pool("hf:me/prompts/rl.parquet") and calls[-1] == ("me/prompts", "rl.parquet", "train")
+    def down(*a, **k): raise ConnectionError("hub unreachable")
+    monkeypatch.setattr(datasets, "load_dataset", down)
+    with pytest.raises(DatasetUnavailable, match="pool=<file>"): load_pool("agent_star:mixed_1k")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(DatasetUnavailable, match="this process is offline"): load_pool("agent_star:hard_1k")
+    assert [resolve_config(scale=s).pool for s in ("1.5B", "3B", "7B")] == ["agent_star:mixed_1k"] * 3
+    assert resolve_config(scale="3B", data="easy", n_train=2000).pool == "agent_star:total_17k"
+    assert resolve_config(scale="0.5B", use_vllm=False).pool is None and resolve_config(scale="3B", pool="synthetic").pool is None
+    with pytest.raises(ValueError, match="no such file"): resolve_config(scale="tiny", pool="runs/none.jsonl")
