@@ -484,7 +484,7 @@ def trl_config(cfg: RLRunConfig, num_processes: int | None = None, **overrides):
               per_device_train_batch_size=b.micro, gradient_accumulation_steps=b.accumulation,
               steps_per_generation=b.steps_per_generation, num_iterations=cfg.ppo_epochs,
               num_generations=cfg.group_size, num_train_epochs=cfg.epochs,
-              max_steps=cfg.max_steps * k if cfg.max_steps > 0 else -1, temperature=cfg.temperature, top_p=1.0,
+              max_steps=cfg.optimizer_steps, temperature=cfg.temperature, top_p=1.0,
               beta=cfg.beta, epsilon=cfg.epsilon, epsilon_high=cfg.epsilon_high, delta=cfg.clip_ratio_c,
               loss_type=cfg.loss_type, scale_rewards="group", weight_decay=cfg.weight_decay,
               max_grad_norm=cfg.max_grad_norm, mask_truncated_completions=False, max_completion_length=cfg.max_context,
