@@ -50,9 +50,9 @@ class _RunFields:
     n_train: int               # training prompts (paper: 1,000)
     failure_rate: float        # probability that an executed tool call fails, training only (Sec. 5.4: 0-10 %)
     epochs: int                # passes over the prompts (paper: 5)
-    max_steps: int             # optimiser steps; -1: epochs decide
+    max_steps: int             # steps (rollout batches); -1: epochs decide
     group_size: int            # G: rollouts per prompt (paper: 8)
-    batch_size: int            # prompts per optimiser step (paper: 32)
+    batch_size: int            # prompts per step, i.e. per rollout batch (paper: 32)
     lr: float                  # learning rate, constant (paper: 2e-6)
     max_context: int           # tokens of a training episode (paper: 30K)
     tool_budget: int           # tool calls per training episode (paper: 60)
@@ -97,7 +97,7 @@ class _ModelFields(_LossFields):
     dtype: str = "float32"           # compute precision: 'auto' (the hardware's, run_dtype) or a dtype name
     gradient_checkpointing: bool = False  # recompute activations in the backward pass
     per_device_batch: int = 2        # completions per forward/backward micro-batch
-    save_steps: int = 1              # optimiser steps between checkpoints
+    save_steps: int = 1              # steps (rollout batches) between checkpoints
     save_total_limit: int | None = 2  # checkpoints kept: the newest (to resume) and the best on validation
 
 # %% ../nbs/08a_rl_config.ipynb #0843478e
