@@ -554,7 +554,7 @@ class VLLMPolicy:
     `logprobs_mode="processed_logprobs"`; NaN if vLLM reports none) and whose `entropies` (nats) are estimated from
     the top-`top_logprobs` log-probs (a lower bound), or NaN (not measured) with `top_logprobs=0`, the default: vLLM
     then returns only the sampled token's log-prob, and ranking the vocabulary for every token is skipped (ARPO, the
-    one consumer of these entropies, asks for 20: `star.rl.ARPO_TOP_LOGPROBS`). `eos`: end-of-turn ids (default `eos_ids(tokenizer)`). Raises
+    one consumer of these entropies, asks for 10 as its reference code does: `RLRunConfig.arpo_top_logprobs`). `eos`: end-of-turn ids (default `eos_ids(tokenizer)`). Raises
     ImportError if vllm is missing."""
     def __init__(self, llm, tokenizer, eos: list[int] | None = None, top_logprobs: int = 0):
         try: import vllm  # noqa: F401

@@ -335,7 +335,8 @@ class MemoryPlan:
     states + the engine awake); `breakdown` splits the peak phase into `PARTS`; `fits` when the peak leaves `reserve`
     of the `gpu_gb` card free and the engine's KV cache holds one full sequence; `margin_gb` = card - peak. `engine`:
     the vLLM engine's sizes (`engine_memory`, GiB), None for rollouts on the trained model; `step`: the micro-step's
-    own peak (`activations`, `logits` GiB, and its `phase` of `PHASES`), whichever phase of the run peaks."""
+    own peak (`activations`, `logits` GiB, and its `phase` of `PHASES`), whichever phase of the run peaks;
+    `accumulation` micro-batches make an optimiser step, `mini_batches` optimiser steps a rollout batch."""
     scale: str
     ranks: int
     gpu_gb: float
@@ -353,6 +354,7 @@ class MemoryPlan:
     engine: dict | None = None
     step: dict = field(default_factory=dict)
     notes: list = field(default_factory=list)
+    mini_batches: int = 1
 
     def summary(self) -> str:
         "One line: the peak per rank, its phase and parts, and whether it fits, with what margin."
@@ -361,18 +363,18 @@ class MemoryPlan:
         verdict = (f"fits: {self.margin_gb:.1f} GiB of the card free at the peak" if self.fits else
                    f"does NOT fit ({self.per_rank_gb:.1f} > {self.gpu_gb * (1 - self.reserve):.1f} GiB usable)")
         return (f"memory per rank on {self.ranks} x {self.gpu_gb:g} GiB ({how}, micro-batch {self.micro_batch} x "
-                f"{self.tokens:,} tokens, {self.accumulation} accumulation steps): {self.per_rank_gb:.1f} GiB at "
+                f"{self.tokens:,} tokens, {self.accumulation} accumulation steps x {self.mini_batches} PPO mini-batches): "
+                f"{self.per_rank_gb:.1f} GiB at "
                 f"{self.phase} ({parts}) -- {verdict}; training {self.phases['training']:.1f} / rollout "
                 f"{self.phases['rollout']:.1f} GiB")
 
 # %% ../nbs/18_memory.ipynb #93ec45f1
-def _micro(cfg, ranks: int) -> tuple[int, int]:
-    "Micro-batch and accumulation steps by `star.rl.trl_config`'s rule; ValueError where it raises."
-    gen = cfg.batch_size * cfg.group_size
-    micro = min(cfg.per_device_batch, gen // ranks)
-    if micro < 1 or gen % (micro * ranks):
-        raise ValueError(f"{gen} rollouts per step do not split into micro-batches of {micro} on {ranks} ranks")
-    return micro, gen // (micro * ranks)
+def _micro(cfg, ranks: int) -> tuple[int, int, int]:
+    """Micro-batch, accumulation steps per optimiser step and PPO mini-batches per rollout batch by `trl_config`'s rule
+    (`star.rl_config.batch_split`); ValueError where it raises."""
+    from star.rl_config import batch_split
+    b = batch_split(cfg, ranks)
+    return b.micro, b.accumulation, b.mini_batches
 
 # %% ../nbs/18_memory.ipynb #79235376
 def plan(cfg, n_gpus: int = 1, gpu_gb: float = 80.0, *, zero_stage: int | None = None,
@@ -380,7 +382,8 @@ def plan(cfg, n_gpus: int = 1, gpu_gb: float = 80.0, *, zero_stage: int | None =
     """The memory plan of RL run `cfg` (a `star.rl.RLRunConfig`) on `n_gpus` GPUs of `gpu_gb` GiB, one rank each.
     `zero_stage`: DeepSpeed's (0: none); default 3 on several GPUs (`configs/accelerate/zero3_*.yaml`), 0 on one.
     Precision as `star.rl` trains: float32 weights under `cfg.dtype` autocast without DeepSpeed, `cfg.dtype` weights
-    with it ('auto': bf16, as on every GPU since Ampere; `$STAR_DTYPE` first). A micro-batch is `trl_config`'s: `cfg.per_device_batch` episodes of `cfg.max_context` tokens, all scored,
+    with it ('auto': bf16, as on every GPU since Ampere; `$STAR_DTYPE` first). A micro-batch is `trl_config`'s
+    (`star.rl_config.batch_split`, PPO mini-batches included): `cfg.per_device_batch` episodes of `cfg.max_context` tokens, all scored,
     checkpointed per `cfg.gradient_checkpointing`, LoRA per `cfg.lora`; rollouts on the colocated vLLM engine
     (`cfg.vllm_gpu_memory_utilization`, `cfg.vllm_enable_sleep_mode`, `cfg.vllm_tensor_parallel_size`) or, without
     vLLM, on the trained model (a KV cache for all of the rank's episodes, in the weights' dtype). Plus
@@ -388,7 +391,7 @@ def plan(cfg, n_gpus: int = 1, gpu_gb: float = 80.0, *, zero_stage: int | None =
     arch = arch_of(cfg.scale)
     ranks = int(n_gpus)
     zero = (3 if ranks > 1 else 0) if zero_stage is None else int(zero_stage)
-    micro, accum = _micro(cfg, ranks)
+    micro, accum, minis = _micro(cfg, ranks)
     from star.models import normalize_dtype
     req = normalize_dtype(cfg.dtype)
     if req == "auto": req = normalize_dtype(os.environ.get("STAR_DTYPE", "").strip() or "auto")
@@ -422,7 +425,7 @@ def plan(cfg, n_gpus: int = 1, gpu_gb: float = 80.0, *, zero_stage: int | None =
     peak = max(training, rollout) / GiB
     g = lambda x: round(x / GiB, 2)
     return MemoryPlan(scale=cfg.scale, ranks=ranks, gpu_gb=gpu_gb, zero_stage=zero, micro_batch=micro,
-                      accumulation=accum, tokens=cfg.max_context, per_rank_gb=round(peak, 2),
+                      accumulation=accum, mini_batches=minis, tokens=cfg.max_context, per_rank_gb=round(peak, 2),
                       breakdown={k: g(parts[k]) for k in PARTS}, phase=phase,
                       phases=dict(training=g(training), rollout=g(rollout)),
                       fits=peak <= gpu_gb * (1 - reserve) and (eng is None or eng["ok"]),
@@ -542,14 +545,14 @@ def paper_plans(gpu_gb: float = PAPER_GPU_GB) -> dict:
 
 def plans_table(plans: dict) -> str:
     "A Markdown table of plans (GiB per rank): model states, one micro-step, the engine, both phases, the peak, fit."
-    rows = ["| config | ZeRO | micro-batch x accumulation | model states | one micro-step (activations + LM head) | "
+    rows = ["| config | ZeRO | micro-batch x accumulation x PPO mini-batches | model states | one micro-step (activations + LM head) | "
             "vLLM awake / asleep | KV cache: full-length episodes at once / rank's episodes | training | rollout | "
             "**peak per rank** | fits an 80 GB card (79.2 GiB): margin |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     for label, p in plans.items():
         st = p.breakdown["parameters"] + p.breakdown["gradients"] + p.breakdown["optimizer_states"]
         if p.phase == "rollout" and p.zero_stage == 0: st = sum(model_states(arch_of(p.scale), 1, 0).values()) / GiB
         e = p.engine or {}
-        rows.append(f"| {label} | {p.zero_stage or '-'} | {p.micro_batch} x {p.accumulation} | {st:.1f} | "
+        rows.append(f"| {label} | {p.zero_stage or '-'} | {p.micro_batch} x {p.accumulation} x {p.mini_batches} | {st:.1f} | "
                     f"{p.step['activations'] + p.step['logits']:.1f} | {e.get('awake', 0):.1f} / {e.get('asleep', 0):.1f} | "
                     f"{e.get('full_episodes')} / {e.get('episodes')} | {p.phases['training']:.1f} | "
                     f"{p.phases['rollout']:.1f} | **{p.per_rank_gb:.1f}** | {'yes' if p.fits else 'NO'}: {p.margin_gb:.1f} |")

@@ -9,6 +9,7 @@ train-time environment-failure injection, validation-based model selection and r
 from __future__ import annotations
 
 import dataclasses, json, math, os, random, re, sys, time
+from collections import Counter
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -29,20 +30,22 @@ from .results import (append_jsonl, best_checkpoint, check_publish, new_record, 
 from .sandbox import Sandbox
 from .sft import OFFLINE_SFT_DATA, build_sft_dataset, sft_run_record, train_sft, use_step_progress
 from .synthesis import synthesize_pool
-from .tasks import load_jsonl_tasks, load_tasks, make_mix, mix_counts
+from .tasks import DatasetUnavailable, Task, dedupe_tasks, load_jsonl_tasks, load_tasks, make_mix, mix_counts
 from .rl_config import (ALGORITHMS, DATA_MIXES, QUICK, RUN_DEFAULTS, TASK_FAMILIES, RLRunConfig, default_run_name,
-                            load_family, resolve_config, run_dtype, scale_defaults, trl_config)
+                            load_family, pool_source, resolve_config, run_dtype, scale_defaults, trl_config)
 from .rewards import (FORMAT_ERROR, REWARD_NAMES, curriculum_epoch_from_trainer_state, epoch_from_trainer_state,
                           SCHEDULES, reward, reward_fn, reward_name_at)
 
 # %% auto #0
-__all__ = ['ARPO_TOP_LOGPROBS', 'CPU_COSTS', 'CURVE_SOURCES', 'TaskFamily', 'rl_tasks', 'validation_tasks', 'score_rollout',
-           'rollout_rewards', 'dynamic_sampling_mask', 'turn_entropy', 'entropy_deltas', 'ArpoPlan', 'arpo_plan',
-           'generation_policy', 'rollout_rank', 'step_seed', 'step_sandbox', 'arpo_rollouts', 'rollout_reward_fn',
-           'make_rollout_func', 'evaluate_policy', 'TravelPlannerFamily', 'formatter_llm', 'task_family',
-           'require_device', 'init_model_source', 'init_reference', 'sft_dir', 'check_reused_sft', 'sft_checkpoint',
-           'cost_variant', 'cpu_cost', 'run_plan', 'announce', 'training_curve', 'param_dtype', 'build_trainer',
-           'free_port', 'ensure_master_port', 'train_rl', 'parse_cli', 'main']
+__all__ = ['OVERLONG_REASONS', 'CPU_COSTS', 'CURVE_SOURCES', 'CLIP_KEYS', 'TaskFamily', 'load_pool', 'rl_tasks',
+           'validation_tasks', 'score_rollout', 'rollout_rewards', 'overlong_reasons', 'masked_overlong',
+           'dynamic_sampling_mask', 'turn_entropy', 'entropy_deltas', 'ArpoNode', 'ArpoPlan', 'arpo_round',
+           'arpo_schedule', 'generation_policy', 'rollout_rank', 'step_seed', 'step_sandbox', 'arpo_rollouts',
+           'rollout_reward_fn', 'make_rollout_func', 'evaluate_policy', 'TravelPlannerFamily', 'formatter_llm',
+           'task_family', 'require_device', 'init_model_source', 'init_reference', 'sft_dir', 'check_reused_sft',
+           'sft_checkpoint', 'cost_variant', 'cpu_cost', 'run_plan', 'announce', 'training_curve', 'param_dtype',
+           'group_advantages', 'build_trainer', 'free_port', 'ensure_master_port', 'clip_fractions', 'train_rl',
+           'parse_cli', 'main']
 
 # %% ../nbs/10_rl.ipynb #15e6579c
 class TaskFamily(Protocol):
@@ -61,13 +64,52 @@ class TaskFamily(Protocol):
 
 
 # %% ../nbs/10_rl.ipynb #fe777b81
+def load_pool(pool: str) -> list:
+    """The tasks (`star.tasks.Task`) of RL prompt source `pool` (`star.rl_config.pool_source`): a local file of
+    TravelPlanner rows -- JSON lines (.jsonl, .jsonl.gz), a JSON list of rows (.json) or parquet -- or a file of a hub
+    dataset, read with `datasets.load_dataset(repo, data_files=file, split="train")` (cached). Raises
+    `star.tasks.DatasetUnavailable` for a hub pool when this process is offline ($HF_HUB_OFFLINE / $HF_DATASETS_OFFLINE)
+    or the hub cannot be reached, saying what to pass instead; KeyError / ValueError for rows without TravelPlanner's fields."""
+    src = pool_source(pool)
+    name = Path(src[-1]).name.split(".")[0]
+    if src[0] == "file":
+        path = Path(src[1])
+        if path.suffix == ".parquet":
+            import pandas as pd
+            rows = json.loads(pd.read_parquet(path).to_json(orient="records"))   # plain Python values
+        elif path.suffix == ".json":
+            rows = json.loads(path.read_text(encoding="utf-8"))
+            rows = rows.get("data", rows) if isinstance(rows, dict) else rows
+            if not isinstance(rows, list): raise ValueError(f"{path}: a JSON pool is a list of task rows")
+        else: return load_jsonl_tasks(path, split=name)
+        return [Task.from_dict(r, split=name, idx=i) for i, r in enumerate(rows)]
+    _, repo, fname = src
+    how = (f"download {fname} of the dataset {repo} where you are online and pass its path (pool=<file>), or pass "
+           f"pool='synthetic' to synthesise the prompts offline")
+    if any(os.environ.get(v, "").strip().lower() in ("1", "true", "yes", "on") for v in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE")):
+        raise DatasetUnavailable(f"pool {pool!r} is {fname} of the Hugging Face dataset {repo} and this process is offline "
+                                 f"(HF_HUB_OFFLINE / HF_DATASETS_OFFLINE): {how}")
+    try:
+        import datasets
+        ds = datasets.load_dataset(repo, data_files=fname, split="train")
+    except Exception as e:   # ConnectionError, FileNotFoundError, ...
+        raise DatasetUnavailable(f"cannot load {fname} of the Hugging Face dataset {repo} ({type(e).__name__}: {e}): {how}") from e
+    return [Task.from_dict(dict(r), split=name, idx=i) for i, r in enumerate(ds)]
+
 def rl_tasks(cfg: RLRunConfig, exclude: Sequence = ()) -> list:
     """`cfg.n_train` distinct RL prompts (`star.tasks.Task`) with the level mix of `cfg.data` (`DATA_MIXES`), from
-    `cfg.pool` (JSONL of tasks) or a freshly synthesised pool (exactly the mix's per-level counts), keeping only trips
-    of `cfg.trip_days` days (all of TravelPlanner's 3/5/7 by default). `exclude`: tasks or query strings never to
-    draw (the SFT queries; paper App. C.2). Raises ValueError when the pool is too small."""
+    `cfg.pool` (`load_pool`: a task file or the Agent-STAR release) or a freshly synthesised pool (exactly the mix's
+    per-level counts), keeping only trips of `cfg.trip_days` days (all of TravelPlanner's 3/5/7 by default). A pool of
+    exactly `n_train` distinct prompts of the mix's levels, none of them excluded, is taken whole (the release's 1K, as the paper
+    trained on it, in a seeded order); otherwise the mix is drawn from it (`star.tasks.make_mix`). `exclude`: tasks or
+    query strings never to draw (the SFT queries; paper App. C.2). Raises ValueError when the pool is too small."""
     if cfg.pool:
-        pool = [t for t in load_jsonl_tasks(cfg.pool) if t.days in cfg.trip_days]
+        pool = dedupe_tasks(t for t in load_pool(cfg.pool) if t.days in cfg.trip_days)
+        ex = {x if isinstance(x, str) else x.key for x in exclude}
+        n = Counter(t.level for t in pool)
+        if len(pool) == cfg.n_train and set(n) == {l for l, k in mix_counts(cfg.n_train, cfg.mix).items() if k} \
+                and not any(t.key in ex or t.query in ex for t in pool):     # the release's set, as the paper used it
+            return make_mix(pool, cfg.n_train, tuple(n[l] for l in ("easy", "medium", "hard")), seed=cfg.seed)
     else:
         n = mix_counts(cfg.n_train, cfg.mix)
         extra = lambda k: k and (k // 10 + 2 if exclude else 0)  # margin for prompts that `exclude` removes
@@ -101,6 +143,23 @@ def rollout_rewards(results: Sequence, name: str, epoch: int = 1) -> list[float]
     (used by 'curriculum' only). Same numbers as the TRL reward function `star.rewards.reward_fn(name)`."""
     return [reward(r, name, epoch=epoch if name in SCHEDULES else None) for r in results]
 
+# %% ../nbs/10_rl.ipynb #d967b078
+OVERLONG_REASONS = ("max_prompt_length_exceeded", "max_turns_exceeded", "max_response_length_exceeded")
+
+def overlong_reasons(rollout) -> tuple[str, ...]:
+    """Why `rollout` (a `star.agent.Rollout`) is overlong, in rLLM's terms (`OVERLONG_REASONS`, in that order): the
+    context ran out (`truncated`), the tool-call or turn budget ran out (termination 'tool_budget' | 'max_turns'), a
+    turn was cut at its token limit (a turn with finish_reason 'length' other than the one the context cut). Empty
+    for any other rollout."""
+    turns = rollout.turns[:-1] if rollout.truncated else rollout.turns
+    found = (bool(rollout.truncated), rollout.termination in ("tool_budget", "max_turns"),
+             any(t.get("finish_reason") == "length" for t in turns))
+    return tuple(r for r, f in zip(OVERLONG_REASONS, found) if f)
+
+def masked_overlong(rollout, cfg: RLRunConfig) -> bool:
+    "Whether `rollout` leaves the loss: one of its `overlong_reasons` has its switch `cfg.mask_<reason>` on."
+    return any(getattr(cfg, f"mask_{r}") for r in overlong_reasons(rollout))
+
 # %% ../nbs/10_rl.ipynb #1ab2b9ce
 def dynamic_sampling_mask(rewards: Sequence[float], group_size: int, tol: float = 1e-6) -> list[bool]:
     """Per-rollout keep flags of DAPO dynamic sampling: rollouts come in consecutive groups of `group_size` (one
@@ -115,59 +174,93 @@ def dynamic_sampling_mask(rewards: Sequence[float], group_size: int, tol: float 
     return keep
 
 # %% ../nbs/10_rl.ipynb #b1a025ef
-ARPO_TOP_LOGPROBS = 20   # log-probs per token vLLM ranks for the entropy estimate ARPO branches on (reference: 20)
-
 def turn_entropy(rollout, span: tuple, k: int = 20, vocab_size: int = 151_665) -> float:
     """Normalised entropy of one policy turn: Σ of the first `k` token entropies (nats) of `span` = (start, end, kind)
     in `rollout.completion_ids`, divided by ln(vocab_size) (ARPO reference `_calc_entropy / log(V)`)."""
     s, e = span[0], span[1]
     return float(sum(rollout.entropies[s:min(e, s + k)])) / math.log(vocab_size)
 
-def entropy_deltas(rollout, k: int = 20, vocab_size: int = 151_665) -> list[tuple[int, float]]:
-    """[(n, ΔH_n)] for each assistant turn n (1-based) of `rollout` that made a tool call and got a tool response
-    followed by another assistant turn: ΔH_n = turn_entropy(turn n + 1) − turn_entropy(turn 1). Turns without a tool
-    call (re-prompted replies) are no branch points (ARPO branches after tool calls)."""
-    pol = [sp for sp in rollout.turn_spans if sp[2] == "policy"]
+def entropy_deltas(rollout, k: int = 20, vocab_size: int = 151_665, first: int = 1) -> list[tuple[int, float]]:
+    """[(n, ΔH_n)] for each policy turn n >= `first` (1-based) of `rollout` that made a tool call and got the
+    environment's reply (a branch point: `Rollout.prefix(n)` exists): ΔH_n = turn_entropy(turn n) −
+    turn_entropy(turn `first`) -- the ARPO reference's entropy of the turn just generated minus the rollout's initial
+    one (`first`: its first own turn, n + 1 for a branch made after turn n)."""
+    spans = list(rollout.turn_spans)
+    pol = [j for j, sp in enumerate(spans) if sp[2] == "policy"]
+    if len(pol) < first: return []
+    h0 = turn_entropy(rollout, spans[pol[first - 1]], k, vocab_size)
     turns = rollout.turns
-    if not pol: return []
-    h0 = turn_entropy(rollout, pol[0], k, vocab_size)
-    return [(n + 1, turn_entropy(rollout, pol[n + 1], k, vocab_size) - h0) for n in range(len(pol) - 1)
-            if n < len(turns) and turns[n].get("action") == "tool_call"]
+    return [(n, turn_entropy(rollout, spans[j], k, vocab_size) - h0) for n, j in enumerate(pol, 1)
+            if n >= first and n <= len(turns) and turns[n - 1].get("action") == "tool_call"
+            and j + 1 < len(spans) and spans[j + 1][2] == "env"]
+
+@dataclass
+class ArpoNode:
+    "One rollout of a prompt in ARPO's schedule; its own turn n is played in round `start` + n, from turn `first` on."
+    rollout: Any
+    kind: str                    # 'global' | 'branch' | 'fresh'
+    start: int = 0
+    first: int = 1
+    parent: int | None = None    # the node it branched from (index in the prompt's nodes) ...
+    turn: int | None = None      # ... after the tool response of that node's turn `turn`
+    deltas: dict = field(default_factory=dict)   # {turn n: ΔH_n} of its branch points (`entropy_deltas`)
 
 @dataclass
 class ArpoPlan:
-    "Branching decisions for one prompt: `branches` = [(global index, turn n, ΔH_n)], one entry per partial rollout."
-    branches: list
-    n_fresh: int       # extra global rollouts that fill the remaining slots
-    draws: list        # [(global index, n, ΔH_n, u, branched)] every decision taken, in order
+    """ARPO's schedule of one prompt: its `nodes` (the global rollouts, then the others in order of creation) and
+    every decision taken, `draws` = [(round, node, turn, ΔH, u, branched)]."""
+    nodes: list
+    draws: list = field(default_factory=list)
+    @property
+    def branches(self) -> list: return [(n.parent, n.turn) for n in self.nodes if n.kind == "branch"]
+    @property
+    def n_fresh(self) -> int: return sum(n.kind == "fresh" for n in self.nodes)
 
 # %% ../nbs/10_rl.ipynb #26f63aae
-def arpo_plan(group: Sequence, group_size: int, branch: int = 2, entropy_weight: float = 0.2,
-              threshold: float = 0.5, k: int = 20, rng: random.Random | None = None,
-              vocab_size: int = 151_665) -> ArpoPlan:
-    """ARPO's adaptive-rollout decisions for the M = len(group) global rollouts of one prompt with total budget
-    `group_size` (G): round by round over tool-call turns n = 1, 2, …, branch with probability clip(threshold +
-    entropy_weight · ΔH_n, 0, 1) (`branch` = Z: Z − 1 partial rollouts per branching step, each re-sampling everything
-    after the tool response of turn n) until G − M slots are used; the rest are fresh global rollouts. `rng`: the
-    uniform draws (seed it for reproducible runs). Raises ValueError if M > G."""
+def arpo_round(plans: Sequence[ArpoPlan], r: int, group_size: int, branch: int = 2, entropy_weight: float = 0.2,
+               threshold: float = 0.5, rng: random.Random | None = None) -> tuple[list, list]:
+    """Round `r` of ARPO's lock-step loop (see above) over the prompts' `plans`: for each prompt short of `group_size`
+    rollouts, its nodes that made a tool call in round r (turn r − start is a branch point) are visited in order, each
+    trying `branch` − 1 branches, one uniform draw `u` of `rng` each (made iff clip(u − entropy_weight·ΔH, 0, 1) <=
+    `threshold`), while slots remain; a prompt with no such node gets one fresh rollout. Appends each draw to its
+    plan's `draws`; returns (branch requests [(prompt, node, turn)], fresh requests [prompt])."""
     rng = rng or random.Random(0)
-    slots = group_size - len(group)
-    if slots < 0: raise ValueError(f"{len(group)} global rollouts exceed the group size {group_size}")
-    deltas = [dict(entropy_deltas(r, k, vocab_size)) for r in group]
-    last = max((max(d) for d in deltas if d), default=0)
-    branches, draws = [], []
-    for n in range(1, last + 1):
-        for i, d in enumerate(deltas):
-            if slots <= 0: break
-            if n not in d: continue
-            u = rng.random()
-            ok = min(1.0, max(0.0, u - entropy_weight * d[n])) <= threshold
-            draws.append((i, n, d[n], u, ok))
-            if ok:
-                m = min(branch - 1, slots)
-                branches += [(i, n, d[n])] * m
-                slots -= m
-    return ArpoPlan(branches, slots, draws)
+    branches, fresh = [], []
+    for p, plan in enumerate(plans):
+        room = group_size - len(plan.nodes)
+        if room <= 0: continue
+        active = [(i, r - nd.start) for i, nd in enumerate(plan.nodes) if r - nd.start in nd.deltas]
+        if not active: fresh.append(p); continue
+        made = 0
+        for i, n in active:
+            if made >= room: break
+            for _ in range(min(branch - 1, room - made)):
+                u, dh = rng.random(), plan.nodes[i].deltas[n]
+                ok = min(1.0, max(0.0, u - entropy_weight * dh)) <= threshold
+                plan.draws.append((r, i, n, dh, u, ok))
+                if ok: branches.append((p, i, n)); made += 1
+    return branches, fresh
+
+def arpo_schedule(groups: Sequence[Sequence], group_size: int, play: Callable, branch: int = 2,
+                  entropy_weight: float = 0.2, threshold: float = 0.5, k: int = 20, rng: random.Random | None = None,
+                  vocab_size: int = 151_665, max_rounds: int = 10_000) -> list[ArpoPlan]:
+    """ARPO's adaptive rollout of the prompts whose global rollouts (played to their end) are `groups`, one list per
+    prompt: rounds r = 1, 2, … of `arpo_round` until every prompt has `group_size` rollouts, each round's new rollouts
+    played before the next round is decided by `play(prefixes, fresh, r)` -> (branch rollouts, fresh rollouts): the
+    continuations of the partial rollouts `prefixes` and new rollouts of the prompts (indices) `fresh`, in order.
+    Returns one `ArpoPlan` per prompt. Raises ValueError if a prompt has more than `group_size` global rollouts."""
+    if any(len(g) > group_size for g in groups): raise ValueError(f"more global rollouts than the group size {group_size}")
+    node = lambda ro, kind, **kw: ArpoNode(ro, kind, **kw, deltas=dict(entropy_deltas(ro, k, vocab_size, kw.get("first", 1))))
+    plans = [ArpoPlan([node(ro, "global") for ro in g]) for g in groups]
+    for r in range(1, max_rounds + 1):
+        if all(len(p.nodes) >= group_size for p in plans): return plans
+        br, fr = arpo_round(plans, r, group_size, branch, entropy_weight, threshold, rng)
+        if not br and not fr: continue
+        b_ro, f_ro = play([plans[p].nodes[i].rollout.prefix(n) for p, i, n in br], fr, r)
+        for (p, i, n), ro in zip(br, b_ro, strict=True):
+            plans[p].nodes.append(node(ro, "branch", start=r - n, first=n + 1, parent=i, turn=n))
+        for p, ro in zip(fr, f_ro, strict=True): plans[p].nodes.append(node(ro, "fresh", start=r))
+    raise RuntimeError(f"ARPO's schedule did not fill its groups in {max_rounds} rounds")
 
 # %% ../nbs/10_rl.ipynb #be826b3c
 @contextmanager
@@ -176,7 +269,7 @@ def generation_policy(trainer, tokenizer, top_logprobs: int = 0):
     `trainer.use_vllm` (colocate mode): the colocated engine as `VLLMPolicy` -- TRL has reloaded the weights before
     `rollout_func`; under sleep mode the engine's weights are re-synced if asleep and its KV cache woken on entry, and
     it is put back to sleep (level 2) on exit, as TRL's own generation does. `top_logprobs`: log-probs per token the
-    engine ranks for the entropy estimate (0: only the sampled token's; ARPO asks for `ARPO_TOP_LOGPROBS`). Otherwise the model unwrapped for
+    engine ranks for the entropy estimate (0: only the sampled token's; ARPO asks for `cfg.arpo_top_logprobs`, 10 as its reference). Otherwise the model unwrapped for
     generation (DDP/DeepSpeed/ZeRO-3, gradient checkpointing disabled) as `HFPolicy`, in eval mode with
     `use_cache=True` and under the training's autocast (bf16 / fp16 when `trainer.args` asks for it, as the
     update's forward runs); train mode and the cache setting are restored on exit. Raises NotImplementedError for vLLM
@@ -266,37 +359,29 @@ def arpo_rollouts(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbox,
                   rng: random.Random | None = None, system: str | None = None,
                   progress=False) -> tuple[list, list[ArpoPlan]]:
     """G = cfg.group_size rollouts per task by ARPO's adaptive rollout (see above): M = cfg.arpo_initial global
-    rollouts per task in one `rollout_batch` call, `arpo_plan` per task, then one `rollout_batch(prefixes=…)` call
-    for every partial rollout and fresh global rollout of the batch, each kind from its own seed stream
-    (`star.agent.stream_seed(seed, 1)` branches, `(seed, 2)` fresh). `system`: the system prompt (None:
-    TravelPlanner's). Returns (rollouts grouped by task, G each, in task order: globals, branches, fresh;
-    `meta['arpo']` = 'global' | 'branch' | 'fresh') and the plans."""
+    rollouts per task in one `rollout_batch` call, then `arpo_schedule`'s rounds, each playing the branches it makes
+    (`rollout_batch(prefixes=…)`) and the fresh rollouts in one call per kind, each kind and round from its own seed
+    stream (`star.agent.stream_seed(seed, 1, round)` branches, `(seed, 2, round)` fresh). `rng`: the branching draws
+    (default `random.Random(seed)`); `system`: the system prompt (None: TravelPlanner's). Returns (rollouts grouped by
+    task, G each, in task order: globals, then the others in order of creation; `meta['arpo']` = 'global' | 'branch' |
+    'fresh', a branch's `branch_of` (its parent's position in the group) and `branch_turn`) and the plans."""
     G, M, rng = cfg.group_size, cfg.arpo_initial, rng or random.Random(seed)
-    kw = _rollout_kwargs(cfg, sandbox, seed, system, progress)
-    first = rollout_batch(policy, tokenizer, list(tasks), group_size=M, **kw)
-    groups = [first[i * M:(i + 1) * M] for i in range(len(tasks))]
-    vocab = len(tokenizer)
-    plans = [arpo_plan(g, G, cfg.arpo_branch, cfg.arpo_entropy_weight, cfg.arpo_threshold, cfg.arpo_k, rng, vocab)
-             for g in groups]
-    prefixes, fresh, owner_b, owner_f = [], [], [], []
-    for gi, (task, g, p) in enumerate(zip(tasks, groups, plans)):
-        for (i, n, _) in p.branches:
-            prefixes.append(g[i].prefix(n)); owner_b.append((gi, i, n))
-        fresh += [task] * p.n_fresh; owner_f += [gi] * p.n_fresh
-    # branches and fresh rollouts draw from their own streams (stream_seed), not seed + 1 / seed + 2: with vLLM's
-    # per-request seeds those were the global rollouts' streams one / two rows down (fresh row j = global row j + 2)
-    kw2 = dict(kw, seed=None if seed is None else stream_seed(seed, 1))
-    branched = rollout_batch(policy, tokenizer, prefixes=prefixes, group_size=1, **kw2) if prefixes else []
-    kw3 = dict(kw, seed=None if seed is None else stream_seed(seed, 2))
-    extra = rollout_batch(policy, tokenizer, fresh, group_size=1, **kw3) if fresh else []
-    out = [[] for _ in tasks]
-    for gi, g in enumerate(groups):
-        for r in g: r.meta["arpo"] = "global"; out[gi].append(r)
-    for (gi, i, n), r in zip(owner_b, branched):
-        r.meta.update(arpo="branch", branch_of=i, branch_turn=n); out[gi].append(r)
-    for gi, r in zip(owner_f, extra):
-        r.meta["arpo"] = "fresh"; out[gi].append(r)
-    return [r for g in out for r in g], plans
+    tasks, kw = list(tasks), _rollout_kwargs(cfg, sandbox, seed, system, progress)
+    first = rollout_batch(policy, tokenizer, tasks, group_size=M, **kw)
+    def play(prefixes, fresh, r):
+        # streams of their own (stream_seed), not seed + 1 / seed + 2: with vLLM's per-request seeds those were the
+        # global rollouts' streams one / two rows down (fresh row j = global row j + 2)
+        s = lambda kind: dict(kw, seed=None if seed is None else stream_seed(seed, kind, r))
+        return (rollout_batch(policy, tokenizer, prefixes=prefixes, group_size=1, **s(1)) if prefixes else [],
+                rollout_batch(policy, tokenizer, [tasks[p] for p in fresh], group_size=1, **s(2)) if fresh else [])
+    plans = arpo_schedule([first[i * M:(i + 1) * M] for i in range(len(tasks))], G, play, cfg.arpo_branch,
+                          cfg.arpo_entropy_weight, cfg.arpo_threshold, cfg.arpo_k, rng, len(tokenizer))
+    out = []
+    for plan in plans:
+        for nd in plan.nodes:
+            nd.rollout.meta.update(arpo=nd.kind, **({"branch_of": nd.parent, "branch_turn": nd.turn} if nd.kind == "branch" else {}))
+            out.append(nd.rollout)
+    return out, plans
 
 # %% ../nbs/10_rl.ipynb #2ebd9847
 def _own_failures(r) -> int:
@@ -306,13 +391,16 @@ def _own_failures(r) -> int:
     start = r.meta.get("branched_at", 0)
     return sum(bool(c.get("failed")) for c in r.meta.get("tool_calls", []) if c.get("turn", 0) >= start)
 
-def _row(r, verdict, reward_: float, kept: bool) -> dict:
-    "The per-rollout numbers the step statistics are made of (small: they are all-gathered across ranks)."
+def _row(r, verdict, reward_: float, kept: bool, masked: bool = False) -> dict:
+    """The per-rollout numbers the step statistics are made of (small: they are all-gathered across ranks); `kept`:
+    DAPO kept its group, `masked`: out of the loss as overlong (`masked_overlong`)."""
     pol = [e for e, m in zip(r.entropies, r.env_mask) if m and math.isfinite(e)]   # NaN: not measured (vLLM, k=0)
     return {"reward": reward_, "success": bool(getattr(verdict, "success", False)), "tool_calls": r.n_tool_calls,
             "policy_tokens": sum(r.env_mask), "ent_sum": float(sum(pol)), "ent_n": len(pol),
             "format_error": verdict is FORMAT_ERROR, "truncated": bool(r.truncated), "kept": bool(kept),
-            "termination": r.termination, "formatter": getattr(verdict, "formatter", None)}
+            "termination": r.termination, "formatter": getattr(verdict, "formatter", None),
+            "overlong": list(overlong_reasons(r)),
+            "masked": bool(masked)}
 
 def _summary(rows: list[dict], group_size: int = 1, **extra) -> dict:
     """Step statistics of `rows` (`_row`, consecutive groups of `group_size`): means per rollout, token-weighted
@@ -325,6 +413,8 @@ def _summary(rows: list[dict], group_size: int = 1, **extra) -> dict:
             "tool_calls": mean("tool_calls"), "policy_tokens": mean("policy_tokens"),
             "entropy": sum(x["ent_sum"] for x in rows) / n_ent if (n_ent := sum(x["ent_n"] for x in rows)) else None,
             "format_error": mean("format_error"), "truncated": mean("truncated"), "kept": mean("kept"),
+            "masked_overlong": mean("masked"),
+            "overlong": dict(sorted(Counter(o for x in rows for o in x.get("overlong", ())).items())),
             "terminations": dict(sorted(Counter(x["termination"] for x in rows).items())),
             "rewards": [round(float(x["reward"]), 6) for x in rows],
             "formatters": dict(sorted(Counter(str(x.get("formatter")) for x in rows if x.get("formatter")).items())),
@@ -356,13 +446,14 @@ def _trl_completions(rollouts: Sequence, keep: Sequence[bool], ends: Sequence[in
     rollout. TRL counts a completion as finished when it ends with an end-of-turn token (`completions/clipped_ratio`,
     `mask_truncated_completions`); ours end at a stop string (`</answer>`), so the environment closes a finished
     episode's last turn the template's way with `ends[0]`, masked (log-prob 0.0); an empty completion gets the same
-    token. A truncated rollout, or one whose group DAPO dropped (`keep` False), has every mask entry 0."""
+    token. A rollout with `keep` False (overlong under the run's switches, or in a group DAPO dropped) has every mask
+    entry 0."""
     prompt_ids, completion_ids, logprobs, env_mask = [], [], [], []
     for r, k in zip(rollouts, keep):
         ids, mask, lps = list(r.completion_ids), list(r.env_mask), [float(x) for x in r.logprobs]
         if not ids or (not r.truncated and ids[-1] not in ends):
             ids, mask, lps = ids + [ends[0]], mask + [0], lps + [0.0]
-        if r.truncated or not k: mask = [0] * len(ids)
+        if not k: mask = [0] * len(ids)
         prompt_ids.append(list(r.prompt_ids)); completion_ids.append(ids); logprobs.append(lps); env_mask.append(mask)
     return prompt_ids, completion_ids, logprobs, env_mask
 
@@ -380,12 +471,12 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
                       stats: list | None = None, log_dir=None, family=None) -> Callable:
     """TRL `rollout_func(prompts, trainer) -> dict` for `GRPOTrainer(rollout_func=…)`: maps each prompt (a task's query
     string) to its task, plays G = trainer.num_generations rollouts per distinct prompt with the trainer's policy
-    (`policy_fn(trainer, tokenizer)`; ARPO adds `top_logprobs=ARPO_TOP_LOGPROBS`, the entropies it branches on) and the task family's system prompt (`family`, default `task_family(cfg)`), on a
+    (`policy_fn(trainer, tokenizer)`; ARPO adds `top_logprobs=cfg.arpo_top_logprobs`, the entropies it branches on) and the task family's system prompt (`family`, default `task_family(cfg)`), on a
     sandbox over `sandbox`'s database (default: the embedded one) whose failure injection (`cfg.failure_rate`, training
     only) draws from the run seed, the step and the rank (`step_sandbox`); sampling seeds likewise (`step_seed`), so a
     resumed run replays exactly. Scores every rollout (`family.score`) and rewards it at the current curriculum epoch
-    (`family.reward`), and returns `prompt_ids`, `completion_ids`, `logprobs`, `env_mask` (policy tokens 1; truncated
-    rollouts and DAPO-filtered groups all 0; a finished episode whose last turn stopped at a stop string ends with the
+    (`family.reward`), and returns `prompt_ids`, `completion_ids`, `logprobs`, `env_mask` (policy tokens 1; overlong
+    rollouts (`masked_overlong` under the run's `mask_*` switches) and DAPO-filtered groups all 0; a finished episode whose last turn stopped at a stop string ends with the
     end-of-turn token, masked, so that TRL counts only the truncated ones as clipped), `star_reward` (for
     `rollout_reward_fn`), `eval_result` (verdicts) and `epoch` (curriculum epoch). Step statistics over every rank's
     rollouts go to `trainer._metrics` (`star/*`) and `stats`; with `log_dir`, also at once to
@@ -407,7 +498,7 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
         play, share = _tp_union(trainer, [by_query[p] for p in prompts[::G]])
         seed, sb, plans = step_seed(cfg.seed, step, rank), step_sandbox(db, cfg.failure_rate, cfg.seed, step, rank), []
         bar = log_dir is not None and f"step {step + 1} rollouts"
-        with policy_fn(trainer, tokenizer, **({"top_logprobs": ARPO_TOP_LOGPROBS} if cfg.algorithm == "arpo" else {})) as policy:
+        with policy_fn(trainer, tokenizer, **({"top_logprobs": cfg.arpo_top_logprobs} if cfg.algorithm == "arpo" else {})) as policy:
             if cfg.algorithm == "arpo":
                 rollouts, plans = arpo_rollouts(policy, tokenizer, play, cfg, sb, seed=seed, system=fam.system,
                                                 rng=random.Random(f"arpo-{cfg.seed}-{step}-{rank}"), progress=bar)
@@ -422,10 +513,13 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
         results = [fam.score(r) for r in rollouts]
         cur = curriculum_epoch_from_trainer_state(trainer.state)
         rewards = [float(fam.reward(v, cfg.reward, cur)) for v in results]
+        trainer._star_rewards = list(rewards)       # the trainer's advantages (verl's epsilon, `group_advantages`)
         keep = dynamic_sampling_mask(rewards, G) if cfg.algorithm == "dapo" else [True] * len(rollouts)
-        prompt_ids, completion_ids, logprobs, env_mask = _trl_completions(rollouts, keep, ends)
+        masked = [masked_overlong(r, cfg) for r in rollouts]      # out of the loss, their reward kept in the group
+        prompt_ids, completion_ids, logprobs, env_mask = _trl_completions(
+            rollouts, [k and not m for k, m in zip(keep, masked)], ends)
         # statistics over every rank's rollouts (collective calls: every rank gets here)
-        rows = _gather(trainer, [_row(r, v, w, k) for r, v, w, k in zip(rollouts, results, rewards, keep)])
+        rows = _gather(trainer, [_row(r, v, w, k, m) for r, v, w, k, m in zip(rollouts, results, rewards, keep, masked)])
         best = _best_sample(trainer, rollouts, results, rewards, step, rank)
         summary = _summary(rows, G, step=step, epoch=epoch_from_trainer_state(trainer.state), curriculum_epoch=cur,
                            reward_name=cfg.reward if cfg.reward != "curriculum" else f"curriculum:{reward_name_at(cur)}")
@@ -435,7 +529,7 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
         metrics = getattr(trainer, "_metrics", {}).get("train")
         if metrics is not None:
             for k_ in ("success", "tool_calls", "policy_tokens", "entropy", "format_error", "truncated", "kept",
-                       "rollout_seconds", "arpo_branches"):
+                       "masked_overlong", "rollout_seconds", "arpo_branches"):
                 if summary[k_] is not None: metrics[f"star/{k_}"].append(float(summary[k_]))
         if stats is not None: stats.append(summary)
         if log_dir is not None:
@@ -673,10 +767,15 @@ def run_plan(cfg: RLRunConfig, family=None) -> str:
     fam = family if family is not None else task_family(cfg)
     dt = run_dtype(cfg)
     days = "" if set(cfg.trip_days) == {3, 5, 7} else " " + "/".join(map(str, cfg.trip_days)) + "-day"
-    what = f"{cfg.n_train} {cfg.data}{days} TravelPlanner prompts" if fam.name == "travelplanner" else f"{cfg.n_train} {fam.name} tasks"
-    lines = [f"{cfg.run_name}: {cfg.algorithm.upper()} + {cfg.reward} reward on {what}; {cfg.total_steps} optimizer "
-             f"step(s) x {cfg.batch_size} prompt(s) x G={cfg.group_size} rollouts, episodes <= {cfg.max_context:,} "
+    what = (f"{cfg.n_train} {cfg.data}{days} TravelPlanner prompts " + (f"from {cfg.pool}" if cfg.pool else "synthesised offline")
+            if fam.name == "travelplanner" else f"{cfg.n_train} {fam.name} tasks")
+    ppo = (f"{cfg.n_mini_batches} PPO mini-batches of {cfg.ppo_mini_batch_size or cfg.batch_size} prompts"
+           + (f" x {cfg.ppo_epochs} epochs" if cfg.ppo_epochs > 1 else "") if cfg.updates_per_step > 1 else
+           "one optimizer step (on-policy: ratio 1, the clip idle)")
+    lines = [f"{cfg.run_name}: {cfg.algorithm.upper()} + {cfg.reward} reward on {what}; {cfg.total_steps} step(s) x "
+             f"{cfg.batch_size} prompt(s) x G={cfg.group_size} rollouts, episodes <= {cfg.max_context:,} "
              f"tokens and {cfg.tool_budget} tool calls, lr {cfg.lr:g}",
+             f"each step: {ppo}; {cfg.optimizer_steps} optimizer steps in all",
              f"rollouts: {'vLLM (colocated engine, weights reloaded every step)' if cfg.use_vllm else 'transformers generate'}"
              f"; training: {'LoRA r=%d on ' % cfg.lora_r if cfg.lora else ''}float32 weights",
              f"precision: {dt.dtype} compute ({'auto: ' if dt.requested == 'auto' else ''}{dt.reason}; {dt.device} "
@@ -755,7 +854,10 @@ def _validation_callback_cls():
         appends {step, checkpoint, metrics} to `<out_dir>/validation.jsonl`. With vLLM the engine first gets the
         current weights (TRL reloads them only when it generates, so the engine would still hold the previous
         step's). The best checkpoint so far becomes `state.best_model_checkpoint`, which transformers' rotation
-        (`save_total_limit`) never deletes. Forces a save at the last step."""
+        (`save_total_limit`) never deletes. Forces a save at the last step. Whether a step still needs validating and
+        which checkpoint is best are read by the main process, the one that writes `validation.jsonl`, and broadcast
+        (`_decide`): every rank joins a collective evaluation or none does, even on nodes without a shared
+        filesystem, where each rank would read its own copy of the file and the ranks could wait for each other forever."""
         def __init__(self, cfg, tokenizer, val_tasks, path, family=None):
             self.cfg, self.tok, self.val, self.path, self.trainer = cfg, tokenizer, list(val_tasks), Path(path), None
             self.family = family
@@ -764,14 +866,25 @@ def _validation_callback_cls():
             if getattr(t, "use_vllm", False) and getattr(t, "_last_loaded_step", None) != state.global_step:
                 t.vllm_generation.sync_weights()
                 t._last_loaded_step = state.global_step
+        def _decide(self, fn):
+            "`fn()` computed on the main process and broadcast to every process (a collective call on several)."
+            acc = self.trainer.accelerator
+            if getattr(acc, "num_processes", 1) == 1: return fn()
+            from accelerate.utils import broadcast_object_list
+            box = [fn() if acc.is_main_process else None]
+            return broadcast_object_list(box, from_process=0)[0]
+        def needs_eval(self, step: int) -> bool:
+            "Whether step `step` has no validation record yet, as the main process reads it (a collective call)."
+            return self._decide(lambda: not any(r["step"] == step for r in read_jsonl(self.path, missing_ok=True)))
         def _mark_best(self, state):
-            best = best_checkpoint(read_jsonl(self.path, missing_ok=True))
-            if best and best.get("checkpoint") and Path(best["checkpoint"]).exists():
-                state.best_model_checkpoint, state.best_global_step = best["checkpoint"], best["step"]
+            def best():
+                b = best_checkpoint(read_jsonl(self.path, missing_ok=True))
+                return (b["checkpoint"], b["step"]) if b and b.get("checkpoint") and Path(b["checkpoint"]).exists() else None
+            if (b := self._decide(best)) is not None: state.best_model_checkpoint, state.best_global_step = b
         def _eval(self, state, ckpt):
             if not self.val or self.trainer is None: return
             step = state.global_step
-            if not any(r["step"] == step for r in read_jsonl(self.path, missing_ok=True)):
+            if self.needs_eval(step):
                 self._sync(state)
                 with generation_policy(self.trainer, self.tok) as policy:
                     m = evaluate_policy(policy, self.tok, self.val, self.cfg, family=self.family, trainer=self.trainer,
@@ -788,6 +901,22 @@ def _validation_callback_cls():
         def on_save(self, args, state, control, **kw):
             self._eval(state, str(Path(args.output_dir) / f"checkpoint-{state.global_step}"))
     return ValidationCallback
+
+# %% ../nbs/10_rl.ipynb #cfbaa0a8
+def group_advantages(rewards: Sequence[float], group_size: int, eps: float = 1e-6) -> list[float]:
+    """GRPO's outcome advantage of each reward: (r − mean) / (std + `eps`) within its group of `group_size` consecutive
+    rewards, std with Bessel's correction -- verl's `compute_grpo_outcome_advantage` (epsilon 1e-6) and TRL's
+    `scale_rewards="group"` (which fixes eps at 1e-4). Raises ValueError if len(rewards) is not a multiple of
+    group_size (>= 2)."""
+    r = [float(x) for x in rewards]
+    if group_size < 2 or len(r) % group_size: raise ValueError(f"{len(r)} rewards are not groups of {group_size} >= 2")
+    out = []
+    for i in range(0, len(r), group_size):
+        g = r[i:i + group_size]
+        m = sum(g) / group_size
+        sd = math.sqrt(sum((x - m) ** 2 for x in g) / (group_size - 1))
+        out += [(x - m) / (sd + eps) for x in g]
+    return out
 
 # %% ../nbs/10_rl.ipynb #5d28ffff
 @contextmanager
@@ -817,8 +946,18 @@ def _grpo_trainer_cls():
     class StarGRPOTrainer(AtomicCheckpoints, GRPOTrainer):
         """TRL's `GRPOTrainer` whose checkpoints are marked complete (`star.checkpoints.AtomicCheckpoints`), whose
         prompt order is a function of the epoch (`_replay_epochs`: a run resumed at an epoch boundary draws the
-        prompts the uninterrupted run drew), and whose multi-process CPU run resumes its optimizer state on `cpu`
-        (see `_cpu_map_location`)."""
+        prompts the uninterrupted run drew), whose multi-process CPU run resumes its optimizer state on `cpu`
+        (see `_cpu_map_location`), and whose advantages take verl's ε (`star_adv_epsilon`, `group_advantages` of the
+        rewards `rollout_func` left in `_star_rewards`) instead of TRL's fixed 1e-4."""
+        star_adv_epsilon = None
+        def _generate_and_score_completions(self, inputs):
+            out = super()._generate_and_score_completions(inputs)
+            r, self._star_rewards = getattr(self, "_star_rewards", None), None
+            if self.model.training and self.star_adv_epsilon is not None and r is not None:
+                a = out["advantages"]
+                if len(r) != len(a): raise RuntimeError(f"{len(r)} rewards for {len(a)} advantages")
+                out["advantages"] = a.new_tensor(group_advantages(r, self.num_generations, self.star_adv_epsilon))
+            return out
         def _get_train_sampler(self, dataset=None):
             import types
             s = super()._get_train_sampler(dataset)
@@ -856,8 +995,8 @@ def build_trainer(cfg: RLRunConfig, model, tokenizer, train_tasks: Sequence, val
     with fd_stdout(), trl_engine_dtype(engine_dtype(cfg.dtype, tiny)):   # TRL starts the colocated vLLM engine here
         trainer = _grpo_trainer_cls()(**kw)
     val_cb.trainer = trainer
-    trainer.star_validation = val_cb
-    return use_step_progress(trainer, "GRPO steps", keys=("reward", "star/success", "star/tool_calls"))
+    trainer.star_validation, trainer.star_adv_epsilon = val_cb, cfg.adv_epsilon
+    return use_step_progress(trainer, "GRPO steps", keys=("reward", "star/success", "star/tool_calls", "clip_ratio/region_mean"))
 
 # %% ../nbs/10_rl.ipynb #4709a84e
 def _engine_info(cfg: RLRunConfig) -> dict:
@@ -912,15 +1051,26 @@ def _prepare_resume(cfg: RLRunConfig, point) -> None:
     state.wait_for_everyone()
 
 # %% ../nbs/10_rl.ipynb #c03eb61e
-_TRL_RECORDED = ("beta", "epsilon", "epsilon_high", "loss_type", "scale_rewards", "num_generations", "generation_batch_size",
-                 "per_device_train_batch_size", "gradient_accumulation_steps", "learning_rate", "temperature",
-                 "mask_truncated_completions", "bf16", "gradient_checkpointing", "max_completion_length", "use_vllm",
-                 "vllm_mode", "vllm_importance_sampling_correction", "save_total_limit")   # the TRL settings a record keeps
+_TRL_RECORDED = ("beta", "epsilon", "epsilon_high", "delta", "loss_type", "scale_rewards", "num_generations",
+                 "generation_batch_size", "steps_per_generation", "per_device_train_batch_size",
+                 "gradient_accumulation_steps", "num_iterations", "learning_rate", "weight_decay", "max_grad_norm",
+                 "temperature", "mask_truncated_completions", "bf16", "gradient_checkpointing", "max_completion_length",
+                 "use_vllm", "vllm_mode", "vllm_importance_sampling_correction", "save_total_limit")   # what a record keeps
+CLIP_KEYS = ("clip_ratio/low_mean", "clip_ratio/high_mean", "clip_ratio/region_mean", "clip_ratio/low_min",
+             "clip_ratio/high_max")   # TRL's clip fractions, logged per rollout batch (the mean over its mini-batches)
+
+def clip_fractions(log_history: Sequence[dict]) -> list[dict]:
+    """Per logged step of TRL's `log_history`: `step` (optimiser step) and the clip fractions of `CLIP_KEYS` (share of
+    policy tokens whose ratio was clipped: `low` below 1 - epsilon where A < 0, `high` above 1 + epsilon_high where
+    A > 0, `region` either; `low_min` / `high_max` over the ranks' per-sequence means), without the prefix."""
+    return [{"step": h.get("step"), **{k.split("/", 1)[1]: h[k] for k in CLIP_KEYS if k in h}}
+            for h in log_history if any(k in h for k in CLIP_KEYS)]
 
 def _run_record(cfg: RLRunConfig, trainer, fam, src: str, point, commit, engine: dict, t0: float, t_train: float) -> dict:
     """The record of a finished `train_rl` run (`star.results` schema, kind "rl"): config (paths repository-relative),
     training curve, the best and the initial validation metrics (`best_checkpoint` of `validation.jsonl`), the starting
-    weights (`init_reference`), the resume point, TRL's settings and log, the rollout statistics and the timings."""
+    weights (`init_reference`), the resume point, TRL's settings and log, the clip fractions of every step
+    (`clip_fractions`), the optimiser steps per step (`updates_per_step`), the rollout statistics and the timings."""
     records = read_jsonl(Path(cfg.out_dir) / "validation.jsonl", missing_ok=True)
     last = str(point.checkpoint) if point.checkpoint else None
     strip = lambda r: r and {**r, "checkpoint": repo_relative(r.get("checkpoint")),
@@ -938,7 +1088,8 @@ def _run_record(cfg: RLRunConfig, trainer, fam, src: str, point, commit, engine:
                      compute=dataclasses.asdict(run_dtype(cfg)),
                      steps=trainer.state.global_step, best_checkpoint=best and best["checkpoint"],
                      validation_checkpoints=[strip(r) for r in records if r["step"] > 0],
-                     trl_log=_curve(trainer.state.log_history),
+                     trl_log=_curve(trainer.state.log_history), clip=clip_fractions(trainer.state.log_history),
+                     updates_per_step=cfg.updates_per_step,
                      rollouts=read_jsonl(Path(cfg.out_dir) / "rollout_stats.jsonl", missing_ok=True),
                      seconds={"train": round(t_train, 1), "total": round(time.time() - t0, 1)})
 
@@ -990,10 +1141,10 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
             engine["vllm_dtype"] = str(trainer.vllm_generation.llm.llm_engine.model_config.dtype).removeprefix("torch.")
         last = str(point.checkpoint) if point.checkpoint else None
         t_train = time.time()
-        if last is not None and point.step >= cfg.total_steps:  # a finished run: re-read its state, take no extra step
+        if last is not None and point.step >= cfg.optimizer_steps:  # a finished run: re-read its state, take no extra step
             from transformers import TrainerState
             trainer.state = TrainerState.load_from_json(str(Path(last) / "trainer_state.json"))
-            if val_tasks and not any(r.get("step") == point.step for r in read_jsonl(Path(cfg.out_dir) / "validation.jsonl", missing_ok=True)):
+            if val_tasks and trainer.star_validation.needs_eval(point.step):   # decided on the main process
                 trainer._load_from_checkpoint(last)          # killed after its last save, before validating it
                 trainer.star_validation._eval(trainer.state, last)
         else:

@@ -17,12 +17,14 @@ from .models import K, DtypeChoice, dtype_choice, get_spec, normalize_dtype, on_
 from .paths import in_repo
 from .results import RUN_NAME, check_publish
 from .rewards import REWARDS, SCHEDULES
+from .tasks import AGENT_STAR_FILES, AGENT_STAR_HF
 
 # %% auto #0
-__all__ = ['ALGORITHMS', 'DATA_MIXES', 'INIT_CHOICES', 'LOSS_TYPES', 'TASK_FAMILIES', 'RUN_DEFAULTS', 'QUICK', 'load_family',
-           'RLRunConfig', 'field_docs', 'scale_defaults', 'defaults_table', 'bad_value', 'check_int', 'check_float',
-           'check_bool', 'check_choice', 'check_text', 'default_run_name', 'resolve_config', 'run_dtype', 'trl_config',
-           'run_params']
+__all__ = ['ALGORITHMS', 'DATA_MIXES', 'INIT_CHOICES', 'LOSS_TYPES', 'TASK_FAMILIES', 'RUN_DEFAULTS', 'QUICK', 'PAPER_POOLS',
+           'POOL_SUFFIXES', 'HYPERPARAMETERS', 'TRL_SETTINGS', 'RUN_SETTINGS', 'load_family', 'RLRunConfig',
+           'field_docs', 'scale_defaults', 'defaults_table', 'bad_value', 'check_int', 'check_float', 'check_bool',
+           'check_choice', 'check_text', 'default_run_name', 'pool_source', 'paper_pool', 'resolve_config', 'run_dtype',
+           'BatchSplit', 'batch_split', 'trl_config', 'hyperparameter_table', 'run_params']
 
 # %% ../nbs/08a_rl_config.ipynb #e29d8b37
 ALGORITHMS = ("grpo", "dapo", "arpo")
@@ -48,9 +50,9 @@ class _RunFields:
     n_train: int               # training prompts (paper: 1,000)
     failure_rate: float        # probability that an executed tool call fails, training only (Sec. 5.4: 0-10 %)
     epochs: int                # passes over the prompts (paper: 5)
-    max_steps: int             # optimiser steps; -1: epochs decide
+    max_steps: int             # steps (rollout batches); -1: epochs decide
     group_size: int            # G: rollouts per prompt (paper: 8)
-    batch_size: int            # prompts per optimiser step (paper: 32)
+    batch_size: int            # prompts per step, i.e. per rollout batch (paper: 32)
     lr: float                  # learning rate, constant (paper: 2e-6)
     max_context: int           # tokens of a training episode (paper: 30K)
     tool_budget: int           # tool calls per training episode (paper: 60)
@@ -66,10 +68,19 @@ class _RunFields:
 # %% ../nbs/08a_rl_config.ipynb #34556722
 @dataclass(frozen=True)
 class _LossFields(_RunFields):
-    epsilon: float = 0.2             # lower clip of the policy ratio
+    epsilon: float = 0.2             # lower clip of the policy ratio rho (verl clip_ratio_low)
     epsilon_high: float = 0.28       # upper clip (clip-higher, DAPO's value; the paper gives none)
+    clip_ratio_c: float | None = 3.0  # dual clip: rho capped here where the advantage is negative (verl; TRL `delta`)
     loss_type: str = "dapo"          # TRL's loss normalisation (LOSS_TYPES); dapo: over all tokens of the batch
     beta: float = 0.0                # KL coefficient (paper: KL-free, no reference model)
+    ppo_mini_batch_size: int | None = None  # prompts per PPO mini-batch = per optimiser step (verl); None: batch_size
+    ppo_epochs: int = 1              # passes over each rollout batch (verl ppo_epochs; TRL num_iterations)
+    weight_decay: float = 0.01       # AdamW weight decay (verl's actor optimiser)
+    max_grad_norm: float = 1.0       # gradient-norm clip (verl's optimiser clip_grad)
+    adv_epsilon: float = 1e-6        # eps of the advantage (r - mean) / (std + eps) (verl compute_grpo_outcome_advantage)
+    mask_max_prompt_length_exceeded: bool = True    # overlong out of the loss (rLLM's names): the context overflowed
+    mask_max_response_length_exceeded: bool = True  # ... a turn was cut at max_new_tokens_per_turn
+    mask_max_turns_exceeded: bool = True            # ... the tool-call (turn) budget ran out
     protocol: str = "agent_star"     # evaluator protocol of rewards and validation ('agent_star' | 'official')
     formatter: str = "auto"          # star.formatter.format_plan mode of rewards and validation
     formatter_base_url: str | None = None   # LLM formatter (formatter 'llm', or 'auto' with an endpoint): base URL
@@ -86,7 +97,7 @@ class _ModelFields(_LossFields):
     dtype: str = "float32"           # compute precision: 'auto' (the hardware's, run_dtype) or a dtype name
     gradient_checkpointing: bool = False  # recompute activations in the backward pass
     per_device_batch: int = 2        # completions per forward/backward micro-batch
-    save_steps: int = 1              # optimiser steps between checkpoints
+    save_steps: int = 1              # steps (rollout batches) between checkpoints
     save_total_limit: int | None = 2  # checkpoints kept: the newest (to resume) and the best on validation
 
 # %% ../nbs/08a_rl_config.ipynb #0843478e
@@ -101,7 +112,8 @@ class _RolloutFields(_ModelFields):
     arpo_entropy_weight: float = 0.2  # weight of the entropy rise in the branching probability
     arpo_threshold: float = 0.5      # branch where the weighted entropy rise exceeds this
     arpo_k: int = 20                 # tokens of a turn whose entropy is measured
-    pool: str | None = None          # JSONL pool of synthetic tasks (default: synthesize offline)
+    arpo_top_logprobs: int = 10      # log-probs per token vLLM returns for that entropy (the ARPO reference's 10)
+    pool: str | None = None          # RL prompts: a task file or the hub release (`pool_source`); None: synthesised offline
     trip_days: tuple = (3, 5, 7)     # trip lengths of the RL prompts (TravelPlanner: 3, 5, 7; CPU scales: 3 only)
     sft_steps: int | None = None     # SFT steps when init='sft' on an offline scale
     sft_n: int | None = None         # ... and its trajectories (None: the family's SFT set, e.g. OFFLINE_SFT_DATA)
@@ -130,6 +142,12 @@ class RLRunConfig(_RolloutFields):
     @property
     def total_steps(self) -> int: return self.max_steps if self.max_steps > 0 else self.epochs * self.steps_per_epoch
     @property
+    def n_mini_batches(self) -> int: return self.batch_size // (self.ppo_mini_batch_size or self.batch_size)
+    @property
+    def updates_per_step(self) -> int: return self.n_mini_batches * self.ppo_epochs
+    @property
+    def optimizer_steps(self) -> int: return self.total_steps * self.updates_per_step
+    @property
     def results_path(self) -> Path: return Path(self.results_dir or self.out_dir) / f"{self.run_name}.json"
     def to_dict(self) -> dict: return asdict(self)
 
@@ -143,12 +161,18 @@ def field_docs(cls=RLRunConfig) -> dict[str, str | None]:
     return {f.name: docs.get(f.name) for f in dataclasses.fields(cls)}
 
 # %% ../nbs/08a_rl_config.ipynb #197ca281
-# Run-size defaults per scale. The learning hyper-parameters (algorithm, reward, lr, batch, G, temperature, epochs,
-# context, tool budget, beta) come from `get_spec(scale).rl` alone: no key here names one of them (a test keeps it so),
-# so each default has exactly one home and `defaults_table` shows the merged table.
+# Run-size defaults per scale. The learning hyper-parameters of the model registry (algorithm, reward, lr, batch, G,
+# temperature, epochs, context, tool budget, beta) come from `get_spec(scale).rl` alone: no key here names one of them
+# (a test keeps it so), so each default has exactly one home and `defaults_table` shows the merged table. The PPO
+# mini-batch, which the registry does not hold, is set here.
 RUN_DEFAULTS = {
+    # ppo_mini_batch_size: the paper does not give it; rLLM's agent examples of its time split a rollout batch into two
+    # PPO mini-batches (examples/search/train_search_agent.sh, examples/frozenlake/train_frozenlake_agent.sh:
+    # train_batch_size 64, ppo_mini_batch_size 32; rllm-org/rllm e817e3d4), so the paper's batch of 32 -> 16.
+    # pool "agent_star": the paper's released prompts for the run's data (`PAPER_POOLS`, from the hub)
     "paper": dict(n_train=1000, n_val=180, max_steps=-1, max_new_tokens_per_turn=8192, lora=False, dtype="auto",
-                  gradient_checkpointing=True, per_device_batch=1, save_steps=10, init="sft", vllm_enable_sleep_mode=True),
+                  gradient_checkpointing=True, per_device_batch=1, save_steps=10, init="sft", vllm_enable_sleep_mode=True,
+                  ppo_mini_batch_size=16, pool="agent_star"),
     # offline CPU scales: start from our SFT checkpoint, easy prompts, 2 steps of one group, 768-token turns (a whole
     # plan fits in the answer turn), one rollout per forward/backward (a 7K-token episode's logits alone are ~2 GB),
     # no validation pass (each one costs minutes here; `-p n_val 8`
@@ -160,8 +184,11 @@ RUN_DEFAULTS = {
     "1.5B-offline": dict(data="easy", trip_days=(3,), n_train=8, n_val=0, max_steps=2, max_new_tokens_per_turn=768, lora=True,
                          dtype="auto", gradient_checkpointing=True, per_device_batch=1,
                          save_steps=1, init="sft"),
+    # the random test model: every 24-token turn is cut (it never closes a tag), so masking cut turns (the paper's
+    # reading, `mask_max_response_length_exceeded`) would leave nothing to train on
     "tiny": dict(n_train=4, n_val=2, max_steps=2, max_new_tokens_per_turn=24, lora=False, dtype="float32",
-                 gradient_checkpointing=False, per_device_batch=2, save_steps=1, init="base", vllm_kv_cache_gib=1),
+                 gradient_checkpointing=False, per_device_batch=2, save_steps=1, init="base", vllm_kv_cache_gib=1,
+                 mask_max_response_length_exceeded=False),
 }
 
 # `nbs/rl.ipynb -p quick True`: the same pipeline at smoke size, under its own run name -- a 2-step SFT on its own
@@ -281,8 +308,10 @@ def _check_names(c: dict) -> None:
 _INT_MIN = (("n_train", 1), ("group_size", 2), ("batch_size", 1), ("epochs", 1), ("max_context", 1), ("tool_budget", 1),
             ("n_val", 0), ("max_new_tokens_per_turn", 1), ("per_device_batch", 1), ("save_steps", 1), ("seed", 0),
             ("vllm_tensor_parallel_size", 1), ("vllm_kv_cache_gib", 1), ("lora_r", 1), ("val_max_context", 1),
-            ("val_tool_budget", 1), ("arpo_branch", 2), ("arpo_k", 1))
-_BOOLS = ("lora", "gradient_checkpointing", "vllm_enable_sleep_mode", "vllm_importance_sampling_correction", "allow_dirty")
+            ("val_tool_budget", 1), ("arpo_branch", 2), ("arpo_k", 1), ("ppo_epochs", 1),
+            ("arpo_top_logprobs", 1))
+_BOOLS = ("lora", "gradient_checkpointing", "vllm_enable_sleep_mode", "vllm_importance_sampling_correction", "allow_dirty",
+          "mask_max_prompt_length_exceeded", "mask_max_response_length_exceeded", "mask_max_turns_exceeded")
 
 def _check_numbers(c: dict) -> None:
     "The numbers and switches of `c`, in place (each with its range); `use_vllm` None becomes `vllm_available()`."
@@ -298,6 +327,10 @@ def _check_numbers(c: dict) -> None:
     c["epsilon"] = check_float("epsilon", c["epsilon"], 0, 1, hi_open=True)
     c["epsilon_high"] = check_float("epsilon_high (clip-higher: >= epsilon)", c["epsilon_high"], c["epsilon"])
     c["beta"] = check_float("beta", c["beta"], 0)
+    if c["clip_ratio_c"] is not None: c["clip_ratio_c"] = check_float("clip_ratio_c", c["clip_ratio_c"], 1, lo_open=True)
+    c["weight_decay"] = check_float("weight_decay", c["weight_decay"], 0)
+    c["max_grad_norm"] = check_float("max_grad_norm", c["max_grad_norm"], 0, lo_open=True)
+    c["adv_epsilon"] = check_float("adv_epsilon", c["adv_epsilon"], 0, lo_open=True)
     c["lora_alpha"] = check_float("lora_alpha", c["lora_alpha"], 0, lo_open=True)
     c["arpo_entropy_weight"] = check_float("arpo_entropy_weight", c["arpo_entropy_weight"])
     c["arpo_threshold"] = check_float("arpo_threshold", c["arpo_threshold"], 0, 1)
@@ -305,16 +338,54 @@ def _check_numbers(c: dict) -> None:
     for k in _BOOLS: c[k] = check_bool(k, c[k])
     c["use_vllm"] = vllm_available() if c["use_vllm"] is None else check_bool("use_vllm", c["use_vllm"])
 
+# %% ../nbs/08a_rl_config.ipynb #d3071275
+# the Agent-STAR release's prompt file of each level mix (star.tasks.AGENT_STAR_FILES; App. D.2, Table 3); a run of more
+# than its 1K prompts (the data-quantity study, Fig. 5) draws from the whole 17K pool
+PAPER_POOLS = {"mixed": "mixed_1k", "easy": "easy_1k", "medium": "medium_1k", "hard": "hard_1k"}
+POOL_SUFFIXES = (".jsonl", ".jsonl.gz", ".json", ".parquet")
+
+def pool_source(pool: str) -> tuple:
+    """Where the RL prompts `pool` come from: `("file", path)` for a local file of TravelPlanner rows (`POOL_SUFFIXES`;
+    a relative path that is not found here is taken from the repository root); `("hub", repo, filename)` for
+    'agent_star:<name>' -- the Agent-STAR release `star.tasks.AGENT_STAR_HF`, `<name>` a key of `AGENT_STAR_FILES`
+    ('mixed_1k' = Travel_Mixed_1K_RL.jsonl, the paper's 1K RL prompts) or a file name -- or 'hf:<owner>/<dataset>/<file>'
+    (any dataset on the Hugging Face hub). Raises ValueError for anything else (a missing file included)."""
+    if not isinstance(pool, str) or not pool.strip(): raise bad_value("pool", "a task file or a hub dataset", pool)
+    if pool.startswith("agent_star:"):
+        name = pool.split(":", 1)[1]
+        f = AGENT_STAR_FILES.get(name, name)
+        if not f.endswith(POOL_SUFFIXES):
+            raise ValueError(f"pool {pool!r}: no Agent-STAR prompt file {name!r}; known: {', '.join(sorted(AGENT_STAR_FILES))}")
+        return ("hub", AGENT_STAR_HF, f)
+    if pool.startswith("hf:"):
+        parts = pool[3:].split("/", 2)
+        if len(parts) < 3 or not all(parts) or not parts[2].endswith(POOL_SUFFIXES):
+            raise ValueError(f"pool {pool!r}: a hub pool is hf:<owner>/<dataset>/<file> with a file ending in {POOL_SUFFIXES}")
+        return ("hub", f"{parts[0]}/{parts[1]}", parts[2])
+    p = Path(pool) if Path(pool).is_file() else in_repo(pool)
+    if not p.is_file():
+        raise ValueError(f"pool must be a task file ({', '.join(POOL_SUFFIXES)}), 'agent_star:<name>' or "
+                         f"'hf:<owner>/<dataset>/<file>', got {pool!r} (no such file)")
+    if not p.name.endswith(POOL_SUFFIXES): raise ValueError(f"pool {pool!r}: a task file ends in {', '.join(POOL_SUFFIXES)}")
+    return ("file", str(p))
+
+def paper_pool(data: str, n_train: int) -> str | None:
+    "The release's prompts of a run with level mix `data` and `n_train` prompts (`PAPER_POOLS`); None for a task family."
+    if data not in PAPER_POOLS: return None
+    return f"agent_star:{PAPER_POOLS[data]}" if n_train <= 1000 else "agent_star:total_17k"
+
 # %% ../nbs/08a_rl_config.ipynb #ab4a09b0
 def _check_sources(c: dict, init_default: str) -> None:
-    """Where the run starts and reads from, in place: `init` ('auto' -> the scale's), the paths, the task pool (a file),
+    """Where the run starts and reads from, in place: `init` ('auto' -> the scale's), the paths, the task pool (a file or
+    the hub, `pool_source`; 'agent_star': the release's file for the run's data, `paper_pool`; 'synthetic': None),
     the formatter's key variable (a NAME, never a key), and `trip_days` (3 | "3,5" | [3, 5] -> (3, 5))."""
     c["init"] = check_text("init", c["init"])
     if c["init"] == "auto": c["init"] = init_default
     for k in ("out_dir", "results_dir", "pool", "formatter_base_url", "formatter_model", "formatter_cache"):
         if k in c: c[k] = check_text(k, c[k], none=True)
-    if c["pool"] is not None and not (Path(c["pool"]).is_file() or in_repo(c["pool"]).is_file()):
-        raise ValueError(f"pool must be a JSON-lines task file, got {c['pool']!r} (no such file)")
+    if c["pool"] == "agent_star": c["pool"] = paper_pool(c["data"], c["n_train"])   # the release (hub) of this data
+    elif c["pool"] == "synthetic": c["pool"] = None                                   # synthesised offline
+    if c["pool"] is not None: pool_source(c["pool"])
     if not isinstance(c["formatter_key_env"], str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", c["formatter_key_env"]):
         raise bad_value("formatter_key_env", "the NAME of an environment variable (never the key itself)", "<hidden>")
     td = c["trip_days"]
@@ -324,8 +395,14 @@ def _check_sources(c: dict, init_default: str) -> None:
     c["trip_days"] = tuple(sorted(set(td)))
 
 def _check_shape(c: dict, p: dict) -> None:
-    "What depends on several values: batch within the data, ARPO's M within G, the memory plan's hardware, the LLM formatter's endpoint."
+    """What depends on several values: batch within the data, the PPO mini-batch within the batch, ARPO's M within G,
+    the memory plan's hardware, the LLM formatter's endpoint."""
     if c["batch_size"] > c["n_train"]: raise ValueError(f"batch_size {c['batch_size']} > n_train {c['n_train']}")
+    if c["ppo_mini_batch_size"] is not None:
+        mb = c["ppo_mini_batch_size"] = check_int("ppo_mini_batch_size", c["ppo_mini_batch_size"], 1)
+        if c["batch_size"] % mb:
+            raise ValueError(f"ppo_mini_batch_size {mb} does not divide batch_size {c['batch_size']} into PPO mini-batches"
+                             + ("" if "ppo_mini_batch_size" in p else " (the scale's default: set ppo_mini_batch_size too)"))
     c["arpo_initial"] = check_int("arpo_initial", c["arpo_initial"] if "arpo_initial" in p else max(1, c["group_size"] // 2),
                                   1, c["group_size"])
     if c["gpu_memory_gb"] is not None: c["gpu_memory_gb"] = check_float("gpu_memory_gb", c["gpu_memory_gb"], 0, lo_open=True)
@@ -372,30 +449,50 @@ def run_dtype(cfg: RLRunConfig) -> DtypeChoice:
     return dtype_choice(None, cfg.dtype)
 
 
+# %% ../nbs/08a_rl_config.ipynb #72eb56ab
+@dataclass(frozen=True)
+class BatchSplit:
+    "How one rollout batch is cut for TRL on each process (`batch_split`); counts per process except `mini_batches`."
+    micro: int                  # episodes per forward/backward (TRL per_device_train_batch_size)
+    steps_per_generation: int   # micro-batches per rollout batch (TRL steps_per_generation)
+    accumulation: int           # micro-batches per optimiser step = per PPO mini-batch (TRL gradient_accumulation_steps)
+    mini_batches: int           # PPO mini-batches per rollout batch = optimiser steps per pass over it
+
+def batch_split(cfg, processes: int = 1) -> BatchSplit:
+    """The micro-batching of run `cfg` (an `RLRunConfig`, or anything with batch_size, group_size, per_device_batch and
+    optionally ppo_mini_batch_size) on `processes` processes: micro-batches of `per_device_batch` episodes (fewer if a
+    process's share of a mini-batch is smaller), accumulated over one PPO mini-batch of `ppo_mini_batch_size` x G
+    rollouts per optimiser step. Shared by `trl_config` and `star.memory.plan`. Raises ValueError when a mini-batch's
+    rollouts do not split into equal micro-batches over the processes."""
+    gen = cfg.batch_size * cfg.group_size
+    mb = (getattr(cfg, "ppo_mini_batch_size", None) or cfg.batch_size) * cfg.group_size   # rollouts per mini-batch
+    micro = min(cfg.per_device_batch, mb // processes)
+    if micro < 1 or mb % (micro * processes) or gen % mb:
+        raise ValueError(f"{mb} rollouts per PPO mini-batch ({gen} per step) do not split into micro-batches of "
+                         f"{micro} on {processes} processes")
+    return BatchSplit(micro, gen // (micro * processes), mb // (micro * processes), gen // mb)
+
 # %% ../nbs/08a_rl_config.ipynb #ada4660d
 def trl_config(cfg: RLRunConfig, num_processes: int | None = None, **overrides):
     """`trl.GRPOConfig` of a run (see the list above). `num_processes` defaults to $WORLD_SIZE (1). `overrides` go to
-    GRPOConfig last. Raises ValueError if `batch_size × group_size` cannot be split into micro-batches of
-    `per_device_batch` over the processes."""
+    GRPOConfig last. Raises ValueError where `batch_split` does (a PPO mini-batch that does not split into
+    micro-batches of `per_device_batch` over the processes)."""
     from trl import GRPOConfig
-    nproc = int(num_processes or os.environ.get("WORLD_SIZE", 1))
-    gen = cfg.batch_size * cfg.group_size
-    micro = min(cfg.per_device_batch, gen // nproc)
-    if micro < 1 or gen % (micro * nproc):
-        raise ValueError(f"{gen} rollouts per step do not split into micro-batches of {micro} on {nproc} processes")
-    accum = gen // (micro * nproc)
-    cuda, dt = on_cuda(), run_dtype(cfg).dtype
+    b = batch_split(cfg, int(num_processes or os.environ.get("WORLD_SIZE", 1)))
+    k, cuda, dt = cfg.updates_per_step, on_cuda(), run_dtype(cfg).dtype
     kw = dict(output_dir=str(cfg.out_dir), learning_rate=cfg.lr, lr_scheduler_type="constant", warmup_steps=0,
-              per_device_train_batch_size=micro, gradient_accumulation_steps=accum, steps_per_generation=accum,
-              num_generations=cfg.group_size, num_train_epochs=cfg.epochs, max_steps=cfg.max_steps,
-              temperature=cfg.temperature, top_p=1.0, beta=cfg.beta, epsilon=cfg.epsilon,
-              epsilon_high=cfg.epsilon_high, loss_type=cfg.loss_type, scale_rewards="group", num_iterations=1,
-              mask_truncated_completions=False, max_completion_length=cfg.max_context,
+              per_device_train_batch_size=b.micro, gradient_accumulation_steps=b.accumulation,
+              steps_per_generation=b.steps_per_generation, num_iterations=cfg.ppo_epochs,
+              num_generations=cfg.group_size, num_train_epochs=cfg.epochs,
+              max_steps=cfg.optimizer_steps, temperature=cfg.temperature, top_p=1.0,
+              beta=cfg.beta, epsilon=cfg.epsilon, epsilon_high=cfg.epsilon_high, delta=cfg.clip_ratio_c,
+              loss_type=cfg.loss_type, scale_rewards="group", weight_decay=cfg.weight_decay,
+              max_grad_norm=cfg.max_grad_norm, mask_truncated_completions=False, max_completion_length=cfg.max_context,
               bf16=dt == "bfloat16", fp16=dt == "float16", use_cpu=not cuda,
-              gradient_checkpointing=cfg.gradient_checkpointing, logging_steps=1, save_strategy="steps",
-              save_steps=cfg.save_steps, save_total_limit=cfg.save_total_limit, report_to="none", seed=cfg.seed,
+              gradient_checkpointing=cfg.gradient_checkpointing, logging_steps=k, save_strategy="steps",
+              save_steps=cfg.save_steps * k, save_total_limit=cfg.save_total_limit, report_to="none", seed=cfg.seed,
               data_seed=cfg.seed, shuffle_dataset=True, remove_unused_columns=False, dataloader_num_workers=0,
-              disable_dropout=True, max_grad_norm=1.0, use_vllm=cfg.use_vllm, vllm_mode=cfg.vllm_mode,
+              disable_dropout=True, use_vllm=cfg.use_vllm, vllm_mode=cfg.vllm_mode,
               vllm_importance_sampling_correction=cfg.vllm_importance_sampling_correction,
               vllm_max_model_length=max(cfg.max_context, cfg.val_max_context if cfg.n_val else 0),
               vllm_gpu_memory_utilization=cfg.vllm_gpu_memory_utilization,
@@ -403,6 +500,104 @@ def trl_config(cfg: RLRunConfig, num_processes: int | None = None, **overrides):
               vllm_enable_sleep_mode=cfg.vllm_enable_sleep_mode and cuda)   # vLLM sleeps on GPUs only
     kw.update(overrides)
     return GRPOConfig(**kw)
+
+# %% ../nbs/08a_rl_config.ipynb #667e6fda
+_VERL, _RLLM = "verl v0.6.1 (volcengine/verl d62da49)", "rllm-org/rllm e817e3d4"
+_ARPO, _STAR = "dongguanting/ARPO e257337", "WxxShirley/Agent-STAR 460a4e3"
+_ARPO_ROLLOUT = "ARPO/verl_arpo_entropy/verl/workers/rollout/vllm_rollout/vllm_rollout_with_tools.py"
+# field: (its TRL setting, source, reference)
+HYPERPARAMETERS = {
+    "algorithm": ("-", "paper", "App. D.4, D.5: ARPO at 1.5B, GRPO at 3B and 7B"),
+    "reward": ("reward_funcs", "paper", "Sec. 4.2, App. C.2: Curriculum = Sum 2 epochs, Macro 2, Success 1; App. D.5"),
+    "data": ("train_dataset", "paper", "App. D.2, Table 3: Mixed-1K, easy:medium:hard 4:3:3"),
+    "n_train": ("train_dataset", "paper", "App. C.2: 1K synthetic prompts, none of them SFT queries"),
+    "pool": ("train_dataset", "paper", "Agent-STAR release: xxwu/Agent-STAR-TravelDataset Travel_Mixed_1K_RL.jsonl"),
+    "trip_days": ("train_dataset", "paper", "TravelPlanner's 3/5/7-day trips (Xie et al. 2024); CPU scales: 3 only (ours)"),
+    "epochs": ("num_train_epochs", "paper", "App. C.2: 5 epochs"),
+    "max_steps": ("max_steps (x updates_per_step)", "paper", "App. D.2: about 155 steps = 5 epochs of 1K / 32"),
+    "group_size": ("num_generations", "paper", "Sec. 4.1, App. C.2: G = 8"),
+    "batch_size": ("steps_per_generation", "paper", "App. C.2: training batch 32 prompts"),
+    "lr": ("learning_rate", "paper", "App. C.2: 2e-6"),
+    "max_context": ("max_completion_length", "paper", "Sec. 4.1, App. C.2: 30K tokens in training"),
+    "tool_budget": ("-", "paper", "App. C.2: 60 tool calls"),
+    "temperature": ("temperature", "paper", "App. C.2: 1.0"),
+    "max_new_tokens_per_turn": ("-", "Agent-STAR", f"{_STAR} Inference/react_agent.py: max_tokens=8192 per call"),
+    "failure_rate": ("-", "paper", "Sec. 5.4: 0-10 % tool failures in training only"),
+    "init": ("model", "paper", "Sec. 4.1: RL starts from the SFT model (xxwu/Agent-STAR-SFT-*)"),
+    "n_val": ("-", "paper", "App. C.2: model selection on TravelPlanner's 180 validation queries"),
+    "epsilon": ("epsilon", "verl", f"{_VERL} trainer/config/actor/actor.yaml clip_ratio_low 0.2"),
+    "epsilon_high": ("epsilon_high", "rLLM", f"{_RLLM} examples/search/train_search_agent.sh clip_ratio_high=0.28 "
+                     "(DAPO's value, Yu et al. 2025 Sec. 3.1); paper Sec. 4.1: only 'increase eps_high'"),
+    "clip_ratio_c": ("delta", "verl", f"{_VERL} actor.yaml clip_ratio_c 3.0 (dual clip, core_algos.compute_policy_loss)"),
+    "loss_type": ("loss_type", "paper", "Sec. 3 Eq. 1: 1 / sum_i |H_i| over the group's policy tokens (verl token-mean)"),
+    "beta": ("beta", "paper", "Sec. 4.1: KL-free"),
+    "ppo_mini_batch_size": ("gradient_accumulation_steps", "rLLM", f"{_RLLM} examples/search/train_search_agent.sh, "
+                            "examples/frozenlake/train_frozenlake_agent.sh: train_batch_size 64, ppo_mini_batch_size 32"),
+    "ppo_epochs": ("num_iterations", "verl", f"{_VERL} actor.yaml ppo_epochs 1"),
+    "weight_decay": ("weight_decay", "verl", f"{_VERL} actor.yaml optim.weight_decay 0.01"),
+    "max_grad_norm": ("max_grad_norm", "verl", f"{_VERL} trainer/config/optim/fsdp.yaml clip_grad 1.0"),
+    "adv_epsilon": ("(star.rl trainer)", "verl", f"{_VERL} trainer/ppo/core_algos.py compute_grpo_outcome_advantage "
+                    "epsilon=1e-6"),
+    "mask_max_prompt_length_exceeded": ("env_mask", "paper", "Sec. 4.1 (3): overlength rollouts out of the loss, kept in "
+                                        f"the advantage; {_RLLM} engine/agent_execution_engine.py overlong_filter: TRUNCATION"),
+    "mask_max_response_length_exceeded": ("env_mask", "rLLM", f"{_RLLM} workflows/multi_turn_workflow.py (a turn "
+                                          "finishing by 'length' ends it), trainer/config/agent_ppo_trainer.yaml compact_filtering"),
+    "mask_max_turns_exceeded": ("env_mask", "rLLM", f"{_RLLM} agent_execution_engine.py overlong_filter: MAX_STEPS; "
+                                "agent_ppo_trainer.yaml compact_filtering.mask_max_turns_exceeded"),
+    "protocol": ("reward_funcs", "paper", "Sec. 3: the evaluator's commonsense and hard constraints (local protocol)"),
+    "formatter": ("reward_funcs", "paper", "App. C.2: an LLM (DeepSeek-V3.2-Exp) parses plans to JSON; offline: ours"),
+    "formatter_prompt": ("reward_funcs", "paper", "App. E: 'Prompt for Formatting Planning'"),
+    "lora": ("peft_config", "paper", "App. C.2: full fine-tuning; LoRA only on the CPU scales (ours)"),
+    "lora_r": ("peft_config", "ours", "CPU scales only"),
+    "lora_alpha": ("peft_config", "ours", "CPU scales only"),
+    "dtype": ("bf16", "verl", f"{_VERL} trainer/config/engine/fsdp.yaml: float32 weights, bfloat16 compute"),
+    "val_temperature": ("-", "paper", "App. C.3: temperature 0.6"),
+    "val_top_p": ("-", "paper", "App. C.3: top-p 0.95"),
+    "val_max_context": ("vllm_max_model_length", "paper", "App. C.3: 32K tokens"),
+    "val_tool_budget": ("-", "paper", "App. C.3: 60 tool calls"),
+    "arpo_initial": ("-", "ARPO", f"{_ARPO} ARPO/scripts/ARPO_7B_Reasoning_1node.sh INITIAL_ROLLOUTS=8 of ROLLOUT_N=16"),
+    "arpo_branch": ("-", "ARPO", f"{_ARPO} ARPO_7B_Reasoning_1node.sh BEAM_SIZE=2"),
+    "arpo_entropy_weight": ("-", "ARPO", f"{_ARPO} ARPO_7B_Reasoning_1node.sh Entropy_weight=0.2"),
+    "arpo_threshold": ("-", "ARPO", f"{_ARPO} ARPO_7B_Reasoning_1node.sh BRANCH_PROBABILITY=0.5"),
+    "arpo_k": ("-", "ARPO", f"{_ARPO} {_ARPO_ROLLOUT}: a turn's first 20 tokens"),
+    "arpo_top_logprobs": ("-", "ARPO", f"{_ARPO} {_ARPO_ROLLOUT}: self.logprobs = 10"),
+    "vllm_importance_sampling_correction": ("vllm_importance_sampling_correction", "verl",
+                                            f"{_VERL} trainer/config/algorithm/rollout_correction.yaml: off (rollout_is null)"),
+}
+
+# %% ../nbs/08a_rl_config.ipynb #bce72f57
+# hyper-parameters that are TRL settings without a field: (GRPOConfig attribute(s), source, reference)
+TRL_SETTINGS = {
+    "scale_rewards": (("scale_rewards",), "paper", "Sec. 3: advantages normalised within the group (verl "
+                      "norm_adv_by_std_in_grpo True)"),
+    "top_p": (("top_p",), "verl", f"{_VERL} trainer/config/rollout/rollout.yaml top_p 1, top_k -1"),
+    "lr schedule": (("lr_scheduler_type", "warmup_steps"), "verl", f"{_VERL} optim/fsdp.yaml lr_scheduler_type constant, "
+                    "lr_warmup_steps_ratio 0"),
+    "AdamW": (("adam_beta1", "adam_beta2", "adam_epsilon"), "verl", f"{_VERL} optim/fsdp.yaml AdamW betas [0.9, 0.999] "
+              "(torch eps 1e-8)"),
+    "ratio level": (("importance_sampling_level",), "verl", f"{_VERL} core_algos.compute_policy_loss: per token"),
+    "entropy bonus": (("entropy_coef",), "verl", f"{_VERL} actor.yaml entropy_coeff 0"),
+    "TRL's truncation mask": (("mask_truncated_completions",), "ours", "off: the overlong switches above mask instead"),
+}
+# fields that are not hyper-parameters: where the run writes, how it is launched, the rollout engine's plumbing
+RUN_SETTINGS = ("scale", "seed", "out_dir", "results_dir", "run_name", "formatter_base_url", "formatter_model",
+                "formatter_key_env", "formatter_cache", "gradient_checkpointing", "per_device_batch", "save_steps",
+                "save_total_limit", "sft_steps", "sft_n", "use_vllm", "vllm_mode", "vllm_gpu_memory_utilization",
+                "vllm_tensor_parallel_size", "vllm_enable_sleep_mode", "vllm_kv_cache_gib", "stop_after", "allow_dirty",
+                "gpu_memory_gb", "n_gpus")
+
+def hyperparameter_table(scale: str = "3B", processes: int = 8):
+    """Every RL hyper-parameter of a run at `scale` (`resolve_config(scale=scale)` on `processes` processes): a pandas
+    DataFrame with its value, TRL setting, source ('paper' | 'verl' | 'rLLM' | 'ARPO' | 'Agent-STAR' | 'ours') and
+    reference (paper section, or framework file and commit)."""
+    import pandas as pd
+    c = resolve_config(scale=scale)
+    g = trl_config(c, num_processes=processes)
+    rows = [dict(parameter=k, value=repr(getattr(c, k)), trl=t, source=s, reference=r) for k, (t, s, r) in HYPERPARAMETERS.items()]
+    val = lambda a: repr(getattr(getattr(g, a), "value", getattr(g, a)))     # enums (lr_scheduler_type) by value
+    rows += [dict(parameter=k, value=", ".join(val(a) for a in attrs),
+                  trl=", ".join(attrs), source=s, reference=r) for k, (attrs, s, r) in TRL_SETTINGS.items()]
+    return pd.DataFrame(rows).set_index("parameter")
 
 # %% ../nbs/08a_rl_config.ipynb #e9a1713a
 def run_params(namespace: dict) -> dict:

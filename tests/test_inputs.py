@@ -34,7 +34,7 @@ ENV = {k: v for k, v in os.environ.items() if k not in ("MASTER_PORT", "MASTER_A
     (dict(lora="maybe"), "lora must be true or false, got 'maybe'"),
     (dict(use_vllm="sometimes"), "use_vllm must be true or false, got 'sometimes'"),
     (dict(trip_days="x"), "trip_days must be among TravelPlanner's 3, 5, 7"),
-    (dict(pool="runs/no_such_pool.jsonl"), "pool must be a JSON-lines task file, got 'runs/no_such_pool.jsonl' (no such file)"),
+    (dict(pool="runs/no_such_pool.jsonl"), "got 'runs/no_such_pool.jsonl' (no such file)"),
     (dict(formatter_key_env="sk-abcdefghijklmnopqrstuvwx"), "formatter_key_env must be the NAME of an environment variable"),
     (dict(val_top_p=1.5), "val_top_p must be a finite number > 0 and <= 1, got 1.5"),
     (dict(epsilon=0.3, epsilon_high=0.2), "epsilon_high (clip-higher: >= epsilon) must be a finite number >= 0.3, got 0.2"),

@@ -13,7 +13,7 @@ from star.evaluator import evaluate_plan
 from star.formatter import canonical_plan, render_plan
 from star.models import load_tokenizer
 from star.rewards import FORMAT_ERROR, reward, reward_fn
-from star.rl import (arpo_plan, arpo_rollouts, dynamic_sampling_mask, entropy_deltas, make_rollout_func,
+from star.rl import (arpo_rollouts, arpo_schedule, dynamic_sampling_mask, entropy_deltas, make_rollout_func,
                      rollout_rewards, score_rollout, train_rl)
 from star.rl_config import resolve_config, trl_config
 import star.rl as star_rl
@@ -60,7 +60,8 @@ def test_resolve_config_paper_3B():
     with pytest.raises(TypeError, match="max_step"): resolve_config(scale="3B", max_step=3)
     g = trl_config(c, num_processes=8)
     assert (g.beta, g.epsilon, g.epsilon_high, g.loss_type, g.scale_rewards) == (0.0, 0.2, 0.28, "dapo", "group")
-    assert g.per_device_train_batch_size * g.gradient_accumulation_steps * 8 == 256
+    assert g.per_device_train_batch_size * g.steps_per_generation * 8 == 256       # one rollout batch: 32 prompts x G
+    assert g.per_device_train_batch_size * g.gradient_accumulation_steps * 8 == 128   # an optimiser step: 16 x G
 
 
 def test_rollout_masks_passed_to_trl(tok, easy2, scripted):
@@ -131,26 +132,45 @@ def test_dapo_filters_zero_variance_groups_on_real_rewards(tok, easy2, scripted,
 
 
 def test_arpo_branching_on_real_entropies(tok, easy2, scripted):
+    """ARPO as its reference code decides (dongguanting/ARPO vllm_rollout_with_tools.py): the entropy of the turn that
+    made the tool call (its first 20 tokens) minus the rollout's first turn's, a branch after that call's response, one
+    draw per branch, re-branching, and a fresh rollout in a round where no rollout of the prompt made a call."""
     import torch
     from star.models import load_model
     model = load_model("tiny")
-    g = rollout_batch(scripted, tok, easy2[:1], group_size=2)
-    real = []
-    for r in g:   # the tiny model's own token entropies on the scripted tokens (teacher forcing)
-        with torch.no_grad():
-            logits = model(torch.tensor([r.input_ids])).logits[0, len(r.prompt_ids) - 1:-1].float()
-        ent = (-(logits.log_softmax(-1).exp() * logits.log_softmax(-1)).sum(-1)).tolist()
-        real.append(dataclasses.replace(r, entropies=[e if m else 0.0 for e, m in zip(ent, r.env_mask)]))
+    def real_entropies(rolls):
+        "The tiny model's own token entropies (teacher forcing) on the first 20 tokens of each policy turn, 0 elsewhere."
+        out = []
+        for r in rolls:
+            pos = [j for s, e, kind in r.turn_spans if kind == "policy" for j in range(s, min(e, s + 20))]
+            with torch.no_grad():
+                hs = model.model(torch.tensor([r.input_ids])).last_hidden_state[0, len(r.prompt_ids) - 1:-1]
+                lp = model.lm_head(hs[pos]).float().log_softmax(-1)
+            ent = [0.0] * len(r.completion_ids)
+            for j, e in zip(pos, (-(lp.exp() * lp).sum(-1)).tolist()): ent[j] = e
+            out.append(dataclasses.replace(r, entropies=ent, meta=dict(r.meta)))
+        return out
+    real = real_entropies(rollout_batch(scripted, tok, easy2[:1], group_size=2))
     d = entropy_deltas(real[0], vocab_size=len(tok))
-    assert [n for n, _ in d] == [n + 1 for n, t in enumerate(real[0].turns[:-1]) if t["action"] == "tool_call"]
+    assert [n for n, _ in d] == [n for n, t in enumerate(real[0].turns, 1) if t["action"] == "tool_call"]
     pol = [s for s in real[0].turn_spans if s[2] == "policy"]
     h = lambda s: sum(real[0].entropies[s[0]:s[0] + 20]) / math.log(len(tok))
-    assert d[0][1] == pytest.approx(h(pol[1]) - h(pol[0]))
-    p = arpo_plan(real, group_size=8, rng=random.Random(3), vocab_size=len(tok))
+    assert d[0] == (1, 0.0) and d[1][1] == pytest.approx(h(pol[1]) - h(pol[0]))    # the calling turn vs the first
+    def play(prefixes, fresh, r):
+        b = rollout_batch(scripted, tok, prefixes=prefixes, group_size=1) if prefixes else []
+        f = rollout_batch(scripted, tok, easy2[:1] * len(fresh), group_size=1) if fresh else []
+        return real_entropies(b), real_entropies(f)
+    p = arpo_schedule([real], 8, play, rng=random.Random(3), vocab_size=len(tok))[0]
     u = random.Random(3)
-    for (i, n, dh, uu, ok) in p.draws:                                # the reference rule, draw by draw
-        assert uu == u.random() and ok == (min(1.0, max(0.0, uu - 0.2 * dh)) <= 0.5)
-    assert len(p.branches) == sum(ok for *_, ok in p.draws) and len(p.branches) + p.n_fresh == 6
+    for (rnd, i, n, dh, uu, ok) in p.draws:                           # the reference rule, draw by draw, in its round
+        assert uu == u.random() and ok == (min(1.0, max(0.0, uu - 0.2 * dh)) <= 0.5) and rnd == p.nodes[i].start + n
+        assert dh == pytest.approx(dict(entropy_deltas(p.nodes[i].rollout, vocab_size=len(tok), first=p.nodes[i].first))[n])
+    assert len(p.nodes) == 8 and len(p.branches) == sum(ok for *_, ok in p.draws) and len(p.branches) + p.n_fresh == 6
+    for j, nd in enumerate(p.nodes):
+        if nd.kind == "branch":                                       # continues its parent after the call's response
+            cut = p.nodes[nd.parent].rollout.prefix(nd.turn)
+            assert nd.rollout.completion_ids[:len(cut.completion_ids)] == cut.completion_ids and nd.first == nd.turn + 1
+        if nd.kind == "fresh": assert not any(nd.start - o.start in o.deltas for o in p.nodes[:j])
     cfg = _cfg(algorithm="arpo", group_size=4, batch_size=1, arpo_initial=2)
     rolls, plans = arpo_rollouts(scripted, tok, easy2[:1], cfg, sandbox=None, seed=0, rng=random.Random(1))
     assert len(rolls) == 4 and [r.meta["arpo"] for r in rolls[:2]] == ["global", "global"]
@@ -158,6 +178,27 @@ def test_arpo_branching_on_real_entropies(tok, easy2, scripted):
         if r.meta["arpo"] == "branch":
             cut = rolls[r.meta["branch_of"]].prefix(r.meta["branch_turn"])
             assert r.completion_ids[:len(cut.completion_ids)] == cut.completion_ids
+
+
+def test_arpo_rebranches_and_the_first_decision_is_tau(tok, easy2, scripted):
+    """With every turn after a rollout's first far more uncertain (ΔH ≈ 5 > (1 - τ)/α) each later tool call branches
+    surely, the first call of each rollout (ΔH = 0) with probability τ, and branches branch again -- the reference
+    allows it; the chapter's earlier rule (the next turn's entropy, global rollouts only) never re-branched."""
+    def hot(r):
+        r = dataclasses.replace(r, entropies=list(r.entropies), meta=dict(r.meta))
+        for k, (s, e, kind) in enumerate(sp for sp in r.turn_spans if sp[2] == "policy"):
+            r.entropies[s:e] = [0.0 if k == 0 else 3.0] * (e - s)
+        return r
+    play = lambda pre, fr, r: ([hot(x) for x in rollout_batch(scripted, tok, prefixes=pre, group_size=1)] if pre else [],
+                               [hot(x) for x in rollout_batch(scripted, tok, easy2[:1] * len(fr), group_size=1)] if fr else [])
+    firsts = []
+    for seed in range(6):
+        p = arpo_schedule([[hot(r) for r in rollout_batch(scripted, tok, easy2[:1], group_size=2)]], 16, play,
+                          rng=random.Random(seed), vocab_size=len(tok))[0]
+        assert len(p.nodes) == 16 and all(ok for *_, dh, u, ok in p.draws if dh > 2.5)
+        firsts += [ok for _, i, n, dh, u, ok in p.draws if n == p.nodes[i].first]
+        assert any(nd.kind == "branch" and p.nodes[nd.parent].kind == "branch" for nd in p.nodes)
+    assert 0 < sum(firsts) < len(firsts)                              # ΔH = 0: sometimes, not always
 
 
 def test_failure_injection_at_train_time_only(tok, easy2, scripted):
@@ -549,7 +590,7 @@ def test_run_plan_states_measured_costs_only_where_measured(monkeypatch):
 
 class _RecordingLLM:
     """A stand-in for TRL's colocated `vllm.LLM`: answers every request with one well-formed answer turn and records
-    the `SamplingParams` it was given (top log-probs when asked: 20 made-up candidates)."""
+    the `SamplingParams` it was given (top log-probs when asked: that many made-up candidates)."""
     def __init__(self, tok):
         self.tok, self.params = tok, []
         self.reply = tok.encode("<think>done</think><answer>no plan</answer>", add_special_tokens=False) + eos_ids(tok)[:1]
@@ -562,10 +603,10 @@ class _RecordingLLM:
 
 
 @pytest.mark.skipif(not star_rl.vllm_available(), reason="VLLMPolicy needs vLLM")
-@pytest.mark.parametrize("algorithm,k", [("grpo", 0), ("dapo", 0), ("arpo", 20)])
+@pytest.mark.parametrize("algorithm,k", [("grpo", 0), ("dapo", 0), ("arpo", 10)])
 def test_top_logprobs_only_for_arpo(tok, easy2, algorithm, k):
     """VLLMPolicy asked vLLM to rank 20 log-probs for every sampled token of every episode, for an entropy statistic;
-    only ARPO branches on those entropies. Without them the entropies are NaN (not measured), not made up."""
+    only ARPO branches on those entropies, from the top 10 as its reference. Without them the entropies are NaN (not measured), not made up."""
     llm = _RecordingLLM(tok)
     trainer = _trainer(G=4 if algorithm == "arpo" else 2)
     trainer.use_vllm, trainer.vllm_generation = True, SimpleNamespace(llm=llm, enable_sleep_mode=False)
@@ -596,3 +637,215 @@ def test_sandbox_failures_count_each_sample_once_under_tensor_parallelism(monkey
     other = sum(r.n_tool_calls for r in rollout_batch(pol, tok, easy2[:1], group_size=2))   # the TP peer's, played here too
     assert own > 0 and other > 0
     assert stats[0]["sandbox_failures"] == own
+
+
+# ---------------------------------------------------------------- PPO mini-batches: the ratio leaves 1 and the clip acts
+def test_ppo_mini_batches_make_the_clip_act(monkeypatch, tmp_path, val):
+    """A rollout batch of 2 prompts x G = 2 in two PPO mini-batches of one prompt (verl's ppo_mini_batch_size): TRL
+    scores the batch under the weights that played it, the first mini-batch's ratio is 1, the second's is not after an
+    optimiser step, and the clip acts -- a non-zero clip fraction in TRL's log and the run record. With one mini-batch
+    TRL skips the old log-probs (ratio 1 exactly). The advantages are verl's (epsilon 1e-6) of the step's rewards."""
+    import torch
+    from star.rl import group_advantages
+    seen = []
+    orig = star_rl._grpo_trainer_cls
+    def spy_cls():
+        C = orig()
+        class Spy(C):
+            def _get_per_token_logps_and_entropies(self, *a, **k):
+                out = super()._get_per_token_logps_and_entropies(*a, **k)
+                if torch.is_grad_enabled(): self._spy_logps = out[0].detach()
+                return out
+            def _compute_loss(self, model, inputs):
+                loss = super()._compute_loss(model, inputs)
+                old, mask = inputs.get("old_per_token_logps"), inputs["completion_mask"] * inputs["tool_mask"]
+                ratio = (self._spy_logps - old).exp() if old is not None else None
+                seen.append(dict(step=self.state.global_step, old=old is not None, adv=inputs["advantages"].tolist(),
+                                 dev=None if ratio is None else ((ratio - 1).abs() * mask).max().item()))
+                return loss
+        return Spy
+    monkeypatch.setattr(star_rl, "_grpo_trainer_cls", spy_cls)
+    monkeypatch.setattr(star_rl, "task_family", lambda cfg: _VariedRewardFamily())
+    cfg = resolve_config(scale="tiny", use_vllm=False, max_steps=1, n_train=2, batch_size=2, group_size=2,
+                         ppo_mini_batch_size=1, per_device_batch=2, lr=0.01, n_val=0, max_new_tokens_per_turn=16,
+                         out_dir=str(tmp_path / "run"), results_dir=str(tmp_path / "res"))
+    assert (cfg.n_mini_batches, cfg.updates_per_step, cfg.optimizer_steps) == (2, 2, 2)
+    res = train_rl(cfg, train_tasks=val[:2], val_tasks=[])
+    assert [s["step"] for s in seen] == [0, 1] and all(s["old"] for s in seen)      # one generation, two updates
+    assert seen[0]["dev"] < 1e-4 < 0.3 < seen[1]["dev"], seen                        # rho = 1, then not
+    rewards = json.loads((tmp_path / "run" / "rollout_stats.jsonl").read_text().splitlines()[0])["rewards"]
+    assert sorted(a for s in seen for a in s["adv"]) == pytest.approx(sorted(group_advantages(rewards, 2)), abs=1e-5)
+    assert len(set(rewards[:2])) == 2 or len(set(rewards[2:])) == 2                 # a group carries a gradient
+    log = [h for h in res["trl_log"] if "reward" in h]
+    assert len(log) == 1 and log[0]["step"] == 2 and res["steps"] == 2 and res["updates_per_step"] == 2
+    assert res["clip"][0]["region_mean"] > 0 and res["clip"][0]["step"] == 2        # the clip acted, and it is recorded
+    assert res["clip"][0]["region_mean"] == pytest.approx(res["clip"][0]["low_mean"] + res["clip"][0]["high_mean"])
+    assert (res["trl"]["steps_per_generation"], res["trl"]["gradient_accumulation_steps"], res["trl"]["delta"]) == (2, 1, 3.0)
+    # one mini-batch: TRL never computes the old log-probs, the ratio is 1 by construction
+    seen.clear()
+    one = dataclasses.replace(cfg, ppo_mini_batch_size=None, out_dir=str(tmp_path / "run1"), results_dir=None)
+    res1 = train_rl(one, train_tasks=val[:2], val_tasks=[])
+    assert [s["old"] for s in seen] == [False, False] and res1["clip"][0]["region_mean"] == 0.0
+
+
+# ---------------------------------------------------------------- overlong rollouts: one switch per cause (rLLM's names)
+@pytest.mark.parametrize("switch,limits,termination", [
+    ("mask_max_prompt_length_exceeded", dict(max_context=2500), "context_limit"),
+    ("mask_max_turns_exceeded", dict(tool_budget=2), "tool_budget"),
+    ("mask_max_response_length_exceeded", dict(max_new_tokens_per_turn=40), None)])
+def test_overlong_switches_each_mask_their_cause(tok, easy2, scripted, switch, limits, termination):
+    """The teacher's episodes cut by the context, the tool budget or a turn's token limit: on, the switch takes exactly
+    those episodes out of the loss; off, they are trained on. Either way they score 0 and stay in the group's
+    statistics (the paper's "excluded from loss computation but retained for advantage normalization")."""
+    from star.rl import overlong_reasons
+    prompts = [t.query for t in easy2 for _ in range(2)]
+    def run(on):
+        stats = []
+        out = make_rollout_func(_cfg(**limits, **{switch: on}), easy2, tok, policy_fn=_policy_fn(scripted), stats=stats)(
+            prompts, _trainer())
+        return out, stats[0]
+    (on, st_on), (off, st_off) = run(True), run(False)
+    reason = switch.removeprefix("mask_")
+    assert st_on["overlong"] == st_off["overlong"] == {reason: 4}
+    assert [sum(m) for m in on["env_mask"]] == [0] * 4 and st_on["masked_overlong"] == 1.0
+    assert all(sum(m) > 0 for m in off["env_mask"]) and st_off["masked_overlong"] == 0.0
+    assert on["eval_result"] == off["eval_result"] == [FORMAT_ERROR] * 4 and on["star_reward"] == [0.0] * 4
+    ref = rollout_batch(scripted, tok, easy2[:1], group_size=1, max_turns=limits.get("tool_budget", 20),
+                        max_context=limits.get("max_context", 16 * 1024),
+                        max_new_tokens_per_turn=limits.get("max_new_tokens_per_turn", 2048))[0]
+    assert overlong_reasons(ref) == (reason,) and (termination is None or ref.termination == termination)
+    # the answered episodes of the same teacher are not overlong: nothing masked
+    assert overlong_reasons(rollout_batch(scripted, tok, easy2[:1], group_size=1, max_turns=20, max_context=16 * 1024,
+                                          max_new_tokens_per_turn=2048)[0]) == ()
+
+
+def test_overlong_defaults_are_the_papers():
+    "All three causes masked at the paper's scales (rLLM's overlong_filter / compact_filtering); tiny trains cut turns."
+    for scale in ("1.5B", "3B", "7B", "0.5B"):
+        c = resolve_config(scale=scale)
+        assert (c.mask_max_prompt_length_exceeded, c.mask_max_turns_exceeded, c.mask_max_response_length_exceeded) == \
+               (True, True, True)
+    assert resolve_config(scale="tiny").mask_max_response_length_exceeded is False
+    with pytest.raises(ValueError, match="mask_max_turns_exceeded must be true or false"):
+        resolve_config(scale="3B", mask_max_turns_exceeded="maybe")
+
+
+# ---------------------------------------------------------------- validation is decided on rank 0 (no shared filesystem)
+_VAL_RANK = r'''
+import json, os, sys
+from contextlib import contextmanager
+from datetime import timedelta
+from pathlib import Path
+from types import SimpleNamespace
+rank, root, port = int(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=port, RANK=str(rank), LOCAL_RANK=str(rank), WORLD_SIZE="2",
+                  LOCAL_WORLD_SIZE="2")
+from accelerate import Accelerator
+from accelerate.utils import InitProcessGroupKwargs
+acc = Accelerator(cpu=True, kwargs_handlers=[InitProcessGroupKwargs(backend="gloo", timeout=timedelta(seconds=20))])
+import star.rl as rl
+from star.rl_config import resolve_config
+@contextmanager
+def policy(trainer, tokenizer, **kw): yield None
+def evaluate(policy, tokenizer, tasks, cfg, trainer=None, **kw):     # collective, as the real one's all-gather
+    return {"n": len(tasks), "final_pass": 0.5, "ranks": rl._gather(trainer, [rank])}
+rl.generation_policy, rl.evaluate_policy = policy, evaluate
+cb = rl._validation_callback_cls()(resolve_config(scale="tiny", use_vllm=False), None, ["a", "b"],
+                                    root / f"node{rank}" / "validation.jsonl")   # each node its own copy of the file
+cb.trainer = SimpleNamespace(accelerator=acc, use_vllm=False)
+state = SimpleNamespace(global_step=3, best_model_checkpoint=None, best_global_step=None)
+cb._eval(state, str(root / "checkpoint-3"))
+print(json.dumps({"rank": rank, "best": state.best_model_checkpoint}), flush=True)
+'''
+
+
+@pytest.mark.parametrize("stale_rank", [1, 0])
+def test_validation_is_decided_on_rank_0(tmp_path, stale_rank):
+    """Two gloo ranks whose `validation.jsonl` copies disagree (nodes without a shared filesystem, after a resume): one
+    copy already holds step 3's record. Every rank used to decide from its own copy, so one joined the collective
+    evaluation and the other did not, and the first waited forever (here: gloo's 20 s timeout). Rank 0 decides now,
+    for every rank: both evaluate when rank 0's copy lacks the step, neither when it has it; and both mark rank 0's
+    best checkpoint."""
+    from star.rl import free_port
+    (tmp_path / "checkpoint-1").mkdir()
+    for r in (0, 1):
+        (tmp_path / f"node{r}").mkdir()
+        recs = [{"step": 1, "checkpoint": str(tmp_path / "checkpoint-1"), "metrics": {"final_pass": 0.9, "n": 2}}]
+        if r == stale_rank: recs.append({"step": 3, "checkpoint": str(tmp_path / "checkpoint-3"), "metrics": {"final_pass": 0.1, "n": 2}})
+        (tmp_path / f"node{r}" / "validation.jsonl").write_text("".join(json.dumps(x) + "\n" for x in recs))
+    (tmp_path / "w.py").write_text(_VAL_RANK)
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(ROOT)}
+    port = str(free_port())
+    procs = [subprocess.Popen([sys.executable, str(tmp_path / "w.py"), str(r), str(tmp_path), port], cwd=ROOT, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for r in (0, 1)]
+    try: outs = [p.communicate(timeout=240) for p in procs]
+    finally:
+        for p in procs:
+            if p.poll() is None: p.kill()
+    assert [p.returncode for p in procs] == [0, 0], "\n".join(e[-1500:] for _, e in outs)
+    got = [json.loads(o.strip().splitlines()[-1]) for o, _ in outs]
+    assert [g["best"] for g in got] == [str(tmp_path / "checkpoint-1")] * 2           # rank 0's answer on both
+    steps = lambda r: [json.loads(l)["step"] for l in (tmp_path / f"node{r}" / "validation.jsonl").read_text().splitlines()]
+    if stale_rank == 1:          # rank 0's copy lacks step 3: both evaluated (the gather saw both), rank 0 wrote it
+        rec = json.loads((tmp_path / "node0" / "validation.jsonl").read_text().splitlines()[-1])
+        assert (steps(0), rec["metrics"]["ranks"], steps(1)) == ([1, 3], [0, 1], [1, 3])
+    else:                        # rank 0's copy has it: neither evaluated, nothing written
+        assert (steps(0), steps(1)) == ([1, 3], [1])
+
+
+# ---------------------------------------------------------------- the paper's released RL prompts as the pool
+def _release_rows(n_easy=4, n_medium=3, n_hard=3, seed=7):
+    "Rows in the Agent-STAR release's format (TravelPlanner's field names, plus the generator's name)."
+    from star.synthesis import synthesize_pool
+    syn, _ = synthesize_pool(n_easy, n_medium, n_hard, seed=seed)
+    keys = ("org", "dest", "days", "visiting_city_number", "date", "people_number", "local_constraint", "budget",
+            "query", "level")
+    return syn, [{k: t.to_dict()[k] for k in keys} | {"generated_model": "openai/gpt-oss-120b"} for t in syn]
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "jsonl.gz", "json", "parquet"])
+def test_pool_reads_the_release_format(tmp_path, fmt):
+    import gzip, pandas as pd
+    from star.rl import load_pool, rl_tasks
+    syn, rows = _release_rows()
+    p = tmp_path / f"Travel_Mixed_10_RL.{fmt}"
+    text = "".join(json.dumps(r) + "\n" for r in rows)
+    if fmt == "jsonl": p.write_text(text)
+    elif fmt == "jsonl.gz": p.write_bytes(gzip.compress(text.encode()))
+    elif fmt == "json": p.write_text(json.dumps(rows))
+    else: pd.DataFrame(rows).to_parquet(p)
+    tasks = load_pool(str(p))
+    assert [t.to_dict()["local_constraint"] for t in tasks] == [t.local_constraint for t in syn]
+    assert [(t.query, t.level, t.days, t.date, t.budget) for t in tasks] == [(t.query, t.level, t.days, t.date, t.budget) for t in syn]
+    cfg = resolve_config(scale="tiny", n_train=10, pool=str(p))
+    assert sorted(t.key for t in rl_tasks(cfg)) == sorted(t.key for t in syn)   # the whole file, as the paper used it
+    hard = rl_tasks(resolve_config(scale="tiny", n_train=3, data="hard", pool=str(p)))
+    assert sorted(t.key for t in hard) == sorted(t.key for t in syn if t.level == "hard")
+
+
+def test_pool_from_the_hub_through_datasets(monkeypatch):
+    """'agent_star:mixed_1k' is Travel_Mixed_1K_RL.jsonl of xxwu/Agent-STAR-TravelDataset, read with
+    `datasets.load_dataset` when online (stubbed here: no network in tests); offline, or when the hub fails, a
+    DatasetUnavailable says to pass a local copy or 'synthetic'. The paper's scales default to it."""
+    import datasets
+    from star.rl import load_pool
+    from star.tasks import DatasetUnavailable
+    syn, rows = _release_rows()
+    calls = []
+    def fake_load(repo, data_files=None, split=None, **kw):
+        calls.append((repo, data_files, split)); return list(rows)
+    monkeypatch.setattr(datasets, "load_dataset", fake_load)
+    for v in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE"): monkeypatch.delenv(v, raising=False)
+    tasks = load_pool("agent_star:mixed_1k")
+    assert calls == [("xxwu/Agent-STAR-TravelDataset", "Travel_Mixed_1K_RL.jsonl", "train")]
+    assert [t.query for t in tasks] == [t.query for t in syn] and {t.split for t in tasks} == {"Travel_Mixed_1K_RL"}
+    assert load_pool("hf:me/prompts/rl.parquet") and calls[-1] == ("me/prompts", "rl.parquet", "train")
+    def down(*a, **k): raise ConnectionError("hub unreachable")
+    monkeypatch.setattr(datasets, "load_dataset", down)
+    with pytest.raises(DatasetUnavailable, match="pool=<file>"): load_pool("agent_star:mixed_1k")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(DatasetUnavailable, match="this process is offline"): load_pool("agent_star:hard_1k")
+    assert [resolve_config(scale=s).pool for s in ("1.5B", "3B", "7B")] == ["agent_star:mixed_1k"] * 3
+    assert resolve_config(scale="3B", data="easy", n_train=2000).pool == "agent_star:total_17k"
+    assert resolve_config(scale="0.5B", use_vllm=False).pool is None and resolve_config(scale="3B", pool="synthetic").pool is None
+    with pytest.raises(ValueError, match="no such file"): resolve_config(scale="tiny", pool="runs/none.jsonl")
