@@ -1216,21 +1216,20 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
     if not hit: name = name.strip('"“”\'[]')
     if not name or not any(c.isalpha() for c in name): return None
     nk = r.wrange(start, end)[1]
+    bare = None                                     # the database's name alone, where the text writes more around it
     if hit and hit[0].i > k and text[ws[hit[0].i - 1].b:ws[hit[0].i].a].strip(' *_') == ',' and hit[0].i < nk:
-        prefix = plain_value(text[ws[k].a:ws[hit[0].i].a]).strip(' \t*_')    # 'Private room, 1 bed, 2 guests, <listing>'
-        k, start = hit[0].i, ws[hit[0].i].a
-        name = plain_value(text[start:end]).strip(' \t*_')
-    else: prefix = None
+        bare = plain_value(text[ws[hit[0].i].a:end]).strip(' \t*_')            # 'Private room, 1 bed, 2 guests, <listing>'
     key = tuple(w.w for w in ws[k:nk])
     if ' '.join(key) in _EMPTY_SLOT: return '-'
     if key in r.index.city_seqs: return None
-    remark = None
+    remark, after = None, end
     if text.startswith((' (', ' ['), end) and name:                         # 'Name (private room)': kept or dropped by the parser
         close = text.find(')' if text[end + 1] == '(' else ']', end, e)
-        remark = plain_value(text[end:close + 1]) if close > 0 else None
+        if close > 0 and not (hit and tuple(folded_words(text[end:close])) in _states(r.index)):
+            remark, after = plain_value(text[end:close + 1]).strip(), close + 1
     city = alt_city = None                                                    # the city written after the name
-    q2 = nk
-    if q2 < hi and q2 in r.city_at and text[end:ws[q2].a].strip(' ,*_').lower() in ('', 'in', 'at'):
+    q2 = r.wrange(after, after)[0]
+    if q2 < hi and q2 in r.city_at and text[after:ws[q2].a].strip(' ,*_').lower() in ('', 'in', 'at'):
         c, c_end = r.city_at[q2]
         city, alt_city, _, _ = city_as_written(r, c, q2, c_end, hi)
         city = unstate(city)                                                  # 'Abilene(Texas)' -> 'Abilene' (glued: the City(State) form)
@@ -1242,15 +1241,15 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
                       f"{name!r} is not in the database (kept as written)")
     m, v = hit
     ct = city or v.city
-    if key != tuple(w.w for w in ws[m.i:m.j]):
+    if bare is not None:
+        _noted(r, day, slot, f"{name}, {ct}", f"{bare}, {ct}", 'near-match', f"{name!r}: the database's {v.name!r} after other words (kept as written)")
+    elif key != tuple(w.w for w in ws[m.i:m.j]):
         _noted(r, day, slot, f"{name}, {ct}", f"{v.name}, {ct}", 'near-match', f"{name!r} is not the database's {v.name!r} (kept as written)")
     elif m.full and text.startswith(v.name.strip(), start): name = v.name                # written exactly: the database's spelling
     value = f"{name}, {ct}"
-    if prefix:
-        _noted(r, day, slot, value, f"{prefix}, {value}", 'near-match', f"{name!r} is written after {prefix[:30]!r} (dropped)")
     if remark:
-        _noted(r, day, slot, value, f"{name} {remark}, {ct}", 'remark',
-               f"{name[:40]!r} is followed by a remark in brackets (dropped; the benchmark's parser keeps or drops it)")
+        value = _noted(r, day, slot, f"{name} {remark}, {ct}", value, 'remark',
+                       f"{name[:40]!r} is followed by a remark in brackets, {remark[:30]!r} (kept as written)")
     if alt_city is not None and alt_city != city:
         _noted(r, day, slot, value, f"{name}, {alt_city}", 'bracket-state' if ', ' not in city else 'state',
                "written with a state after its city (the benchmark's parser keeps or drops it)")
@@ -1271,14 +1270,27 @@ def _ends_with_city(r: Reading, k: int, nk: int, m) -> bool:
 
 
 # %% ../nbs/05_formatter.ipynb #bd8f1fd0
-def _city_parts(r: Reading, parts: list) -> list:
-    "Comma pieces of an attraction list with each piece that is only a city (`…, Rockford, …`) joined to the one before it."
-    out = []
-    for s, e in parts:
-        lo, hi = r.wrange(s, e)
-        cs = r.cities_in(lo, hi)
-        if out and len(cs) == 1 and cs[0][1] == lo and cs[0][2] >= hi - 2: out[-1] = (out[-1][0], e)
-        elif ':' not in r.text[s:e] or r.venues_in(lo, hi): out.append((s, e))   # 'Cost: $15' is a remark, not an attraction
+def _comma_items(r: Reading, s: int, e: int, named: list) -> list:
+    """The attractions of one `;`-piece `text[s:e]` written as a comma list: split at its commas when at least two comma
+    pieces start with a database attraction (`named`), or when no piece is a city or a state and at least two name
+    something (`Museum A, Park B`); a piece that is only a city or a state (`…, Santa Monica Pier, Los Angeles, CA`) then
+    belongs to the item before it, and a remark (`cost: 35`, a link) to none. Otherwise the piece is one item."""
+    text, out, kinds = r.text, [], []
+    parts = _pieces(text, s, e, ', ')
+    for ps, pe in parts:
+        lo, hi = r.wrange(ps, pe)
+        if lo >= hi: kinds.append('remark'); continue
+        cs = r.cities_in(lo, lo + 1)
+        if cs and city_as_written(r, cs[0][0], lo, cs[0][2], hi)[3] >= hi: kinds.append('city')
+        elif tuple(w.w for w in r.ws[lo:hi]) in _states(r.index) or (hi == lo + 1 and _abbr(text, r.ws[lo])): kinds.append('city')
+        elif ':' in text[ps:pe] or '://' in text[ps:pe] or text[ps:pe].lstrip(' *_').startswith(('(', '[')): kinds.append('remark')
+        elif any(lo <= m.i < min(lo + 2, hi) for m in named): kinds.append('venue')
+        else: kinds.append('other')
+    n_venue = kinds.count('venue')
+    if not (n_venue >= 2 or ('city' not in kinds and n_venue + kinds.count('other') >= 2)): return [(s, e)]
+    for (ps, pe), kind in zip(parts, kinds):
+        if kind in ('venue', 'other'): out.append((ps, pe))
+        elif kind == 'city' and out: out[-1] = (out[-1][0], pe)
     return out
 
 _MEAL_SEPS = (' · ', '·', ' • ', '; ', ' | ', ', ', ' / ')
@@ -1305,8 +1317,8 @@ def _slot_in_parens(text: str, s: int, e: int) -> tuple[str | None, int]:
 def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: bool):
     """Fill `day`'s meals, attractions and accommodation from its labelled values `lab` (`labelled_fields`): each as
     written (`written_item`); '-' when the value is empty (`empty_lead`) and names no venue of its slot, the previous
-    day's when it refers to it (`same_lead`). Attractions: each `;`-piece (each comma piece when a piece names no city
-    and no database attraction spans a comma) as written."""
+    day's when it refers to it (`same_lead`). Attractions: each `;`-piece as written, or each item of it written as a
+    comma list (`_comma_items`; not where a database attraction's name spans a comma)."""
     for key in ('breakfast', 'lunch', 'dinner', 'accommodation'):
         if key not in lab: continue
         table, (s, e) = _MEAL_TABLE[key], _span(lab[key])
@@ -1331,7 +1343,7 @@ def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: boo
             named = [m for m in r.venues_in(lo, hi) if any(v.table == 'attractions' for v in m.entries)]
             if not named and empty_lead(r.text[s2:e2]): continue
             spans = any(',' in r.text[r.ws[m.i].a:r.ws[m.j - 1].b] for m in named)
-            parts = [(s2, e2)] if spans or (r.cities_in(lo, hi) and len(named) < 2) else _city_parts(r, _pieces(r.text, s2, e2, ', '))
+            parts = [(s2, e2)] if spans else _comma_items(r, s2, e2, named)
             for p in parts:
                 if (x := written_item(r, *p, 'attractions', order, 'attraction', travel, day.number)) and x != '-':
                     day.attractions[x] = None
