@@ -434,6 +434,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                 'star.formatter._line_spans': ('formatter.html#_line_spans', 'star/formatter.py'),
                                 'star.formatter._line_start': ('formatter.html#_line_start', 'star/formatter.py'),
                                 'star.formatter._lines': ('formatter.html#_lines', 'star/formatter.py'),
+                                'star.formatter._list_pieces': ('formatter.html#_list_pieces', 'star/formatter.py'),
                                 'star.formatter._looks_like_name': ('formatter.html#_looks_like_name', 'star/formatter.py'),
                                 'star.formatter._meal_pieces': ('formatter.html#_meal_pieces', 'star/formatter.py'),
                                 'star.formatter._narrative_day': ('formatter.html#_narrative_day', 'star/formatter.py'),

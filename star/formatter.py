@@ -533,7 +533,7 @@ def _range_end(text: str, ws: list[Word], k: int, n: int) -> tuple[int, int]:
 def _label_follows(ws: list[Word], j: int) -> bool:
     "Do the words from j to the next ':' (at most 3) form a field label (`Revised Day 1 Accommodation: …`)?"
     for m in range(j, min(j + 3, len(ws))):
-        if ws[m].strong and m > j: return False
+        if ws[m].strong: return False                      # on the header's own line ('Total Days: 5' then a list is no day)
         if ws[m].colon: return ' '.join(w.w for w in ws[j:m + 1]) in LABELS
     return False
 
@@ -942,7 +942,7 @@ class Reading:
     the alternative readings `alts` (`(kind, day, field, as read, alternative)`, see `note`)."""
     def __init__(self, text, ws, index, venue_at, city_at, covered, notes, alts=None):
         self.text, self.ws, self.index, self.venue_at, self.city_at, self.covered = text, ws, index, venue_at, city_at, covered
-        self.notes, self.n_notes, self.alts = notes, 0, alts
+        self.notes, self.n_notes, self.alts, self.hidden = notes, 0, alts, set()
         self.city_forms = {}          # database city -> (as the text writes it, the other reading), the latest
         self.starts, self.city_keys = [w.a for w in ws], sorted(city_at)
     def note(self, msg: str, kind: str = 'other', alt: tuple | None = None):
@@ -951,6 +951,7 @@ class Reading:
         other reading has `alternative` (recorded in `alts`, uncounted, for `format_plan` to judge the doubt)."""
         self.n_notes += 1
         if self.n_notes <= _MAX_NOTES: self.notes.append(Note(msg, kind))
+        else: self.hidden.add(kind)
         if alt is not None and self.alts is not None and alt[2] != alt[3]: self.alts.append((kind,) + tuple(alt))
     def wrange(self, s: int, e: int) -> tuple[int, int]:
         "Word indices `[lo, hi)` of the characters `[s, e)`."
@@ -1033,6 +1034,25 @@ def _pieces(text: str, s: int, e: int, sep: str = ';') -> list[tuple[int, int]]:
         if text[s:j].strip(): out.append((s, j))
         s = j + len(sep)
     return out
+
+def _list_pieces(text: str, s: int, e: int, sep: str = ';') -> list[tuple[int, int]]:
+    "`_pieces` of a list value, not split inside round brackets (`Riverwalk (a night walk; free)`). One pass."
+    out, depth, a, i, n = [], 0, s, s, len(sep)
+    while i < e:
+        c = text[i]
+        if c == '(': depth += 1
+        elif c == ')' and depth: depth -= 1
+        elif depth == 0 and text.startswith(sep, i) and i + n <= e:
+            if text[a:i].strip(): out.append((a, i))
+            a = i = i + n
+            continue
+        i += 1
+    if text[a:e].strip(): out.append((a, e))
+    return out
+
+_REMARK_LEAD = frozenset({'cost', 'costs', 'price', 'prices', 'fee', 'fees', 'entry', 'entrance', 'ticket', 'tickets',
+                          'admission', 'total', 'estimated', 'approx', 'approximately', 'budget'})
+"First words (folded) of a list piece that is a remark about the item before it (`Phoenix Zoo; Cost $22`), not an item."
 
 # %% ../nbs/05_formatter.ipynb #0523018f
 def _span(ranges: list) -> tuple[int, int]:
@@ -1138,6 +1158,9 @@ def read_transportation(r: Reading, s: int, e: int, here: str | None, route: lis
         if got != unstate(raw):
             r.note(f"day {day}: transportation {raw[:50]!r}: a state in brackets after a city (dropped; the benchmark's parser keeps or drops it)",
                    'bracket-state', (day, 'transportation', got, unstate(raw)))
+        if mode is not None and leg and from_to(got) == (None, None):        # 'Self-driving, Duration: 4 hours': no route added
+            r.note(f"day {day}: transportation {raw[:50]!r} names no route (none added)", 'route-missing',
+                   (day, 'transportation', got, f"{got}, from {leg[0]} to {leg[1]}"))
         return got, leg, mode
     if not leg: return (f"Flight Number: {num}" if num else f"{_MODE_LABEL[mode]}, {raw}"), leg, mode
     got = transport_text(r.index, mode, leg[0], leg[1], num)
@@ -1166,8 +1189,8 @@ def drop_bracket_states(v: str, states) -> str:
 # %% ../nbs/05_formatter.ipynb #c32f539e
 _NAME_ENDS = (', ', ' (', ' [', ']', ' | ', '|', ' - ', ' – ', ' — ', '. ', ' / ', '; ', ': ', ' + $', ' @ ', '\n')
 
-_LEAD_WORDS = (('eat', 'at'), ('dine', 'at'), ('stay', 'at'), ('check', 'in', 'at'), ('check', 'into'), ('at',), ('in',),
-               ('visit',), ('explore',), ('see',))
+_LEAD_WORDS = (('eat', 'at'), ('dine', 'at'), ('stay', 'at'), ('check', 'in', 'at'), ('check', 'into'), ('breakfast', 'at'),
+               ('lunch', 'at'), ('dinner', 'at'), ('brunch', 'at'), ('at',), ('in',), ('visit',), ('explore',), ('see',))
 
 def _states(index) -> frozenset:
     "Folded word sequences of the states of the database's cities (`Kansas City, Missouri`: the state is part of what is written)."
@@ -1209,9 +1232,15 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
     start = ws[k].a
     if hit:
         end = _first_end(text, ws[hit[0].j - 1].b, e)
-        pre = hit[1].name[:len(hit[1].name) - len(hit[1].name.lstrip("'\"([*~☆★ "))]       # '"HELLO BROOKLYN" …', '☆ HUGE …'
-        if hit[0].i == k and pre and text.startswith(pre, start - len(pre)): start -= len(pre)
-    else: end = _first_end(text, start, e)
+        pre = hit[1].name[:len(hit[1].name) - len(hit[1].name.lstrip("'\"([*~☆★ "))].strip()   # '"HELLO BROOKLYN" …', '☆ HUGE …'
+        at = start
+        while at > s and text[at - 1] == ' ': at -= 1
+        if hit[0].i == k and pre and text.startswith(pre, at - len(pre)): start = at - len(pre)
+    else:
+        end = _first_end(text, start, e)
+        later = [c for c in r.cities_in(r.wrange(end, end)[0], hi)]      # 'Amway Grand Plaza, Curio Collection by Hilton, Grand Rapids'
+        if later and text[ws[later[0][1] - 1].b:ws[later[0][1]].a].strip() == ',' and not any(ch in text[end:ws[later[0][1]].a] for ch in ':$(['):
+            end = ws[later[0][1] - 1].b
     name = plain_value(text[start:end]).strip(' \t*_')
     if not hit: name = name.strip('"“”\'[]')
     if not name or not any(c.isalpha() for c in name): return None
@@ -1237,7 +1266,7 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
     else: return _noted(r, day, slot, name, f"{name}, {hit[1].city}", 'near-match',
                         f"{name!r} ends with its city: read as written, 'Name, City'")   # 'Rutgers University - Newark'
     if hit is None:
-        return _noted(r, day, slot, f"{name}, {city or (order[0] if order else '-')}", '-', 'unknown-name',
+        return _noted(r, day, slot, f"{name}, {city or (order[0] if order else '-')}", '-', 'unknown',
                       f"{name!r} is not in the database (kept as written)")
     m, v = hit
     ct = city or v.city
@@ -1276,14 +1305,15 @@ def _comma_items(r: Reading, s: int, e: int, named: list) -> list:
     something (`Museum A, Park B`); a piece that is only a city or a state (`…, Santa Monica Pier, Los Angeles, CA`) then
     belongs to the item before it, and a remark (`cost: 35`, a link) to none. Otherwise the piece is one item."""
     text, out, kinds = r.text, [], []
-    parts = _pieces(text, s, e, ', ')
+    parts = _list_pieces(text, s, e, ', ')
     for ps, pe in parts:
         lo, hi = r.wrange(ps, pe)
         if lo >= hi: kinds.append('remark'); continue
         cs = r.cities_in(lo, lo + 1)
         if cs and city_as_written(r, cs[0][0], lo, cs[0][2], hi)[3] >= hi: kinds.append('city')
         elif tuple(w.w for w in r.ws[lo:hi]) in _states(r.index) or (hi == lo + 1 and _abbr(text, r.ws[lo])): kinds.append('city')
-        elif ':' in text[ps:pe] or '://' in text[ps:pe] or text[ps:pe].lstrip(' *_').startswith(('(', '[')): kinds.append('remark')
+        elif (':' in text[ps:pe] or '://' in text[ps:pe] or text[ps:pe].lstrip(' *_').startswith(('(', '['))
+              or (r.ws[lo].w in _REMARK_LEAD and not any(lo <= m.i < hi for m in named))): kinds.append('remark')
         elif any(lo <= m.i < min(lo + 2, hi) for m in named): kinds.append('venue')
         else: kinds.append('other')
     n_venue = kinds.count('venue')
@@ -1338,10 +1368,10 @@ def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: boo
             if item and slot not in day.slots: day.slots[slot] = item
     for s, e in lab.get('attraction', ()):
         if dash_first(r.text[s:e]): continue
-        for s2, e2 in _pieces(r.text, s, e):
+        for s2, e2 in _list_pieces(r.text, s, e):
             lo, hi = r.wrange(s2, e2)
             named = [m for m in r.venues_in(lo, hi) if any(v.table == 'attractions' for v in m.entries)]
-            if not named and empty_lead(r.text[s2:e2]): continue
+            if not named and (empty_lead(r.text[s2:e2]) or (lo < hi and r.ws[lo].w in _REMARK_LEAD)): continue
             spans = any(',' in r.text[r.ws[m.i].a:r.ws[m.j - 1].b] for m in named)
             parts = [(s2, e2)] if spans else _comma_items(r, s2, e2, named)
             for p in parts:
@@ -1481,7 +1511,8 @@ def _narrative_day(r, day, lab: dict, vs: list, here, org, cands: list, where, n
 def _carry_over(days: list, notes=None) -> None:
     """In place: "Same as Day 1" takes the previous day's value, and a stay written as a check-in (`Check into X`)
     covers the next nights in its city until a check-out (not the last day's; each such night is a doubt, `notes(msg)`).
-    No other stay is carried: a night the text leaves without one stays without one."""
+    No other stay is carried: a night the text leaves without one stays without one (a note of kind 'empty-night', with
+    the previous night's stay as the other reading, when that stay is in the night's city)."""
     for i, d in enumerate(days):                     # "Same as Day 1": the previous day's value
         for key, v in d.slots.items():
             if v == _SAME:
@@ -1494,6 +1525,10 @@ def _carry_over(days: list, notes=None) -> None:
             d.slots['accommodation'], d.stay_city, d.checkin = prev.slots['accommodation'], prev.stay_city, True
             if notes is not None: notes(f"day {d.number}: no stay written; the check-in of day {prev.number} covers the night",
                                         'carried-stay', (d.number, 'accommodation', d.slots['accommodation'], '-'))
+        elif (notes is not None and d.slots.get('accommodation', '-') == '-' and prev.slots.get('accommodation', '-') not in ('-', _SAME)
+              and prev.stay_city == d.end):                  # left empty: a parser may carry the stay over (the other reading)
+            notes(f"day {d.number}: no stay written for a night in {d.end} after one at {prev.slots['accommodation'][:40]!r} (not carried)",
+                  'empty-night', (d.number, 'accommodation', '-', prev.slots['accommodation']))
 
 def _plan_rows(days: list) -> list[dict]:
     "The plan of the days read: one TravelPlanner row per day, '-' for what the answer does not give."
@@ -1658,23 +1693,33 @@ def _format_grounded(text, task, notes, db, alts=None):
         seen = Counter(venue_at[q].entries[0].city for q in range(k, e) if q in venue_at)
         seen.update(c for c, _, _ in r.cities_in(k, e))
         return seen.most_common(1)[0][0] if seen else None
-    days, here = [], None
-    for number in sorted(by_day):
-        vs, day = by_day[number], _Day(number)
-        if len(vs) > 1: r.note(f"day {number} is written {len(vs)} times: later versions override earlier ones", 'days')
-        lab = {}
-        for _, _, l in vs: lab.update(l)
-        nlab = len(lab) + (2 if 'meals' in lab else 0)                          # 'Eat: A (breakfast) · B (lunch)' names several
-        if nlab >= 2 and ('current_city' in lab or nlab >= 5):                 # a labelled day
-            _labelled_day(r, day, lab, vs, here, org, cands, where)
-        else:                                                                    # narrative (with the labels it has)
-            here = _narrative_day(r, day, lab, vs, here, org, cands, where, number)
-        days.append(day)
-        here = day.end or here
-    _carry_over(days, r.note)
+    def read_days(rd, first_only):
+        "The days read by `rd`: each from all its versions (later ones override), or from its first version only."
+        days, here = [], None
+        for number in sorted(by_day):
+            vs, day = by_day[number], _Day(number)
+            if first_only: vs = vs[:1]
+            elif len(vs) > 1: rd.note(f"day {number} is written {len(vs)} times: later versions override earlier ones", 'repeated-day')
+            lab = {}
+            for _, _, l in vs: lab.update(l)
+            nlab = len(lab) + (2 if 'meals' in lab else 0)                      # 'Eat: A (breakfast) · B (lunch)' names several
+            if nlab >= 2 and ('current_city' in lab or nlab >= 5):             # a labelled day
+                _labelled_day(rd, day, lab, vs, here, org, cands, where)
+            else:                                                                # narrative (with the labels it has)
+                here = _narrative_day(rd, day, lab, vs, here, org, cands, where, number)
+            days.append(day)
+            here = day.end or here
+        _carry_over(days, rd.note)
+        return days
+    days = read_days(r, False)
+    if alts is not None and any(len(v) > 1 for v in by_day.values()):   # the other reading: each day's first version
+        first = _plan_rows(read_days(Reading(text, ws, index, venue_at, city_at, covered, [], None), True))
+        alts += [('repeated-day', a['days'], f, a[f], b[f]) for a, b in zip(_plan_rows(days), first) for f in PLAN_KEYS[1:] if a[f] != b[f]]
     missing = [n for n in range(1, max(by_day) + 1) if n not in by_day]
     if missing: r.note(f"days {missing} are not in the answer", 'days')
-    if r.n_notes > _MAX_NOTES: notes.append(Note(f"… and {r.n_notes - _MAX_NOTES} more notes", 'overflow'))
+    if r.n_notes > _MAX_NOTES:
+        notes.append(over := Note(f"… and {r.n_notes - _MAX_NOTES} more notes", 'overflow'))
+        over.hidden = frozenset(r.hidden)
     return _plan_rows(days)
 
 # %% ../nbs/05_formatter.ipynb #ad7664cb
@@ -1869,12 +1914,15 @@ NOTE_KINDS = {
     'bracket-state': "a state in brackets after a city (`Buffalo (New York)`): the City(State) convention, dropped",
     'remark': "a bracketed remark after a name, dropped",
     'near-match': "a name with words the database's name does not have (or has in another order), kept as written",
-    'unknown-name': "a labelled name the database does not have, kept as written",
-    'route': "a current city written as one city, read as the transportation's route (the benchmark parser's rule)",
+    'unknown': "a labelled name the database does not have, kept as written (no doubt: a parser keeps it too, and it fails Within Sandbox either way)",
+    'route': "a current city written as one city, read as the transportation's route (the benchmark parser's prompt asks for it: no doubt)",
     'carried-stay': "a night without a stay covered by an earlier check-in",
+    'empty-night': "a night the text leaves without a stay, after one in the same city (not carried)",
+    'route-missing': "a transportation written the database's way without its route (none added)",
+    'repeated-day': "a day written several times (a draft and a final plan): the later versions read",
     'prose-name': "a name taken from a sentence, not in the database",
     'elsewhere': "a venue put in a city where the database does not have it",
-    'days': "days found in running text or inferred, written twice or as a range, or missing",
+    'days': "days found in running text or inferred, written as a range, or missing",
     'no-route': "a transportation without a route",
     'no-city': "a day without a city",
     'unknown-label': "a label no field has, whose value names a venue",
@@ -1882,10 +1930,14 @@ NOTE_KINDS = {
     'overflow': "more notes than are listed",
     'other': "anything else",
 }
-"""The kinds of the grounded reader's notes. The first seven record the other reading the text supports (`Reading.note`):
-such a note is a doubt only where that reading changes a verdict; 'layout' is never a doubt, the rest always are."""
+"""The kinds of the grounded reader's notes. Eight (`_ALT_KINDS`) record the other reading the text supports
+(`Reading.note`): such a note is a doubt only where that reading changes a verdict; 'layout', 'unknown' and 'route'
+(`_INFO_KINDS`) are never doubts; the rest always are ('overflow': when a listed kind of the unlisted notes is)."""
 
-_ALT_KINDS = frozenset({'state', 'bracket-state', 'remark', 'near-match', 'unknown-name', 'route', 'carried-stay'})
+_ALT_KINDS = frozenset({'state', 'bracket-state', 'remark', 'near-match', 'carried-stay', 'empty-night', 'route-missing',
+                        'repeated-day'})
+
+_INFO_KINDS = frozenset({'layout', 'unknown', 'route'})
 
 def _apply_alts(plan: list[dict], alts) -> list[dict]:
     "A copy of `plan` with each `(kind, day, field, as read, alternative)` of `alts` applied (the first occurrence)."
@@ -1901,8 +1953,8 @@ def reading_doubts(plan: list[dict], notes, alts, task=None, db=None) -> tuple:
     text supports (`_ALT_KINDS`, with its `alts`) is a doubt only when that reading -- every alternative of its kind at
     once, as a parser decides it for a whole answer -- changes a verdict of the evaluator (any check or Success, under
     either protocol); 'layout' notes never are; every other note is. Without a task (or one the evaluator cannot read)
-    every note but 'layout' is a doubt. At most one evaluation per kind: linear in the plan."""
-    kinds = {getattr(n, 'kind', 'other') for n in notes}
+    every note but the informational ones is a doubt. At most one evaluation per kind: linear in the plan."""
+    kinds = {getattr(n, 'kind', 'other') for n in notes} | {k for n in notes for k in getattr(n, 'hidden', ())}
     judged = set()
     if task is not None and not isinstance(task, str) and plan and kinds & _ALT_KINDS:
         try:
@@ -1916,7 +1968,9 @@ def reading_doubts(plan: list[dict], notes, alts, task=None, db=None) -> tuple:
             for a in alts: groups.setdefault(a[0], []).append(a)
             judged = {k for k in kinds & _ALT_KINDS if verdicts(_apply_alts(plan, groups.get(k, ()))) == base}
         except (KeyError, TypeError, ValueError): judged = set()
-    return tuple(n for n in notes if getattr(n, 'kind', 'other') != 'layout' and getattr(n, 'kind', 'other') not in judged)
+    def doubt(kind): return kind not in _INFO_KINDS and kind not in judged
+    return tuple(n for n in notes if (any(map(doubt, getattr(n, 'hidden', ()))) if getattr(n, 'kind', 'other') == 'overflow'
+                                      else doubt(getattr(n, 'kind', 'other'))))
 
 def _query_text(query) -> str:
     if query is None: return ''
