@@ -224,6 +224,200 @@ def record(out: str):
     print('wrote', out)
 
 
+# ------------------------------------------------------------------ issue 34: why readings disagree (dev part only)
+_FIELDS34 = ('current_city', 'transportation', 'breakfast', 'attraction', 'lunch', 'dinner', 'accommodation')
+
+
+def _state_names() -> list:
+    from star.evaluator import eval_index
+    return sorted({v for v in dict(eval_index().city_state).values() if isinstance(v, str)}, key=len, reverse=True)
+
+
+def _without_states(v: str, states) -> str:
+    "v with ', State' and '(State)' after cities removed (for comparing two readings, not for reading)."
+    for st in states: v = v.replace(f', {st}', '').replace(f' ({st})', '').replace(f'({st})', '')
+    return v
+
+
+def _without_brackets(v: str) -> str:
+    out, depth = [], 0
+    for c in v:
+        if c == '(':
+            depth += 1
+            if out and out[-1] == ' ': out.pop()
+        elif c == ')' and depth: depth -= 1
+        elif not depth: out.append(c)
+    return ''.join(out)
+
+
+def cause_label(field: str, ref, ours, states) -> str:
+    """A short label for how one field of the reference reading (`ref`) and ours differ: a state after a city kept by
+    one side (`state-kept-by-ref` / `state-kept-by-us`), a bracketed remark kept by one side, a transportation that
+    differs in its route, its states or only in details (times, cost), a name that is a part of the other one (words
+    before a listing's name, `Private room in …`), another name, another city, an empty slot on one side, a day one
+    side does not have."""
+    from star.evaluator import from_to
+    if ref is None: return 'day-only-ours'
+    if ours is None: return 'day-only-ref'
+    p, q = str(ref), str(ours)
+    if field == 'transportation':
+        if p in ('-', '') or q in ('-', ''): return 'transport-empty-' + ('ref' if p in ('-', '') else 'ours')
+        fp, fq = from_to(p), from_to(q)
+        if fp == fq:
+            fn = lambda v: v.split('Flight Number: ')[1].split(',')[0] if 'Flight Number: ' in v else None
+            return 'transport-flight-number' if fn(p) != fn(q) or ('flight' in p.lower()) != ('flight' in q.lower()) else 'transport-detail'
+        if None not in fp + fq and tuple(_without_states(x, states) for x in fp) == tuple(_without_states(x, states) for x in fq):
+            return 'transport-state'
+        return 'transport-route'
+    if p.rstrip(';') == q.rstrip(';'): return 'same'
+    if p in ('-', '') or q in ('-', ''): return 'empty-' + ('ref' if p in ('-', '') else 'ours')
+    if _without_states(p, states) == _without_states(q, states): return 'state-kept-by-' + ('ref' if len(p) > len(q) else 'us')
+    if _without_brackets(p) == _without_brackets(q): return 'remark-kept-by-' + ('ref' if len(p) > len(q) else 'us')
+    if field == 'current_city': return 'city'
+    if field == 'attraction':
+        P, Q = ({x.strip() for x in v.split(';') if x.strip()} for v in (p, q))
+        return 'attraction-extra-ours' if P < Q else 'attraction-missing-ours' if Q < P else 'attraction-other'
+    (pn, _, pc), (qn, _, qc) = p.rpartition(', '), q.rpartition(', ')
+    if pn == qn: return 'venue-city'
+    if pn and qn and (pn in qn or qn in pn): return 'name-part'
+    return 'name-other'
+
+
+CAUSE_GROUPS = {
+    'parser': ('state-kept-by-ref', 'state-kept-by-us', 'remark-kept-by-ref', 'remark-kept-by-us', 'transport-state', 'name-part'),
+}
+"""Causes that are the reference parser's own inconsistency on these texts (see `parser-consistency`): it keeps a state
+after a city, a bracketed remark or the words before a listing's name in some answers and drops them in others."""
+
+
+def attribute_disagreement(task, parsed, ours, states) -> dict:
+    """`{check: set of cause labels}` for the checks (and Success) on which the reference reading `parsed` and ours get
+    different verdicts: a field's cause is credited with a check when putting the reference's value of that field into
+    our plan gives the check the reference's verdict; else all differences of one label together ('label*'); else
+    'combined'. A day only one side has: 'day-count'."""
+    from star.evaluator import evaluate_plan
+    def verdicts(plan):
+        r = evaluate_plan(task, plan)
+        return {**r.commonsense, **r.hard, 'success': r.success}
+    P, Q = [d for d in parsed if d], ours or []
+    va, vb = verdicts(P), verdicts(Q)
+    bad = [c for c in va if va[c] != vb[c]]
+    diffs, days_differ = [], len(P) != len(Q)
+    for i in range(min(len(P), len(Q))):
+        for f in _FIELDS34:
+            if str(P[i].get(f)) != str(Q[i].get(f)):
+                lab = cause_label(f, P[i].get(f), Q[i].get(f), states)
+                if lab != 'same': diffs.append((i, f, lab))
+    res = {c: set() for c in bad}
+    for i, f, lab in diffs:
+        plan = [dict(d) for d in Q]; plan[i][f] = P[i].get(f)
+        v = verdicts(plan)
+        for c in bad:
+            if v[c] == va[c]: res[c].add(lab)
+    for c in bad:
+        if res[c]: continue
+        for lab in {l for _, _, l in diffs}:
+            plan = [dict(d) for d in Q]
+            for i, f, l in diffs:
+                if l == lab: plan[i][f] = P[i].get(f)
+            if verdicts(plan)[c] == va[c]: res[c].add(lab + '*')
+        if not res[c]: res[c].add('day-count' if days_differ else 'combined')
+    return res
+
+
+def disagreements(file: str, show: int = 0):
+    """Issue 34's breakdown of the disagreements between our reading and the reference reading on the DEV part of
+    `file` (runs/answers34/<file>, or 'public' for the GPT-4-era dev answers of issue 19): per check, the causes
+    (`cause_label`) of its disagreements, and per cause the answers it touches, flagged (a doubt) or not. The held-out
+    part is never read here."""
+    from collections import Counter, defaultdict
+    from star.formatter import format_plan, real_answers
+    from star.tasks import load_tasks
+    tasks, states = {t.idx: t for t in load_tasks('validation')}, _state_names()
+    rows = ([r for r in real_answers('dev') if r['source'] == 'public'] if file == 'public' else new_rows(file, 'dev'))
+    rows = [r for r in rows if r.get('parsed') is not None]
+    by_check, by_cause, flagged, examples = defaultdict(Counter), Counter(), Counter(), defaultdict(list)
+    for r in rows:
+        fp = format_plan(r['text'], tasks[r['idx']])
+        res = attribute_disagreement(tasks[r['idx']], r['parsed'], fp.plan, states)
+        causes = set().union(*res.values()) if res else set()
+        for c, labs in res.items():
+            for lab in labs: by_check[c][lab] += 1
+        for lab in causes:
+            by_cause[lab] += 1; flagged[lab] += fp.doubtful
+            examples[lab].append((r['run'], r['idx'], sorted(c for c, labs in res.items() if lab in labs)))
+    n = len(rows)
+    print(f"{file} [dev]: {n} answers with a reference reading, {sum(by_cause.values()) and len({(a, b) for v in examples.values() for a, b, _ in v})} disagree on some check")
+    print('causes (answers; of them flagged as doubtful; parser = the reference parser\'s own inconsistency):')
+    for lab, k in by_cause.most_common():
+        kind = 'parser' if lab.rstrip('*') in CAUSE_GROUPS['parser'] else 'reader?'
+        print(f"  {lab:26s} {k:5d}  flagged {flagged[lab]:5d}  [{kind}]")
+        for ex in examples[lab][:show]: print('       e.g.', *ex)
+    print('per check (disagreements: causes):')
+    for c, cnt in sorted(by_check.items(), key=lambda x: -sum(x[1].values())):
+        print(f"  {c:38s} {sum(cnt.values()):5d}  " + ', '.join(f"{l} {k}" for l, k in cnt.most_common(6)))
+
+
+def _labelled_lines(text: str, label: str) -> list[str]:
+    out = []
+    for line in text.split('\n'):
+        s = line.replace('*', '').strip().lstrip('-• ').strip()
+        if s.lower().startswith(label.lower() + ':'): out.append(s[len(label) + 1:].strip())
+    return out
+
+
+def parser_consistency(file: str):
+    """How consistently the reference parser treats what the texts write, counted on the DEV part of `file`
+    (runs/answers34/<file>) where a field's labelled lines (`Current City: …`) align one to one with the parsed days:
+    a state after a city written with a comma or in brackets (kept or dropped, per field), a bracketed room type after
+    a listing's name, the words before a listing (`Private room, 1 bed, 2 guests, <listing>`), a flight written without
+    a number, and a current city written as one city on a day whose transportation names a route. Per value and per
+    answer (all kept / all dropped / mixed)."""
+    import re
+    from collections import Counter
+    states, rows = _state_names(), [r for r in new_rows(file, 'dev') if r.get('parsed')]
+    def has_state(v):
+        return next((('paren' if f'({st})' in v else 'comma') for st in states if f', {st}' in v or f'({st})' in v), None)
+    def tally(name, field, label, pick):
+        per_value, per_answer = Counter(), Counter()
+        for r in rows:
+            P, L = [d for d in r['parsed'] if d], _labelled_lines(r['text'], label)
+            if len(L) != len(P) or not P: continue
+            seen = Counter()
+            for raw, p in zip(L, P):
+                got = pick(raw, str(p.get(field)))
+                if got is not None: seen[got] += 1; per_value[got] += 1
+            if seen: per_answer['all kept' if not seen[False] else 'all dropped' if not seen[True] else 'mixed'] += 1
+        k, d = per_value[True], per_value[False]
+        print(f"  {name:58s} kept {k:5d}  dropped {d:5d}  ({100 * k / max(k + d, 1):5.1f} % kept); answers {dict(per_answer)}")
+    print(f"{file} [dev]: how the reference parser reads what the texts write")
+    for field, label in (('current_city', 'Current City'), ('transportation', 'Transportation'), ('dinner', 'Dinner'),
+                         ('accommodation', 'Accommodation')):
+        for form in ('comma', 'paren'):
+            tally(f"{label}: state after a city, {'`City, State`' if form == 'comma' else '`City (State)`'}", field, label,
+                  lambda raw, pv, form=form: (has_state(pv) is not None) if has_state(raw) == form else None)
+    rt = ('private room', 'entire home/apt', 'shared room', 'entire home', 'entire room')
+    def remark(raw, pv):
+        m = re.search(r'\(([^)]*)\)', raw)
+        if not m or not any(x in m.group(1).lower() for x in rt): return None
+        return '(' + m.group(1) in pv
+    tally('Accommodation: `<listing> (private room)`', 'accommodation', 'Accommodation', remark)
+    tally('Accommodation: `Private room, 1 bed, 2 guests, <listing>`', 'accommodation', 'Accommodation',
+          lambda raw, pv: pv.lower().startswith(raw.split(',')[0].lower() + ',') if raw.lower().startswith(tuple(x + ',' for x in rt)) else None)
+    tally('Transportation: a flight without a number -> `Flight Number: -`', 'transportation', 'Transportation',
+          lambda raw, pv: ('Flight Number:' in pv) if 'flight' in raw.lower() and not re.search(r'F\d{4,}', raw) else None)
+    from star.evaluator import from_to
+    per = Counter()
+    for r in rows:
+        P, L, T = [d for d in r['parsed'] if d], _labelled_lines(r['text'], 'Current City'), _labelled_lines(r['text'], 'Transportation')
+        if not (len(L) == len(T) == len(P)) or not P: continue
+        for raw, tr, p in zip(L, T, P):
+            if 'from' in raw.lower() or ' to ' in raw or None in from_to(tr): continue
+            per['from A to B' in str(p.get('current_city')) or 'from ' in str(p.get('current_city'))] += 1
+    print(f"  {'Current City: one city, Transportation: a route -> `from A to B`':58s} kept {per[False]:5d}  changed {per[True]:5d}"
+          f"  ({100 * per[True] / max(sum(per.values()), 1):5.1f} % changed, the parser prompt's rule)")
+
+
 def sole_planning_prompt(task) -> str:
     "TravelPlanner's sole-planning prompt for `task`: the planner instruction with its reference information and query."
     tmpl = (ROOT / 'star' / 'data' / 'prompts' / 'sole_planning.txt').read_text(encoding='utf-8').rstrip('\n')
@@ -271,6 +465,11 @@ if __name__ == '__main__':
     p = sub.add_parser('aamas'); p.add_argument('mirror')
     p = sub.add_parser('metacrew'); p.add_argument('mirror')
     p = sub.add_parser('record'); p.add_argument('--out', default=str(ROOT / 'results' / 'formatter' / 'issue34_agreement.json'))
+    p = sub.add_parser('disagreements', help="dev part only: the causes of the disagreements, per check and per cause")
+    p.add_argument('file', help="runs/answers34/<file> (e.g. aamas.jsonl.gz), or 'public' (issue 19's GPT-4-era dev answers)")
+    p.add_argument('--show', type=int, default=0, help='examples per cause')
+    p = sub.add_parser('parser-consistency', help="dev part only: how consistently the reference parser keeps what is written")
+    p.add_argument('file')
     p = sub.add_parser('measure'); p.add_argument('file'); p.add_argument('--part', default='dev'); p.add_argument('--runs', default=None)
     p.add_argument('--show', type=int, default=0)
     sub.add_parser('pack')
@@ -282,6 +481,8 @@ if __name__ == '__main__':
     elif a.cmd == 'aamas': aamas(a.mirror)
     elif a.cmd == 'metacrew': metacrew(a.mirror)
     elif a.cmd == 'record': record(a.out)
+    elif a.cmd == 'disagreements': disagreements(a.file, a.show)
+    elif a.cmd == 'parser-consistency': parser_consistency(a.file)
     elif a.cmd == 'measure':
         rows = new_rows(a.file, a.part)
         if a.runs: rows = [r for r in rows if any(r['run'].endswith(x) or r['run'] == x for x in a.runs.split(','))]
