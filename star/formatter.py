@@ -1072,7 +1072,8 @@ def city_as_written(r: Reading, c: str, q: int, q_end: int, hi: int) -> tuple[st
     ends at word `hi`, as the text writes it: a state written after it with a comma is part of what is written
     (`Kansas City, Missouri`, `Dallas, TX`: kept; alternative the city alone; kind 'state'); a state in brackets is the
     benchmark's `City(State)` convention, which its evaluator strips (`Buffalo (New York)` -> `Buffalo`; alternative the
-    text as written; kind 'bracket-state'); the word *City* after it (`New York City`) makes another name, kept as written
+    text as written; kind 'bracket-state'; written glued, `Abilene(Texas)`, it is the database's own notation: no
+    note); the word *City* after it (`New York City`) makes another name, kept as written
     (kind 'near-match', alternative the database's city). Otherwise `(c, None, None, q_end)`. `end word`: the first word
     after what was read."""
     text, ws = r.text, r.ws
@@ -1089,8 +1090,8 @@ def city_as_written(r: Reading, c: str, q: int, q_end: int, hi: int) -> tuple[st
         tail = text[st_end:nxt].strip(' \t*_')
         if g == ',' and (q_end + n >= hi or tail[:1] in (',', '(', '|', '-', '.', ';', '\n', '') or tail.startswith(('–', '—'))):
             return f"{c}, {text[ws[q_end].a:st_end]}", c, 'state', q_end + n
-        if g == '(' and tail.startswith(')'):
-            return c, text[ws[q].a:text.find(')', st_end) + 1], 'bracket-state', q_end + n
+        if g == '(' and tail.startswith(')'):                  # glued 'Abilene(Texas)': the database's own notation, no doubt
+            return (c, None, None, q_end + n) if gap.startswith('(') else (c, text[ws[q].a:text.find(')', st_end) + 1], 'bracket-state', q_end + n)
     if gap in (' ', '\xa0') and ws[q_end].w == 'city' and q_end not in r.city_at:
         return text[ws[q].a:ws[q_end].b], c, 'near-match', q_end + 1
     return c, None, None, q_end
@@ -1258,7 +1259,10 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
             remark, after = plain_value(text[end:close + 1]).strip(), close + 1
     city = alt_city = None                                                    # the city written after the name
     q2 = r.wrange(after, after)[0]
-    if q2 < hi and q2 in r.city_at and text[after:ws[q2].a].strip(' ,*_').lower() in ('', 'in', 'at'):
+    if remark and not (q2 < hi and q2 in r.city_at):                          # 'Name (French, Mediterranean). Cost: …': a trailing remark
+        remark, dropped, q2 = None, remark, nk
+    else: dropped = None
+    if q2 < hi and q2 in r.city_at and text[after if remark else end:ws[q2].a].strip(' ,*_').lower() in ('', 'in', 'at'):
         c, c_end = r.city_at[q2]
         city, alt_city, _, _ = city_as_written(r, c, q2, c_end, hi)
         city = unstate(city)                                                  # 'Abilene(Texas)' -> 'Abilene' (glued: the City(State) form)
@@ -1276,9 +1280,12 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
         _noted(r, day, slot, f"{name}, {ct}", f"{v.name}, {ct}", 'near-match', f"{name!r} is not the database's {v.name!r} (kept as written)")
     elif m.full and text.startswith(v.name.strip(), start): name = v.name                # written exactly: the database's spelling
     value = f"{name}, {ct}"
-    if remark:
+    if remark:                                                               # 'Best Nest (private room), Los Angeles': the name as written
         value = _noted(r, day, slot, f"{name} {remark}, {ct}", value, 'remark',
-                       f"{name[:40]!r} is followed by a remark in brackets, {remark[:30]!r} (kept as written)")
+                       f"{name[:40]!r} is followed by a remark in brackets before its city, {remark[:30]!r} (kept as written)")
+    elif dropped:
+        _noted(r, day, slot, value, f"{name} {dropped}, {ct}", 'remark',
+               f"{name[:40]!r} is followed by a remark in brackets, {dropped[:30]!r} (dropped: no city follows it)")
     if alt_city is not None and alt_city != city:
         _noted(r, day, slot, value, f"{name}, {alt_city}", 'bracket-state' if ', ' not in city else 'state',
                "written with a state after its city (the benchmark's parser keeps or drops it)")
