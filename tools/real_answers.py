@@ -155,6 +155,7 @@ def new_rows(source_file: str, part: str) -> list[dict]:
 def measure(rows: list[dict], name: str = '') -> dict:
     """Agreement of `format_plan` (auto, no LLM) with each row's reference reading, on all rows and on the readings
     without a doubt, and the share of doubtful readings (what `auto` sends to an LLM formatter when one is configured)."""
+    from collections import Counter
     from star.formatter import format_plan, reading_agreement, METRICS
     from star.tasks import load_tasks
     tasks = {t.idx: t for t in load_tasks('validation')}
@@ -172,7 +173,33 @@ def measure(rows: list[dict], name: str = '') -> dict:
         if sure:
             r2 = reading_agreement(sure, read)
             out.update({'sure_n': r2['n'], 'sure_checks': r2['checks'], 'sure_success': r2['success']})
+        out['doubt_kinds'] = dict(Counter(k for r in rows for k in {n.kind for n in fps[id(r)].doubts}).most_common())
+        out['doubt_curve'] = doubt_curve(with_ref, fps, tasks)
     return out
+
+
+def doubt_curve(rows, fps, tasks) -> list:
+    """The trade-off between the share of readings flagged as doubtful and the agreement (share of the 13 check
+    verdicts equal to the reference reading's) on the unflagged ones: starting from every doubt kind, the kinds are
+    dropped one at a time, each time the one whose dropping keeps the agreement highest. `[[kind dropped (None
+    first), flagged share, unflagged agreement, unflagged answers]]`."""
+    from star.evaluator import evaluate_plan, COMMONSENSE_CHECKS, HARD_CHECKS
+    names, per = COMMONSENSE_CHECKS + HARD_CHECKS, []
+    for r in rows:
+        t, fp = tasks[r['idx']], fps[id(r)]
+        a, b = evaluate_plan(t, r['parsed']), evaluate_plan(t, fp.plan)
+        va, vb = {**a.commonsense, **a.hard}, {**b.commonsense, **b.hard}
+        per.append(({n.kind for n in fp.doubts}, sum(va[c] == vb[c] for c in names)))
+    def point(kinds):
+        sure = [k for ds, k in per if not ds & kinds]
+        return 1 - len(sure) / max(len(per), 1), sum(sure) / max(len(sure) * len(names), 1), len(sure)
+    kinds, out = set().union(*(ds for ds, _ in per)) if per else set(), []
+    out.append([None, *point(kinds)])
+    while kinds:
+        best = max(sorted(kinds), key=lambda k: point(kinds - {k})[1])
+        kinds = kinds - {best}
+        out.append([best, *point(kinds)])
+    return [[k, round(f, 4), round(a, 4), n] for k, f, a, n in out]
 
 
 def _passes_read_for_fails(rows, read, tasks):
@@ -193,7 +220,7 @@ def report(m: dict) -> str:
         s += (f"; with reference {m['n']}: checks {100 * m['checks']:.1f} %, success {100 * m['success']:.1f} %, "
               f"no-doubt {m.get('sure_n', 0)}: checks {100 * m.get('sure_checks', 0):.1f} % success {100 * m.get('sure_success', 0):.1f} %; "
               f"violations read as passes {len(m['violations_read_as_passes'])} ({sum(c == 'success' for *_, c in m['violations_read_as_passes'])} success)"
-              f"\n  metrics ref/ours: {m['metrics']}")
+              f"\n  metrics ref/ours: {m['metrics']}\n  doubts: {m.get('doubt_kinds')}\n  curve (kind dropped, flagged, unflagged agreement, n): {m.get('doubt_curve')}")
     return s
 
 
@@ -448,6 +475,72 @@ def generate(scale: str, every: int = 1, batch: int = 8, max_tokens: int = 2048,
         print(f'{s + len(part)}/{len(tasks)} in {dt:.0f} s', flush=True)
 
 
+LAYOUTS = {
+    'table': "Write the final plan as a markdown table with one row per day and the columns Day, Current City, "
+             "Transportation, Breakfast, Attraction, Lunch, Dinner, Accommodation.",
+    'json': "Write the final plan as JSON only: a list with one object per day, with the keys day, current_city, "
+            "transportation, breakfast, attraction, lunch, dinner and accommodation.",
+    'narrative': "Write the final plan as a friendly narrative: one paragraph per day in full sentences, without field "
+                 "labels or bullet points.",
+    'cards': "Write each day as a card: a markdown heading with the day number and the route, then bullet points that "
+             "start with an emoji and a short label (travel, meals, sights, hotel).",
+}
+"""Issue 34, item 4: layout instructions appended to TravelPlanner's sole-planning prompt, so that the offline models
+write the layouts chat models use (a table, JSON, a narrative, day cards) instead of the prompt's `Day 1:` example."""
+
+LAYOUT_FIXTURE = FIXTURES / 'offline_layouts.jsonl.gz'
+
+
+def layout_prompt(task, layout: str) -> str:
+    "The sole-planning prompt of `task` with the instruction of `layout` (`LAYOUTS`) appended after its query."
+    return sole_planning_prompt(task) + '\n\n' + LAYOUTS[layout]
+
+
+def layout_queries(n: int) -> list:
+    "The `n` dev-part validation tasks (issue 34's split) with reference information and the shortest prompts, 3-day trips."
+    tasks = [t for t in covered_tasks() if not heldout34(t.idx) and t.days == 3]
+    return sorted(tasks, key=lambda t: (len(str(t.reference_information)), t.idx))[:n]
+
+
+def layouts(scale: str = '0.5B', n: int = 8, max_tokens: int = 1024, batch: int = 8):
+    """Answers of an offline model (`star.models.make_llm`, greedy, vLLM) to `n` dev queries under each layout
+    instruction of `LAYOUTS`: runs/answers34/layouts_<scale>.jsonl, appended batch by batch (a re-run skips what is
+    done). Run it under the heavy lock (`flock /work/heavy.lock …`)."""
+    import hashlib
+    from star.models import make_llm
+    from vllm import SamplingParams
+    out = NEW_OUT / f'layouts_{scale}.jsonl'
+    out.parent.mkdir(parents=True, exist_ok=True)
+    done = {(json.loads(l)['idx'], json.loads(l)['layout']) for l in out.open()} if out.exists() else set()
+    todo = [(t, lay) for t in layout_queries(n) for lay in LAYOUTS if (t.idx, lay) not in done]
+    print(f'{len(done)} done, {len(todo)} to go', flush=True)
+    if not todo: return
+    llm = make_llm(scale, max_model_len=12 * 1024, kv_cache_gib=6)
+    sp = SamplingParams(temperature=0.0, max_tokens=max_tokens, seed=0)
+    for s in range(0, len(todo), batch):
+        part = todo[s:s + batch]
+        prompts = [layout_prompt(t, lay) for t, lay in part]
+        t0 = time.time()
+        res = llm.chat([[{'role': 'user', 'content': p}] for p in prompts], sp, use_tqdm=False)
+        dt = time.time() - t0
+        with out.open('a') as f:
+            for (t, lay), p, r in zip(part, prompts, res):
+                f.write(json.dumps({'source': 'offline-layouts', 'run': scale, 'idx': t.idx, 'layout': lay,
+                                    'instruction': LAYOUTS[lay], 'prompt_sha256': hashlib.sha256(p.encode()).hexdigest(),
+                                    'text': r.outputs[0].text, 'prompt_tokens': len(r.prompt_token_ids),
+                                    'completion_tokens': len(r.outputs[0].token_ids), 'finish_reason': r.outputs[0].finish_reason,
+                                    'seconds': round(dt / len(part), 1)}) + '\n')
+        print(f'{s + len(part)}/{len(todo)} in {dt:.0f} s', flush=True)
+
+
+def pack_layouts():
+    "runs/answers34/layouts_*.jsonl -> tests/fixtures/travelplanner/offline_layouts.jsonl.gz (ours: packaged), sorted."
+    rows = [json.loads(l) for path in sorted(NEW_OUT.glob('layouts_*.jsonl')) for l in path.open()]
+    rows.sort(key=lambda r: (r['run'], r['idx'], list(LAYOUTS).index(r['layout'])))
+    write_jsonl_gz(rows, LAYOUT_FIXTURE)
+    print('wrote', LAYOUT_FIXTURE, len(rows))
+
+
 def pack():
     "Gather the offline models' answers (`runs/answers/<scale>.jsonl`) into `answers/offline.jsonl.gz`, sorted."
     rows = []
@@ -473,6 +566,9 @@ if __name__ == '__main__':
     p = sub.add_parser('measure'); p.add_argument('file'); p.add_argument('--part', default='dev'); p.add_argument('--runs', default=None)
     p.add_argument('--show', type=int, default=0)
     sub.add_parser('pack')
+    p = sub.add_parser('layouts', help='offline model answers under layout instructions (issue 34, item 4)')
+    p.add_argument('--scale', default='0.5B'); p.add_argument('--n', type=int, default=8); p.add_argument('--max-tokens', type=int, default=1024)
+    sub.add_parser('pack-layouts')
     g = sub.add_parser('generate'); g.add_argument('--scale', default='0.5B'); g.add_argument('--every', type=int, default=1)
     g.add_argument('--batch', type=int, default=8); g.add_argument('--max-tokens', type=int, default=2048)
     g.add_argument('--limit', type=int, default=None)
@@ -492,4 +588,6 @@ if __name__ == '__main__':
         print(Counter(c for *_, cs in m.get('disagree', []) for c in cs).most_common())
         for run, idx, cs in m.get('disagree', [])[:a.show]: print('  ', run, idx, cs)
     elif a.cmd == 'pack': pack()
+    elif a.cmd == 'layouts': layouts(a.scale, a.n, a.max_tokens)
+    elif a.cmd == 'pack-layouts': pack_layouts()
     else: generate(a.scale, a.every, a.batch, a.max_tokens, a.limit)
