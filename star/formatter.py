@@ -1110,18 +1110,18 @@ def route_as_written(r: Reading, lo: int, hi: int, day: int | None, where: str, 
     """`(current_city, route)` from the cities named in the words `[lo, hi)` (at most `limit`): `from A to B` (`… to C`)
     when they are several, the city when one, each as written (`city_as_written`, each kind a note with the other
     reading); `('-', [])` when they name none. `route`: the database's names of the cities."""
-    route, written, alts, kinds, skip = [], [], [], set(), lo
+    route, written, alts, kinds, skip = [], [], [], [], lo
     for c, q, q_end in r.cities_in(lo, hi):
         if q < skip: continue
         w, alt, kind, skip = city_as_written(r, c, q, q_end, hi)
         r.city_forms[c] = (w, alt if alt is not None else w)
         if (route and route[-1] == c) or len(route) >= limit: continue
-        route.append(c); written.append(w); alts.append(alt if alt is not None else w)
-        if kind: kinds.add(kind)
+        route.append(c); written.append(w); alts.append(alt if alt is not None else w); kinds.append(kind)
     if not route: return '-', []
-    city = written[0] if len(written) == 1 else 'from ' + ' to '.join(written)
-    other = alts[0] if len(alts) == 1 else 'from ' + ' to '.join(alts)
-    for kind in sorted(kinds):
+    join = lambda ws: ws[0] if len(ws) == 1 else 'from ' + ' to '.join(ws)
+    city = join(written)
+    for kind in sorted(set(kinds) - {None}):                     # the other reading of this kind alone
+        other = join([a if k == kind else w for w, a, k in zip(written, alts, kinds)])
         what = {'state': 'a state written after the city', 'bracket-state': 'a state in brackets after the city (dropped)',
                 'near-match': 'a city written with more words than the database has'}[kind]
         r.note(f"{where}: {what} (the benchmark's parser keeps or drops it)", kind, (day, 'current_city', city, other))
