@@ -156,6 +156,7 @@ def measure(rows: list[dict], name: str = '') -> dict:
     """Agreement of `format_plan` (auto, no LLM) with each row's reference reading, on all rows and on the readings
     without a doubt, and the share of doubtful readings (what `auto` sends to an LLM formatter when one is configured)."""
     from collections import Counter
+    from star.evaluator import evaluate_plan
     from star.formatter import format_plan, reading_agreement, METRICS
     from star.tasks import load_tasks
     tasks = {t.idx: t for t in load_tasks('validation')}
@@ -173,8 +174,9 @@ def measure(rows: list[dict], name: str = '') -> dict:
         if sure:
             r2 = reading_agreement(sure, read)
             out.update({'sure_n': r2['n'], 'sure_checks': r2['checks'], 'sure_success': r2['success']})
-        out['doubt_kinds'] = dict(Counter(k for r in rows for k in {n.kind for n in fps[id(r)].doubts}).most_common())
         out['doubt_curve'] = doubt_curve(with_ref, fps, tasks)
+    out['doubt_kinds'] = dict(Counter(k for r in rows for k in {n.kind for n in fps[id(r)].doubts}).most_common())
+    out['success_readings'] = sum(fp.ok and evaluate_plan(tasks[r['idx']], fp.plan).success for r in rows for fp in [fps[id(r)]])
     return out
 
 
@@ -227,9 +229,11 @@ def report(m: dict) -> str:
 def record(out: str):
     """Issue 34's measurement, written to `out` (JSON, numbers only: the unlicensed answers themselves stay out of the
     repository): per source and part, the agreement with the source's own reference reading, on all readings and on those
-    without a doubt, the share flagged, the dataset metrics both ways and the violations read as passes. Sources: the
-    gpt-4o-mini runs of plasmapotatos/AAMAS_2024 (runs/answers34/aamas.jsonl.gz, `aamas` first) and the packaged real
-    answers of issue 19 (dev / held-out)."""
+    without a doubt, the share flagged, the doubt kinds and the trade-off curve (`doubt_curve`), the dataset metrics both
+    ways and the violations read as passes. Sources: the gpt-4o-mini runs of plasmapotatos/AAMAS_2024
+    (runs/answers34/aamas.jsonl.gz, `aamas` first), the packaged real answers of issue 19 (dev / held-out), and, without a
+    reference reading (delivery, doubts, Success readings only), MetaCrew's crewAI answers and our offline model's
+    answers under layout instructions (tests/fixtures)."""
     from star.formatter import real_answers
     res = {}
     if (NEW_OUT / 'aamas.jsonl.gz').exists():
@@ -238,6 +242,12 @@ def record(out: str):
     for part in ('dev', 'heldout'):
         rows = [r for r in real_answers(part) if r['source'] == 'public']
         res[f'issue19-public/{part}'] = measure(rows, f'issue19 public [{part}]')
+    for part in ('dev', 'heldout'):
+        res[f'metacrew-4omini/{part}'] = measure(new_rows(str(FIXTURES / 'metacrew_4omini.jsonl.gz'), part), f'metacrew 4o-mini [{part}]')
+    if LAYOUT_FIXTURE.exists():
+        rows = new_rows(str(LAYOUT_FIXTURE), 'all')
+        for lay in LAYOUTS:
+            res[f'offline-layouts/{lay}'] = measure([r for r in rows if r['layout'] == lay], f'offline 0.5B, {lay} layout')
     for m in res.values():
         m['disagree'] = len(m.get('disagree', []))
         m['violations_read_as_passes'] = {'checks': len(m.get('violations_read_as_passes', [])),
@@ -246,7 +256,11 @@ def record(out: str):
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     Path(out).write_text(json.dumps({'sources': {'aamas-4omini': {'repo': AAMAS_REPO, 'commit': AAMAS_COMMIT, 'licence': 'none at that commit (not packaged)',
                                                                 'model': 'gpt-4o-mini, sole-planning, 35 runs (in-context examples x trials)',
-                                                                'reference': "the benchmark's parser (gpt-4-1106-preview, postprocess/parsing.py)"}},
+                                                                'reference': "the benchmark's parser (gpt-4-1106-preview, postprocess/parsing.py)"},
+                                                 'metacrew-4omini': {'repo': METACREW_REPO, 'commit': METACREW_COMMIT, 'licence': 'MIT',
+                                                                     'model': 'gpt-4o-mini in a crewAI travel crew', 'reference': None},
+                                                 'offline-layouts': {'fixture': str(LAYOUT_FIXTURE.relative_to(ROOT)), 'reference': None,
+                                                                     'model': "ours, offline 0.5B, sole-planning prompt + a layout instruction (LAYOUTS)"}},
                                      'heldout_rule': "sha256('issue34:<idx>')[0] < 103", 'results': res}, indent=1, sort_keys=True) + '\n')
     print('wrote', out)
 
@@ -364,10 +378,14 @@ def disagreements(file: str, show: int = 0):
     rows = ([r for r in real_answers('dev') if r['source'] == 'public'] if file == 'public' else new_rows(file, 'dev'))
     rows = [r for r in rows if r.get('parsed') is not None]
     by_check, by_cause, flagged, examples = defaultdict(Counter), Counter(), Counter(), defaultdict(list)
+    parser_only = set(CAUSE_GROUPS['parser']) | {c + '*' for c in CAUSE_GROUPS['parser']}
+    n_checks = n_off = n_off_parser = 0
     for r in rows:
         fp = format_plan(r['text'], tasks[r['idx']])
         res = attribute_disagreement(tasks[r['idx']], r['parsed'], fp.plan, states)
         causes = set().union(*res.values()) if res else set()
+        off = [c for c in res if c != 'success']
+        n_checks += 13; n_off += len(off); n_off_parser += sum(res[c] <= parser_only for c in off)
         for c, labs in res.items():
             for lab in labs: by_check[c][lab] += 1
         for lab in causes:
@@ -380,6 +398,8 @@ def disagreements(file: str, show: int = 0):
         kind = 'parser' if lab.rstrip('*') in CAUSE_GROUPS['parser'] else 'reader?'
         print(f"  {lab:26s} {k:5d}  flagged {flagged[lab]:5d}  [{kind}]")
         for ex in examples[lab][:show]: print('       e.g.', *ex)
+    print(f"per-check agreement {100 * (1 - n_off / max(n_checks, 1)):.2f} %; {n_off_parser} of its {n_off} disagreeing check "
+          f"verdicts come only from the parser's inconsistencies (without them: {100 * (1 - (n_off - n_off_parser) / max(n_checks, 1)):.2f} %)")
     print('per check (disagreements: causes):')
     for c, cnt in sorted(by_check.items(), key=lambda x: -sum(x[1].values())):
         print(f"  {c:38s} {sum(cnt.values()):5d}  " + ', '.join(f"{l} {k}" for l, k in cnt.most_common(6)))
