@@ -965,7 +965,7 @@ class Reading:
     def venues_in(self, lo: int, hi: int) -> list: return [self.venue_at[q] for q in range(lo, hi) if q in self.venue_at]
 
 # %% ../nbs/05_formatter.ipynb #95bd0098
-def _pick(r: Reading, m: Match, table: str, order: list, slot: str | None = None, travel: bool = False):
+def _pick(r: Reading, m: Match, table: str, order: list, slot: str | None = None, travel: bool = False, note: bool = True):
     """The `Venue` of `table` that the name `m` means: in the city written right after it (`Flying Mango, Rockford`),
     even where the database does not have it there; else in the day's city (on a travel day the arrival city, the
     departure city first for breakfast) where the database has it; else in the day's city all the same -- the text
@@ -979,7 +979,7 @@ def _pick(r: Reading, m: Match, table: str, order: list, slot: str | None = None
     day_cities = o[:2] if travel else o[:1]
     if (here := [v for v in es if v.city in day_cities]): return min(here, key=lambda v: o.index(v.city))
     if not day_cities: return min(es, key=lambda v: o.index(v.city) if v.city in o else len(o))
-    r.note(f"{es[0].name!r} is named on a day in {day_cities[0]}; the database has it in {es[0].city}", 'elsewhere')
+    if note: r.note(f"{es[0].name!r} is named on a day in {day_cities[0]}; the database has it in {es[0].city}", 'elsewhere')
     return Venue(table, es[0].name, day_cities[0])
 
 def _venue_text(r: Reading, m: Match, v: Venue) -> str:
@@ -1229,7 +1229,11 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
             if k not in ends or ends.get(k + n, 0) > ends[k]: k += n
             break
     if k >= hi: return None
-    hit = next(((m, v) for m in r.venues_in(k, hi) if (v := _pick(r, m, table, order, slot, travel))), None)
+    cands = [(m, v) for m in r.venues_in(k, hi) if (v := _pick(r, m, table, order, slot, travel, note=False))]
+    home = lambda mv: mv[1] in r.index.by_city.get(mv[1].city, ())      # the database has it where it is read
+    hit = next((mv for mv in cands if mv[0].full and home(mv)), None) or next((mv for mv in cands if home(mv)), None) or \
+        next(iter(cands), None)                                # a complete name of the day's city first, then any
+    if hit and not home(hit): _pick(r, hit[0], table, order, slot, travel)  # the note: named where the database does not have it
     start = ws[k].a
     if hit:
         end = _first_end(text, ws[hit[0].j - 1].b, e)
