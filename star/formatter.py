@@ -1951,12 +1951,21 @@ _ALT_KINDS = frozenset({'state', 'bracket-state', 'remark', 'near-match', 'carri
 _INFO_KINDS = frozenset({'layout', 'unknown', 'route'})
 
 def _apply_alts(plan: list[dict], alts) -> list[dict]:
-    "A copy of `plan` with each `(kind, day, field, as read, alternative)` of `alts` applied (the first occurrence)."
+    """A copy of `plan` with each `(kind, day, field, as read, alternative)` of `alts` applied: in each field, the
+    distinct `as read` values in the order they were read, each replaced where it next occurs (one forward pass per
+    field, so linear in the field however many alternatives it has)."""
     out = [dict(d) for d in plan]
-    rows = {d.get('days'): d for d in out}
-    for _, day, fld, got, other in alts:
+    rows, groups = {d.get('days'): d for d in out}, {}
+    for _, day, fld, got, other in alts: groups.setdefault((day, fld), {}).setdefault(got, other)
+    for (day, fld), pairs in groups.items():
         row = rows.get(day)
-        if row is not None and isinstance(row.get(fld), str) and got in row[fld]: row[fld] = row[fld].replace(got, other, 1)
+        if row is None or not isinstance(row.get(fld), str): continue
+        v, pos, parts = row[fld], 0, []
+        for got, other in pairs.items():
+            i = v.find(got, pos)
+            if i < 0: continue
+            parts += [v[pos:i], other]; pos = i + len(got)
+        row[fld] = ''.join(parts) + v[pos:]
     return out
 
 def reading_doubts(plan: list[dict], notes, alts, task=None, db=None) -> tuple:
