@@ -460,6 +460,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                 'star.formatter._tol_field': ('formatter.html#_tol_field', 'star/formatter.py'),
                                 'star.formatter._tol_header': ('formatter.html#_tol_header', 'star/formatter.py'),
                                 'star.formatter._unfence': ('formatter.html#_unfence', 'star/formatter.py'),
+                                'star.formatter._unlabelled': ('formatter.html#_unlabelled', 'star/formatter.py'),
                                 'star.formatter._unlink': ('formatter.html#_unlink', 'star/formatter.py'),
                                 'star.formatter._venue_name': ('formatter.html#_venue_name', 'star/formatter.py'),
                                 'star.formatter._venue_text': ('formatter.html#_venue_text', 'star/formatter.py'),

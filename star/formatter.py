@@ -1611,6 +1611,13 @@ def _cells(line: str) -> list[str]:
     return [c.strip() for c in s.strip('|').split('|')]
 
 # %% ../nbs/05_formatter.ipynb #71704214
+def _unlabelled(cell: str, header: str) -> str:
+    "A table cell without the label of its own column written again before its value (`Breakfast: X` under Breakfast)."
+    i = cell.find(':', 0, 60)
+    if i > 0 and label_key(cell[:i])[0] is not None and label_key(cell[:i])[0] == label_key(' '.join(folded_words(header)))[0]:
+        return cell[i + 1:].strip()
+    return cell
+
 def tables_as_text(text: str) -> str | None:
     """Markdown tables with one day per row (a header cell `Day` and at least two header cells that are field labels:
     `| Day | Route | Breakfast | … |`) rewritten as labelled days (`Day 1:` then `Header: cell`); other tables and the
@@ -1624,8 +1631,9 @@ def tables_as_text(text: str) -> str | None:
             while j < len(lines) and lines[j].lstrip().startswith('|'):
                 row = _cells(lines[j])
                 if not all(set(c) <= set('-: ') for c in row):
-                    out.append(f"Day {row[head.index('day')] if len(row) > head.index('day') else ''}:")
-                    out += [f"{cells[c]}: {row[c]}" for c in range(min(len(row), len(cells))) if head[c] not in (None, 'day')]
+                    num = row[head.index('day')] if len(row) > head.index('day') else ''
+                    out.append(f"Day {num[4:] if num.lower().startswith('day ') else num}:")          # '| Day 1 |' or '| 1 |'
+                    out += [f"{cells[c]}: {_unlabelled(row[c], cells[c])}" for c in range(min(len(row), len(cells))) if head[c] not in (None, 'day')]
                     out.append('')
                 j += 1
             i = j; continue

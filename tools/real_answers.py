@@ -522,17 +522,18 @@ def layout_queries(n: int) -> list:
     return sorted(tasks, key=lambda t: (len(str(t.reference_information)), t.idx))[:n]
 
 
-def layouts(scale: str = '0.5B', n: int = 8, max_tokens: int = 1024, batch: int = 8):
+def layouts(scale: str = '0.5B', n: int = 8, max_tokens: int = 1024, batch: int = 8, only: str | None = None):
     """Answers of an offline model (`star.models.make_llm`, greedy, vLLM) to `n` dev queries under each layout
     instruction of `LAYOUTS`: runs/answers34/layouts_<scale>.jsonl, appended batch by batch (a re-run skips what is
-    done). Run it under the heavy lock (`flock /work/heavy.lock …`)."""
+    done); `only`: a comma-separated subset of the layouts. Run it under the heavy lock (`flock /work/heavy.lock …`)."""
     import hashlib
     from star.models import make_llm
     from vllm import SamplingParams
     out = NEW_OUT / f'layouts_{scale}.jsonl'
     out.parent.mkdir(parents=True, exist_ok=True)
     done = {(json.loads(l)['idx'], json.loads(l)['layout']) for l in out.open()} if out.exists() else set()
-    todo = [(t, lay) for t in layout_queries(n) for lay in LAYOUTS if (t.idx, lay) not in done]
+    wanted = only.split(',') if only else list(LAYOUTS)
+    todo = [(t, lay) for t in layout_queries(n) for lay in wanted if (t.idx, lay) not in done]
     print(f'{len(done)} done, {len(todo)} to go', flush=True)
     if not todo: return
     llm = make_llm(scale, max_model_len=12 * 1024, kv_cache_gib=6)
@@ -588,6 +589,7 @@ if __name__ == '__main__':
     sub.add_parser('pack')
     p = sub.add_parser('layouts', help='offline model answers under layout instructions (issue 34, item 4)')
     p.add_argument('--scale', default='0.5B'); p.add_argument('--n', type=int, default=8); p.add_argument('--max-tokens', type=int, default=1024)
+    p.add_argument('--only', default=None, help='comma-separated layouts (default: all of LAYOUTS)')
     sub.add_parser('pack-layouts')
     g = sub.add_parser('generate'); g.add_argument('--scale', default='0.5B'); g.add_argument('--every', type=int, default=1)
     g.add_argument('--batch', type=int, default=8); g.add_argument('--max-tokens', type=int, default=2048)
@@ -608,6 +610,6 @@ if __name__ == '__main__':
         print(Counter(c for *_, cs in m.get('disagree', []) for c in cs).most_common())
         for run, idx, cs in m.get('disagree', [])[:a.show]: print('  ', run, idx, cs)
     elif a.cmd == 'pack': pack()
-    elif a.cmd == 'layouts': layouts(a.scale, a.n, a.max_tokens)
+    elif a.cmd == 'layouts': layouts(a.scale, a.n, a.max_tokens, only=a.only)
     elif a.cmd == 'pack-layouts': pack_layouts()
     else: generate(a.scale, a.every, a.batch, a.max_tokens, a.limit)
