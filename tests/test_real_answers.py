@@ -81,3 +81,28 @@ def test_metacrew_agent_answers_are_read_and_flagged():
     assert all(fp.ok and fp.formatter == 'grounded' for fp in fps)
     assert sum(len(fp.plan) == VAL[r['idx']].days for r, fp in zip(rows, fps)) >= 122          # one answer writes 2 extra days
     assert sum(fp.doubtful for fp in fps) / len(fps) > 0.5                       # names with remarks, unknown listings
+
+
+def test_offline_layout_answers_are_read_and_none_passes():
+    """Issue 34, item 4: our offline models' answers to 8 dev queries under the layout instructions of
+    `tools/real_answers.py` (`LAYOUTS`: a markdown table, JSON, a narrative, day cards), packaged with the sha256 of each
+    prompt, which rebuilds from the packaged data. Every answer is delivered; the table and JSON layouts are read as
+    layouts (a note each); none of the models' plans is valid (venues of another city, a wrong number of days, a
+    numberless or looping flight), and none is read as a pass."""
+    import gzip, hashlib, json, sys
+    from pathlib import Path
+    from star.evaluator import evaluate_plan
+    root = Path(__file__).resolve().parents[1]
+    sys.path.insert(0, str(root / 'tools'))
+    from real_answers import LAYOUTS, layout_prompt, layout_queries
+    path = root / 'tests' / 'fixtures' / 'travelplanner' / 'offline_layouts.jsonl.gz'
+    rows = [json.loads(l) for l in gzip.open(path, 'rt', encoding='utf-8')]
+    assert {r['idx'] for r in rows} == {t.idx for t in layout_queries(8)} and {r['layout'] for r in rows} == set(LAYOUTS)
+    for r in rows:
+        assert hashlib.sha256(layout_prompt(VAL[r['idx']], r['layout']).encode()).hexdigest() == r['prompt_sha256']
+    fps = [format_plan(r['text'], VAL[r['idx']]) for r in rows]
+    assert all(fp.ok for fp in fps)
+    for r, fp in zip(rows, fps):
+        if r['layout'] in ('table', 'json') and r['run'] == '0.5B':
+            assert fp.formatter == 'grounded' and fp.notes[0].kind == 'layout', (r['idx'], r['layout'])
+        assert not evaluate_plan(VAL[r['idx']], fp.plan).success, (r['run'], r['idx'], r['layout'])
