@@ -504,9 +504,17 @@ LAYOUTS = {
                  "labels or bullet points.",
     'cards': "Write each day as a card: a markdown heading with the day number and the route, then bullet points that "
              "start with an emoji and a short label (travel, meals, sights, hotel).",
+    'narrative-strict': "Do not copy the layout of the example above. Write the final plan as a story for the traveller: "
+                        "one paragraph per day that starts 'On the first day', 'On the second day', …, in full sentences, "
+                        "with no 'Day 1:' headings and no 'Label: value' lines.",
+    'cards-strict': "Do not copy the layout of the example above. Write each day as a card: a heading '### 🗓️ <weekday> – "
+                    "<route>', then bullet points that each start with an emoji (✈️ travel, 🍳 breakfast, 🥪 lunch, 🍽️ dinner, "
+                    "📍 sights, 🛏️ hotel) and no 'Current City:' or 'Transportation:' labels.",
 }
 """Issue 34, item 4: layout instructions appended to TravelPlanner's sole-planning prompt, so that the offline models
-write the layouts chat models use (a table, JSON, a narrative, day cards) instead of the prompt's `Day 1:` example."""
+write the layouts chat models use (a table, JSON, a narrative, day cards) instead of the prompt's `Day 1:` example. The
+0.5B follows the first two and ignores the plain narrative and cards requests (it copies the example), hence the
+'-strict' wordings."""
 
 LAYOUT_FIXTURE = FIXTURES / 'offline_layouts.jsonl.gz'
 
