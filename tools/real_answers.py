@@ -252,7 +252,9 @@ def record(out: str):
         m['disagree'] = len(m.get('disagree', []))
         m['violations_read_as_passes'] = {'checks': len(m.get('violations_read_as_passes', [])),
                                           'success': [x for x in m.get('violations_read_as_passes', []) if x[2] == 'success']}
-        print(report({**m, 'violations_read_as_passes': []}))
+        v = m['violations_read_as_passes']
+        print(report({**m, 'violations_read_as_passes': []}).replace('violations read as passes 0 (0 success)',
+              f"violations read as passes {v['checks']} ({len(v['success'])} success)"))
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     Path(out).write_text(json.dumps({'sources': {'aamas-4omini': {'repo': AAMAS_REPO, 'commit': AAMAS_COMMIT, 'licence': 'none at that commit (not packaged)',
                                                                 'model': 'gpt-4o-mini, sole-planning, 35 runs (in-context examples x trials)',
