@@ -1096,6 +1096,7 @@ def city_as_written(r: Reading, c: str, q: int, q_end: int, hi: int) -> tuple[st
         return text[ws[q].a:ws[q_end].b], c, 'near-match', q_end + 1
     return c, None, None, q_end
 
+# %% ../nbs/05_formatter.ipynb #eb0ac52c
 def read_current_city(r: Reading, s: int, e: int, day: int | None = None) -> tuple[str, list]:
     """`(current_city, route)` of a labelled `Current City:` value `text[s:e]`: `from A to B` (`… to C`) when it names
     several cities, the city when it names one, each city as written (`city_as_written`: `Kansas City, Missouri` kept,
@@ -1127,6 +1128,7 @@ def route_as_written(r: Reading, lo: int, hi: int, day: int | None, where: str, 
         r.note(f"{where}: {what} (the benchmark's parser keeps or drops it)", kind, (day, 'current_city', city, other))
     return city, route
 
+# %% ../nbs/05_formatter.ipynb #5fc9af87
 _SEPS = (' (', ' [', ' | ', ' - ', ' – ', ' — ', '; ', '. ', ' / ')
 
 _MODE_LABEL = {'flight': 'Flight', 'taxi': 'Taxi', 'drive': 'Self-driving'}
@@ -1204,16 +1206,49 @@ def _first_end(text: str, a: int, e: int) -> int:
     "The first name end (`_NAME_ENDS`) in `text[a:e]`, else e."
     return min((i for i in (text.find(c, a, e) for c in _NAME_ENDS) if i >= 0), default=e)
 
+# %% ../nbs/05_formatter.ipynb #e768de42
+def _best_hit(r: Reading, k: int, hi: int, table: str, order: list, slot: str, travel: bool):
+    """`(Match, Venue)` of the venue of `table` an item (words `[k, hi)`) names, or None: a complete name the database
+    has in the city it is read in first, then any name it has there, then any (named where the database does not have
+    it: a note)."""
+    cands = [(m, v) for m in r.venues_in(k, hi) if (v := _pick(r, m, table, order, slot, travel, note=False))]
+    home = lambda mv: mv[1] in r.index.by_city.get(mv[1].city, ())
+    hit = next((mv for mv in cands if mv[0].full and home(mv)), None) or next((mv for mv in cands if home(mv)), None) or \
+        next(iter(cands), None)
+    if hit and not home(hit): _pick(r, hit[0], table, order, slot, travel)
+    return hit
+
+def _name_span(r: Reading, s: int, e: int, k: int, hi: int, hit) -> tuple[int, int]:
+    """`(start, end)` of an item's name as written: from word k (with the symbols a database name starts with, `☆ HUGE
+    …`) to the first separator after the database name `hit`; without one, to the first separator, or to the city
+    written after it (`Amway Grand Plaza, Curio Collection by Hilton, Grand Rapids`)."""
+    text, ws = r.text, r.ws
+    start = ws[k].a
+    if hit:
+        end = _first_end(text, ws[hit[0].j - 1].b, e)
+        pre = hit[1].name[:len(hit[1].name) - len(hit[1].name.lstrip("'\"([*~☆★ "))].strip()   # '"HELLO BROOKLYN" …', '☆ HUGE …'
+        at = start
+        while at > s and text[at - 1] == ' ': at -= 1
+        if hit[0].i == k and pre and text.startswith(pre, at - len(pre)): start = at - len(pre)
+        return start, end
+    end = _first_end(text, start, e)
+    later = r.cities_in(r.wrange(end, end)[0], hi)
+    if later and text[ws[later[0][1] - 1].b:ws[later[0][1]].a].strip() == ',' and not any(ch in text[end:ws[later[0][1]].a] for ch in ':$(['):
+        end = ws[later[0][1] - 1].b
+    return start, end
+
 # %% ../nbs/05_formatter.ipynb #1ae5e7f5
 def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str, travel: bool, day: int) -> str | None:
     """`Name, City` of one labelled item `text[s:e]` exactly as written, as the benchmark's parser keeps it: the name
     (after a lead `At` / `Visit` / `Stay at`, markdown and quotes removed) up to its first separator -- one inside a
     database name it writes whole does not count (`Zync - Rosewood Hotel`) --, then the city written after it with the
-    state written after that (`Kansas City, Missouri`); remarks after them (`cost: 126`, `(closed Mondays)`) dropped. A
-    name the text writes without a city is in the day's city (`_pick`). Database names are used only to find where a name
-    ends and to judge it: a name that is not exactly a database venue's (extra or changed words: `Private Room in
-    <listing>`) or that names none is kept as written all the same, with a note (a doubt). None when the item names
-    nothing."""
+    state written after that (`Kansas City, Missouri`), and what stands between them (`Best Nest (private room), Los
+    Angeles`, `Private room, 1 bed, 2 guests, <listing>, City`); remarks after the city or after a name no city follows
+    (`cost: 126`, `(French, Mediterranean). Cost: …`) dropped. A name the text writes without a city is in the day's city
+    (`_pick`); one that ends with its city (`Museum, Alamosa`) names it. Database names are used only to find where a
+    name ends and to judge it: a name that is not exactly a database venue's (extra or changed words: `Private Room in
+    <listing>`) or that names none is kept as written all the same. Each uncertain choice is a note with the other reading
+    (`Reading.note`). None when the item names nothing."""
     text, ws = r.text, r.ws
     raw = plain_value(text[s:e])
     q = named_in(raw)
@@ -1229,23 +1264,8 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
             if k not in ends or ends.get(k + n, 0) > ends[k]: k += n
             break
     if k >= hi: return None
-    cands = [(m, v) for m in r.venues_in(k, hi) if (v := _pick(r, m, table, order, slot, travel, note=False))]
-    home = lambda mv: mv[1] in r.index.by_city.get(mv[1].city, ())      # the database has it where it is read
-    hit = next((mv for mv in cands if mv[0].full and home(mv)), None) or next((mv for mv in cands if home(mv)), None) or \
-        next(iter(cands), None)                                # a complete name of the day's city first, then any
-    if hit and not home(hit): _pick(r, hit[0], table, order, slot, travel)  # the note: named where the database does not have it
-    start = ws[k].a
-    if hit:
-        end = _first_end(text, ws[hit[0].j - 1].b, e)
-        pre = hit[1].name[:len(hit[1].name) - len(hit[1].name.lstrip("'\"([*~☆★ "))].strip()   # '"HELLO BROOKLYN" …', '☆ HUGE …'
-        at = start
-        while at > s and text[at - 1] == ' ': at -= 1
-        if hit[0].i == k and pre and text.startswith(pre, at - len(pre)): start = at - len(pre)
-    else:
-        end = _first_end(text, start, e)
-        later = [c for c in r.cities_in(r.wrange(end, end)[0], hi)]      # 'Amway Grand Plaza, Curio Collection by Hilton, Grand Rapids'
-        if later and text[ws[later[0][1] - 1].b:ws[later[0][1]].a].strip() == ',' and not any(ch in text[end:ws[later[0][1]].a] for ch in ':$(['):
-            end = ws[later[0][1] - 1].b
+    hit = _best_hit(r, k, hi, table, order, slot, travel)
+    start, end = _name_span(r, s, e, k, hi, hit)
     name = plain_value(text[start:end]).strip(' \t*_')
     if not hit: name = name.strip('"“”\'[]')
     if not name or not any(c.isalpha() for c in name): return None
@@ -1295,6 +1315,7 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
                "written with a state after its city (the benchmark's parser keeps or drops it)")
     return value
 
+# %% ../nbs/05_formatter.ipynb #a813ae87
 def _noted(r: Reading, day: int, slot: str, value: str, other: str, kind: str, what: str) -> str:
     "Note that `slot` of `day` reads `value` where the text also supports `other` (kind `kind`); returns `value`."
     r.note(f"day {day}: {slot} {what}", kind, (day, slot, value, other))
@@ -1307,7 +1328,6 @@ def _ends_with_city(r: Reading, k: int, nk: int, m) -> bool:
         if nk - n > k and tuple(w.w for w in ws[nk - n:nk]) in r.index.city_seqs:
             return r.text[ws[nk - n - 1].b:ws[nk - n].a].strip(' *_') in (',', '-', '–', '—')
     return False
-
 
 # %% ../nbs/05_formatter.ipynb #bd8f1fd0
 def _comma_items(r: Reading, s: int, e: int, named: list) -> list:
@@ -1928,6 +1948,7 @@ class FormattedPlan:
 
 FORMATTERS = ('auto', 'exact', 'grounded', 'llm', 'tolerant')
 
+# %% ../nbs/05_formatter.ipynb #88592db8
 NOTE_KINDS = {
     'state': "a state written after a city with a comma (`Dallas, Texas`, `Dallas, TX`): kept as written",
     'bracket-state': "a state in brackets after a city (`Buffalo (New York)`): the City(State) convention, dropped",
