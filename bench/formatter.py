@@ -3,7 +3,8 @@
 1. Throughput: plans/s of the grounded formatter on the agreement fixture set (the 45 gold train plans and their
    single-edit violations, rendered in the five free-form styles; texts rendered before timing), next to the exact
    parser on the canonical text of the same plans and the layout-only tolerant parser on the markdown rendering; and
-   `format_plan` ('auto', no LLM) on the real answers of `star.formatter.real_answers()`.
+   `format_plan` ('auto', no LLM) on the real answers of `star.formatter.real_answers()`, next to the grounded reader
+   alone on them (the difference is what judging the doubts costs: `reading_doubts` evaluates the other readings).
 2. Adversarial inputs: time of the new linear scans next to the backtracking regular expressions they replace (the
    formatter's former tolerant-line patterns, the evaluator's `from_to` / `strip_state` / `name_city` patterns,
    `parse_turn`'s block pattern) on the same inputs, at growing sizes; the old patterns only up to the size where they
@@ -18,7 +19,8 @@
    length limit (`format_grounded(..., max_chars=None)`), the cost per character that the limit
    (`star.formatter.MAX_GROUNDED_CHARS`) bounds. The issue's bar: at most 10x at 1 MB.
 
-Everything is measured side by side in one run. Usage: `python bench/formatter.py [--scaling-only | --memory-only]`
+Everything is measured side by side in one run. Usage: `python bench/formatter.py [--throughput-only | --scaling-only |
+--memory-only]`
 (run it under the machine's lock).
 """
 import gzip
@@ -69,6 +71,10 @@ def throughput():
     val = {t.idx: t for t in load_tasks('validation')}
     real = [(r['text'], val[r['idx']]) for r in real_answers()]
     rows.append((f'auto / real answers', len(real), sum(len(x) for x, _ in real), timed(lambda: [format_plan(x, t) for x, t in real])))
+    def grounded_only(x, t):                       # the same reading without judging its doubts (reading_doubts)
+        try: format_grounded(x, t)
+        except Exception: pass
+    rows.append((f'grounded / real answers', len(real), sum(len(x) for x, _ in real), timed(lambda: [grounded_only(x, t) for x, t in real])))
     ev = timed(lambda: [evaluate_plan(t, p, 'official') for _, t, p in fixtures])
     rows.append(('(evaluate_plan, official)', len(fixtures), 0, ev))
     print(f"\n{'formatter / input':28s} {'plans':>6s} {'KB':>7s} {'s':>7s} {'plans/s':>9s} {'ms/plan':>8s}")
@@ -191,6 +197,7 @@ def memory():
 
 if __name__ == '__main__':
     if '--memory-only' in sys.argv: memory(); sys.exit()
+    if '--throughput-only' in sys.argv: throughput(); sys.exit()
     if '--scaling-only' not in sys.argv:
         throughput()
         adversarial()

@@ -23,17 +23,18 @@ from .tasks import load_tasks
 
 # %% auto #0
 __all__ = ['PLAN_KEYS', 'FIELD_LABELS', 'FIELD_SYNONYMS', 'LABEL_VOCABULARY', 'LABELS', 'MAX_GROUNDED_CHARS',
-           'FORMAT_SYSTEM_PROMPT', 'FORMAT_PROMPTS', 'FORMATTERS', 'FREEFORM_STYLES', 'VIOLATIONS', 'ANSWER_RUNS',
-           'HELDOUT_RUN', 'HELDOUT_SEED', 'HELDOUT_QUERIES', 'METRICS', 'PlanFormatError', 'canonical_plan',
-           'render_plan', 'extract_answer', 'parse_plan', 'parse_plan_tolerant', 'Word', 'words', 'folded_words',
-           'Trie', 'Match', 'find_matches', 'Clause', 'clauses', 'day_marks', 'day_versions', 'Venue', 'GroundingIndex',
-           'grounding_index', 'transport_text', 'day_leg', 'clean_piece', 'unstate', 'plain_value', 'dash_first',
-           'empty_lead', 'same_lead', 'named_in', 'label_key', 'labelled_fields', 'Reading', 'read_current_city',
-           'read_transportation', 'written_item', 'read_labelled_day', 'fill_narrative', 'format_grounded',
-           'json_as_text', 'tables_as_text', 'inferred_marks', 'format_prompt_template', 'format_messages',
-           'plan_json_schema', 'LLMFormatError', 'parse_llm_plan', 'LLMFormatter', 'llm_formatter',
-           'fake_formatter_server', 'FormattedPlan', 'format_plan', 'eval_formatter', 'normalize_test_transportation',
-           'plain_plan', 'render_freeform', 'violation_plans', 'agreement_fixtures', 'agreement', 'agreement_table',
+           'FORMAT_SYSTEM_PROMPT', 'FORMAT_PROMPTS', 'FORMATTERS', 'NOTE_KINDS', 'FREEFORM_STYLES', 'VIOLATIONS',
+           'ANSWER_RUNS', 'HELDOUT_RUN', 'HELDOUT_SEED', 'HELDOUT_QUERIES', 'METRICS', 'PlanFormatError',
+           'canonical_plan', 'render_plan', 'extract_answer', 'parse_plan', 'parse_plan_tolerant', 'Word', 'words',
+           'folded_words', 'Trie', 'Match', 'find_matches', 'Clause', 'clauses', 'day_marks', 'day_versions', 'Venue',
+           'GroundingIndex', 'grounding_index', 'transport_text', 'day_leg', 'clean_piece', 'unstate', 'plain_value',
+           'dash_first', 'empty_lead', 'same_lead', 'named_in', 'label_key', 'labelled_fields', 'Note', 'Reading',
+           'city_as_written', 'read_current_city', 'route_as_written', 'read_transportation', 'drop_bracket_states',
+           'written_item', 'read_labelled_day', 'fill_narrative', 'format_grounded', 'json_as_text', 'tables_as_text',
+           'inferred_marks', 'format_prompt_template', 'format_messages', 'plan_json_schema', 'LLMFormatError',
+           'parse_llm_plan', 'LLMFormatter', 'llm_formatter', 'fake_formatter_server', 'FormattedPlan',
+           'reading_doubts', 'format_plan', 'eval_formatter', 'normalize_test_transportation', 'plain_plan',
+           'render_freeform', 'violation_plans', 'agreement_fixtures', 'agreement', 'agreement_table',
            'heldout_queries', 'real_answers', 'reading_agreement', 'reading_table']
 
 # %% ../nbs/05_formatter.ipynb #9b08b8f4
@@ -532,7 +533,7 @@ def _range_end(text: str, ws: list[Word], k: int, n: int) -> tuple[int, int]:
 def _label_follows(ws: list[Word], j: int) -> bool:
     "Do the words from j to the next ':' (at most 3) form a field label (`Revised Day 1 Accommodation: …`)?"
     for m in range(j, min(j + 3, len(ws))):
-        if ws[m].strong and m > j: return False
+        if ws[m].strong: return False                      # on the header's own line ('Total Days: 5' then a list is no day)
         if ws[m].colon: return ' '.join(w.w for w in ws[j:m + 1]) in LABELS
     return False
 
@@ -641,12 +642,14 @@ def grounding_index(db=None) -> GroundingIndex:
 def transport_text(index: GroundingIndex, mode: str | None, a: str, b: str, number: str | None = None) -> str:
     """The transportation value of a leg `a -> b` in the database's format: mode 'flight' (with `number`: the
     flight's times when the database has it), 'taxi' / 'drive' (the distance row's duration, distance, cost), or None
-    (`'from a to b'`, no mode written)."""
+    (`'from a to b'`, no mode written). A flight without a number is `Flight Number: -`: a flight the text does not
+    identify is no flight of the sandbox (the benchmark's parser writes it so, and its evaluator then fails it; read
+    as `Flight from a to b` it would skip the sandbox and cost checks)."""
     if mode == 'flight':
         if number and number in index.flights:
             dep, arr = index.flights[number][2:4]
             return f"Flight Number: {number}, from {a} to {b}, Departure Time: {dep}, Arrival Time: {arr}"
-        return f"Flight Number: {number}, from {a} to {b}" if number else f"Flight from {a} to {b}"
+        return f"Flight Number: {number or '-'}, from {a} to {b}"
     if mode in ('taxi', 'drive'):
         label = 'Taxi' if mode == 'taxi' else 'Self-driving'
         dur, dist = index.roads.get((a, b), (None, None))
@@ -925,16 +928,31 @@ _SAME = '\x00same'                  # a slot that says "same as the day before",
 
 _MAX_NOTES = 40
 
+class Note(str):
+    """A note of the grounded reader: its message (the string itself) and its `kind`, one of `NOTE_KINDS` (what the
+    reading was unsure of; `format_plan` decides from the kind whether the note is a doubt)."""
+    kind: str = 'other'
+    def __new__(cls, msg: str, kind: str = 'other'):
+        s = super().__new__(cls, msg)
+        s.kind = kind
+        return s
+
 class Reading:
-    "One answer being read: its text, words, the names found in it (`venue_at`, `city_at`), the index, the notes."
-    def __init__(self, text, ws, index, venue_at, city_at, covered, notes):
+    """One answer being read: its text, words, the names found in it (`venue_at`, `city_at`), the index, the notes, and
+    the alternative readings `alts` (`(kind, day, field, as read, alternative)`, see `note`)."""
+    def __init__(self, text, ws, index, venue_at, city_at, covered, notes, alts=None):
         self.text, self.ws, self.index, self.venue_at, self.city_at, self.covered = text, ws, index, venue_at, city_at, covered
-        self.notes, self.n_notes = notes, 0
+        self.notes, self.n_notes, self.alts, self.hidden = notes, 0, alts, set()
+        self.city_forms = {}          # database city -> (as the text writes it, the other reading), the latest
         self.starts, self.city_keys = [w.a for w in ws], sorted(city_at)
-    def note(self, msg: str):
-        "Record a doubt (the first `_MAX_NOTES`, then a count)."
+    def note(self, msg: str, kind: str = 'other', alt: tuple | None = None):
+        """Record a note of `kind` (the first `_MAX_NOTES`, then a count) and, when the text also supports another
+        reading, `alt = (day, field, as read, alternative)`: the value of `field` on day `day` holds `as read` where the
+        other reading has `alternative` (recorded in `alts`, uncounted, for `format_plan` to judge the doubt)."""
         self.n_notes += 1
-        if self.n_notes <= _MAX_NOTES: self.notes.append(msg)
+        if self.n_notes <= _MAX_NOTES: self.notes.append(Note(msg, kind))
+        else: self.hidden.add(kind)
+        if alt is not None and self.alts is not None and alt[2] != alt[3]: self.alts.append((kind,) + tuple(alt))
     def wrange(self, s: int, e: int) -> tuple[int, int]:
         "Word indices `[lo, hi)` of the characters `[s, e)`."
         return bisect.bisect_left(self.starts, s), bisect.bisect_left(self.starts, e)
@@ -947,7 +965,7 @@ class Reading:
     def venues_in(self, lo: int, hi: int) -> list: return [self.venue_at[q] for q in range(lo, hi) if q in self.venue_at]
 
 # %% ../nbs/05_formatter.ipynb #95bd0098
-def _pick(r: Reading, m: Match, table: str, order: list, slot: str | None = None, travel: bool = False):
+def _pick(r: Reading, m: Match, table: str, order: list, slot: str | None = None, travel: bool = False, note: bool = True):
     """The `Venue` of `table` that the name `m` means: in the city written right after it (`Flying Mango, Rockford`),
     even where the database does not have it there; else in the day's city (on a travel day the arrival city, the
     departure city first for breakfast) where the database has it; else in the day's city all the same -- the text
@@ -961,7 +979,7 @@ def _pick(r: Reading, m: Match, table: str, order: list, slot: str | None = None
     day_cities = o[:2] if travel else o[:1]
     if (here := [v for v in es if v.city in day_cities]): return min(here, key=lambda v: o.index(v.city))
     if not day_cities: return min(es, key=lambda v: o.index(v.city) if v.city in o else len(o))
-    r.note(f"{es[0].name!r} is named on a day in {day_cities[0]}; the database has it in {es[0].city}")
+    if note: r.note(f"{es[0].name!r} is named on a day in {day_cities[0]}; the database has it in {es[0].city}", 'elsewhere')
     return Venue(table, es[0].name, day_cities[0])
 
 def _venue_text(r: Reading, m: Match, v: Venue) -> str:
@@ -999,7 +1017,7 @@ def _item_as_written(r: Reading, s: int, e: int, city: str, day: int, slot: str,
     if at >= 0:                                                          # 'Name, City' / 'Name in City'
         k = r.wrange(at + len(name), e)[0]
         if k in r.city_at and r.text[at + len(name):r.ws[k].a].strip(' ,').lower() in ('', 'in', 'at'): city = r.city_at[k][0]
-    r.note(f"day {day}: {slot} {name!r} is not in the database (kept as written)")
+    r.note(f"day {day}: {slot} {name!r} is not in the database (kept as written)", 'prose-name')
     return f"{name}, {city or '-'}"
 
 def _looks_like_name(name: str) -> bool:
@@ -1017,59 +1035,112 @@ def _pieces(text: str, s: int, e: int, sep: str = ';') -> list[tuple[int, int]]:
         s = j + len(sep)
     return out
 
+def _list_pieces(text: str, s: int, e: int, sep: str = ';') -> list[tuple[int, int]]:
+    "`_pieces` of a list value, not split inside round brackets (`Riverwalk (a night walk; free)`). One pass."
+    out, depth, a, i, n = [], 0, s, s, len(sep)
+    while i < e:
+        c = text[i]
+        if c == '(': depth += 1
+        elif c == ')' and depth: depth -= 1
+        elif depth == 0 and text.startswith(sep, i) and i + n <= e:
+            if text[a:i].strip(): out.append((a, i))
+            a = i = i + n
+            continue
+        i += 1
+    if text[a:e].strip(): out.append((a, e))
+    return out
+
+_REMARK_LEAD = frozenset({'cost', 'costs', 'price', 'prices', 'fee', 'fees', 'entry', 'entrance', 'ticket', 'tickets',
+                          'admission', 'total', 'estimated', 'approx', 'approximately', 'budget'})
+"First words (folded) of a list piece that is a remark about the item before it (`Phoenix Zoo; Cost $22`), not an item."
+
 # %% ../nbs/05_formatter.ipynb #0523018f
 def _span(ranges: list) -> tuple[int, int]:
     "The characters from a labelled value's first non-empty range to its last (a value and its sub-bullets)."
     full = [(s, e) for s, e in ranges if e > s] or ranges
     return full[0][0], full[-1][1]
 
-def read_current_city(r: Reading, s: int, e: int) -> tuple[str, list]:
-    """`(current_city, route)` of a labelled `Current City:` value `text[s:e]`: `from A to B` (`… to C`) with the
-    database's city names when it names several cities, the city when it names one (`Alamosa(Colorado)` -> `Alamosa`),
-    the value up to its first separator when it names none; '-' for a dash."""
+def _abbr(text: str, w) -> bool:
+    "Is word `w` a US state's postal code written in capitals (`TX`, `IL`)?"
+    return w.b - w.a == 2 and text[w.a:w.b].isupper() and w.w in _POSTAL
+
+_POSTAL = frozenset('al ak az ar ca co ct de fl ga hi id il in ia ks ky la me md ma mi mn ms mo mt ne nv nh nj nm ny nc '
+                    'nd oh ok or pa ri sc sd tn tx ut vt va wa wv wi wy dc'.split())
+
+def city_as_written(r: Reading, c: str, q: int, q_end: int, hi: int) -> tuple[str, str | None, str | None, int]:
+    """`(value, alternative, kind, end word)` of the database city `c` named by the words `[q, q_end)` of a value that
+    ends at word `hi`, as the text writes it: a state written after it with a comma is part of what is written
+    (`Kansas City, Missouri`, `Dallas, TX`: kept; alternative the city alone; kind 'state'); a state in brackets is the
+    benchmark's `City(State)` convention, which its evaluator strips (`Buffalo (New York)` -> `Buffalo`; alternative the
+    text as written; kind 'bracket-state'; written glued, `Abilene(Texas)`, it is the database's own notation: no
+    note); the word *City* after it (`New York City`) makes another name, kept as written
+    (kind 'near-match', alternative the database's city). Otherwise `(c, None, None, q_end)`. `end word`: the first word
+    after what was read."""
+    text, ws = r.text, r.ws
+    if q_end >= hi: return c, None, None, q_end
+    gap = text[ws[q_end - 1].b:ws[q_end].a]
+    g = gap.strip(' \t*_')
+    for n in (2, 1):
+        if q_end + n > hi: continue
+        seq = tuple(w.w for w in ws[q_end:q_end + n])
+        if not (seq in _states(r.index) or (n == 1 and _abbr(text, ws[q_end])) or (seq == ('d', 'c') and text[ws[q_end].a:ws[q_end + 1].b] == 'D.C')):
+            continue
+        st_end = ws[q_end + n - 1].b + (text[ws[q_end + n - 1].b:ws[q_end + n - 1].b + 1] == '.' and seq == ('d', 'c'))
+        nxt = ws[q_end + n].a if q_end + n < len(ws) else len(text)
+        tail = text[st_end:nxt].strip(' \t*_')
+        if g == ',' and (q_end + n >= hi or tail[:1] in (',', '(', '|', '-', '.', ';', '\n', '') or tail.startswith(('–', '—'))):
+            return f"{c}, {text[ws[q_end].a:st_end]}", c, 'state', q_end + n
+        if g == '(' and tail.startswith(')'):                  # glued 'Abilene(Texas)': the database's own notation, no doubt
+            return (c, None, None, q_end + n) if gap.startswith('(') else (c, text[ws[q].a:text.find(')', st_end) + 1], 'bracket-state', q_end + n)
+    if gap in (' ', '\xa0') and ws[q_end].w == 'city' and q_end not in r.city_at:
+        return text[ws[q].a:ws[q_end].b], c, 'near-match', q_end + 1
+    return c, None, None, q_end
+
+# %% ../nbs/05_formatter.ipynb #eb0ac52c
+def read_current_city(r: Reading, s: int, e: int, day: int | None = None) -> tuple[str, list]:
+    """`(current_city, route)` of a labelled `Current City:` value `text[s:e]`: `from A to B` (`… to C`) when it names
+    several cities, the city when it names one, each city as written (`city_as_written`: `Kansas City, Missouri` kept,
+    `Buffalo (New York)` -> `Buffalo`, `New York City` kept; each a note of its kind, with the other reading); the value up
+    to its first separator when it names none; '-' for a dash. `route`: the database's names of the cities."""
     raw = plain_value(r.text[s:e])
     if dash_first(raw): return '-', []
-    route, prev_end = [], None
-    for c, q, q_end in r.cities_in(*r.wrange(s, e)):
-        if prev_end is not None and r.text[r.ws[prev_end - 1].b:r.ws[q].a].strip() in (',', '(') \
-                and tuple(w.w for w in r.ws[q:q_end]) in _states(r.index): continue        # 'New York, New York': a state
-        prev_end = q_end
-        if not route or route[-1] != c: route.append(c)
-    if not route: return _cut(raw, _SEPS) or '-', []
-    city = route[0] if len(route) == 1 else 'from ' + ' to '.join(route)
-    state = _state_after(r, s, e)
-    if state or _spaced_state(r, s, e): r.note(f"current city {raw[:60]!r}: a state written after the city (the benchmark's parser keeps or drops it)")
-    return city + state, route
+    city, route = route_as_written(r, *r.wrange(s, e), day, f"current city {raw[:60]!r}")
+    return (city, route) if route else (_cut(raw, _SEPS) or '-', [])
 
-def _spaced_state(r: Reading, s: int, e: int) -> bool:
-    "Is a city of `text[s:e]` followed by ' (State)' (with a space: the evaluator's strip leaves a trailing space)?"
-    ws, text = r.ws, r.text
-    for c, q, q_end in r.cities_in(*r.wrange(s, e)):
-        if q_end < len(ws) and text[ws[q_end - 1].b:ws[q_end].a] == ' (': return True
-    return False
+def route_as_written(r: Reading, lo: int, hi: int, day: int | None, where: str, limit: int = 99) -> tuple[str, list]:
+    """`(current_city, route)` from the cities named in the words `[lo, hi)` (at most `limit`): `from A to B` (`… to C`)
+    when they are several, the city when one, each as written (`city_as_written`, each kind a note with the other
+    reading); `('-', [])` when they name none. `route`: the database's names of the cities."""
+    route, written, alts, kinds, skip = [], [], [], [], lo
+    for c, q, q_end in r.cities_in(lo, hi):
+        if q < skip: continue
+        w, alt, kind, skip = city_as_written(r, c, q, q_end, hi)
+        r.city_forms[c] = (w, alt if alt is not None else w)
+        if (route and route[-1] == c) or len(route) >= limit: continue
+        route.append(c); written.append(w); alts.append(alt if alt is not None else w); kinds.append(kind)
+    if not route: return '-', []
+    join = lambda ws: ws[0] if len(ws) == 1 else 'from ' + ' to '.join(ws)
+    city = join(written)
+    for kind in sorted(set(kinds) - {None}):                     # the other reading of this kind alone
+        other = join([a if k == kind else w for w, a, k in zip(written, alts, kinds)])
+        what = {'state': 'a state written after the city', 'bracket-state': 'a state in brackets after the city (dropped)',
+                'near-match': 'a city written with more words than the database has'}[kind]
+        r.note(f"{where}: {what} (the benchmark's parser keeps or drops it)", kind, (day, 'current_city', city, other))
+    return city, route
 
-def _state_after(r: Reading, s: int, e: int) -> str:
-    "`', Missouri'` when the last city named in `text[s:e]` is followed by a comma and a state name (kept as written), else ''."
-    cs = r.cities_in(*r.wrange(s, e))
-    if not cs: return ''
-    c_end, hi = cs[-1][2], r.wrange(s, e)[1]
-    ws, text = r.ws, r.text
-    if c_end >= hi or text[ws[c_end - 1].b:ws[c_end].a].strip() != ',': return ''
-    for n in (2, 1):
-        if c_end + n <= hi and tuple(w.w for w in ws[c_end:c_end + n]) in _states(r.index):
-            return ', ' + text[ws[c_end].a:ws[c_end + n - 1].b]
-    return ''
-
+# %% ../nbs/05_formatter.ipynb #5fc9af87
 _SEPS = (' (', ' [', ' | ', ' - ', ' – ', ' — ', '; ', '. ', ' / ')
 
 _MODE_LABEL = {'flight': 'Flight', 'taxi': 'Taxi', 'drive': 'Self-driving'}
 
-def read_transportation(r: Reading, s: int, e: int, here: str | None, route: list) -> tuple[str, tuple | None, str | None]:
+def read_transportation(r: Reading, s: int, e: int, here: str | None, route: list, day: int | None = None) -> tuple[str, tuple | None, str | None]:
     """`(transportation, leg, mode)` of a labelled `Transportation:` value `text[s:e]`. '-' when it is empty (a dash, or
     `N/A`… with no mode and no flight number). As written when it has no mode (`Bus from A to B`: no TravelPlanner
     mode), or when it already starts the database's way (`Flight Number: F…`, `Self-driving…`, `Taxi…`; a missing
     `from A to B` is not added). Otherwise rebuilt the database's way (`transport_text`) from its mode, flight number
-    and cities (one city: reached from `here`; none: the `Current City` route)."""
+    and cities (one city: reached from `here`; none: the `Current City` route), each city as the text writes it
+    (`city_as_written`: a state after a comma kept, one in brackets dropped, a note with the other reading); a state in
+    brackets after a city is dropped from a value kept as written too (`drop_bracket_states`)."""
     raw = ', '.join(x for line in plain_value(r.text[s:e]).split('\n') if (x := (_bullet_item(line) or line).strip()))
     lo, hi = r.wrange(s, e)
     ws = r.ws
@@ -1077,21 +1148,52 @@ def read_transportation(r: Reading, s: int, e: int, here: str | None, route: lis
     modes = {ws[q].w for q in range(lo, hi)} & _MODE_WORDS
     if dash_first(raw) or (not num and not modes and empty_lead(raw)): return '-', None, None
     mode = 'flight' if num or modes & _FLIGHT_WORDS else 'taxi' if modes & _TAXI_WORDS else 'drive' if modes & _DRIVE_WORDS else None
-    cs = []
-    for c, _, _ in r.cities_in(lo, hi):
+    cs, skip = [], lo
+    for c, q, q_end in r.cities_in(lo, hi):
+        if q < skip: continue
+        w, alt, _, skip = city_as_written(r, c, q, q_end, hi)
+        r.city_forms[c] = (w, alt if alt is not None else w)
         if not cs or cs[-1] != c: cs.append(c)
     leg = ((cs[0], cs[1]) if len(cs) >= 2 else (here, cs[0]) if len(cs) == 1 and here and here != cs[0] else
            (route[0], route[-1]) if len(route) >= 2 else None)
     if mode is None or raw.startswith('Flight Number: ') or raw.lower().startswith(('self-driving,', 'taxi,')):
-        return unstate(raw), leg, mode
-    if leg: return transport_text(r.index, mode, leg[0], leg[1], num), leg, mode
-    return (f"Flight Number: {num}" if num else f"{_MODE_LABEL[mode]}, {raw}"), leg, mode
+        got = drop_bracket_states(unstate(raw), _states(r.index))
+        if got != unstate(raw):
+            r.note(f"day {day}: transportation {raw[:50]!r}: a state in brackets after a city (dropped; the benchmark's parser keeps or drops it)",
+                   'bracket-state', (day, 'transportation', got, unstate(raw)))
+        if mode is not None and leg and from_to(got) == (None, None):        # 'Self-driving, Duration: 4 hours': no route added
+            r.note(f"day {day}: transportation {raw[:50]!r} names no route (none added)", 'route-missing',
+                   (day, 'transportation', got, f"{got}, from {leg[0]} to {leg[1]}"))
+        return got, leg, mode
+    if not leg: return (f"Flight Number: {num}" if num else f"{_MODE_LABEL[mode]}, {raw}"), leg, mode
+    got = transport_text(r.index, mode, leg[0], leg[1], num)
+    (wa, aa), (wb, ab) = (r.city_forms.get(leg[0], (leg[0], leg[0])), r.city_forms.get(leg[1], (leg[1], leg[1])))
+    mid = f"from {leg[0]} to {leg[1]}"
+    written, other = got.replace(mid, f"from {wa} to {wb}", 1), got.replace(mid, f"from {aa} to {ab}", 1)
+    if written != other:
+        kind = 'bracket-state' if written == got else 'state'
+        r.note(f"day {day}: transportation {raw[:50]!r}: a state written after a city (the benchmark's parser keeps or drops it)",
+               kind, (day, 'transportation', written, other))
+    return written, leg, mode
+
+def drop_bracket_states(v: str, states) -> str:
+    """`v` without the bracketed states written after its cities (`from Chicago to Albany (New York)` -> `from Chicago to
+    Albany`): the benchmark's `City(State)` convention, which its evaluator strips. `states`: folded word sequences of
+    state names. One pass over the brackets of `v`."""
+    out, i = [], 0
+    while True:
+        j = v.find('(', i)
+        k = v.find(')', j) if j >= 0 else -1
+        if k < 0: out.append(v[i:]); return ''.join(out)
+        if tuple(folded_words(v[j + 1:k])) in states: out.append(v[i:j].rstrip(' '))
+        else: out.append(v[i:k + 1])
+        i = k + 1
 
 # %% ../nbs/05_formatter.ipynb #c32f539e
 _NAME_ENDS = (', ', ' (', ' [', ']', ' | ', '|', ' - ', ' – ', ' — ', '. ', ' / ', '; ', ': ', ' + $', ' @ ', '\n')
 
-_LEAD_WORDS = (('eat', 'at'), ('dine', 'at'), ('stay', 'at'), ('check', 'in', 'at'), ('check', 'into'), ('at',), ('in',),
-               ('visit',), ('explore',), ('see',))
+_LEAD_WORDS = (('eat', 'at'), ('dine', 'at'), ('stay', 'at'), ('check', 'in', 'at'), ('check', 'into'), ('breakfast', 'at'),
+               ('lunch', 'at'), ('dinner', 'at'), ('brunch', 'at'), ('at',), ('in',), ('visit',), ('explore',), ('see',))
 
 def _states(index) -> frozenset:
     "Folded word sequences of the states of the database's cities (`Kansas City, Missouri`: the state is part of what is written)."
@@ -1104,16 +1206,49 @@ def _first_end(text: str, a: int, e: int) -> int:
     "The first name end (`_NAME_ENDS`) in `text[a:e]`, else e."
     return min((i for i in (text.find(c, a, e) for c in _NAME_ENDS) if i >= 0), default=e)
 
+# %% ../nbs/05_formatter.ipynb #e768de42
+def _best_hit(r: Reading, k: int, hi: int, table: str, order: list, slot: str, travel: bool):
+    """`(Match, Venue)` of the venue of `table` an item (words `[k, hi)`) names, or None: a complete name the database
+    has in the city it is read in first, then any name it has there, then any (named where the database does not have
+    it: a note)."""
+    cands = [(m, v) for m in r.venues_in(k, hi) if (v := _pick(r, m, table, order, slot, travel, note=False))]
+    home = lambda mv: mv[1] in r.index.by_city.get(mv[1].city, ())
+    hit = next((mv for mv in cands if mv[0].full and home(mv)), None) or next((mv for mv in cands if home(mv)), None) or \
+        next(iter(cands), None)
+    if hit and not home(hit): _pick(r, hit[0], table, order, slot, travel)
+    return hit
+
+def _name_span(r: Reading, s: int, e: int, k: int, hi: int, hit) -> tuple[int, int]:
+    """`(start, end)` of an item's name as written: from word k (with the symbols a database name starts with, `☆ HUGE
+    …`) to the first separator after the database name `hit`; without one, to the first separator, or to the city
+    written after it (`Amway Grand Plaza, Curio Collection by Hilton, Grand Rapids`)."""
+    text, ws = r.text, r.ws
+    start = ws[k].a
+    if hit:
+        end = _first_end(text, ws[hit[0].j - 1].b, e)
+        pre = hit[1].name[:len(hit[1].name) - len(hit[1].name.lstrip("'\"([*~☆★ "))].strip()   # '"HELLO BROOKLYN" …', '☆ HUGE …'
+        at = start
+        while at > s and text[at - 1] == ' ': at -= 1
+        if hit[0].i == k and pre and text.startswith(pre, at - len(pre)): start = at - len(pre)
+        return start, end
+    end = _first_end(text, start, e)
+    later = r.cities_in(r.wrange(end, end)[0], hi)
+    if later and text[ws[later[0][1] - 1].b:ws[later[0][1]].a].strip() == ',' and not any(ch in text[end:ws[later[0][1]].a] for ch in ':$(['):
+        end = ws[later[0][1] - 1].b
+    return start, end
+
 # %% ../nbs/05_formatter.ipynb #1ae5e7f5
 def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str, travel: bool, day: int) -> str | None:
     """`Name, City` of one labelled item `text[s:e]` exactly as written, as the benchmark's parser keeps it: the name
     (after a lead `At` / `Visit` / `Stay at`, markdown and quotes removed) up to its first separator -- one inside a
     database name it writes whole does not count (`Zync - Rosewood Hotel`) --, then the city written after it with the
-    state written after that (`Kansas City, Missouri`); remarks after them (`cost: 126`, `(closed Mondays)`) dropped. A
-    name the text writes without a city is in the day's city (`_pick`). Database names are used only to find where a name
-    ends and to judge it: a name that is not exactly a database venue's (extra or changed words: `Private Room in
-    <listing>`) or that names none is kept as written all the same, with a note (a doubt). None when the item names
-    nothing."""
+    state written after that (`Kansas City, Missouri`), and what stands between them (`Best Nest (private room), Los
+    Angeles`, `Private room, 1 bed, 2 guests, <listing>, City`); remarks after the city or after a name no city follows
+    (`cost: 126`, `(French, Mediterranean). Cost: …`) dropped. A name the text writes without a city is in the day's city
+    (`_pick`); one that ends with its city (`Museum, Alamosa`) names it. Database names are used only to find where a
+    name ends and to judge it: a name that is not exactly a database venue's (extra or changed words: `Private Room in
+    <listing>`) or that names none is kept as written all the same. Each uncertain choice is a note with the other reading
+    (`Reading.note`). None when the item names nothing."""
     text, ws = r.text, r.ws
     raw = plain_value(text[s:e])
     q = named_in(raw)
@@ -1129,57 +1264,94 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
             if k not in ends or ends.get(k + n, 0) > ends[k]: k += n
             break
     if k >= hi: return None
-    hit = next(((m, v) for m in r.venues_in(k, hi) if (v := _pick(r, m, table, order, slot, travel))), None)
-    start = ws[k].a
-    if hit:
-        end = _first_end(text, ws[hit[0].j - 1].b, e)
-        pre = hit[1].name[:len(hit[1].name) - len(hit[1].name.lstrip("'\"([*~☆★ "))]       # '"HELLO BROOKLYN" …', '☆ HUGE …'
-        if hit[0].i == k and pre and text.startswith(pre, start - len(pre)): start -= len(pre)
-    else: end = _first_end(text, start, e)
+    hit = _best_hit(r, k, hi, table, order, slot, travel)
+    start, end = _name_span(r, s, e, k, hi, hit)
     name = plain_value(text[start:end]).strip(' \t*_')
     if not hit: name = name.strip('"“”\'[]')
     if not name or not any(c.isalpha() for c in name): return None
     nk = r.wrange(start, end)[1]
+    bare = None                                     # the database's name alone, where the text writes more around it
+    if hit and hit[0].i > k and text[ws[hit[0].i - 1].b:ws[hit[0].i].a].strip(' *_') == ',' and hit[0].i < nk:
+        bare = plain_value(text[ws[hit[0].i].a:end]).strip(' \t*_')            # 'Private room, 1 bed, 2 guests, <listing>'
     key = tuple(w.w for w in ws[k:nk])
-    if text.startswith((' (', ' ['), end) and name:                         # 'Name (private room)': kept or dropped by the parser
-        r.note(f"day {day}: {slot} {name[:40]!r} is followed by a remark in brackets (the benchmark's parser keeps or drops it)")
     if ' '.join(key) in _EMPTY_SLOT: return '-'
     if key in r.index.city_seqs: return None
-    city = None                                                               # the city written after the name
-    q2 = nk
-    if q2 < hi and q2 in r.city_at and text[end:ws[q2].a].strip(' ,*_').lower() in ('', 'in', 'at'):
-        c_end = r.city_at[q2][1]
-        city_end = ws[c_end - 1].b
-        if c_end < hi and text[city_end:ws[c_end].a].strip() == ',':         # ', Missouri'
-            for n in (2, 1):
-                if c_end + n <= hi and tuple(w.w for w in ws[c_end:c_end + n]) in _states(r.index) \
-                        and (c_end + n == hi or text[ws[c_end + n - 1].b:ws[c_end + n].a].strip()[:1] in (',', '(', '|', '-', '.', '')):
-                    city_end = ws[c_end + n - 1].b
-                    r.note(f"day {day}: {slot} written with a state after its city (the benchmark's parser keeps or drops it)"); break
-        if c_end < hi and text[city_end:ws[c_end].a].strip() == '(':          # ' (Missouri)'
-            for n in (2, 1):
-                if c_end + n <= hi and tuple(w.w for w in ws[c_end:c_end + n]) in _states(r.index) \
-                        and text.startswith(')', ws[c_end + n - 1].b):
-                    city_end = ws[c_end + n - 1].b + 1; break
-        city = unstate(plain_value(text[ws[q2].a:city_end]))                  # 'Abilene(Texas)' -> 'Abilene' (glued: the City(State) form)
+    remark, after = None, end
+    if text.startswith((' (', ' ['), end) and name:                         # 'Name (private room)': kept or dropped by the parser
+        close = text.find(')' if text[end + 1] == '(' else ']', end, e)
+        if close > 0 and not (hit and tuple(folded_words(text[end:close])) in _states(r.index)):
+            remark, after = plain_value(text[end:close + 1]).strip(), close + 1
+    city = alt_city = None                                                    # the city written after the name
+    q2 = r.wrange(after, after)[0]
+    if remark and not (q2 < hi and q2 in r.city_at):                          # 'Name (French, Mediterranean). Cost: …': a trailing remark
+        remark, dropped, q2 = None, remark, nk
+    else: dropped = None
+    if q2 < hi and q2 in r.city_at and text[after if remark else end:ws[q2].a].strip(' ,*_').lower() in ('', 'in', 'at'):
+        c, c_end = r.city_at[q2]
+        city, alt_city, _, _ = city_as_written(r, c, q2, c_end, hi)
+        city = unstate(city)                                                  # 'Abilene(Texas)' -> 'Abilene' (glued: the City(State) form)
+    elif hit is None or not _ends_with_city(r, k, nk, hit[0]): pass
+    else: return _noted(r, day, slot, name, f"{name}, {hit[1].city}", 'near-match',
+                        f"{name!r} ends with its city: read as written, 'Name, City'")   # 'Rutgers University - Newark'
     if hit is None:
-        r.note(f"day {day}: {slot} {name!r} is not in the database (kept as written)")
-        return f"{name}, {city or (order[0] if order else '-')}"
+        return _noted(r, day, slot, f"{name}, {city or (order[0] if order else '-')}", '-', 'unknown',
+                      f"{name!r} is not in the database (kept as written)")
     m, v = hit
-    if key != tuple(w.w for w in ws[m.i:m.j]):
-        r.note(f"day {day}: {slot} {name!r} is not the database's {v.name!r} (kept as written)")
-    elif m.full and text.startswith(v.name.strip(), start): name = v.name     # written exactly: the database's spelling
-    return f"{name}, {city or v.city}"
+    ct = city or v.city
+    if bare is not None:
+        _noted(r, day, slot, f"{name}, {ct}", f"{bare}, {ct}", 'near-match', f"{name!r}: the database's {v.name!r} after other words (kept as written)")
+    elif key != tuple(w.w for w in ws[m.i:m.j]):
+        _noted(r, day, slot, f"{name}, {ct}", f"{v.name}, {ct}", 'near-match', f"{name!r} is not the database's {v.name!r} (kept as written)")
+    elif m.full and text.startswith(v.name.strip(), start): name = v.name                # written exactly: the database's spelling
+    value = f"{name}, {ct}"
+    if remark:                                                               # 'Best Nest (private room), Los Angeles': the name as written
+        value = _noted(r, day, slot, f"{name} {remark}, {ct}", value, 'remark',
+                       f"{name[:40]!r} is followed by a remark in brackets before its city, {remark[:30]!r} (kept as written)")
+    elif dropped:
+        _noted(r, day, slot, value, f"{name} {dropped}, {ct}", 'remark',
+               f"{name[:40]!r} is followed by a remark in brackets, {dropped[:30]!r} (dropped: no city follows it)")
+    if alt_city is not None and alt_city != city:
+        _noted(r, day, slot, value, f"{name}, {alt_city}", 'bracket-state' if ', ' not in city else 'state',
+               "written with a state after its city (the benchmark's parser keeps or drops it)")
+    return value
+
+# %% ../nbs/05_formatter.ipynb #a813ae87
+def _noted(r: Reading, day: int, slot: str, value: str, other: str, kind: str, what: str) -> str:
+    "Note that `slot` of `day` reads `value` where the text also supports `other` (kind `kind`); returns `value`."
+    r.note(f"day {day}: {slot} {what}", kind, (day, slot, value, other))
+    return value
+
+def _ends_with_city(r: Reading, k: int, nk: int, m) -> bool:
+    "Do the words `[k, nk)` of a written name end with a city's name after ', ' or ' - ' (`Museum, Alamosa`)?"
+    ws = r.ws
+    for n in (3, 2, 1):
+        if nk - n > k and tuple(w.w for w in ws[nk - n:nk]) in r.index.city_seqs:
+            return r.text[ws[nk - n - 1].b:ws[nk - n].a].strip(' *_') in (',', '-', '–', '—')
+    return False
 
 # %% ../nbs/05_formatter.ipynb #bd8f1fd0
-def _city_parts(r: Reading, parts: list) -> list:
-    "Comma pieces of an attraction list with each piece that is only a city (`…, Rockford, …`) joined to the one before it."
-    out = []
-    for s, e in parts:
-        lo, hi = r.wrange(s, e)
-        cs = r.cities_in(lo, hi)
-        if out and len(cs) == 1 and cs[0][1] == lo and cs[0][2] >= hi - 2: out[-1] = (out[-1][0], e)
-        elif ':' not in r.text[s:e] or r.venues_in(lo, hi): out.append((s, e))   # 'Cost: $15' is a remark, not an attraction
+def _comma_items(r: Reading, s: int, e: int, named: list) -> list:
+    """The attractions of one `;`-piece `text[s:e]` written as a comma list: split at its commas when at least two comma
+    pieces start with a database attraction (`named`), or when no piece is a city or a state and at least two name
+    something (`Museum A, Park B`); a piece that is only a city or a state (`…, Santa Monica Pier, Los Angeles, CA`) then
+    belongs to the item before it, and a remark (`cost: 35`, a link) to none. Otherwise the piece is one item."""
+    text, out, kinds = r.text, [], []
+    parts = _list_pieces(text, s, e, ', ')
+    for ps, pe in parts:
+        lo, hi = r.wrange(ps, pe)
+        if lo >= hi: kinds.append('remark'); continue
+        cs = r.cities_in(lo, lo + 1)
+        if cs and city_as_written(r, cs[0][0], lo, cs[0][2], hi)[3] >= hi: kinds.append('city')
+        elif tuple(w.w for w in r.ws[lo:hi]) in _states(r.index) or (hi == lo + 1 and _abbr(text, r.ws[lo])): kinds.append('city')
+        elif (':' in text[ps:pe] or '://' in text[ps:pe] or text[ps:pe].lstrip(' *_').startswith(('(', '['))
+              or (r.ws[lo].w in _REMARK_LEAD and not any(lo <= m.i < hi for m in named))): kinds.append('remark')
+        elif any(lo <= m.i < min(lo + 2, hi) for m in named): kinds.append('venue')
+        else: kinds.append('other')
+    n_venue = kinds.count('venue')
+    if not (n_venue >= 2 or ('city' not in kinds and n_venue + kinds.count('other') >= 2)): return [(s, e)]
+    for (ps, pe), kind in zip(parts, kinds):
+        if kind in ('venue', 'other'): out.append((ps, pe))
+        elif kind == 'city' and out: out[-1] = (out[-1][0], pe)
     return out
 
 _MEAL_SEPS = (' · ', '·', ' • ', '; ', ' | ', ', ', ' / ')
@@ -1206,8 +1378,8 @@ def _slot_in_parens(text: str, s: int, e: int) -> tuple[str | None, int]:
 def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: bool):
     """Fill `day`'s meals, attractions and accommodation from its labelled values `lab` (`labelled_fields`): each as
     written (`written_item`); '-' when the value is empty (`empty_lead`) and names no venue of its slot, the previous
-    day's when it refers to it (`same_lead`). Attractions: each `;`-piece (each comma piece when a piece names no city
-    and no database attraction spans a comma) as written."""
+    day's when it refers to it (`same_lead`). Attractions: each `;`-piece as written, or each item of it written as a
+    comma list (`_comma_items`; not where a database attraction's name spans a comma)."""
     for key in ('breakfast', 'lunch', 'dinner', 'accommodation'):
         if key not in lab: continue
         table, (s, e) = _MEAL_TABLE[key], _span(lab[key])
@@ -1227,12 +1399,12 @@ def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: boo
             if item and slot not in day.slots: day.slots[slot] = item
     for s, e in lab.get('attraction', ()):
         if dash_first(r.text[s:e]): continue
-        for s2, e2 in _pieces(r.text, s, e):
+        for s2, e2 in _list_pieces(r.text, s, e):
             lo, hi = r.wrange(s2, e2)
             named = [m for m in r.venues_in(lo, hi) if any(v.table == 'attractions' for v in m.entries)]
-            if not named and empty_lead(r.text[s2:e2]): continue
+            if not named and (empty_lead(r.text[s2:e2]) or (lo < hi and r.ws[lo].w in _REMARK_LEAD)): continue
             spans = any(',' in r.text[r.ws[m.i].a:r.ws[m.j - 1].b] for m in named)
-            parts = [(s2, e2)] if spans or (r.cities_in(lo, hi) and len(named) < 2) else _city_parts(r, _pieces(r.text, s2, e2, ', '))
+            parts = [(s2, e2)] if spans else _comma_items(r, s2, e2, named)
             for p in parts:
                 if (x := written_item(r, *p, 'attractions', order, 'attraction', travel, day.number)) and x != '-':
                     day.attractions[x] = None
@@ -1283,49 +1455,52 @@ kilobytes (the longest real answer here: about 15 KB), and reading keeps about 5
 word), so a longer answer -- a looping policy's -- is undelivered with the reason rather than read (memory stays
 under 10 MB; the paper's LLM formatter could not take it either: it is past a 128K-token context)."""
 
-def format_grounded(text: str, task=None, notes: list | None = None, db=None, max_chars: int | None = MAX_GROUNDED_CHARS) -> list[dict]:
+def format_grounded(text: str, task=None, notes: list | None = None, db=None, max_chars: int | None = MAX_GROUNDED_CHARS,
+                    alts: list | None = None) -> list[dict]:
     """Structured plan (all 8 `PLAN_KEYS` per day, `days` = the number written) of a free-form itinerary `text` (or a
     response with `<answer>`), read against the sandbox database (`db`, default the packaged one) for the cities of
     `task` (dict or `Task`: origin, destination; optional) and of the text, by the rules above. Appends its doubts to
     `notes` (names not in the database, days found in running text, days written several times or as a range, days
     missing, transportation without a route; at most 40 and a count). Never invents or repairs a value. Linear in
     `len(text)` (the cyclic garbage collector is paused meanwhile: its full passes over the many small objects of a
-    long answer made the time grow faster than the text). Raises `PlanFormatError` when the text names no day, or when
-    its answer is longer than `max_chars` (`MAX_GROUNDED_CHARS`; None: no limit)."""
+    long answer made the time grow faster than the text). Each note is a `Note` (a string with its `kind`); where the
+    text also supports another reading, `alts` (a list, optional) receives `(kind, day, field, as read, alternative)`
+    (`Reading.note`), from which `format_plan` judges which notes are doubts. Raises `PlanFormatError` when the text
+    names no day, or when its answer is longer than `max_chars` (`MAX_GROUNDED_CHARS`; None: no limit)."""
     body = extract_answer(text)
     if max_chars is not None and len(body) > max_chars:
         raise PlanFormatError(f"the answer has {len(body):,} characters, more than any plan ({max_chars:,}): not read")
     paused = gc.isenabled()
     gc.disable()
-    try: return _format_grounded(text, task, [] if notes is None else notes, db)
+    try: return _format_grounded(text, task, [] if notes is None else notes, db, alts)
     finally:
         if paused: gc.enable()
 
 # %% ../nbs/05_formatter.ipynb #7ffda8b6
-def _header_route(r, k: int) -> tuple[str, list]:
-    "`(current_city, route)` from the cities on the line of a day's header (`### Day 1 – March 17 – St. Louis → San Diego`); ('-', []) when it names none."
-    text, ws = r.text, r.ws
-    nl = text.find('\n', ws[k].a)
-    route = []
-    for c, _, _ in r.cities_in(k, r.wrange(ws[k].a, len(text) if nl < 0 else nl)[1]):
-        if not route or route[-1] != c: route.append(c)
-    if not route: return '-', []
-    return (route[0] if len(route) == 1 else 'from ' + ' to '.join(route[:2])), route[:2]
+def _header_route(r, k: int, day: int | None = None) -> tuple[str, list]:
+    """`(current_city, route)` from the cities on the line of a day's header (`### Day 1 – March 17 – St. Louis → San
+    Diego`), at most two, each as written (`route_as_written`); ('-', []) when it names none."""
+    nl = r.text.find('\n', r.ws[k].a)
+    return route_as_written(r, k, r.wrange(r.ws[k].a, len(r.text) if nl < 0 else nl)[1], day, f"day {day} heading", limit=2)
 
 def _labelled_day(r, day, lab: dict, vs: list, here, org, cands: list, where) -> None:
     """Read a day written with field labels (`Current City:`, `Transportation:`, …) into `day`: its route first (the
     transportation's leg when the city field gives none: the benchmark parser's rule), then each labelled field."""
     route, leg = [], None
-    if 'current_city' in lab: day.city, route = read_current_city(r, *_span(lab['current_city']))
-    else: day.city, route = _header_route(r, vs[-1][0])
+    if 'current_city' in lab: day.city, route = read_current_city(r, *_span(lab['current_city']), day.number)
+    else: day.city, route = _header_route(r, vs[-1][0], day.number)
     if 'transportation' in lab:
-        day.transportation, leg, _ = read_transportation(r, *_span(lab['transportation']), here or org, route)
-    if leg and len(route) < 2 and (not route or route[0] in leg):
-        day.city, route = f"from {leg[0]} to {leg[1]}", list(leg)      # the benchmark parser's rule
+        day.transportation, leg, _ = read_transportation(r, *_span(lab['transportation']), here or org, route, day.number)
+    if leg and len(route) < 2 and (not route or route[0] in leg):          # the benchmark parser's rule
+        (wa, aa), (wb, ab) = r.city_forms.get(leg[0], (leg[0], leg[0])), r.city_forms.get(leg[1], (leg[1], leg[1]))
+        before, day.city, route = day.city, f"from {wa} to {wb}", list(leg)
+        if before != '-':
+            r.note(f"day {day.number}: current city {before!r} written as one city; the transportation's route read instead",
+                   'route', (day.number, 'current_city', day.city, before))
     elif 'current_city' not in lab and not route:
         day.city = here or where(vs[-1][0], vs[-1][1]) or '-'
         route = [day.city] if day.city != '-' else []
-        if day.city != '-' and not here: r.note(f"day {day.number}: no city written; read where its venues are ({day.city})")
+        if day.city != '-' and not here: r.note(f"day {day.number}: no city written; read where its venues are ({day.city})", 'no-city')
     day.end = route[-1] if route else here
     travel = len(route) >= 2
     order = [route[-1], route[0]] if travel else route[:1] or ([here] if here else [])
@@ -1344,12 +1519,12 @@ def _narrative_day(r, day, lab: dict, vs: list, here, org, cands: list, where, n
     leg, mode, num = day_leg(index, ws, cls, k + 2, e, covered, city_at, here or org)
     tr = transport_text(index, mode, leg[0], leg[1], num) if leg else '-'
     if 'transportation' in lab:
-        tr2, leg2, _ = read_transportation(r, *_span(lab['transportation']), here or org, [])
+        tr2, leg2, _ = read_transportation(r, *_span(lab['transportation']), here or org, [], number)
         if leg2 or not leg: tr, leg = tr2, leg2
     if leg:
         day.city, day.end, day.transportation, order = f"from {leg[0]} to {leg[1]}", leg[1], tr, [leg[1], leg[0]]
     else:
-        if mode or num: r.note(f"day {number}: transportation without a route")
+        if mode or num: r.note(f"day {number}: transportation without a route", 'no-route')
         here = here or where(k, e)
         day.city, day.end, order = (here or '-'), here, ([here] if here else [])
     order += [c for c in cands if c not in order]
@@ -1367,7 +1542,8 @@ def _narrative_day(r, day, lab: dict, vs: list, here, org, cands: list, where, n
 def _carry_over(days: list, notes=None) -> None:
     """In place: "Same as Day 1" takes the previous day's value, and a stay written as a check-in (`Check into X`)
     covers the next nights in its city until a check-out (not the last day's; each such night is a doubt, `notes(msg)`).
-    No other stay is carried: a night the text leaves without one stays without one."""
+    No other stay is carried: a night the text leaves without one stays without one (a note of kind 'empty-night', with
+    the previous night's stay as the other reading, when that stay is in the night's city)."""
     for i, d in enumerate(days):                     # "Same as Day 1": the previous day's value
         for key, v in d.slots.items():
             if v == _SAME:
@@ -1378,7 +1554,12 @@ def _carry_over(days: list, notes=None) -> None:
         if ('accommodation' not in d.slots and prev.checkin and prev.slots.get('accommodation', '-') != '-'
                 and prev.stay_city == d.end and not d.checkout):
             d.slots['accommodation'], d.stay_city, d.checkin = prev.slots['accommodation'], prev.stay_city, True
-            if notes is not None: notes(f"day {d.number}: no stay written; the check-in of day {prev.number} covers the night")
+            if notes is not None: notes(f"day {d.number}: no stay written; the check-in of day {prev.number} covers the night",
+                                        'carried-stay', (d.number, 'accommodation', d.slots['accommodation'], '-'))
+        elif (notes is not None and d.slots.get('accommodation', '-') == '-' and prev.slots.get('accommodation', '-') not in ('-', _SAME)
+              and prev.stay_city == d.end):                  # left empty: a parser may carry the stay over (the other reading)
+            notes(f"day {d.number}: no stay written for a night in {d.end} after one at {prev.slots['accommodation'][:40]!r} (not carried)",
+                  'empty-night', (d.number, 'accommodation', '-', prev.slots['accommodation']))
 
 def _plan_rows(days: list) -> list[dict]:
     "The plan of the days read: one TravelPlanner row per day, '-' for what the answer does not give."
@@ -1450,6 +1631,13 @@ def _cells(line: str) -> list[str]:
     return [c.strip() for c in s.strip('|').split('|')]
 
 # %% ../nbs/05_formatter.ipynb #71704214
+def _unlabelled(cell: str, header: str) -> str:
+    "A table cell without the label of its own column written again before its value (`Breakfast: X` under Breakfast)."
+    i = cell.find(':', 0, 60)
+    if i > 0 and label_key(cell[:i])[0] is not None and label_key(cell[:i])[0] == label_key(' '.join(folded_words(header)))[0]:
+        return cell[i + 1:].strip()
+    return cell
+
 def tables_as_text(text: str) -> str | None:
     """Markdown tables with one day per row (a header cell `Day` and at least two header cells that are field labels:
     `| Day | Route | Breakfast | … |`) rewritten as labelled days (`Day 1:` then `Header: cell`); other tables and the
@@ -1463,8 +1651,9 @@ def tables_as_text(text: str) -> str | None:
             while j < len(lines) and lines[j].lstrip().startswith('|'):
                 row = _cells(lines[j])
                 if not all(set(c) <= set('-: ') for c in row):
-                    out.append(f"Day {row[head.index('day')] if len(row) > head.index('day') else ''}:")
-                    out += [f"{cells[c]}: {row[c]}" for c in range(min(len(row), len(cells))) if head[c] not in (None, 'day')]
+                    num = row[head.index('day')] if len(row) > head.index('day') else ''
+                    out.append(f"Day {num[4:] if num.lower().startswith('day ') else num}:")          # '| Day 1 |' or '| 1 |'
+                    out += [f"{cells[c]}: {_unlabelled(row[c], cells[c])}" for c in range(min(len(row), len(cells))) if head[c] not in (None, 'day')]
                     out.append('')
                 j += 1
             i = j; continue
@@ -1493,18 +1682,25 @@ def inferred_marks(text: str, ws: list[Word]) -> list:
     return got if len(got) >= 2 else []
 
 # %% ../nbs/05_formatter.ipynb #5dedd2a8
-def _format_grounded(text, task, notes, db):
+class _CityOrState:
+    "Word sequences that are a city, or a city and its state (`alamosa colorado`): no prefix of a venue name."
+    def __init__(self, index): self.index = index
+    def __contains__(self, seq) -> bool:
+        cs = self.index.city_seqs
+        return seq in cs or any(seq[:i] in cs and seq[i:] in _states(self.index) for i in range(1, len(seq)))
+
+def _format_grounded(text, task, notes, db, alts=None):
     index, text = grounding_index(db), extract_answer(text)
-    if (conv := json_as_text(text)) is not None: text = conv; notes.append("the plan is JSON: read key by key")
-    elif (conv := tables_as_text(text)) is not None: text = conv; notes.append("a table with one day per row: read by its header")
+    if (conv := json_as_text(text)) is not None: text = conv; notes.append(Note("the plan is JSON: read key by key", 'layout'))
+    elif (conv := tables_as_text(text)) is not None: text = conv; notes.append(Note("a table with one day per row: read by its header", 'layout'))
     ws = words(text)
     marks = day_marks(text, ws)
     if not marks:
         marks = _in_sequence(day_marks(text, ws, anywhere=True))
-        if marks: notes.append("days found in running text ('on day 1 …'), not as headers")
+        if marks: notes.append(Note("days found in running text ('on day 1 …'), not as headers", 'days'))
     if not marks:
         marks = inferred_marks(text, ws)
-        if marks: notes.append("day boundaries inferred (ordinal words or numbers at line starts), no 'Day <n>' header")
+        if marks: notes.append(Note("day boundaries inferred (ordinal words or numbers at line starts), no 'Day <n>' header", 'days'))
     if not marks: raise PlanFormatError("no 'Day <n>' header found in the answer")
     versions = day_versions(text, ws, marks)
     org, dest = _task_cities(task)
@@ -1514,45 +1710,55 @@ def _format_grounded(text, task, notes, db):
     def keep(entries): return [v for v in entries if v.city in wanted]
     covered, venue_at = bytearray(len(ws)), {}
     for _, k, e, _ in versions:
-        for m in find_matches(ws, index.venues, k + 2, e, stop=_SLOT_WORDS, reject=index.city_seqs, keep=keep):
+        for m in find_matches(ws, index.venues, k + 2, e, stop=_SLOT_WORDS, reject=_CityOrState(index), keep=keep):
             venue_at[m.i] = m
             covered[m.i:m.j] = b'\1' * (m.j - m.i)
     city_at = {}                                     # cities named outside venue names: first word -> (city, end)
     for m in find_matches(ws, index.cities, covered=covered, min_prefix=0):
         city_at[m.i] = (m.entries[0], m.j)
         covered[m.i:m.j] = b'\2' * (m.j - m.i)
-    r = Reading(text, ws, index, venue_at, city_at, covered, notes)
+    r = Reading(text, ws, index, venue_at, city_at, covered, notes, alts)
     by_day = {}
     for n, k, e, last in versions:
         unknown = []
         lab = labelled_fields(text, ws[k].a, ws[e].a if e < len(ws) else len(text), unknown)
         for label, s0, e0 in unknown:                      # an unknown label whose value names a venue: a doubt
             if (label.lower() not in _TIME_WORDS and (vs := r.venues_in(*r.wrange(s0, e0)))):
-                r.note(f"day {n}: unknown label {label[:30]!r} before {r.ws[vs[0].i].w!r}…")
+                r.note(f"day {n}: unknown label {label[:30]!r} before {r.ws[vs[0].i].w!r}…", 'unknown-label')
         for d in range(n, last + 1): by_day.setdefault(d, []).append((k, e, lab))
-        if last > n: r.note(f"days {n}-{last} are written as one")
+        if last > n: r.note(f"days {n}-{last} are written as one", 'days')
     def where(k, e):
         "Where the text puts a day whose city nothing else gives: the majority of its venues' and cities' cities."
         seen = Counter(venue_at[q].entries[0].city for q in range(k, e) if q in venue_at)
         seen.update(c for c, _, _ in r.cities_in(k, e))
         return seen.most_common(1)[0][0] if seen else None
-    days, here = [], None
-    for number in sorted(by_day):
-        vs, day = by_day[number], _Day(number)
-        if len(vs) > 1: r.note(f"day {number} is written {len(vs)} times: later versions override earlier ones")
-        lab = {}
-        for _, _, l in vs: lab.update(l)
-        nlab = len(lab) + (2 if 'meals' in lab else 0)                          # 'Eat: A (breakfast) · B (lunch)' names several
-        if nlab >= 2 and ('current_city' in lab or nlab >= 5):                 # a labelled day
-            _labelled_day(r, day, lab, vs, here, org, cands, where)
-        else:                                                                    # narrative (with the labels it has)
-            here = _narrative_day(r, day, lab, vs, here, org, cands, where, number)
-        days.append(day)
-        here = day.end or here
-    _carry_over(days, r.note)
+    def read_days(rd, first_only):
+        "The days read by `rd`: each from all its versions (later ones override), or from its first version only."
+        days, here = [], None
+        for number in sorted(by_day):
+            vs, day = by_day[number], _Day(number)
+            if first_only: vs = vs[:1]
+            elif len(vs) > 1: rd.note(f"day {number} is written {len(vs)} times: later versions override earlier ones", 'repeated-day')
+            lab = {}
+            for _, _, l in vs: lab.update(l)
+            nlab = len(lab) + (2 if 'meals' in lab else 0)                      # 'Eat: A (breakfast) · B (lunch)' names several
+            if nlab >= 2 and ('current_city' in lab or nlab >= 5):             # a labelled day
+                _labelled_day(rd, day, lab, vs, here, org, cands, where)
+            else:                                                                # narrative (with the labels it has)
+                here = _narrative_day(rd, day, lab, vs, here, org, cands, where, number)
+            days.append(day)
+            here = day.end or here
+        _carry_over(days, rd.note)
+        return days
+    days = read_days(r, False)
+    if alts is not None and any(len(v) > 1 for v in by_day.values()):   # the other reading: each day's first version
+        first = _plan_rows(read_days(Reading(text, ws, index, venue_at, city_at, covered, [], None), True))
+        alts += [('repeated-day', a['days'], f, a[f], b[f]) for a, b in zip(_plan_rows(days), first) for f in PLAN_KEYS[1:] if a[f] != b[f]]
     missing = [n for n in range(1, max(by_day) + 1) if n not in by_day]
-    if missing: r.note(f"days {missing} are not in the answer")
-    if r.n_notes > _MAX_NOTES: notes.append(f"… and {r.n_notes - _MAX_NOTES} more notes")
+    if missing: r.note(f"days {missing} are not in the answer", 'days')
+    if r.n_notes > _MAX_NOTES:
+        notes.append(over := Note(f"… and {r.n_notes - _MAX_NOTES} more notes", 'overflow'))
+        over.hidden = frozenset(r.hidden)
     return _plan_rows(days)
 
 # %% ../nbs/05_formatter.ipynb #ad7664cb
@@ -1724,21 +1930,96 @@ def fake_formatter_server(reply, status: int = 200):
 class FormattedPlan:
     """A structured plan and its provenance: `formatter` in {'exact','grounded','llm','tolerant'} or None when
     undelivered, `reason` (why no plan, or why earlier formatters were passed over), the LLM `prompt` name when 'llm',
-    and the grounded reader's `notes`: its doubts about the reading (names not in the database, days found in running
-    text or written twice, missing days, …), empty when it is sure."""
+    the grounded reader's `notes` (`Note`s: what it was unsure of -- names not in the database, days found in running
+    text or written twice, missing days, …; empty when it is sure), and its `doubts`: the notes on which the verdicts
+    could turn (`reading_doubts`)."""
     plan: list[dict] | None
     formatter: str | None
     reason: str | None = None
     prompt: str | None = None
     notes: tuple = ()
+    doubts: tuple = ()
     @property
     def ok(self) -> bool: return self.plan is not None
     @property
     def doubtful(self) -> bool:
         "Is this a grounded reading with doubts (what `format_plan(..., 'auto', llm=...)` sends to the LLM)?"
-        return self.formatter == 'grounded' and bool(self.notes)
+        return self.formatter == 'grounded' and bool(self.doubts)
 
 FORMATTERS = ('auto', 'exact', 'grounded', 'llm', 'tolerant')
+
+# %% ../nbs/05_formatter.ipynb #88592db8
+NOTE_KINDS = {
+    'state': "a state written after a city with a comma (`Dallas, Texas`, `Dallas, TX`): kept as written",
+    'bracket-state': "a state in brackets after a city (`Buffalo (New York)`): the City(State) convention, dropped",
+    'remark': "a bracketed remark after a name, dropped",
+    'near-match': "a name with words the database's name does not have (or has in another order), kept as written",
+    'unknown': "a labelled name the database does not have, kept as written (no doubt: a parser keeps it too, and it fails Within Sandbox either way)",
+    'route': "a current city written as one city, read as the transportation's route (the benchmark parser's prompt asks for it: no doubt)",
+    'carried-stay': "a night without a stay covered by an earlier check-in",
+    'empty-night': "a night the text leaves without a stay, after one in the same city (not carried)",
+    'route-missing': "a transportation written the database's way without its route (none added)",
+    'repeated-day': "a day written several times (a draft and a final plan): the later versions read",
+    'prose-name': "a name taken from a sentence, not in the database",
+    'elsewhere': "a venue put in a city where the database does not have it",
+    'days': "days found in running text or inferred, written as a range, or missing",
+    'no-route': "a transportation without a route",
+    'no-city': "a day without a city",
+    'unknown-label': "a label no field has, whose value names a venue",
+    'layout': "a JSON or table layout, read key by key (no doubt)",
+    'overflow': "more notes than are listed",
+    'other': "anything else",
+}
+"""The kinds of the grounded reader's notes. Eight (`_ALT_KINDS`) record the other reading the text supports
+(`Reading.note`): such a note is a doubt only where that reading changes a verdict; 'layout', 'unknown' and 'route'
+(`_INFO_KINDS`) are never doubts; the rest always are ('overflow': when a listed kind of the unlisted notes is)."""
+
+_ALT_KINDS = frozenset({'state', 'bracket-state', 'remark', 'near-match', 'carried-stay', 'empty-night', 'route-missing',
+                        'repeated-day'})
+
+_INFO_KINDS = frozenset({'layout', 'unknown', 'route'})
+
+def _apply_alts(plan: list[dict], alts) -> list[dict]:
+    """A copy of `plan` with each `(kind, day, field, as read, alternative)` of `alts` applied: in each field, the
+    distinct `as read` values in the order they were read, each replaced where it next occurs (one forward pass per
+    field, so linear in the field however many alternatives it has)."""
+    out = [dict(d) for d in plan]
+    rows, groups = {d.get('days'): d for d in out}, {}
+    for _, day, fld, got, other in alts: groups.setdefault((day, fld), {}).setdefault(got, other)
+    for (day, fld), pairs in groups.items():
+        row = rows.get(day)
+        if row is None or not isinstance(row.get(fld), str): continue
+        v, pos, parts = row[fld], 0, []
+        for got, other in pairs.items():
+            i = v.find(got, pos)
+            if i < 0: continue
+            parts += [v[pos:i], other]; pos = i + len(got)
+        row[fld] = ''.join(parts) + v[pos:]
+    return out
+
+def reading_doubts(plan: list[dict], notes, alts, task=None, db=None) -> tuple:
+    """The `notes` of a grounded reading of `task` that are doubts: a note of a kind that records the other reading the
+    text supports (`_ALT_KINDS`, with its `alts`) is a doubt only when that reading -- every alternative of its kind at
+    once, as a parser decides it for a whole answer -- changes a verdict of the evaluator (any check or Success, under
+    either protocol); 'layout' notes never are; every other note is. Without a task (or one the evaluator cannot read)
+    every note but the informational ones is a doubt. At most one evaluation per kind: linear in the plan."""
+    kinds = {getattr(n, 'kind', 'other') for n in notes} | {k for n in notes for k in getattr(n, 'hidden', ())}
+    judged = set()
+    if task is not None and not isinstance(task, str) and plan and kinds & _ALT_KINDS:
+        try:
+            def verdicts(p):
+                out = []
+                for protocol in ('official', 'agent_star'):
+                    res = evaluate_plan(task, p, protocol, db)
+                    out.append((res.success, tuple(res.commonsense.items()), tuple(res.hard.items())))
+                return out
+            base, groups = verdicts(plan), {}
+            for a in alts: groups.setdefault(a[0], []).append(a)
+            judged = {k for k in kinds & _ALT_KINDS if verdicts(_apply_alts(plan, groups.get(k, ()))) == base}
+        except (KeyError, TypeError, ValueError): judged = set()
+    def doubt(kind): return kind not in _INFO_KINDS and kind not in judged
+    return tuple(n for n in notes if (any(map(doubt, getattr(n, 'hidden', ()))) if getattr(n, 'kind', 'other') == 'overflow'
+                                      else doubt(getattr(n, 'kind', 'other'))))
 
 def _query_text(query) -> str:
     if query is None: return ''
@@ -1781,17 +2062,21 @@ def format_plan(text: str | None, query=None, formatter: str = 'auto', llm: LLMF
         except PlanFormatError as e: return FormattedPlan(None, None, f"tolerant: {e}")
     grounded = None
     if formatter in ('auto', 'grounded'):
-        found = []
-        try: grounded = FormattedPlan(format_grounded(body, task, found, db), 'grounded', '; '.join(notes) or None, None, tuple(found))
+        found, alts = [], []
+        try:
+            plan = format_grounded(body, task, found, db, alts=alts)
+            grounded = FormattedPlan(plan, 'grounded', '; '.join(notes) or None, None, tuple(found),
+                                     reading_doubts(plan, found, alts, task, db))
         except PlanFormatError as e: notes.append(f"grounded: {e}")
         if grounded is not None and (formatter == 'grounded' or llm is None or not grounded.doubtful): return grounded
-        if grounded is not None: notes.append(f"grounded: {len(found)} doubt(s), first: {found[0]}")
+        if grounded is not None: notes.append(f"grounded: {len(grounded.doubts)} doubt(s), first: {grounded.doubts[0]}")
         if llm is None: return FormattedPlan(None, None, '; '.join(notes))
     try: return FormattedPlan(llm(body, _query_text(query)), 'llm', '; '.join(notes) or None, llm.prompt)
     except PlanFormatError as e:
         notes.append(f"llm: {e}")
         if grounded is None: return FormattedPlan(None, None, '; '.join(notes))
-        return FormattedPlan(grounded.plan, 'grounded', '; '.join(notes + ['the grounded reading is kept']), None, grounded.notes)
+        return FormattedPlan(grounded.plan, 'grounded', '; '.join(notes + ['the grounded reading is kept']), None, grounded.notes,
+                             grounded.doubts)
 
 # %% ../nbs/05_formatter.ipynb #dffe302a
 def eval_formatter(formatter: str = "auto", base_url: str | None = None, model: str | None = None,

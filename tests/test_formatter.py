@@ -303,9 +303,13 @@ def test_format_plan_provenance(tmp_path):
         fp = format_plan(md, row, formatter='llm', llm=llm)   # the paper's pipeline: every answer to the LLM
         assert (fp.formatter, fp.plan, fp.prompt) == ('llm', [d for d in plan if d], 'paper')
         assert srv.requests[0]['messages'][1]['content'].endswith(f"Original user query: {row['query']}\n\nPlanning text: {md}\n\n")
-        odd = md.replace(plan[1]['dinner'].rsplit(', ', 1)[0], 'Golden Lantern Noodle Bar')
+        unknown = md.replace(plan[1]['dinner'].rsplit(', ', 1)[0], 'Golden Lantern Noodle Bar')
+        fp = format_plan(unknown, row, llm=llm)               # a name the database lacks: a note, no doubt (any reading fails)
+        assert len(srv.requests) == 1 and fp.formatter == 'grounded' and 'Golden Lantern' in fp.notes[0] and not fp.doubts
+        name = plan[1]['dinner'].rsplit(', ', 1)[0]
+        odd = md.replace(name + ',', name + ' (closed on Mondays),')
         fp = format_plan(odd, row, llm=llm)                   # doubtful: sent, the reply is unreadable, grounded kept
-        assert len(srv.requests) == 2 and fp.formatter == 'grounded' and 'Golden Lantern' in fp.notes[0]
+        assert len(srv.requests) == 2 and fp.formatter == 'grounded' and 'closed on Mondays' in fp.doubts[0]
         assert 'llm: formatter reply is not JSON' in fp.reason and fp.reason.endswith('the grounded reading is kept')
         fp = format_plan(md + '\nPS.', row, formatter='llm', llm=llm)
         assert fp.formatter is None and 'llm: formatter reply is not JSON' in fp.reason

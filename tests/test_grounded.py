@@ -11,7 +11,7 @@ import pytest
 
 from star.agent import parse_turn
 from star.evaluator import evaluate_plan, from_to, name_city, run_check, strip_state
-from star.formatter import (FREEFORM_STYLES, VIOLATIONS, LLMFormatError, LLMFormatter, agreement, agreement_fixtures,
+from star.formatter import (FREEFORM_STYLES, VIOLATIONS, LLMFormatError, LLMFormatter, agreement, agreement_fixtures, render_plan,
                             fake_formatter_server, format_grounded, format_messages, format_plan, grounding_index,
                             llm_formatter, normalize_test_transportation, plain_plan, plan_json_schema,
                             render_freeform, violation_plans)
@@ -451,3 +451,74 @@ def test_overlong_answers_are_not_read():
     fp = format_plan('Day 1: Lunch: Side Wok\n' * (MAX_GROUNDED_CHARS // 20), TASK11)
     assert fp.plan is None and 'more than any plan' in fp.reason
     assert format_grounded('Day 1: Lunch: Side Wok\n' * 10_000, TASK11, max_chars=None)[0]['lunch'] == 'Side Wok, Appleton'
+
+
+# ---------------------------------------------------------------- issue 34, continued: what is written, and doubts that mean something
+def _read(text, task=TASK11):
+    fp = format_plan(text, task)
+    return fp, evaluate_plan(task, fp.plan)
+
+
+DAY1 = "Day 1:\nCurrent City: {cc}\nTransportation: {tr}\nDinner: {dinner}\nAccommodation: {acc}\n"
+TR = 'Flight Number: F3574992, from St. Petersburg to Appleton, Departure Time: 22:51, Arrival Time: 00:42'
+ACC = 'Cozy room + bright apartment + rooftop lounge, Appleton'
+
+
+def test_states_after_cities_are_read_as_written():
+    "A state after a comma is part of what is written; one in brackets is the City(State) convention, dropped (a doubt)."
+    fp, r = _read(DAY1.format(cc='from St. Petersburg, Florida to Appleton, Wisconsin', tr=TR, dinner='Side Wok, Appleton, WI', acc=ACC))
+    assert fp.plan[0]['current_city'] == 'from St. Petersburg, Florida to Appleton, Wisconsin'
+    assert fp.plan[0]['dinner'] == 'Side Wok, Appleton, WI'                      # a postal code too
+    assert r.commonsense['is_reasonable_visiting_city'] is False and {n.kind for n in fp.doubts} == {'state'}
+    fp, r = _read(DAY1.format(cc='from St. Petersburg to Appleton (Wisconsin)', tr=TR.replace('Appleton,', 'Appleton (Wisconsin),'),
+                              dinner='Side Wok, Appleton', acc=ACC))
+    assert fp.plan[0]['current_city'] == 'from St. Petersburg to Appleton' and fp.plan[0]['transportation'] == TR
+    assert r.commonsense['is_valid_information_in_sandbox'] is True and {n.kind for n in fp.doubts} == {'bracket-state'}
+    fp, _ = _read(DAY1.format(cc='from St. Petersburg to Appleton(Wisconsin)', tr=TR, dinner='Side Wok, Appleton(Wisconsin)', acc=ACC))
+    assert fp.plan[0]['current_city'] == 'from St. Petersburg to Appleton' and not fp.notes    # the database's own notation
+    fp, _ = _read(DAY1.format(cc='from St. Petersburg to Appleton', tr=TR, dinner='Side Wok, Appleton (Wisconsin)', acc=ACC))
+    assert fp.plan[0]['dinner'] == 'Side Wok, Appleton' and [n.kind for n in fp.doubts] == ['bracket-state']  # Agent-STAR's check keeps it
+    assert format_grounded('Day 1:\nCurrent City: from New York City to Appleton\nDinner: Side Wok')[0]['current_city'] == \
+        'from New York City to Appleton'                                          # another name than the database's New York
+
+
+def test_a_flight_without_number_is_no_flight_of_the_sandbox():
+    "The benchmark's parser writes 'Flight Number: -' (52 of 52 dev answers); read as 'Flight from A to B' it would pass."
+    fp, r = _read(DAY1.format(cc='from St. Petersburg to Appleton', tr='Flight, from St. Petersburg to Appleton, duration: 2 hours',
+                              dinner='Side Wok, Appleton', acc=ACC))
+    assert fp.plan[0]['transportation'].startswith('Flight Number: -, from St. Petersburg to Appleton')
+    assert r.commonsense['is_valid_information_in_sandbox'] is False
+
+
+def test_words_around_a_name_are_kept_as_written():
+    "A bracket between a name and its city, words before a listing: kept (the evaluator's 'Name, City' split), doubts."
+    fp, r = _read(DAY1.format(cc='from St. Petersburg to Appleton', tr=TR, dinner='Side Wok, Appleton',
+                              acc='Cozy room + bright apartment + rooftop lounge (private room), Appleton, cost: 120'))
+    assert fp.plan[0]['accommodation'] == 'Cozy room + bright apartment + rooftop lounge (private room), Appleton'
+    assert r.commonsense['is_valid_information_in_sandbox'] is False and {n.kind for n in fp.doubts} == {'remark'}
+    fp, r = _read(DAY1.format(cc='from St. Petersburg to Appleton', tr=TR, dinner='Side Wok, Appleton',
+                              acc='Private room, 1 bed, 2 guests, ' + ACC))
+    assert fp.plan[0]['accommodation'] == 'Private room, 1 bed, 2 guests, ' + ACC and {n.kind for n in fp.doubts} == {'near-match'}
+    assert r.commonsense['is_valid_information_in_sandbox'] is False
+    fp, r = _read(DAY1.format(cc='from St. Petersburg to Appleton', tr=TR, dinner='Side Wok (Chinese, Thai). Cost: $20', acc=ACC))
+    assert fp.plan[0]['dinner'] == 'Side Wok, Appleton' and r.commonsense['is_valid_information_in_sandbox'] is True   # a trailing remark
+    assert [n.kind for n in fp.doubts] == ['remark']                              # kept, the name would fail: a doubt
+
+
+def test_attraction_lists_split_only_between_attractions():
+    plan = format_grounded('Day 2:\nCurrent City: Appleton\nAttraction: Trout Museum of Art, Appleton, WI, cost: 35, website: '
+                           '[Trout Museum of Art](https://x.org); The History Museum at the Castle, The Building for Kids', TASK11)
+    assert plan[0]['attraction'] == ('Trout Museum of Art, Appleton, WI;The History Museum at the Castle, Appleton;'
+                                     'The Building for Kids, Appleton;')
+
+
+def test_doubts_are_readings_a_verdict_turns_on():
+    "Notes are what the reader was unsure of; doubts are the notes whose other reading changes a verdict."
+    gold = render_freeform(plain_plan(TRAIN[0].annotated_plan), TRAIN[0], 'markdown')
+    same = gold.replace('### Budget Breakdown', 'Final plan (unchanged):\n' + gold.split('\n', 2)[2].split('### Budget')[0] + '### Budget Breakdown')
+    fp = format_plan(same, TRAIN[0])
+    assert any(n.kind == 'repeated-day' for n in fp.notes) and not fp.doubts     # written twice, the same: nothing turns
+    fp = format_plan(MODERN['draft_final'](GOLD0), TRAIN[0])
+    assert {n.kind for n in fp.doubts} == {'repeated-day'}                        # the draft has no dinners: Complete Information turns
+    unknown = format_plan(gold.replace('Burpee Museum', 'Rockford Giant Ferris Wheel'), TRAIN[0])
+    assert [n.kind for n in unknown.notes] == ['unknown'] and not unknown.doubtful  # a name the database lacks fails either way

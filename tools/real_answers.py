@@ -155,6 +155,8 @@ def new_rows(source_file: str, part: str) -> list[dict]:
 def measure(rows: list[dict], name: str = '') -> dict:
     """Agreement of `format_plan` (auto, no LLM) with each row's reference reading, on all rows and on the readings
     without a doubt, and the share of doubtful readings (what `auto` sends to an LLM formatter when one is configured)."""
+    from collections import Counter
+    from star.evaluator import evaluate_plan
     from star.formatter import format_plan, reading_agreement, METRICS
     from star.tasks import load_tasks
     tasks = {t.idx: t for t in load_tasks('validation')}
@@ -172,7 +174,34 @@ def measure(rows: list[dict], name: str = '') -> dict:
         if sure:
             r2 = reading_agreement(sure, read)
             out.update({'sure_n': r2['n'], 'sure_checks': r2['checks'], 'sure_success': r2['success']})
+        out['doubt_curve'] = doubt_curve(with_ref, fps, tasks)
+    out['doubt_kinds'] = dict(Counter(k for r in rows for k in {n.kind for n in fps[id(r)].doubts}).most_common())
+    out['success_readings'] = sum(fp.ok and evaluate_plan(tasks[r['idx']], fp.plan).success for r in rows for fp in [fps[id(r)]])
     return out
+
+
+def doubt_curve(rows, fps, tasks) -> list:
+    """The trade-off between the share of readings flagged as doubtful and the agreement (share of the 13 check
+    verdicts equal to the reference reading's) on the unflagged ones: starting from every doubt kind, the kinds are
+    dropped one at a time, each time the one whose dropping keeps the agreement highest. `[[kind dropped (None
+    first), flagged share, unflagged agreement, unflagged answers]]`."""
+    from star.evaluator import evaluate_plan, COMMONSENSE_CHECKS, HARD_CHECKS
+    names, per = COMMONSENSE_CHECKS + HARD_CHECKS, []
+    for r in rows:
+        t, fp = tasks[r['idx']], fps[id(r)]
+        a, b = evaluate_plan(t, r['parsed']), evaluate_plan(t, fp.plan)
+        va, vb = {**a.commonsense, **a.hard}, {**b.commonsense, **b.hard}
+        per.append(({n.kind for n in fp.doubts}, sum(va[c] == vb[c] for c in names)))
+    def point(kinds):
+        sure = [k for ds, k in per if not ds & kinds]
+        return 1 - len(sure) / max(len(per), 1), sum(sure) / max(len(sure) * len(names), 1), len(sure)
+    kinds, out = set().union(*(ds for ds, _ in per)) if per else set(), []
+    out.append([None, *point(kinds)])
+    while kinds:
+        best = max(sorted(kinds), key=lambda k: point(kinds - {k})[1])
+        kinds = kinds - {best}
+        out.append([best, *point(kinds)])
+    return [[k, round(f, 4), round(a, 4), n] for k, f, a, n in out]
 
 
 def _passes_read_for_fails(rows, read, tasks):
@@ -193,16 +222,18 @@ def report(m: dict) -> str:
         s += (f"; with reference {m['n']}: checks {100 * m['checks']:.1f} %, success {100 * m['success']:.1f} %, "
               f"no-doubt {m.get('sure_n', 0)}: checks {100 * m.get('sure_checks', 0):.1f} % success {100 * m.get('sure_success', 0):.1f} %; "
               f"violations read as passes {len(m['violations_read_as_passes'])} ({sum(c == 'success' for *_, c in m['violations_read_as_passes'])} success)"
-              f"\n  metrics ref/ours: {m['metrics']}")
+              f"\n  metrics ref/ours: {m['metrics']}\n  doubts: {m.get('doubt_kinds')}\n  curve (kind dropped, flagged, unflagged agreement, n): {m.get('doubt_curve')}")
     return s
 
 
 def record(out: str):
     """Issue 34's measurement, written to `out` (JSON, numbers only: the unlicensed answers themselves stay out of the
     repository): per source and part, the agreement with the source's own reference reading, on all readings and on those
-    without a doubt, the share flagged, the dataset metrics both ways and the violations read as passes. Sources: the
-    gpt-4o-mini runs of plasmapotatos/AAMAS_2024 (runs/answers34/aamas.jsonl.gz, `aamas` first) and the packaged real
-    answers of issue 19 (dev / held-out)."""
+    without a doubt, the share flagged, the doubt kinds and the trade-off curve (`doubt_curve`), the dataset metrics both
+    ways and the violations read as passes. Sources: the gpt-4o-mini runs of plasmapotatos/AAMAS_2024
+    (runs/answers34/aamas.jsonl.gz, `aamas` first), the packaged real answers of issue 19 (dev / held-out), and, without a
+    reference reading (delivery, doubts, Success readings only), MetaCrew's crewAI answers and our offline model's
+    answers under layout instructions (tests/fixtures)."""
     from star.formatter import real_answers
     res = {}
     if (NEW_OUT / 'aamas.jsonl.gz').exists():
@@ -211,17 +242,229 @@ def record(out: str):
     for part in ('dev', 'heldout'):
         rows = [r for r in real_answers(part) if r['source'] == 'public']
         res[f'issue19-public/{part}'] = measure(rows, f'issue19 public [{part}]')
+    for part in ('dev', 'heldout'):
+        res[f'metacrew-4omini/{part}'] = measure(new_rows(str(FIXTURES / 'metacrew_4omini.jsonl.gz'), part), f'metacrew 4o-mini [{part}]')
+    if LAYOUT_FIXTURE.exists():
+        rows = new_rows(str(LAYOUT_FIXTURE), 'all')
+        for lay in LAYOUTS:
+            res[f'offline-layouts/{lay}'] = measure([r for r in rows if r['layout'] == lay], f'offline 0.5B, {lay} layout')
     for m in res.values():
         m['disagree'] = len(m.get('disagree', []))
         m['violations_read_as_passes'] = {'checks': len(m.get('violations_read_as_passes', [])),
                                           'success': [x for x in m.get('violations_read_as_passes', []) if x[2] == 'success']}
-        print(report({**m, 'violations_read_as_passes': []}))
+        v = m['violations_read_as_passes']
+        print(report({**m, 'violations_read_as_passes': []}).replace('violations read as passes 0 (0 success)',
+              f"violations read as passes {v['checks']} ({len(v['success'])} success)"))
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     Path(out).write_text(json.dumps({'sources': {'aamas-4omini': {'repo': AAMAS_REPO, 'commit': AAMAS_COMMIT, 'licence': 'none at that commit (not packaged)',
                                                                 'model': 'gpt-4o-mini, sole-planning, 35 runs (in-context examples x trials)',
-                                                                'reference': "the benchmark's parser (gpt-4-1106-preview, postprocess/parsing.py)"}},
+                                                                'reference': "the benchmark's parser (gpt-4-1106-preview, postprocess/parsing.py)"},
+                                                 'metacrew-4omini': {'repo': METACREW_REPO, 'commit': METACREW_COMMIT, 'licence': 'MIT',
+                                                                     'model': 'gpt-4o-mini in a crewAI travel crew', 'reference': None},
+                                                 'offline-layouts': {'fixture': str(LAYOUT_FIXTURE.relative_to(ROOT)), 'reference': None,
+                                                                     'model': "ours, offline 0.5B, sole-planning prompt + a layout instruction (LAYOUTS)"}},
                                      'heldout_rule': "sha256('issue34:<idx>')[0] < 103", 'results': res}, indent=1, sort_keys=True) + '\n')
     print('wrote', out)
+
+
+# ------------------------------------------------------------------ issue 34: why readings disagree (dev part only)
+_FIELDS34 = ('current_city', 'transportation', 'breakfast', 'attraction', 'lunch', 'dinner', 'accommodation')
+
+
+def _state_names() -> list:
+    from star.evaluator import eval_index
+    return sorted({v for v in dict(eval_index().city_state).values() if isinstance(v, str)}, key=len, reverse=True)
+
+
+def _without_states(v: str, states) -> str:
+    "v with ', State' and '(State)' after cities removed (for comparing two readings, not for reading)."
+    for st in states: v = v.replace(f', {st}', '').replace(f' ({st})', '').replace(f'({st})', '')
+    return v
+
+
+def _without_brackets(v: str) -> str:
+    out, depth = [], 0
+    for c in v:
+        if c == '(':
+            depth += 1
+            if out and out[-1] == ' ': out.pop()
+        elif c == ')' and depth: depth -= 1
+        elif not depth: out.append(c)
+    return ''.join(out)
+
+
+def cause_label(field: str, ref, ours, states) -> str:
+    """A short label for how one field of the reference reading (`ref`) and ours differ: a state after a city kept by
+    one side (`state-kept-by-ref` / `state-kept-by-us`), a bracketed remark kept by one side, a transportation that
+    differs in its route, its states or only in details (times, cost), a name that is a part of the other one (words
+    before a listing's name, `Private room in …`), another name, another city, an empty slot on one side, a day one
+    side does not have."""
+    from star.evaluator import from_to
+    if ref is None: return 'day-only-ours'
+    if ours is None: return 'day-only-ref'
+    p, q = str(ref), str(ours)
+    if field == 'transportation':
+        if p in ('-', '') or q in ('-', ''): return 'transport-empty-' + ('ref' if p in ('-', '') else 'ours')
+        fp, fq = from_to(p), from_to(q)
+        if fp == fq:
+            fn = lambda v: v.split('Flight Number: ')[1].split(',')[0] if 'Flight Number: ' in v else None
+            return 'transport-flight-number' if fn(p) != fn(q) or ('flight' in p.lower()) != ('flight' in q.lower()) else 'transport-detail'
+        if None not in fp + fq and tuple(_without_states(x, states) for x in fp) == tuple(_without_states(x, states) for x in fq):
+            return 'transport-state'
+        return 'transport-route'
+    if p.rstrip(';') == q.rstrip(';'): return 'same'
+    if p in ('-', '') or q in ('-', ''): return 'empty-' + ('ref' if p in ('-', '') else 'ours')
+    if _without_states(p, states) == _without_states(q, states): return 'state-kept-by-' + ('ref' if len(p) > len(q) else 'us')
+    if _without_brackets(p) == _without_brackets(q): return 'remark-kept-by-' + ('ref' if len(p) > len(q) else 'us')
+    if field == 'current_city': return 'city'
+    if field == 'attraction':
+        P, Q = ({x.strip() for x in v.split(';') if x.strip()} for v in (p, q))
+        return 'attraction-extra-ours' if P < Q else 'attraction-missing-ours' if Q < P else 'attraction-other'
+    (pn, _, pc), (qn, _, qc) = p.rpartition(', '), q.rpartition(', ')
+    if pn == qn: return 'venue-city'
+    if pn and qn and (pn in qn or qn in pn): return 'name-part'
+    return 'name-other'
+
+
+CAUSE_GROUPS = {
+    'parser': ('state-kept-by-ref', 'state-kept-by-us', 'remark-kept-by-ref', 'remark-kept-by-us', 'transport-state', 'name-part'),
+}
+"""Causes that are the reference parser's own inconsistency on these texts (see `parser-consistency`): it keeps a state
+after a city, a bracketed remark or the words before a listing's name in some answers and drops them in others."""
+
+
+def attribute_disagreement(task, parsed, ours, states) -> dict:
+    """`{check: set of cause labels}` for the checks (and Success) on which the reference reading `parsed` and ours get
+    different verdicts: a field's cause is credited with a check when putting the reference's value of that field into
+    our plan gives the check the reference's verdict; else all differences of one label together ('label*'); else
+    'combined'. A day only one side has: 'day-count'."""
+    from star.evaluator import evaluate_plan
+    def verdicts(plan):
+        r = evaluate_plan(task, plan)
+        return {**r.commonsense, **r.hard, 'success': r.success}
+    P, Q = [d for d in parsed if d], ours or []
+    va, vb = verdicts(P), verdicts(Q)
+    bad = [c for c in va if va[c] != vb[c]]
+    diffs, days_differ = [], len(P) != len(Q)
+    for i in range(min(len(P), len(Q))):
+        for f in _FIELDS34:
+            if str(P[i].get(f)) != str(Q[i].get(f)):
+                lab = cause_label(f, P[i].get(f), Q[i].get(f), states)
+                if lab != 'same': diffs.append((i, f, lab))
+    res = {c: set() for c in bad}
+    for i, f, lab in diffs:
+        plan = [dict(d) for d in Q]; plan[i][f] = P[i].get(f)
+        v = verdicts(plan)
+        for c in bad:
+            if v[c] == va[c]: res[c].add(lab)
+    for c in bad:
+        if res[c]: continue
+        for lab in {l for _, _, l in diffs}:
+            plan = [dict(d) for d in Q]
+            for i, f, l in diffs:
+                if l == lab: plan[i][f] = P[i].get(f)
+            if verdicts(plan)[c] == va[c]: res[c].add(lab + '*')
+        if not res[c]: res[c].add('day-count' if days_differ else 'combined')
+    return res
+
+
+def disagreements(file: str, show: int = 0):
+    """Issue 34's breakdown of the disagreements between our reading and the reference reading on the DEV part of
+    `file` (runs/answers34/<file>, or 'public' for the GPT-4-era dev answers of issue 19): per check, the causes
+    (`cause_label`) of its disagreements, and per cause the answers it touches, flagged (a doubt) or not. The held-out
+    part is never read here."""
+    from collections import Counter, defaultdict
+    from star.formatter import format_plan, real_answers
+    from star.tasks import load_tasks
+    tasks, states = {t.idx: t for t in load_tasks('validation')}, _state_names()
+    rows = ([r for r in real_answers('dev') if r['source'] == 'public'] if file == 'public' else new_rows(file, 'dev'))
+    rows = [r for r in rows if r.get('parsed') is not None]
+    by_check, by_cause, flagged, examples = defaultdict(Counter), Counter(), Counter(), defaultdict(list)
+    parser_only = set(CAUSE_GROUPS['parser']) | {c + '*' for c in CAUSE_GROUPS['parser']}
+    n_checks = n_off = n_off_parser = 0
+    for r in rows:
+        fp = format_plan(r['text'], tasks[r['idx']])
+        res = attribute_disagreement(tasks[r['idx']], r['parsed'], fp.plan, states)
+        causes = set().union(*res.values()) if res else set()
+        off = [c for c in res if c != 'success']
+        n_checks += 13; n_off += len(off); n_off_parser += sum(res[c] <= parser_only for c in off)
+        for c, labs in res.items():
+            for lab in labs: by_check[c][lab] += 1
+        for lab in causes:
+            by_cause[lab] += 1; flagged[lab] += fp.doubtful
+            examples[lab].append((r['run'], r['idx'], sorted(c for c, labs in res.items() if lab in labs)))
+    n = len(rows)
+    print(f"{file} [dev]: {n} answers with a reference reading, {sum(by_cause.values()) and len({(a, b) for v in examples.values() for a, b, _ in v})} disagree on some check")
+    print('causes (answers; of them flagged as doubtful; parser = the reference parser\'s own inconsistency):')
+    for lab, k in by_cause.most_common():
+        kind = 'parser' if lab.rstrip('*') in CAUSE_GROUPS['parser'] else 'reader?'
+        print(f"  {lab:26s} {k:5d}  flagged {flagged[lab]:5d}  [{kind}]")
+        for ex in examples[lab][:show]: print('       e.g.', *ex)
+    print(f"per-check agreement {100 * (1 - n_off / max(n_checks, 1)):.2f} %; {n_off_parser} of its {n_off} disagreeing check "
+          f"verdicts come only from the parser's inconsistencies (without them: {100 * (1 - (n_off - n_off_parser) / max(n_checks, 1)):.2f} %)")
+    print('per check (disagreements: causes):')
+    for c, cnt in sorted(by_check.items(), key=lambda x: -sum(x[1].values())):
+        print(f"  {c:38s} {sum(cnt.values()):5d}  " + ', '.join(f"{l} {k}" for l, k in cnt.most_common(6)))
+
+
+def _labelled_lines(text: str, label: str) -> list[str]:
+    out = []
+    for line in text.split('\n'):
+        s = line.replace('*', '').strip().lstrip('-• ').strip()
+        if s.lower().startswith(label.lower() + ':'): out.append(s[len(label) + 1:].strip())
+    return out
+
+
+def parser_consistency(file: str):
+    """How consistently the reference parser treats what the texts write, counted on the DEV part of `file`
+    (runs/answers34/<file>) where a field's labelled lines (`Current City: …`) align one to one with the parsed days:
+    a state after a city written with a comma or in brackets (kept or dropped, per field), a bracketed room type after
+    a listing's name, the words before a listing (`Private room, 1 bed, 2 guests, <listing>`), a flight written without
+    a number, and a current city written as one city on a day whose transportation names a route. Per value and per
+    answer (all kept / all dropped / mixed)."""
+    import re
+    from collections import Counter
+    states, rows = _state_names(), [r for r in new_rows(file, 'dev') if r.get('parsed')]
+    def has_state(v):
+        return next((('paren' if f'({st})' in v else 'comma') for st in states if f', {st}' in v or f'({st})' in v), None)
+    def tally(name, field, label, pick):
+        per_value, per_answer = Counter(), Counter()
+        for r in rows:
+            P, L = [d for d in r['parsed'] if d], _labelled_lines(r['text'], label)
+            if len(L) != len(P) or not P: continue
+            seen = Counter()
+            for raw, p in zip(L, P):
+                got = pick(raw, str(p.get(field)))
+                if got is not None: seen[got] += 1; per_value[got] += 1
+            if seen: per_answer['all kept' if not seen[False] else 'all dropped' if not seen[True] else 'mixed'] += 1
+        k, d = per_value[True], per_value[False]
+        print(f"  {name:58s} kept {k:5d}  dropped {d:5d}  ({100 * k / max(k + d, 1):5.1f} % kept); answers {dict(per_answer)}")
+    print(f"{file} [dev]: how the reference parser reads what the texts write")
+    for field, label in (('current_city', 'Current City'), ('transportation', 'Transportation'), ('dinner', 'Dinner'),
+                         ('accommodation', 'Accommodation')):
+        for form in ('comma', 'paren'):
+            tally(f"{label}: state after a city, {'`City, State`' if form == 'comma' else '`City (State)`'}", field, label,
+                  lambda raw, pv, form=form: (has_state(pv) is not None) if has_state(raw) == form else None)
+    rt = ('private room', 'entire home/apt', 'shared room', 'entire home', 'entire room')
+    def remark(raw, pv):
+        m = re.search(r'\(([^)]*)\)', raw)
+        if not m or not any(x in m.group(1).lower() for x in rt): return None
+        return '(' + m.group(1) in pv
+    tally('Accommodation: `<listing> (private room)`', 'accommodation', 'Accommodation', remark)
+    tally('Accommodation: `Private room, 1 bed, 2 guests, <listing>`', 'accommodation', 'Accommodation',
+          lambda raw, pv: pv.lower().startswith(raw.split(',')[0].lower() + ',') if raw.lower().startswith(tuple(x + ',' for x in rt)) else None)
+    tally('Transportation: a flight without a number -> `Flight Number: -`', 'transportation', 'Transportation',
+          lambda raw, pv: ('Flight Number:' in pv) if 'flight' in raw.lower() and not re.search(r'F\d{4,}', raw) else None)
+    from star.evaluator import from_to
+    per = Counter()
+    for r in rows:
+        P, L, T = [d for d in r['parsed'] if d], _labelled_lines(r['text'], 'Current City'), _labelled_lines(r['text'], 'Transportation')
+        if not (len(L) == len(T) == len(P)) or not P: continue
+        for raw, tr, p in zip(L, T, P):
+            if 'from' in raw.lower() or ' to ' in raw or None in from_to(tr): continue
+            per['from A to B' in str(p.get('current_city')) or 'from ' in str(p.get('current_city'))] += 1
+    print(f"  {'Current City: one city, Transportation: a route -> `from A to B`':58s} kept {per[False]:5d}  changed {per[True]:5d}"
+          f"  ({100 * per[True] / max(sum(per.values()), 1):5.1f} % changed, the parser prompt's rule)")
 
 
 def sole_planning_prompt(task) -> str:
@@ -254,6 +497,81 @@ def generate(scale: str, every: int = 1, batch: int = 8, max_tokens: int = 2048,
         print(f'{s + len(part)}/{len(tasks)} in {dt:.0f} s', flush=True)
 
 
+LAYOUTS = {
+    'table': "Write the final plan as a markdown table with one row per day and the columns Day, Current City, "
+             "Transportation, Breakfast, Attraction, Lunch, Dinner, Accommodation.",
+    'json': "Write the final plan as JSON only: a list with one object per day, with the keys day, current_city, "
+            "transportation, breakfast, attraction, lunch, dinner and accommodation.",
+    'narrative': "Write the final plan as a friendly narrative: one paragraph per day in full sentences, without field "
+                 "labels or bullet points.",
+    'cards': "Write each day as a card: a markdown heading with the day number and the route, then bullet points that "
+             "start with an emoji and a short label (travel, meals, sights, hotel).",
+    'narrative-strict': "Do not copy the layout of the example above. Write the final plan as a story for the traveller: "
+                        "one paragraph per day that starts 'On the first day', 'On the second day', …, in full sentences, "
+                        "with no 'Day 1:' headings and no 'Label: value' lines.",
+    'cards-strict': "Do not copy the layout of the example above. Write each day as a card: a heading '### 🗓️ <weekday> – "
+                    "<route>', then bullet points that each start with an emoji (✈️ travel, 🍳 breakfast, 🥪 lunch, 🍽️ dinner, "
+                    "📍 sights, 🛏️ hotel) and no 'Current City:' or 'Transportation:' labels.",
+}
+"""Issue 34, item 4: layout instructions appended to TravelPlanner's sole-planning prompt, so that the offline models
+write the layouts chat models use (a table, JSON, a narrative, day cards) instead of the prompt's `Day 1:` example. The
+0.5B follows the first two and ignores the plain narrative and cards requests (it copies the example), hence the
+'-strict' wordings."""
+
+LAYOUT_FIXTURE = FIXTURES / 'offline_layouts.jsonl.gz'
+
+
+def layout_prompt(task, layout: str) -> str:
+    "The sole-planning prompt of `task` with the instruction of `layout` (`LAYOUTS`) appended after its query."
+    return sole_planning_prompt(task) + '\n\n' + LAYOUTS[layout]
+
+
+def layout_queries(n: int) -> list:
+    "The `n` dev-part validation tasks (issue 34's split) with reference information and the shortest prompts, 3-day trips."
+    tasks = [t for t in covered_tasks() if not heldout34(t.idx) and t.days == 3]
+    return sorted(tasks, key=lambda t: (len(str(t.reference_information)), t.idx))[:n]
+
+
+def layouts(scale: str = '0.5B', n: int = 8, max_tokens: int = 1024, batch: int = 8, only: str | None = None):
+    """Answers of an offline model (`star.models.make_llm`, greedy, vLLM) to `n` dev queries under each layout
+    instruction of `LAYOUTS`: runs/answers34/layouts_<scale>.jsonl, appended batch by batch (a re-run skips what is
+    done); `only`: a comma-separated subset of the layouts. Run it under the heavy lock (`flock /work/heavy.lock …`)."""
+    import hashlib
+    from star.models import make_llm
+    from vllm import SamplingParams
+    out = NEW_OUT / f'layouts_{scale}.jsonl'
+    out.parent.mkdir(parents=True, exist_ok=True)
+    done = {(json.loads(l)['idx'], json.loads(l)['layout']) for l in out.open()} if out.exists() else set()
+    wanted = only.split(',') if only else list(LAYOUTS)
+    todo = [(t, lay) for t in layout_queries(n) for lay in wanted if (t.idx, lay) not in done]
+    print(f'{len(done)} done, {len(todo)} to go', flush=True)
+    if not todo: return
+    llm = make_llm(scale, max_model_len=12 * 1024, kv_cache_gib=6)
+    sp = SamplingParams(temperature=0.0, max_tokens=max_tokens, seed=0)
+    for s in range(0, len(todo), batch):
+        part = todo[s:s + batch]
+        prompts = [layout_prompt(t, lay) for t, lay in part]
+        t0 = time.time()
+        res = llm.chat([[{'role': 'user', 'content': p}] for p in prompts], sp, use_tqdm=False)
+        dt = time.time() - t0
+        with out.open('a') as f:
+            for (t, lay), p, r in zip(part, prompts, res):
+                f.write(json.dumps({'source': 'offline-layouts', 'run': scale, 'idx': t.idx, 'layout': lay,
+                                    'instruction': LAYOUTS[lay], 'prompt_sha256': hashlib.sha256(p.encode()).hexdigest(),
+                                    'text': r.outputs[0].text, 'prompt_tokens': len(r.prompt_token_ids),
+                                    'completion_tokens': len(r.outputs[0].token_ids), 'finish_reason': r.outputs[0].finish_reason,
+                                    'seconds': round(dt / len(part), 1)}) + '\n')
+        print(f'{s + len(part)}/{len(todo)} in {dt:.0f} s', flush=True)
+
+
+def pack_layouts():
+    "runs/answers34/layouts_*.jsonl -> tests/fixtures/travelplanner/offline_layouts.jsonl.gz (ours: packaged), sorted."
+    rows = [json.loads(l) for path in sorted(NEW_OUT.glob('layouts_*.jsonl')) for l in path.open()]
+    rows.sort(key=lambda r: (r['run'], r['idx'], list(LAYOUTS).index(r['layout'])))
+    write_jsonl_gz(rows, LAYOUT_FIXTURE)
+    print('wrote', LAYOUT_FIXTURE, len(rows))
+
+
 def pack():
     "Gather the offline models' answers (`runs/answers/<scale>.jsonl`) into `answers/offline.jsonl.gz`, sorted."
     rows = []
@@ -271,9 +589,18 @@ if __name__ == '__main__':
     p = sub.add_parser('aamas'); p.add_argument('mirror')
     p = sub.add_parser('metacrew'); p.add_argument('mirror')
     p = sub.add_parser('record'); p.add_argument('--out', default=str(ROOT / 'results' / 'formatter' / 'issue34_agreement.json'))
+    p = sub.add_parser('disagreements', help="dev part only: the causes of the disagreements, per check and per cause")
+    p.add_argument('file', help="runs/answers34/<file> (e.g. aamas.jsonl.gz), or 'public' (issue 19's GPT-4-era dev answers)")
+    p.add_argument('--show', type=int, default=0, help='examples per cause')
+    p = sub.add_parser('parser-consistency', help="dev part only: how consistently the reference parser keeps what is written")
+    p.add_argument('file')
     p = sub.add_parser('measure'); p.add_argument('file'); p.add_argument('--part', default='dev'); p.add_argument('--runs', default=None)
     p.add_argument('--show', type=int, default=0)
     sub.add_parser('pack')
+    p = sub.add_parser('layouts', help='offline model answers under layout instructions (issue 34, item 4)')
+    p.add_argument('--scale', default='0.5B'); p.add_argument('--n', type=int, default=8); p.add_argument('--max-tokens', type=int, default=1024)
+    p.add_argument('--only', default=None, help='comma-separated layouts (default: all of LAYOUTS)')
+    sub.add_parser('pack-layouts')
     g = sub.add_parser('generate'); g.add_argument('--scale', default='0.5B'); g.add_argument('--every', type=int, default=1)
     g.add_argument('--batch', type=int, default=8); g.add_argument('--max-tokens', type=int, default=2048)
     g.add_argument('--limit', type=int, default=None)
@@ -282,6 +609,8 @@ if __name__ == '__main__':
     elif a.cmd == 'aamas': aamas(a.mirror)
     elif a.cmd == 'metacrew': metacrew(a.mirror)
     elif a.cmd == 'record': record(a.out)
+    elif a.cmd == 'disagreements': disagreements(a.file, a.show)
+    elif a.cmd == 'parser-consistency': parser_consistency(a.file)
     elif a.cmd == 'measure':
         rows = new_rows(a.file, a.part)
         if a.runs: rows = [r for r in rows if any(r['run'].endswith(x) or r['run'] == x for x in a.runs.split(','))]
@@ -291,4 +620,6 @@ if __name__ == '__main__':
         print(Counter(c for *_, cs in m.get('disagree', []) for c in cs).most_common())
         for run, idx, cs in m.get('disagree', [])[:a.show]: print('  ', run, idx, cs)
     elif a.cmd == 'pack': pack()
+    elif a.cmd == 'layouts': layouts(a.scale, a.n, a.max_tokens, only=a.only)
+    elif a.cmd == 'pack-layouts': pack_layouts()
     else: generate(a.scale, a.every, a.batch, a.max_tokens, a.limit)
