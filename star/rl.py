@@ -36,13 +36,14 @@ from .rewards import (FORMAT_ERROR, REWARD_NAMES, curriculum_epoch_from_trainer_
                           SCHEDULES, reward, reward_fn, reward_name_at)
 
 # %% auto #0
-__all__ = ['ARPO_TOP_LOGPROBS', 'CPU_COSTS', 'CURVE_SOURCES', 'TaskFamily', 'rl_tasks', 'validation_tasks', 'score_rollout',
-           'rollout_rewards', 'dynamic_sampling_mask', 'turn_entropy', 'entropy_deltas', 'ArpoPlan', 'arpo_plan',
-           'generation_policy', 'rollout_rank', 'step_seed', 'step_sandbox', 'arpo_rollouts', 'rollout_reward_fn',
-           'make_rollout_func', 'evaluate_policy', 'TravelPlannerFamily', 'formatter_llm', 'task_family',
-           'require_device', 'init_model_source', 'init_reference', 'sft_dir', 'check_reused_sft', 'sft_checkpoint',
-           'cost_variant', 'cpu_cost', 'run_plan', 'announce', 'training_curve', 'param_dtype', 'build_trainer',
-           'free_port', 'ensure_master_port', 'train_rl', 'parse_cli', 'main']
+__all__ = ['ARPO_TOP_LOGPROBS', 'CPU_COSTS', 'CURVE_SOURCES', 'RESUME_SAFE', 'TaskFamily', 'rl_tasks', 'validation_tasks',
+           'score_rollout', 'rollout_rewards', 'dynamic_sampling_mask', 'turn_entropy', 'entropy_deltas', 'ArpoPlan',
+           'arpo_plan', 'generation_policy', 'rollout_rank', 'step_seed', 'step_sandbox', 'arpo_rollouts',
+           'rollout_reward_fn', 'make_rollout_func', 'evaluate_policy', 'TravelPlannerFamily', 'formatter_llm',
+           'task_family', 'require_device', 'init_model_source', 'init_reference', 'sft_dir', 'check_reused_sft',
+           'sft_checkpoint', 'cost_variant', 'cpu_cost', 'run_plan', 'announce', 'training_curve', 'param_dtype',
+           'build_trainer', 'free_port', 'ensure_master_port', 'rl_run_params', 'check_resume', 'train_rl', 'parse_cli',
+           'main']
 
 # %% ../nbs/10_rl.ipynb #15e6579c
 class TaskFamily(Protocol):
@@ -911,6 +912,54 @@ def _prepare_resume(cfg: RLRunConfig, point) -> None:
         rotate_checkpoints(out, cfg.save_total_limit, keep=[best and best.get("checkpoint")])
     state.wait_for_everyone()
 
+# What a resume may change (the run's length, where it writes and what it keeps, memory planning, the key's variable
+# name): left out of `run_params.json`. Every other field, resolved, must be the same.
+RESUME_SAFE = ("max_steps", "epochs", "out_dir", "results_dir", "run_name", "stop_after", "allow_dirty",
+               "save_total_limit", "gpu_memory_gb", "n_gpus", "formatter_key_env", "formatter_cache")
+# The trainer's settings that decide the weights (optimizer, schedule, batch, loss, sampling, precision, seeds).
+_TRL_IDENTITY = ("learning_rate", "lr_scheduler_type", "warmup_steps", "warmup_ratio", "weight_decay", "optim",
+                 "adam_beta1", "adam_beta2", "adam_epsilon", "max_grad_norm", "per_device_train_batch_size",
+                 "gradient_accumulation_steps", "steps_per_generation", "num_generations", "num_iterations", "beta",
+                 "epsilon", "epsilon_high", "loss_type", "scale_rewards", "temperature", "top_p",
+                 "max_completion_length", "mask_truncated_completions", "bf16", "fp16", "gradient_checkpointing",
+                 "seed", "data_seed", "shuffle_dataset", "disable_dropout", "use_vllm", "vllm_mode",
+                 "vllm_importance_sampling_correction")
+
+def _task_digest(tasks) -> str:
+    "SHA-256 over the tasks' contents (dataclass fields, else their text), in order: the data a run trains on."
+    import hashlib
+    rows = [dataclasses.asdict(t) if dataclasses.is_dataclass(t) else t for t in tasks]
+    return hashlib.sha256(json.dumps(rows, sort_keys=True, default=str).encode()).hexdigest()
+
+def rl_run_params(cfg: RLRunConfig, args, src: str, train_tasks: Sequence, val_tasks: Sequence) -> dict:
+    """What determines the weights of RL run `cfg` (`star.checkpoints.check_same_run`, `<out_dir>/run_params.json`):
+    every `RLRunConfig` field but `RESUME_SAFE`, the resolved compute precision (`run_dtype`) and parameter dtype, the
+    trainer's optimizer, schedule, batch, loss and seed settings (`_TRL_IDENTITY` of `args`, TRL's `GRPOConfig`), the
+    SHA-256 of the training and validation tasks, the starting weights (`init_reference(src)`: name and the SHA-256 of
+    a local folder's weights) and `package_versions` (torch, transformers, trl; vLLM when it rolls out; peft with LoRA)."""
+    from star.checkpoints import package_versions
+    init = init_reference(src)
+    return {"config": {k: v for k, v in cfg.to_dict().items() if k not in RESUME_SAFE},
+            "dtype": run_dtype(cfg).dtype, "param_dtype": param_dtype(cfg, args),
+            "trainer": {k: getattr(args, k, None) for k in _TRL_IDENTITY},
+            "data": {"train_sha256": _task_digest(train_tasks), "n_train": len(train_tasks),
+                     "val_sha256": _task_digest(val_tasks), "n_val": len(val_tasks)},
+            "init": {"source": init["init"], "fingerprint": init["init_fingerprint"]},
+            "versions": package_versions(("torch", "transformers", "trl") + (("vllm",) if cfg.use_vllm else ())
+                                         + (("peft",) if cfg.lora else ()))}
+
+def check_resume(cfg: RLRunConfig, point, params: dict) -> None:
+    """Before the model loads: the checkpoint `point` is resumed only by the run that wrote it (`check_same_run` with
+    `rl_run_params`, which also records `params` for a fresh start, main process) and only if it is not past the
+    run's `total_steps` (it would publish a longer run's weights). Raises `RunMismatchError` naming each difference."""
+    from star.checkpoints import check_same_run
+    resuming = point is not None and point.checkpoint is not None
+    check_same_run(cfg.out_dir, params, resuming=resuming, write=is_main_rank())
+    if resuming and point.step > cfg.total_steps:
+        raise RunMismatchError(f"{cfg.out_dir}: its newest checkpoint ({Path(point.checkpoint).name}) is past the "
+                               f"{cfg.total_steps} steps asked (max_steps / epochs): resuming would train nothing and "
+                               f"publish a longer run's weights. Use another out_dir, or delete this one to start over.")
+
 # %% ../nbs/10_rl.ipynb #c03eb61e
 _TRL_RECORDED = ("beta", "epsilon", "epsilon_high", "loss_type", "scale_rewards", "num_generations", "generation_batch_size",
                  "per_device_train_batch_size", "gradient_accumulation_steps", "learning_rate", "temperature",
@@ -956,7 +1005,9 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
     rollouts need the engine to load the same weights. With vLLM on a CPU, the engine's linear layers keep their
     weights (`keep_cpu_linear_weights`) so TRL can reload them every step, and its KV cache is
     `cfg.vllm_kv_cache_gib`; a colocated engine gets a free rendezvous port (`ensure_master_port`). Checkpoints are
-    marked complete when saved (`AtomicCheckpoints`). On resume the skipped checkpoints are set aside and the logs cut
+    marked complete when saved (`AtomicCheckpoints`). Before the model loads, a resume must be of the same run
+    (`check_resume`: what `rl_run_params` records in `<out_dir>/run_params.json`, else `RunMismatchError` naming each
+    difference; a fresh start writes it). On resume the skipped checkpoints are set aside and the logs cut
     back to the resumed step (`_prepare_resume`), so the resumed run ends with the logs, rewards and weights of an
     uninterrupted one. The record is written to `out_dir`, and also to `results_dir` when one is given (publishing:
     `star.results.save_record` says so when it replaces a committed record); it names the starting weights by their
@@ -980,6 +1031,7 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
             patch_vllm(keep_weights=True); set_cpu_kv_cache(cfg.vllm_kv_cache_gib)
         if cfg.use_vllm and cfg.vllm_mode == "colocate": ensure_master_port()
         args = trl_config(cfg, **trl_overrides)   # before the model: under ZeRO-3, from_pretrained then partitions it
+        check_resume(cfg, point, rl_run_params(cfg, args, src, train_tasks, val_tasks))   # the same run, or stop here
         _prepare_resume(cfg, point)
         tokenizer = tokenizer or load_tokenizer(cfg.scale if src == cfg.scale else src)
         if model is None:

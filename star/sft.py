@@ -312,15 +312,25 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
                           dtype, overrides)
 
 # %% ../nbs/09_sft.ipynb #c2d7d746
+_SFT_IDENTITY = ("learning_rate", "lr_scheduler_type", "warmup_steps", "weight_decay", "optim", "adam_beta1",
+                 "adam_beta2", "adam_epsilon", "max_grad_norm", "per_device_train_batch_size",
+                 "gradient_accumulation_steps", "max_length", "seed", "data_seed", "gradient_checkpointing")
+
 def _run_identity(scale, cfg, data, lora, row_steps, row_lr, row_max_length) -> dict:
-    """What determines an SFT run's weights (`star.checkpoints.check_same_run`): the data's SHA-256 and the settings;
-    not its length (`max_steps`, epochs): a run may be extended."""
+    """What determines an SFT run's weights (`star.checkpoints.check_same_run`): the data's SHA-256, the compute
+    precision (`dtype`: the autocast of `cfg`, weights float32), the optimizer and schedule (`_SFT_IDENTITY`: lr,
+    schedule, weight decay, Adam's betas and epsilon, clipping, batch, seeds), LoRA and the protocol-rows stage, and the
+    versions of torch, transformers, trl (and peft with LoRA). Not its length (`max_steps`, epochs): a run may be
+    extended; nor where it writes or how many checkpoints it keeps."""
+    from star.checkpoints import package_versions
     rows = data[:]   # every row as lists
     h = hashlib.sha256(json.dumps([rows["input_ids"], rows["assistant_masks"]]).encode()).hexdigest()
+    dtype = "bfloat16" if cfg.bf16 else "float16" if cfg.fp16 else "float32"
     return {"scale": scale, "data_sha256": h, "n_examples": len(data), "lora": lora or {}, "row_steps": row_steps,
-            "row_lr": row_lr, "row_max_length": row_max_length,
-            **{k: getattr(cfg, k) for k in ("learning_rate", "lr_scheduler_type", "warmup_steps",
-               "per_device_train_batch_size", "gradient_accumulation_steps", "max_length", "seed")}}
+            "row_lr": row_lr, "row_max_length": row_max_length, "dtype": dtype,
+            "uses_lora": uses_lora(scale), "versions": package_versions(("torch", "transformers", "trl")
+                                                                         + (("peft",) if uses_lora(scale) else ())),
+            **{k: getattr(cfg, k) for k in _SFT_IDENTITY}}
 
 def _check_resume(out_dir, point, cfg, identity: dict) -> None:
     """Before the model loads: the checkpoint `point` is resumed only by the same run (`check_same_run`, which also

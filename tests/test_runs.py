@@ -1,0 +1,137 @@
+"""Runs no one can corrupt (issue 33): a resume with other settings stops before any model loads, naming each
+difference (RL and SFT: the optimizer, the precision, the data, the starting weights, the package versions); a
+checkpoint counts only with its completion marker and every file the marker lists; one run per run folder."""
+import dataclasses, json, os, shutil, subprocess, sys, time
+from pathlib import Path
+
+import pytest
+
+from star.checkpoints import RunMismatchError
+from star.rl_config import resolve_config
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = {k: v for k, v in os.environ.items() if k not in ("MASTER_PORT", "MASTER_ADDR")}
+
+
+class Loaded(AssertionError):
+    "Raised by the stand-in of `load_model`: a check meant to run before any model loads did not."
+
+
+@pytest.fixture
+def no_model_load(monkeypatch):
+    "Make any model load fail loudly (the checks of a resume must come first)."
+    import star.rl, star.sft
+    def load(*a, **k): raise Loaded("a model was loaded before the run's settings were checked")
+    monkeypatch.setattr(star.rl, "load_model", load)
+    monkeypatch.setattr(star.sft, "load_model", load)
+
+
+# ------------------------------------------------------------------ 1. run_params.json: an RL resume with other settings
+@pytest.fixture(scope="module")
+def rl_run(tmp_path_factory):
+    "A finished 2-step tiny RL run (HF generate), a checkpoint after each step; its folder is copied by each test."
+    from star.rl import train_rl
+    from star.tasks import load_tasks
+    out = tmp_path_factory.mktemp("rl") / "run"
+    cfg = resolve_config(scale="tiny", use_vllm=False, max_steps=2, n_train=2, batch_size=1, group_size=2, n_val=0,
+                         max_new_tokens_per_turn=12, tool_budget=2, out_dir=str(out), results_dir=None)
+    train_rl(cfg, load_tasks("train")[:2], [])
+    return cfg
+
+
+def _copy(cfg, tmp_path):
+    out = tmp_path / "run"
+    shutil.copytree(cfg.out_dir, out)
+    return dataclasses.replace(cfg, out_dir=str(out))
+
+
+def test_rl_run_records_what_determines_its_weights(rl_run):
+    p = json.loads((Path(rl_run.out_dir) / "run_params.json").read_text())
+    assert p["config"]["lr"] == rl_run.lr and "max_steps" not in p["config"] and "out_dir" not in p["config"]
+    assert (p["dtype"], p["param_dtype"]) == ("float32", "float32")
+    assert {"learning_rate", "weight_decay", "optim", "adam_beta1", "max_grad_norm", "lr_scheduler_type", "seed"} <= set(p["trainer"])
+    assert set(p["versions"]) == {"torch", "transformers", "trl"} and all(p["versions"].values())
+    assert len(p["data"]["train_sha256"]) == 64 and p["data"]["n_train"] == 2
+    assert p["init"] == {"source": "tiny", "fingerprint": None}
+
+
+@pytest.mark.parametrize("change, named", [
+    (dict(lr=0.5), "config.lr: 0.0001 -> 0.5"),
+    (dict(dtype="bfloat16"), "dtype: 'float32' -> 'bfloat16'"),
+    (dict(failure_rate=0.1), "config.failure_rate: 0.0 -> 0.1"),
+    (dict(group_size=4), "config.group_size: 2 -> 4"),
+    (dict(seed=1), "config.seed: 0 -> 1"),
+])
+def test_rl_resume_with_other_settings_stops_before_the_model_loads(rl_run, tmp_path, no_model_load, change, named):
+    """A tiny RL run killed after checkpoint-1 and re-run with `lr=0.5` used to exit 0, its record saying 0.5 while
+    1e-4 trained; now any difference is a `RunMismatchError` naming it, before anything loads or moves."""
+    from star.rl import train_rl
+    from star.tasks import load_tasks
+    cfg = _copy(rl_run, tmp_path)
+    shutil.rmtree(Path(cfg.out_dir) / "checkpoint-2")              # killed after checkpoint-1
+    before = sorted(p.name for p in Path(cfg.out_dir).iterdir())
+    with pytest.raises(RunMismatchError) as e:
+        train_rl(dataclasses.replace(cfg, max_steps=3, **change), load_tasks("train")[:2], [])
+    assert named in str(e.value) and str(cfg.out_dir) in str(e.value), str(e.value)
+    assert sorted(p.name for p in Path(cfg.out_dir).iterdir()) == before        # nothing set aside, no log cut
+
+
+def test_rl_resume_with_other_optimizer_data_or_versions_stops(rl_run, tmp_path, no_model_load, monkeypatch):
+    from star.rl import train_rl
+    from star.tasks import load_tasks
+    import star.checkpoints
+    cfg = _copy(rl_run, tmp_path)
+    train = load_tasks("train")[:2]
+    with pytest.raises(RunMismatchError, match=r"trainer.weight_decay: 0.0 -> 0.5"):
+        train_rl(cfg, train, [], weight_decay=0.5)
+    with pytest.raises(RunMismatchError, match=r"data.train_sha256: '[0-9a-f]{64}' -> '[0-9a-f]{64}'"):
+        train_rl(cfg, load_tasks("train")[2:4], [])
+    real = star.checkpoints.package_versions
+    monkeypatch.setattr(star.checkpoints, "package_versions", lambda names: {**real(names), "trl": "0.0.1"})
+    with pytest.raises(RunMismatchError, match=r"versions.trl: '[^']+' -> '0.0.1'"):
+        train_rl(cfg, train, [])
+
+
+def test_rl_checkpoint_past_max_steps_is_refused(rl_run, tmp_path, no_model_load):
+    from star.rl import train_rl
+    from star.tasks import load_tasks
+    cfg = _copy(rl_run, tmp_path)
+    with pytest.raises(RunMismatchError, match=r"\(checkpoint-2\) is past the 1 steps asked"):
+        train_rl(dataclasses.replace(cfg, max_steps=1), load_tasks("train")[:2], [])
+
+
+def test_rl_run_may_be_extended(rl_run, tmp_path):
+    "Its length is not among the settings: a finished 2-step run goes on to 3 steps, resumed from checkpoint-2."
+    from star.rl import train_rl
+    from star.tasks import load_tasks
+    cfg = _copy(rl_run, tmp_path)
+    res = train_rl(dataclasses.replace(cfg, max_steps=3), load_tasks("train")[:2], [])
+    assert res["resumed_from"].endswith("checkpoint-2") and res["steps"] == 3
+
+
+# ------------------------------------------------------------------ 1. SFT: the precision and the optimizer are recorded and checked
+@pytest.fixture(scope="module")
+def sft_data():
+    from star.sft import build_sft_dataset
+    from star.tasks import load_tasks
+    return build_sft_dataset(tasks=load_tasks("validation")[:2]).map(lambda r: {"messages": r["messages"][1:3]})
+
+SFT_KW = dict(batch_size=2, learning_rate=3e-3, warmup_steps=0, lr_scheduler_type="constant", save_steps=1)
+
+
+def test_sft_resume_with_other_dtype_or_weight_decay_stops(sft_data, tmp_path, monkeypatch):
+    """A float32 SFT resumed in bfloat16, or with `weight_decay=0.5`, used to go on (the log said bf16 throughout,
+    the weight decay was never recorded); both are now named before the model loads."""
+    from star.sft import train_sft
+    train_sft("tiny", sft_data, tmp_path, max_steps=2, dtype="float32", **SFT_KW)
+    p = json.loads((tmp_path / "run_params.json").read_text())
+    assert (p["dtype"], p["weight_decay"], p["optim"]) == ("float32", 0.0, "adamw_torch")
+    assert set(p["versions"]) == {"torch", "transformers", "trl"}
+    import star.sft
+    monkeypatch.setattr(star.sft, "load_model", lambda *a, **k: (_ for _ in ()).throw(Loaded("model loaded")))
+    with pytest.raises(RunMismatchError, match=r"dtype: 'float32' -> 'bfloat16'"):
+        train_sft("tiny", sft_data, tmp_path, max_steps=3, dtype="bfloat16", **SFT_KW)
+    with pytest.raises(RunMismatchError, match=r"weight_decay: 0.0 -> 0.5"):
+        train_sft("tiny", sft_data, tmp_path, max_steps=3, dtype="float32", weight_decay=0.5, **SFT_KW)
+    with pytest.raises(RunMismatchError, match=r"adam_beta2: 0.999 -> 0.95"):
+        train_sft("tiny", sft_data, tmp_path, max_steps=3, dtype="float32", adam_beta2=0.95, **SFT_KW)
