@@ -96,11 +96,10 @@ def _structure_problem(p: Path, rel: str, deep: bool = True) -> str | None:
 
 # %% ../nbs/17_checkpoints.ipynb #e99f2fc8
 def check_checkpoint(ckpt) -> str | None:
-    """None if the folder `ckpt` (`checkpoint-<step>`) is a usable checkpoint, else the reason (str). With a marker
-    (`mark_complete`): every recorded file exists with its recorded size and SHA-256 (files over the hash limit: the
-    size and their own structure). Without one: 'no completion marker' if a save was in progress (`begin_save`), else
-    (a checkpoint saved before STAR marked them) every JSON must parse, every safetensors header match its file size
-    and every `torch.save` archive pass its CRC check. In both cases `trainer_state.json` must be at the folder's step."""
+    """None if the folder `ckpt` (`checkpoint-<step>`) is a usable checkpoint, else the reason (str). It counts only
+    with its marker (`mark_complete`), and every file the marker lists must exist with its recorded size and SHA-256
+    (files over the hash limit: the size and their own structure); then `trainer_state.json` must be at the folder's
+    step. Without a marker the reason says whether a save was in progress (`begin_save`) or the marker is missing."""
     ckpt = Path(ckpt)
     if not ckpt.is_dir(): return "not a folder"
     marker = ckpt / MARKER
@@ -118,9 +117,7 @@ def check_checkpoint(ckpt) -> str | None:
                 if (why := _structure_problem(p, rel, deep=False)): return why
             elif _sha256(p) != want["sha256"]: return f"{rel} differs from its recorded SHA-256 (corrupted)"
     elif (ckpt / SAVING).exists(): return "no completion marker: its save did not finish"
-    else:
-        for p in _files(ckpt):
-            if (why := _structure_problem(p, p.relative_to(ckpt).as_posix())): return why
+    else: return f"no completion marker ({MARKER} is missing): its files cannot be vouched for"
     state = ckpt / "trainer_state.json"
     try: step = json.loads(state.read_text(encoding="utf-8")).get("global_step")
     except FileNotFoundError: return "trainer_state.json is missing"

@@ -258,25 +258,54 @@ def _sft_run(out, kill):
     from star.sft import build_sft_dataset, train_sft
     from star.tasks import load_tasks
     ds = build_sft_dataset(tasks=load_tasks("validation")[:2]).map(lambda r: {"messages": r["messages"][1:3]})
-    train_sft("tiny", ds, out, max_steps=3, save_steps=1, batch_size=2, learning_rate=3e-3, warmup_steps=0,
-              lr_scheduler_type="constant")
+    train_sft("tiny", ds, out, max_steps=3, save_steps=1, save_total_limit=3, batch_size=2, learning_rate=3e-3,
+              warmup_steps=0, lr_scheduler_type="constant")
 
 
 def _sft_child(out, kill=None):
-    "A 3-step tiny SFT (a checkpoint after each step) in a child process, killed at `kill`; returns its exit status."
+    "A 3-step tiny SFT (a checkpoint after each step, all kept) in a child process, killed at `kill`; its exit status."
     return _spawn(_sft_run, out, kill)
 
 
-def test_sft_killed_during_a_save(tmp_path):
+@pytest.fixture(scope="module")
+def sft_reference(tmp_path_factory):
+    "The uninterrupted 3-step tiny SFT run."
+    out = tmp_path_factory.mktemp("sft") / "ref"
+    assert _sft_child(out) == 0
+    return out
+
+
+def _same_sft(ref, out, resumed_from, skipped):
+    log, want = (json.loads((Path(d) / "sft_log.json").read_text()) for d in (out, ref))
+    assert log["resume"]["checkpoint"] == resumed_from and [s["checkpoint"] for s in log["resume"]["skipped"]] == skipped
+    assert log["loss_curve"] == want["loss_curve"] and log["final_fingerprint"] == want["final_fingerprint"]
+    assert (Path(out) / "final" / "model.safetensors").read_bytes() == (Path(ref) / "final" / "model.safetensors").read_bytes()
+    return log
+
+
+def test_sft_killed_during_a_save(sft_reference, tmp_path):
     "The SFT stage: killed while checkpoint-2 is written, then restarted, it ends with the uninterrupted run's model."
-    assert _sft_child(tmp_path / "ref") == 0
     assert _sft_child(tmp_path / "run", kill=("saved optimizer+scheduler", 2)) == KILLED
     assert not (tmp_path / "run" / "final").exists()
     assert _sft_child(tmp_path / "run") == 0
-    log, ref = (json.loads((tmp_path / d / "sft_log.json").read_text()) for d in ("run", "ref"))
-    assert log["resume"]["checkpoint"] == "checkpoint-1" and log["resume"]["skipped"][0]["checkpoint"] == "checkpoint-2"
-    assert log["loss_curve"] == ref["loss_curve"] and log["final_fingerprint"] == ref["final_fingerprint"]
-    assert (tmp_path / "run" / "final" / "model.safetensors").read_bytes() == (tmp_path / "ref" / "final" / "model.safetensors").read_bytes()
+    _same_sft(sft_reference, tmp_path / "run", "checkpoint-1", ["checkpoint-2"])
+
+
+@pytest.mark.parametrize("gone", ["optimizer.pt", "model.safetensors"])
+def test_sft_checkpoint_without_its_marker_is_not_resumed(sft_reference, tmp_path, gone):
+    """A run killed after checkpoint-2 whose checkpoint-2 lost its completion marker and `optimizer.pt` used to resume
+    from it silently (a fresh optimizer: other final weights); with `model.safetensors` lost instead, it stopped in
+    the Trainer ("Can't find a valid checkpoint"). Now checkpoint-2 is skipped, named and set aside, and the run
+    replays steps 2-3 from checkpoint-1 to the uninterrupted run's weights."""
+    out = tmp_path / "run"
+    shutil.copytree(sft_reference, out)
+    for p in ("checkpoint-3", "final"): shutil.rmtree(out / p)
+    (out / "sft_log.json").unlink()
+    for p in ("star_complete.json", gone): (out / "checkpoint-2" / p).unlink()
+    assert _sft_child(out) == 0
+    log = _same_sft(sft_reference, out, "checkpoint-1", ["checkpoint-2"])
+    assert "no completion marker" in log["resume"]["skipped"][0]["reason"]
+    assert (out / "incomplete" / "checkpoint-2").is_dir()
 
 
 @pytest.mark.skipif(not __import__("star.models", fromlist=["x"]).vllm_available(), reason="needs vLLM")
