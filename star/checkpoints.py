@@ -13,10 +13,11 @@ from pathlib import Path
 from .results import fsync_path, write_atomic
 
 # %% auto #0
-__all__ = ['MARKER', 'SAVING', 'HASH_LIMIT', 'RUN_PARAMS', 'TRAINING_PACKAGES', 'checkpoint_step', 'begin_save', 'mark_complete',
-           'check_checkpoint', 'NoUsableCheckpointError', 'ResumePoint', 'checkpoint_dirs', 'find_resume_checkpoint',
-           'set_aside', 'model_fingerprint', 'rotate_checkpoints', 'AtomicCheckpoints', 'atomic_trainer', 'run_folder',
-           'RunMismatchError', 'run_params_diff', 'check_same_run', 'package_versions']
+__all__ = ['MARKER', 'SAVING', 'HASH_LIMIT', 'LOCK', 'RUN_PARAMS', 'TRAINING_PACKAGES', 'checkpoint_step', 'begin_save',
+           'mark_complete', 'check_checkpoint', 'NoUsableCheckpointError', 'ResumePoint', 'checkpoint_dirs',
+           'find_resume_checkpoint', 'set_aside', 'model_fingerprint', 'rotate_checkpoints', 'AtomicCheckpoints',
+           'atomic_trainer', 'RunFolderError', 'run_folder', 'RunLockedError', 'run_lock', 'RunMismatchError',
+           'run_params_diff', 'check_same_run', 'package_versions']
 
 # %% ../nbs/17_checkpoints.ipynb #b76eb052
 MARKER = "star_complete.json"      # written last: the checkpoint is complete
@@ -255,17 +256,23 @@ def atomic_trainer(cls):
     return _ATOMIC[cls]
 
 # %% ../nbs/17_checkpoints.ipynb #0fa370a9
+class RunFolderError(RuntimeError):
+    "A run folder that cannot be written (read-only, no permission, no space left): the message names it and why."
+
+
 @contextmanager
 def run_folder(path):
     """Create the folder `path` (and its parents) for the duration of a `with` block, in which a termination request
     (SIGTERM: what Jupyter sends a busy kernel 2.5 s after `papermill` is stopped with Ctrl-C, and Slurm at a time
     limit) raises `KeyboardInterrupt` like a Ctrl-C, so the run unwinds instead of dying mid-write. If the block is
     interrupted (Ctrl-C, SIGTERM, an error) while the folders it created are still empty, they are removed: an
-    interrupted run leaves no empty run folder behind. Yields the Path."""
+    interrupted run leaves no empty run folder behind. Yields the Path. Raises `RunFolderError` when the folder
+    cannot be created (a read-only file system, no permission)."""
     import signal, threading
     path = Path(path)
     made = [p for p in [path, *path.parents] if not p.exists()]
-    path.mkdir(parents=True, exist_ok=True)
+    try: path.mkdir(parents=True, exist_ok=True)
+    except OSError as e: raise RunFolderError(f"cannot create the run folder {path}: {e.strerror or e}") from None
     old = None
     if threading.current_thread() is threading.main_thread():
         def stop(signum, frame): raise KeyboardInterrupt(f"terminated by signal {signum}")
@@ -279,6 +286,77 @@ def run_folder(path):
         raise
     finally:
         if old is not None: signal.signal(signal.SIGTERM, old)
+
+# %% ../nbs/17_checkpoints.ipynb #d5fd633a
+LOCK = ".star_lock"
+_HELD: dict = {}          # lock files held by this process: POSIX locks do not exclude the process itself
+
+class RunLockedError(RuntimeError):
+    "A run folder that another live run holds (`run_lock`); the message names the holder: pid, host, start time."
+
+
+def _lock_file(path: Path) -> Path:
+    "This process's lock file in run folder `path`: `.star_lock`, or `.star_lock.rank<R>` for rank R > 0 of a launch."
+    rank = os.environ.get("RANK", "").strip()
+    return path / (LOCK if rank in ("", "0") else f"{LOCK}.rank{rank}")
+
+def _holder_of(fd: int) -> dict:
+    "What a lock file says about its holder ({} when it says nothing readable)."
+    try:
+        info = json.loads(os.pread(fd, 4096, 0).decode("utf-8"))
+        return info if isinstance(info, dict) else {}
+    except (OSError, ValueError): return {}
+
+def _holder(info: dict) -> str:
+    return (f"pid {info.get('pid', '?')} on {info.get('host', '?')}, started {info.get('started', '?')}"
+            if info else "a run that wrote nothing into the lock yet")
+
+
+@contextmanager
+def run_lock(path, log=None):
+    """Hold the run folder `path` (which must exist: `run_folder`) exclusively for the duration of a `with` block:
+    an `fcntl.lockf` lock on `_lock_file(path)` holding this process's pid, host and start time (UTC). Raises
+    `RunLockedError` at once, naming the holder, when another live run holds it (or this process does already, e.g.
+    another thread); `RunFolderError` when the lock cannot be written (a read-only folder, no space left). A lock file
+    left by a run that died is taken over, said through `log` (default: print to stderr). The file is removed when the
+    block ends. Yields the lock file's Path. (Never open the lock file elsewhere in the holding process: closing any
+    descriptor of it releases a POSIX lock.)"""
+    import errno, fcntl, socket
+    from datetime import datetime, timezone
+    log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
+    path = Path(path); lock = _lock_file(path)
+    key = os.path.realpath(lock)
+    if key in _HELD: raise RunLockedError(f"{path} is in use by a run of this process ({_holder(_HELD[key][1])})")
+    def unwritable(e): return RunFolderError(f"cannot write to the run folder {path}: {e.strerror or e} ({lock.name})")
+    while True:
+        try: fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as e: raise unwritable(e) from None
+        try: fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as e:
+            info = _holder_of(fd); os.close(fd)
+            if e.errno not in (errno.EACCES, errno.EAGAIN): raise unwritable(e) from None
+            raise RunLockedError(f"{path} is in use by another run: {_holder(info)} (lock {lock}). Wait for it to end "
+                                 f"(or stop it), or give this run another output folder.") from None
+        try: same = os.stat(lock).st_ino == os.fstat(fd).st_ino   # not a file a run that just ended has removed
+        except FileNotFoundError: same = False
+        if same: break
+        os.close(fd)
+    me = {"pid": os.getpid(), "host": socket.gethostname(),
+          "started": datetime.now(timezone.utc).replace(microsecond=0).isoformat()}
+    try:
+        if (before := _holder_of(fd)): log(f"run lock: taking over {lock} from {_holder(before)}, which ended without releasing it")
+        data = (json.dumps(me) + "\n").encode()
+        os.ftruncate(fd, 0); os.pwrite(fd, data, 0); os.fsync(fd)
+    except OSError as e:
+        os.close(fd); lock.unlink(missing_ok=True)
+        raise unwritable(e) from None
+    _HELD[key] = (fd, me)
+    try: yield lock
+    finally:
+        _HELD.pop(key, None)
+        try: lock.unlink()              # while still holding it: the next run opens a new file
+        except OSError: pass
+        os.close(fd)
 
 # %% ../nbs/17_checkpoints.ipynb #be0ac422
 RUN_PARAMS = "run_params.json"

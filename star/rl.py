@@ -1013,7 +1013,9 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
     `star.results.save_record` says so when it replaces a committed record); it names the starting weights by their
     record (`init_reference`), the commit the run started from, the resume point and what it skipped. Relative
     `out_dir` / `results_dir` are resolved against the repository root. Interrupted before it wrote anything, it
-    leaves no empty run folder (`star.checkpoints.run_folder`). Raises `star.memory.MemoryPlanError` /
+    leaves no empty run folder (`star.checkpoints.run_folder`). It holds its folder for its whole life
+    (`star.checkpoints.run_lock`): a second run in the same folder stops at once with `RunLockedError` naming the
+    holder, and a folder it cannot write stops it with `RunFolderError` before any model loads. Raises `star.memory.MemoryPlanError` /
     `LauncherError` first, before any model loads, when the run cannot fit its GPUs (`star.memory.check_fits`)."""
     t0 = time.time()
     check_fits(cfg, training=True)   # a plan that cannot fit, or GPUs without a launcher, stop here (see `run_plan`)
@@ -1021,8 +1023,9 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
                               results_dir=str(in_repo(cfg.results_dir)) if cfg.results_dir else None)
     require_device(cfg)
     commit = check_publish(cfg.results_dir, cfg.allow_dirty)
-    point = find_resume_checkpoint(cfg.out_dir, move=False)
-    with run_folder(cfg.out_dir):
+    from star.checkpoints import run_lock
+    with run_folder(cfg.out_dir), run_lock(cfg.out_dir):   # one run per folder; a folder it cannot write stops it here
+        point = find_resume_checkpoint(cfg.out_dir, move=False)
         fam = task_family(cfg)
         train_tasks = fam.train_tasks(cfg) if train_tasks is None else list(train_tasks)
         val_tasks = fam.val_tasks(cfg.n_val, cfg.seed) if val_tasks is None else list(val_tasks)
@@ -1051,10 +1054,10 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
         else:
             trainer.train(resume_from_checkpoint=last)
         t_train = time.time() - t_train
-    res = _run_record(cfg, trainer, fam, src, point, commit, engine, t0, t_train)
-    if trainer.accelerator.is_main_process:
-        save_record(res, cfg.out_dir)
-        if cfg.results_dir: save_record(res, cfg.results_dir)
+        res = _run_record(cfg, trainer, fam, src, point, commit, engine, t0, t_train)
+        if trainer.accelerator.is_main_process:
+            save_record(res, cfg.out_dir)
+            if cfg.results_dir: save_record(res, cfg.results_dir)
     return res
 
 # %% ../nbs/10_rl.ipynb #046861a4

@@ -303,11 +303,13 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
     `dataset`: rows of `build_sft_dataset` (chat `messages`) or already `tokenize_dataset`d. `model`/`tokenizer`
     default to `load_model(scale)` (float32 weights on `star.models.train_device`) / `load_tokenizer(scale)`;
     `lora`: LoraConfig overrides; `overrides` go to `sft_config`. Trajectories longer than the config's `max_length`
-    are dropped (`n_dropped_overlong` in `sft_log.json`); ValueError if none is left."""
-    from star.checkpoints import find_resume_checkpoint, run_folder
+    are dropped (`n_dropped_overlong` in `sft_log.json`); ValueError if none is left. The run holds `out_dir` for its
+    whole life (`star.checkpoints.run_lock`: `RunLockedError` for a second run there, `RunFolderError` for a folder
+    it cannot write, both before the model loads)."""
+    from star.checkpoints import find_resume_checkpoint, run_folder, run_lock
     out_dir = Path(out_dir)
-    point = find_resume_checkpoint(out_dir, move=False) if resume else None   # fails here, before the model loads
-    with run_folder(out_dir):
+    with run_folder(out_dir), run_lock(out_dir):      # one run per folder (RunLockedError names the holder)
+        point = find_resume_checkpoint(out_dir, move=False) if resume else None   # fails here, before the model loads
         return _train_sft(scale, dataset, out_dir, point, model, tokenizer, lora, row_steps, row_lr, row_max_length,
                           dtype, overrides)
 

@@ -135,3 +135,52 @@ def test_sft_resume_with_other_dtype_or_weight_decay_stops(sft_data, tmp_path, m
         train_sft("tiny", sft_data, tmp_path, max_steps=3, dtype="float32", weight_decay=0.5, **SFT_KW)
     with pytest.raises(RunMismatchError, match=r"adam_beta2: 0.999 -> 0.95"):
         train_sft("tiny", sft_data, tmp_path, max_steps=3, dtype="float32", adam_beta2=0.95, **SFT_KW)
+
+
+# ------------------------------------------------------------------ 3. one run per run folder
+def test_two_runs_in_one_folder_cannot_both_run(tmp_path):
+    """Two identical tiny RL runs started together in one folder used to both exit 0, with steps [0, 0, 1, 1] in the
+    logs and twice the validation rows. Now the second stops at once, naming the first (pid, host, start time), and
+    the first ends as a run alone would: each step logged once."""
+    out = tmp_path / "run"
+    cmd = [sys.executable, "-m", "star.rl", "scale=tiny", "use_vllm=False", "max_steps=2", "n_train=2", "batch_size=1",
+           "group_size=2", "n_val=1", "max_new_tokens_per_turn=12", "tool_budget=2", "val_tool_budget=2", f"out_dir={out}"]
+    env = {**ENV, "OMP_NUM_THREADS": "1"}
+    first = subprocess.Popen(cmd, cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.time() + 300
+        while not (out / ".star_lock").exists() and first.poll() is None and time.time() < deadline: time.sleep(0.2)
+        assert first.poll() is None, "the first run ended before the second started"
+        t0 = time.time()
+        second = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+        took = time.time() - t0
+        assert first.poll() is None, "the first run ended while the second ran: the test proves nothing"
+        assert second.returncode != 0 and "RunLockedError" in second.stderr, second.stderr[-2000:]
+        assert f"is in use by another run: pid {first.pid} on " in second.stderr, second.stderr[-2000:]
+        _, err = first.communicate(timeout=600)
+    finally:
+        if first.poll() is None: first.kill()
+    assert first.returncode == 0, err[-3000:]
+    steps = lambda name: [json.loads(l)["step"] for l in (out / name).read_text().splitlines()]
+    assert steps("rollout_stats.jsonl") == [0, 1] and steps("samples.jsonl") == [0, 1]
+    assert steps("validation.jsonl") == [0, 1, 2]
+    assert not (out / ".star_lock").exists()
+    print(f"the second run stopped after {took:.1f} s (imports included)")
+
+
+def test_lock_of_a_killed_run_is_taken_over(tmp_path):
+    "A run killed while it holds its folder leaves its lock file: the next run takes it over, saying whose it was."
+    from star.checkpoints import RunLockedError, run_lock
+    d = tmp_path / "run"; d.mkdir()
+    code = f"import time\nfrom star.checkpoints import run_lock\nwith run_lock({str(d)!r}): print('held', flush=True); time.sleep(600)"
+    p = subprocess.Popen([sys.executable, "-c", code], env=ENV, stdout=subprocess.PIPE, text=True)
+    try:
+        assert p.stdout.readline().strip() == "held"
+        with pytest.raises(RunLockedError, match=f"pid {p.pid} on .*, started 20"):
+            with run_lock(d): pass
+    finally:
+        p.kill(); p.wait()
+    said = []
+    with run_lock(d, log=said.append): assert (d / ".star_lock").exists()
+    assert said and f"from pid {p.pid} on " in said[0] and "ended without releasing it" in said[0]
+    assert not (d / ".star_lock").exists()
