@@ -1345,7 +1345,7 @@ class LLMFormatter:
         try: return self.endpoint.chat(messages, **params)
         except EndpointError as e:
             if e.reason in ('an empty reply', 'a reply without choices'): return ''
-            what = 'unreachable' if e.reason in ('APIConnectionError', 'APITimeoutError') else e.reason
+            what = 'unreachable' if e.reason in ('connection error', 'timeout') else e.reason
             raise LLMFormatError(f"formatter endpoint {what}: {e}") from None
 
     def __call__(self, text: str, query: str = '') -> list[dict]:
