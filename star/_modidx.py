@@ -395,6 +395,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                 'star.formatter.LLMFormatter.__init__': ('formatter.html#llmformatter.__init__', 'star/formatter.py'),
                                 'star.formatter.LLMFormatter._post': ('formatter.html#llmformatter._post', 'star/formatter.py'),
                                 'star.formatter.LLMFormatter.cache_key': ('formatter.html#llmformatter.cache_key', 'star/formatter.py'),
+                                'star.formatter.LLMFormatter.cached': ('formatter.html#llmformatter.cached', 'star/formatter.py'),
                                 'star.formatter.LLMFormatter.n_requests': ('formatter.html#llmformatter.n_requests', 'star/formatter.py'),
                                 'star.formatter.Match': ('formatter.html#match', 'star/formatter.py'),
                                 'star.formatter.PlanFormatError': ('formatter.html#planformaterror', 'star/formatter.py'),
