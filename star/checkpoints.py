@@ -10,14 +10,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .results import fsync_path, write_atomic
+from .results import fsync_path, redact_secrets, write_atomic
 
 # %% auto #0
 __all__ = ['MARKER', 'SAVING', 'HASH_LIMIT', 'LOCK', 'RUN_PARAMS', 'TRAINING_PACKAGES', 'checkpoint_step', 'begin_save',
            'mark_complete', 'check_checkpoint', 'NoUsableCheckpointError', 'ResumePoint', 'checkpoint_dirs',
-           'find_resume_checkpoint', 'set_aside', 'model_fingerprint', 'rotate_checkpoints', 'AtomicCheckpoints',
-           'atomic_trainer', 'RunFolderError', 'run_folder', 'RunLockedError', 'run_lock', 'RunMismatchError',
-           'run_params_diff', 'check_same_run', 'package_versions']
+           'find_resume_checkpoint', 'set_aside', 'model_fingerprint', 'rotate_checkpoints', 'save_failure',
+           'AtomicCheckpoints', 'atomic_trainer', 'RunFolderError', 'run_folder', 'RunLockedError', 'run_lock',
+           'RunMismatchError', 'run_params_diff', 'check_same_run', 'package_versions']
 
 # %% ../nbs/17_checkpoints.ipynb #b76eb052
 MARKER = "star_complete.json"      # written last: the checkpoint is complete
@@ -223,6 +223,26 @@ def rotate_checkpoints(out_dir, limit: int | None, keep=()) -> list[Path]:
     return gone
 
 
+def save_failure(ckpt, e: BaseException) -> "RunFolderError | None":
+    """The `RunFolderError` naming checkpoint folder `ckpt` when `e` -- raised while writing it -- means its device is
+    full or read-only (errno ENOSPC, EDQUOT, EROFS, EACCES, or a writer that says so in words, as safetensors does:
+    "No space left on device (os error 28)"; `torch.save`'s C++ writer says only `basic_ios::clear: iostream error` or
+    `file write failed`, taken for a full device when under 256 MiB are left), with the space left there; else None."""
+    import errno
+    try: free = shutil.disk_usage(Path(ckpt).parent).free
+    except OSError: free = None
+    text, no = str(e), getattr(e, "errno", None)
+    said = ("No space left on device", "os error 28", "StorageFull", "Disk quota exceeded")
+    vague = ("iostream error", "file write failed", "PytorchStreamWriter")
+    full = no in (errno.ENOSPC, errno.EDQUOT) or any(s in text for s in said) or \
+           (free is not None and free < 256 * 2**20 and any(s in text for s in vague))
+    if full: why = "no space left on its device"
+    elif no in (errno.EROFS, errno.EACCES, errno.EPERM): why = os.strerror(no).lower()
+    else: return None
+    return RunFolderError(f"cannot write the checkpoint {ckpt}: {why}" + (f" ({free:,} bytes free)" if free is not None else "")
+                          + ". The previous checkpoints are intact: free space, then start the run again to resume.")
+
+
 class AtomicCheckpoints:
     """Mixin for a `transformers.Trainer` subclass (put it first: `class T(AtomicCheckpoints, SFTTrainer)`): every
     checkpoint is `begin_save`d, saved by the Trainer (rotation deferred), completed by the callables in
@@ -233,9 +253,14 @@ class AtomicCheckpoints:
 
     def _save_checkpoint(self, model, trial):
         out = Path(self._get_output_dir(trial=trial)) / f"checkpoint-{self.state.global_step}"
-        if self.args.should_save: begin_save(out)
+        if self.args.should_save:
+            try: begin_save(out)
+            except OSError as e: raise save_failure(out, e) from None
         limit, self.args.save_total_limit = self.args.save_total_limit, None
         try: super()._save_checkpoint(model, trial)
+        except Exception as e:
+            if (why := save_failure(out, e)) is not None: raise why from None
+            raise
         finally: self.args.save_total_limit = limit
         if self.args.should_save:
             for extra in self.checkpoint_extras: extra(out)
@@ -378,7 +403,7 @@ def run_params_diff(out_dir, params: dict, only_given: bool = False) -> list[str
     over every key of either side, or with `only_given` over the keys of `params` alone. None when the folder has no
     such file (written before it existed: nothing to compare); an unreadable file raises `RunMismatchError` with its
     path."""
-    p, new = Path(out_dir) / RUN_PARAMS, _flat(json.loads(json.dumps(params, default=str)))
+    p, new = Path(out_dir) / RUN_PARAMS, _flat(redact_secrets(json.loads(json.dumps(params, default=str))))
     if not p.exists(): return None
     try:
         old = json.loads(p.read_text(encoding="utf-8"))
@@ -394,15 +419,16 @@ def check_same_run(out_dir, params: dict, resuming: bool, write: bool = True) ->
     `<out_dir>/run_params.json` holding other values raises `RunMismatchError` naming `out_dir` and each differing key
     (stored -> asked); an unreadable file raises it too; a folder without the file (written before it existed) is
     resumed as it is and left without one (nothing known to compare, nothing claimed). A run that starts from scratch
-    owns the folder: with `write` (the main process) the file is (re)written atomically."""
+    owns the folder: with `write` (the main process) the file is (re)written atomically, credentials inside URLs
+    redacted (`star.results.redact_secrets`: they are compared redacted too)."""
     if resuming:
         if diff := run_params_diff(out_dir, params):
             raise RunMismatchError(f"{Path(out_dir)} holds checkpoints of a run with other settings ({'; '.join(diff)}): "
                                    f"resuming it would train a different run. Use another output folder (run name), "
                                    f"or delete this one to start over.")
         return
-    if write: write_atomic(Path(out_dir) / RUN_PARAMS, json.dumps(json.loads(json.dumps(params, default=str)), indent=1,
-                                                              sort_keys=True) + "\n")
+    if write: write_atomic(Path(out_dir) / RUN_PARAMS, json.dumps(redact_secrets(json.loads(json.dumps(params, default=str))),
+                                                              indent=1, sort_keys=True) + "\n")
 
 # %% ../nbs/17_checkpoints.ipynb #1abffc45
 TRAINING_PACKAGES = ("torch", "transformers", "trl", "vllm")

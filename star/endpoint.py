@@ -54,6 +54,12 @@ class ChatEndpoint:
         "HTTP requests sent so far, retries included."
         return self._n[0]
 
+    @property
+    def shown(self) -> str:
+        "`base_url` as errors and logs name it: without user-info or query (where credentials may hide)."
+        u = urlsplit(self.base_url)
+        return f"{u.scheme}://{u.hostname}{f':{u.port}' if u.port else ''}{u.path}"
+
 # %% ../nbs/19_endpoint.ipynb #7978e8b4
 _STANDARD = {"temperature", "top_p", "max_tokens", "seed", "stop", "n", "response_format", "presence_penalty",
              "frequency_penalty", "logprobs", "top_logprobs"}
@@ -103,6 +109,7 @@ def _open(url: str, deadline: float):
     return conn, dog
 
 
+# %% ../nbs/19_endpoint.ipynb #abe5e66c
 def _retry_after(headers) -> float | None:
     "Seconds a server asks to wait (`retry-after-ms`, `retry-after` as seconds or an HTTP date), if 0-60, else None."
     try:
@@ -120,13 +127,15 @@ def _exchange(self: ChatEndpoint, payload: bytes, headers: dict) -> bytes:
     the body of a 2xx reply. Raises `_Unusable`: a connection failure, a passed deadline, a retryable status (408, 409,
     429, 5xx) or a body over `max_response_bytes` (retried); another 4xx (not retried)."""
     import http.client
-    url = self.base_url.rstrip("/") + "/chat/completions"
+    u = urlsplit(self.base_url)
+    url = u._replace(netloc=u.netloc.rpartition("@")[2], path=u.path.rstrip("/") + "/chat/completions").geturl()
     deadline = time.monotonic() + self.timeout
     with self._lock: self._n[0] += 1
     conn = dog = None
     try:
         conn, dog = _open(url, deadline)
-        path = url if (_proxy_for(url) and url.startswith("http:")) else (urlsplit(url).path or "/")
+        target = urlsplit(url)._replace(scheme="", netloc="").geturl() or "/"   # path and query
+        path = url if (_proxy_for(url) and url.startswith("http:")) else target
         conn.request("POST", path, body=payload, headers=headers)
         r = conn.getresponse()
         size = r.getheader("content-length")
@@ -156,6 +165,7 @@ def _exchange(self: ChatEndpoint, payload: bytes, headers: dict) -> bytes:
         if conn is not None: conn.close()
 
 
+# %% ../nbs/19_endpoint.ipynb #971bb789
 def _token_counts(u) -> bool:
     "Whether `u` is a usage mapping: the standard counts, where present, non-negative integers."
     if not isinstance(u, dict): return False
@@ -183,10 +193,19 @@ def _parse_reply(data: bytes) -> ChatReply:
     return ChatReply(content, finish, usage)
 
 
-def _auth(env: str | None) -> dict:
-    "The Authorization header of a request: the key in `$env` at call time, or no header at all (a local server)."
+# %% ../nbs/19_endpoint.ipynb #699ac865
+def _auth(env: str | None, base_url: str = "") -> dict:
+    """The Authorization header of a request: the key in `$env` at call time; else HTTP basic authentication for a
+    `base_url` with user-info (`https://user:pw@host/v1`); else no header at all (a local server)."""
+    import base64
+    from urllib.parse import unquote
     key = os.environ.get(env) if env else None
-    return {"Authorization": f"Bearer {key}"} if key else {}
+    if key: return {"Authorization": f"Bearer {key}"}
+    u = urlsplit(base_url)
+    if u.username is not None:
+        pair = f"{unquote(u.username)}:{unquote(u.password or '')}".encode()
+        return {"Authorization": "Basic " + base64.b64encode(pair).decode()}
+    return {}
 
 def complete(self: ChatEndpoint, messages: list[dict], **params) -> ChatReply:
     """The first choice of a chat completion of `messages` ([{role, content}]) with request fields `params`
@@ -196,9 +215,9 @@ def complete(self: ChatEndpoint, messages: list[dict], **params) -> ChatReply:
     `(max_retries + 1) x (timeout + 8 s)`. Raises `EndpointError` (nothing else) naming the endpoint and the last
     failure, at once on another client error (4xx)."""
     try: payload = json.dumps({"model": self.model, "messages": messages, **params}, ensure_ascii=False).encode("utf-8")
-    except (TypeError, ValueError) as e: raise EndpointError(f"{self.base_url}: the request is not JSON: {e}", "a bad request") from None
+    except (TypeError, ValueError) as e: raise EndpointError(f"{self.shown}: the request is not JSON: {e}", "a bad request") from None
     headers = {"Content-Type": "application/json", "Accept": "application/json", "User-Agent": "star-endpoint",
-               **_auth(self.api_key_env)}
+               **_auth(self.api_key_env, self.base_url)}
     last = None
     for attempt in range(self.max_retries + 1):
         if attempt:
@@ -207,12 +226,13 @@ def complete(self: ChatEndpoint, messages: list[dict], **params) -> ChatReply:
         try: return _parse_reply(self._exchange(payload, headers))
         except _Unusable as e:
             last = e
-            if not e.retry: raise EndpointError(f"{self.base_url}: {e.reason}: {e.detail[:200]}", e.reason) from None
+            if not e.retry: raise EndpointError(f"{self.shown}: {e.reason}: {e.detail[:200]}", e.reason) from None
     what = f"{last.reason} ({last.detail[:200]})" if last.detail else last.reason
-    raise EndpointError(f"{self.base_url}: no usable reply in {self.max_retries + 1} attempts (last: {what})", last.reason)
+    raise EndpointError(f"{self.shown}: no usable reply in {self.max_retries + 1} attempts (last: {what})", last.reason)
 
 def chat(self: ChatEndpoint, messages: list[dict], **params) -> str:
     "The assistant text of `complete(messages, **params)`."
     return self.complete(messages, **params).content
 
 ChatEndpoint._exchange, ChatEndpoint.complete, ChatEndpoint.chat = _exchange, complete, chat
+

@@ -36,14 +36,14 @@ from .rewards import (FORMAT_ERROR, REWARD_NAMES, curriculum_epoch_from_trainer_
                           SCHEDULES, reward, reward_fn, reward_name_at)
 
 # %% auto #0
-__all__ = ['ARPO_TOP_LOGPROBS', 'CPU_COSTS', 'CURVE_SOURCES', 'RESUME_SAFE', 'TaskFamily', 'rl_tasks', 'validation_tasks',
-           'score_rollout', 'rollout_rewards', 'dynamic_sampling_mask', 'turn_entropy', 'entropy_deltas', 'ArpoPlan',
-           'arpo_plan', 'generation_policy', 'rollout_rank', 'step_seed', 'step_sandbox', 'arpo_rollouts',
-           'rollout_reward_fn', 'make_rollout_func', 'evaluate_policy', 'TravelPlannerFamily', 'formatter_llm',
-           'task_family', 'require_device', 'init_model_source', 'init_reference', 'sft_dir', 'check_reused_sft',
-           'sft_checkpoint', 'cost_variant', 'cpu_cost', 'run_plan', 'announce', 'training_curve', 'param_dtype',
-           'build_trainer', 'free_port', 'ensure_master_port', 'rl_run_params', 'check_resume', 'train_rl', 'parse_cli',
-           'main']
+__all__ = ['ARPO_TOP_LOGPROBS', 'CPU_COSTS', 'CURVE_SOURCES', 'RESUME_SAFE', 'INPUT_ERRORS', 'TaskFamily', 'rl_tasks',
+           'validation_tasks', 'score_rollout', 'rollout_rewards', 'dynamic_sampling_mask', 'turn_entropy',
+           'entropy_deltas', 'ArpoPlan', 'arpo_plan', 'generation_policy', 'rollout_rank', 'step_seed', 'step_sandbox',
+           'arpo_rollouts', 'rollout_reward_fn', 'make_rollout_func', 'evaluate_policy', 'TravelPlannerFamily',
+           'formatter_llm', 'task_family', 'require_device', 'require_init', 'init_model_source', 'init_reference',
+           'sft_dir', 'check_reused_sft', 'sft_checkpoint', 'cost_variant', 'cpu_cost', 'run_plan', 'announce',
+           'training_curve', 'param_dtype', 'build_trainer', 'free_port', 'ensure_master_port', 'rl_run_params',
+           'check_resume', 'train_rl', 'parse_cli', 'main']
 
 # %% ../nbs/10_rl.ipynb #15e6579c
 class TaskFamily(Protocol):
@@ -539,6 +539,34 @@ def require_device(cfg: RLRunConfig) -> None:
         raise RuntimeError(f"scale {cfg.scale!r} needs a GPU (the paper's recipe: bf16 full fine-tuning from the hub), "
                            f"and torch sees no CUDA device here; on a CPU use scale {', '.join(map(repr, cpu))}")
 
+def require_init(cfg: RLRunConfig) -> None:
+    """Fail at once when `cfg.init` names starting weights that are not there: a local path that does not exist (any
+    value but a registry scale, 'base', 'sft' or the hub's `owner/name` shape whose first part is no local folder:
+    `runs/nope` is a missing folder), or a hub id that the offline hub (`HF_HUB_OFFLINE` / `TRANSFORMERS_OFFLINE`) has
+    not cached -- instead of a dry run that passes and a real run that fails after a minute of hub retries with a
+    network error. Relative paths are looked up in the working directory and the repository root. Raises
+    FileNotFoundError naming the value."""
+    from star.models import UnknownScaleError
+    init = cfg.init
+    if init in ("auto", "base", "sft"): return
+    try: get_spec(init); return
+    except UnknownScaleError: pass
+    local = [Path(init).expanduser(), in_repo(Path(init).expanduser())]
+    if any(p.exists() for p in local):
+        if not any(p.is_dir() for p in local): raise FileNotFoundError(f"init {init!r}: not a model folder")
+        return
+    first = init.split("/")[0]
+    hub = re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9_.-]+", init) and not any(
+        (d / first).is_dir() for d in (Path.cwd(), in_repo(".")))
+    if not hub:
+        raise FileNotFoundError(f"init {init!r}: no such local folder (starting weights are 'base', 'sft', a registry "
+                                f"scale, a checkpoint folder, or a hub id 'owner/name')")
+    if any(os.environ.get(v, "").strip().lower() in ("1", "true", "yes", "on") for v in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")):
+        from huggingface_hub import try_to_load_from_cache
+        if not isinstance(try_to_load_from_cache(init, "config.json"), str):
+            raise FileNotFoundError(f"init {init!r}: no such local folder, and no hub id in the hub's cache (the hub is "
+                                    f"offline: HF_HUB_OFFLINE)")
+
 def init_model_source(cfg: RLRunConfig, exclude: Sequence = (), family=None) -> str:
     """What `train_rl` loads: the scale name (base model; offline scales via `star.models.load_model`), the hub id of
     the released Agent-STAR SFT checkpoint (`init='sft'` on 1.5B/3B/7B), the SFT output of `star.sft.train_sft`
@@ -1021,7 +1049,7 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
     check_fits(cfg, training=True)   # a plan that cannot fit, or GPUs without a launcher, stop here (see `run_plan`)
     cfg = dataclasses.replace(cfg, out_dir=str(in_repo(cfg.out_dir)),
                               results_dir=str(in_repo(cfg.results_dir)) if cfg.results_dir else None)
-    require_device(cfg)
+    require_device(cfg); require_init(cfg)
     commit = check_publish(cfg.results_dir, cfg.allow_dirty)
     from star.checkpoints import run_lock
     with run_folder(cfg.out_dir), run_lock(cfg.out_dir):   # one run per folder; a folder it cannot write stops it here
@@ -1074,9 +1102,29 @@ def parse_cli(argv: Sequence[str]) -> dict:
     return out
 
 def main(argv: Sequence[str] | None = None) -> dict:
-    "CLI entry: `train_rl(resolve_config(**parse_cli(argv)))` (argv default sys.argv[1:])."
+    """CLI entry: `train_rl(resolve_config(**parse_cli(argv)))` (argv default sys.argv[1:]). `stop_after=config` stops
+    as the run notebook does -- `<out_dir>/config.json` written and the plan printed, nothing trained (it used to
+    train anyway) -- and `stop_after=data` after drawing the tasks too. Returns the record, or {'config': ...}."""
     import sys
-    return train_rl(resolve_config(**parse_cli(sys.argv[1:] if argv is None else argv)))
+    cfg = resolve_config(**parse_cli(sys.argv[1:] if argv is None else argv))
+    if cfg.stop_after not in ("config", "data"): return train_rl(cfg)
+    from star.results import redact_secrets, write_atomic
+    require_init(cfg)
+    out = in_repo(cfg.out_dir)
+    write_atomic(out / "config.json", json.dumps(redact_secrets(cfg.to_dict()), indent=1))
+    announce(run_plan(cfg))
+    if cfg.stop_after == "data":
+        fam = task_family(cfg)
+        print(len(fam.train_tasks(cfg)), "RL prompts |", len(fam.val_tasks(cfg.n_val, cfg.seed)), "validation queries", flush=True)
+    return {"config": cfg.to_dict()}
+
+# Errors of input or of the run folder: one line on stderr and exit status 2 (no traceback), as `star` does.
+INPUT_ERRORS = ("ValueError", "TypeError", "FileNotFoundError", "UnknownScaleError", "RunMismatchError", "RunLockedError",
+                "RunFolderError", "NoUsableCheckpointError", "MemoryPlanError", "LauncherError", "DirtyTreeError")
 
 if __name__ == "__main__" and "ipykernel" not in __import__("sys").modules and "execnb" not in __import__("sys").modules:
-    main()
+    try: main()
+    except Exception as e:
+        if not any(c.__name__ in INPUT_ERRORS for c in type(e).__mro__): raise
+        print(f"star.rl: {type(e).__name__}: {' '.join(str(e).split())}", file=__import__("sys").stderr)
+        raise SystemExit(2)

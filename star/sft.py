@@ -492,13 +492,18 @@ SFT_PARAMETERS = dict(
 
 def check_parameters(namespace: dict, before, declared: dict = SFT_PARAMETERS) -> dict:
     """The run notebook's parameters as a dict, after papermill's injected cell: every name that appeared in
-    `namespace` (the notebook's `globals()`) since the snapshot `before` must be a declared parameter. Raises
-    ValueError naming unknown parameters (a typo such as `-p n_trian 8` must not be silently ignored) and
+    `namespace` (the notebook's `globals()`) since the snapshot `before` must be a declared parameter (a key of
+    `declared`). Raises ValueError naming each unknown parameter and the declared one nearest to it (a typo such as
+    `-p n_trian 8` or `-p quik True` must not be silently ignored while the run goes on with the defaults), then
     listing the declared ones."""
+    import difflib
     new = {k for k in namespace if k not in set(before) and not k.startswith("_")
            and k not in ("In", "Out", "exit", "quit", "get_ipython")}
     unknown = sorted(new - set(declared))
-    if unknown: raise ValueError(f"unknown parameter(s) {unknown}; this notebook takes {sorted(declared)}")
+    if unknown:
+        near = lambda k: difflib.get_close_matches(k, list(declared), n=1, cutoff=0.6)
+        named = ", ".join(f"{k!r}" + (f" (did you mean {near(k)[0]!r}?)" if near(k) else "") for k in unknown)
+        raise ValueError(f"unknown parameter{'s' if len(unknown) > 1 else ''} {named}; this notebook takes {sorted(declared)}")
     return {k: namespace.get(k, v) for k, v in declared.items()}
 
 # %% ../nbs/09_sft.ipynb #7315c34d
@@ -530,6 +535,6 @@ def check_sft_values(P: dict) -> dict:
         raise ValueError(f"data_path must be an SFT JSON-lines file, got {P['data_path']!r} (no such file)")
     P["allow_dirty"] = _bool("allow_dirty", P["allow_dirty"])
     if "dtype" in P:
-        from star.models import normalize_dtype
-        P["dtype"] = normalize_dtype(P["dtype"])
+        from star.rl_config import check_dtype
+        P["dtype"] = check_dtype("dtype", P["dtype"])
     return P

@@ -184,3 +184,60 @@ def test_lock_of_a_killed_run_is_taken_over(tmp_path):
     with run_lock(d, log=said.append): assert (d / ".star_lock").exists()
     assert said and f"from pid {p.pid} on " in said[0] and "ended without releasing it" in said[0]
     assert not (d / ".star_lock").exists()
+
+
+# ------------------------------------------------------------------ 8. a run folder that cannot be written: one line, before any model loads
+def _mount(path, opts):
+    "Mount a tmpfs at `path` with `opts`, or skip the test (needs root and a kernel that lets this process mount)."
+    path.mkdir(parents=True, exist_ok=True)
+    p = subprocess.run(["mount", "-t", "tmpfs", "-o", opts, "tmpfs", str(path)], capture_output=True, text=True)
+    if p.returncode: pytest.skip(f"cannot mount a tmpfs here: {p.stderr.strip()}")
+    return path
+
+@pytest.fixture
+def tmpfs(tmp_path):
+    mounted = []
+    def mount(name, opts): mounted.append(_mount(tmp_path / name, opts)); return mounted[-1]
+    yield mount
+    for m in mounted: subprocess.run(["umount", "-l", str(m)], capture_output=True)
+
+
+def test_a_read_only_run_folder_stops_before_the_model_loads(sft_data, tmpfs, no_model_load):
+    """A read-only run folder used to surface as a raw EROFS traceback after the model loaded (and, for RL, after the
+    first validation); now it is one `RunFolderError` naming the folder, before anything loads."""
+    from star.checkpoints import RunFolderError
+    from star.sft import train_sft
+    ro = tmpfs("ro", "ro,size=1m")
+    with pytest.raises(RunFolderError, match=f"cannot write to the run folder {ro}: Read-only file system"):
+        train_sft("tiny", sft_data, ro, max_steps=1, **SFT_KW)
+    with pytest.raises(RunFolderError, match=f"cannot create the run folder {ro / 'sft'}: Read-only file system"):
+        train_sft("tiny", sft_data, ro / "sft", max_steps=1, **SFT_KW)
+
+
+def test_a_full_disk_is_named(sft_data, tmpfs, no_model_load, monkeypatch):
+    """A full disk used to surface as `basic_ios::clear: iostream error` from inside torch.save. Full to the last
+    byte, the run stops at its first write, before the model loads; with room for the lock but not for a checkpoint,
+    the save says which checkpoint could not be written and how much space is left."""
+    from star.checkpoints import RunFolderError
+    from star.sft import train_sft
+    full = tmpfs("full", "size=64k")
+    (full / "filler").write_bytes(b"\0" * 64 * 1024)            # not a byte left
+    with pytest.raises(RunFolderError, match=f"cannot write to the run folder {full}: No space left on device"):
+        train_sft("tiny", sft_data, full, max_steps=1, **SFT_KW)
+    monkeypatch.undo()                                           # now the model may load
+    small = tmpfs("small", "size=4m")                            # a tiny model's checkpoint is ~120 MB
+    with pytest.raises(RunFolderError, match=f"cannot write the checkpoint {small / 'checkpoint-1'}: no space left on its device"):
+        train_sft("tiny", sft_data, small, max_steps=1, **SFT_KW)
+
+
+def test_an_unwritable_folder_without_a_mount(sft_data, tmp_path, no_model_load, monkeypatch):
+    "The same errors where no tmpfs can be mounted: the lock's first write fails as a full or read-only device would."
+    import errno
+    from star.checkpoints import RunFolderError
+    from star.sft import train_sft
+    for code, text in ((errno.ENOSPC, "No space left on device"), (errno.EROFS, "Read-only file system")):
+        def fail(*a, code=code): raise OSError(code, os.strerror(code))
+        monkeypatch.setattr(os, "pwrite", fail)
+        with pytest.raises(RunFolderError, match=f"cannot write to the run folder {tmp_path}: {text}"):
+            train_sft("tiny", sft_data, tmp_path, max_steps=1, **SFT_KW)
+        assert not (tmp_path / ".star_lock").exists()
