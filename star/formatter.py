@@ -1826,8 +1826,10 @@ class LLMFormatter:
     """The paper's plan formatter (App. B.4/E) on any OpenAI-compatible `/chat/completions` endpoint (DeepSeek,
     OpenAI, a local vLLM server), through the project's one client `star.endpoint.ChatEndpoint`. `base_url` e.g. `'http://127.0.0.1:8000/v1'`; `model` the served model name;
     `prompt` a `FORMAT_PROMPTS` key; the bearer key is read from the environment variable `api_key_env` at call time
-    (no header when unset or `None`); `cache_dir`: valid replies are stored as `<sha256(model + messages)>.json` and
-    replayed without network; `max_samples`: requests per plan while replies are not a JSON plan (first at
+    (no header when unset or `None`); `cache_dir`: valid replies are stored as `<sha256(model + messages)>.json`
+    (`star.results.write_atomic`: a unique temporary file renamed into place, so threads and processes sharing the
+    folder never see a partial entry) and replayed without network -- an entry that cannot be read back as a plan is a
+    miss, asked again and rewritten; `max_samples`: requests per plan while replies are not a JSON plan (first at
     `temperature`, then `retry_temperature` with seeds 1, 2, …); `json_schema`: True (`plan_json_schema()`) or a schema
     dict sent as `response_format`. Calling it returns a structured plan (`parse_llm_plan`); raises `LLMFormatError`
     on HTTP/network failure (after `max_retries` retries of transient errors) or when no sample is readable (never
@@ -1865,16 +1867,23 @@ class LLMFormatter:
         try: return self.endpoint.chat(messages, **params)
         except EndpointError as e:
             if e.reason in ('an empty reply', 'a reply without choices'): return ''
-            what = 'unreachable' if e.reason in ('APIConnectionError', 'APITimeoutError') else e.reason
+            what = 'unreachable' if e.reason in ('connection error', 'timeout') else e.reason
             raise LLMFormatError(f"formatter endpoint {what}: {e}") from None
 
+    def cached(self, path: Path) -> list[dict] | None:
+        "The plan of the cache entry `path`, or None (a miss) when it is absent or damaged: unreadable, not JSON, not an entry, no plan."
+        try: content = json.loads(path.read_text(encoding='utf-8')).get('content')
+        except (OSError, ValueError, UnicodeDecodeError, RecursionError, AttributeError): return None
+        try: return parse_llm_plan(content) if isinstance(content, str) else None
+        except LLMFormatError: return None
+
     def __call__(self, text: str, query: str = '') -> list[dict]:
-        "Format the plan `text` for the user `query`; cache hit → no network."
+        "Format the plan `text` for the user `query`; cache hit → no network; a damaged entry → asked again, rewritten."
         messages = format_messages(text, query, self.prompt)
         path = self.cache_dir / f'{self.cache_key(messages)}.json' if self.cache_dir is not None else None
-        if path is not None and path.exists():
+        if path is not None and (plan := self.cached(path)) is not None:
             self.last_samples = 0
-            return parse_llm_plan(json.loads(path.read_text(encoding='utf-8'))['content'])
+            return plan
         for k in range(self.max_samples):
             self.last_samples = k + 1
             content = self._post(messages, self.temperature if k == 0 else self.retry_temperature, None if k == 0 else k)
@@ -1884,11 +1893,9 @@ class LLMFormatter:
             except LLMFormatError as e:
                 if k + 1 == self.max_samples: raise LLMFormatError(f"{e} (after {k + 1} samples)") from None
         if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix('.tmp')
-            tmp.write_text(json.dumps({'model': self.model, 'prompt': self.prompt, 'messages': messages, 'content': content},
-                                      ensure_ascii=False), encoding='utf-8')
-            tmp.replace(path)
+            from star.results import write_atomic
+            write_atomic(path, json.dumps({'model': self.model, 'prompt': self.prompt, 'messages': messages,
+                                           'content': content}, ensure_ascii=False))
         return plan
 
 # %% ../nbs/05_formatter.ipynb #f569f84d

@@ -16,12 +16,13 @@ import pandas as pd
 
 # %% auto #0
 __all__ = ['KINDS', 'CONFIG_KEYS', 'CURVE_KEYS', 'PROTOCOLS', 'METRICS', 'PAPER_METRICS', 'QA_DATASETS', 'META_KEYS', 'RUN_NAME',
-           'NAN', 'JOB_NOTEBOOKS', 'find_secrets', 'dirty_files', 'git_commit', 'machine', 'new_record', 'record_json',
-           'fsync_path', 'write_atomic', 'CommittedRecordWarning', 'git_tracked', 'save_record', 'DirtyTreeError',
-           'check_publish', 'read_record', 'UnreadableRecordWarning', 'scan_records', 'record_columns', 'load_records',
-           'load_curves', 'TornLineWarning', 'jsonl_lines', 'iter_jsonl', 'read_jsonl', 'append_jsonl', 'rewrite_jsonl',
-           'best_checkpoint', 'job_name', 'find_results_dir', 'paper_tables', 'paper_table', 'paper_metrics',
-           'side_by_side', 'markdown_table', 'save_table', 'figure_bytes', 'save_figure', 'coverage']
+           'NAN', 'REDACTED', 'JOB_NOTEBOOKS', 'redact', 'redact_secrets', 'find_secrets', 'dirty_files', 'git_commit',
+           'machine', 'new_record', 'record_json', 'fsync_path', 'write_atomic', 'CommittedRecordWarning',
+           'git_tracked', 'save_record', 'DirtyTreeError', 'check_publish', 'read_record', 'UnreadableRecordWarning',
+           'scan_records', 'record_columns', 'load_records', 'load_curves', 'TornLineWarning', 'jsonl_lines',
+           'iter_jsonl', 'read_jsonl', 'append_jsonl', 'rewrite_jsonl', 'best_checkpoint', 'job_name',
+           'find_results_dir', 'paper_tables', 'paper_table', 'paper_metrics', 'side_by_side', 'markdown_table',
+           'save_table', 'figure_bytes', 'save_figure', 'coverage']
 
 # %% ../nbs/12_results.ipynb #8bca150e
 KINDS = ("rl", "sft", "eval", "qa", "synthesis")
@@ -42,8 +43,33 @@ _SECRET_KEY = re.compile(r"(?i)(api[_-]?key|secret|passw(or)?d|credential|author
 _SECRET_VALUE = re.compile(r"(sk-[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{20,}|gh[pousr]_[A-Za-z0-9]{20,}|AKIA[0-9A-Z]{16}"
                            r"|xox[abprs]-[A-Za-z0-9-]{10,})")
 
+# credentials inside URLs: the user-info part (`https://user:pw@host`) and key-like query parameters (`?api_key=…`,
+# `&token=…`); both patterns scan each character a bounded number of times (no nested quantifiers)
+_URL_USERINFO = re.compile(r"([A-Za-z][A-Za-z0-9+.-]{0,15}://)([^\s/?#@]+)@")
+_URL_QUERY_KEY = re.compile(r"(?i)([?&](?:api[_-]?key|apikey|key|access[_-]?token|token|auth|secret|passw(?:or)?d|sig|signature)=)([^&#\s]+)")
+REDACTED = "***"
+
+def redact(text: str) -> str:
+    """`text` with the credentials inside its URLs replaced by `***`: the user-info part (`https://***@host/v1`) and the
+    value of every key-like query parameter (`?api_key=***`, `&token=***`). Other text is left as it is."""
+    text = _URL_USERINFO.sub(lambda m: f"{m.group(1)}{REDACTED}@", text)
+    return _URL_QUERY_KEY.sub(lambda m: f"{m.group(1)}{REDACTED}", text)
+
+def redact_secrets(obj):
+    "A copy of `obj` (nested dicts/lists/tuples) with every string `redact`ed; other values as they are."
+    if isinstance(obj, dict): return {k: redact_secrets(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)): return type(obj)(redact_secrets(v) for v in obj)
+    return redact(obj) if isinstance(obj, str) else obj
+
+def _url_secret(s: str) -> bool:
+    "Does `s` hold a URL credential that is not redacted yet?"
+    return any(m.group(2) != REDACTED for m in _URL_USERINFO.finditer(s)) or \
+           any(m.group(2) != REDACTED for m in _URL_QUERY_KEY.finditer(s))
+
 def find_secrets(obj, path: str = "") -> list[str]:
-    "Paths (`a.b[3].c`) of keys or string values in `obj` (nested dicts/lists) that look like credentials."
+    """Paths (`a.b[3].c`) of keys or string values in `obj` (nested dicts/lists) that look like credentials: a key's
+    name (`api_key`, `password`, `token`, ...), a known key format (`sk-…`, `hf_…`, ...), or a URL carrying one
+    (`https://user:pw@host`, `?api_key=…`; `redact` removes those)."""
     out = []
     if isinstance(obj, dict):
         for k, v in obj.items():
@@ -52,7 +78,7 @@ def find_secrets(obj, path: str = "") -> list[str]:
             else: out += find_secrets(v, p)
     elif isinstance(obj, (list, tuple)):
         for i, v in enumerate(obj): out += find_secrets(v, f"{path}[{i}]")
-    elif isinstance(obj, str) and _SECRET_VALUE.search(obj): out.append(path)
+    elif isinstance(obj, str) and (_SECRET_VALUE.search(obj) or _url_secret(obj)): out.append(path)
     return out
 
 def _package_dir():
@@ -127,9 +153,11 @@ _TOP = ("run", "kind", "config", "curve", "validation", "qa", "meta")
 
 def record_json(rec: dict, ndigits: int = 6) -> str:
     """The canonical text of a record: top-level keys in schema order (others after, sorted), nested keys sorted,
-    floats rounded to `ndigits` decimals, NaN -> null, 1-space indent, final newline. Raises ValueError (bad name,
+    floats rounded to `ndigits` decimals, NaN -> null, 1-space indent, final newline; credentials inside URLs
+    redacted (`redact_secrets`). Raises ValueError (bad name,
     kind, or credential-like content) and TypeError (a value JSON cannot hold)."""
     _check_name_kind(rec.get("run"), rec.get("kind"))
+    rec = redact_secrets(rec)            # credentials inside URLs (https://user:pw@…, ?api_key=…) never reach a record
     if bad := find_secrets(rec): raise ValueError(f"refusing to save credential-like entries: {bad}")
     body = _clean(rec, ndigits)
     ordered = {k: body[k] for k in _TOP if k in body} | {k: body[k] for k in body if k not in _TOP}

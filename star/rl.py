@@ -37,15 +37,15 @@ from .rewards import (FORMAT_ERROR, REWARD_NAMES, curriculum_epoch_from_trainer_
                           SCHEDULES, reward, reward_fn, reward_name_at)
 
 # %% auto #0
-__all__ = ['OVERLONG_REASONS', 'CPU_COSTS', 'CURVE_SOURCES', 'CLIP_KEYS', 'TaskFamily', 'load_pool', 'rl_tasks',
-           'validation_tasks', 'score_rollout', 'rollout_rewards', 'overlong_reasons', 'masked_overlong',
-           'dynamic_sampling_mask', 'turn_entropy', 'entropy_deltas', 'ArpoNode', 'ArpoPlan', 'arpo_round',
-           'arpo_schedule', 'generation_policy', 'rollout_rank', 'step_seed', 'step_sandbox', 'arpo_rollouts',
-           'rollout_reward_fn', 'make_rollout_func', 'evaluate_policy', 'TravelPlannerFamily', 'formatter_llm',
-           'task_family', 'require_device', 'init_model_source', 'init_reference', 'sft_dir', 'check_reused_sft',
-           'sft_checkpoint', 'cost_variant', 'cpu_cost', 'run_plan', 'announce', 'training_curve', 'param_dtype',
-           'group_advantages', 'build_trainer', 'free_port', 'ensure_master_port', 'clip_fractions', 'train_rl',
-           'parse_cli', 'main']
+__all__ = ['OVERLONG_REASONS', 'CPU_COSTS', 'CURVE_SOURCES', 'RESUME_SAFE', 'CLIP_KEYS', 'INPUT_ERRORS', 'TaskFamily',
+           'load_pool', 'rl_tasks', 'validation_tasks', 'score_rollout', 'rollout_rewards', 'overlong_reasons',
+           'masked_overlong', 'dynamic_sampling_mask', 'turn_entropy', 'entropy_deltas', 'ArpoNode', 'ArpoPlan',
+           'arpo_round', 'arpo_schedule', 'generation_policy', 'rollout_rank', 'step_seed', 'step_sandbox',
+           'arpo_rollouts', 'rollout_reward_fn', 'make_rollout_func', 'evaluate_policy', 'TravelPlannerFamily',
+           'formatter_llm', 'task_family', 'require_device', 'require_init', 'init_model_source', 'init_reference',
+           'sft_dir', 'check_reused_sft', 'sft_checkpoint', 'cost_variant', 'cpu_cost', 'run_plan', 'announce',
+           'training_curve', 'param_dtype', 'group_advantages', 'build_trainer', 'free_port', 'ensure_master_port',
+           'rl_run_params', 'check_resume', 'clip_fractions', 'train_rl', 'parse_cli', 'main']
 
 # %% ../nbs/10_rl.ipynb #15e6579c
 class TaskFamily(Protocol):
@@ -632,6 +632,34 @@ def require_device(cfg: RLRunConfig) -> None:
         raise RuntimeError(f"scale {cfg.scale!r} needs a GPU (the paper's recipe: bf16 full fine-tuning from the hub), "
                            f"and torch sees no CUDA device here; on a CPU use scale {', '.join(map(repr, cpu))}")
 
+def require_init(cfg: RLRunConfig) -> None:
+    """Fail at once when `cfg.init` names starting weights that are not there: a local path that does not exist (any
+    value but a registry scale, 'base', 'sft' or the hub's `owner/name` shape whose first part is no local folder:
+    `runs/nope` is a missing folder), or a hub id that the offline hub (`HF_HUB_OFFLINE` / `TRANSFORMERS_OFFLINE`) has
+    not cached -- instead of a dry run that passes and a real run that fails after a minute of hub retries with a
+    network error. Relative paths are looked up in the working directory and the repository root. Raises
+    FileNotFoundError naming the value."""
+    from star.models import UnknownScaleError
+    init = cfg.init
+    if init in ("auto", "base", "sft"): return
+    try: get_spec(init); return
+    except UnknownScaleError: pass
+    local = [Path(init).expanduser(), in_repo(Path(init).expanduser())]
+    if any(p.exists() for p in local):
+        if not any(p.is_dir() for p in local): raise FileNotFoundError(f"init {init!r}: not a model folder")
+        return
+    first = init.split("/")[0]
+    hub = re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9_.-]+", init) and not any(
+        (d / first).is_dir() for d in (Path.cwd(), in_repo(".")))
+    if not hub:
+        raise FileNotFoundError(f"init {init!r}: no such local folder (starting weights are 'base', 'sft', a registry "
+                                f"scale, a checkpoint folder, or a hub id 'owner/name')")
+    if any(os.environ.get(v, "").strip().lower() in ("1", "true", "yes", "on") for v in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")):
+        from huggingface_hub import try_to_load_from_cache
+        if not isinstance(try_to_load_from_cache(init, "config.json"), str):
+            raise FileNotFoundError(f"init {init!r}: no such local folder, and no hub id in the hub's cache (the hub is "
+                                    f"offline: HF_HUB_OFFLINE)")
+
 def init_model_source(cfg: RLRunConfig, exclude: Sequence = (), family=None) -> str:
     """What `train_rl` loads: the scale name (base model; offline scales via `star.models.load_model`), the hub id of
     the released Agent-STAR SFT checkpoint (`init='sft'` on 1.5B/3B/7B), the SFT output of `star.sft.train_sft`
@@ -1050,6 +1078,55 @@ def _prepare_resume(cfg: RLRunConfig, point) -> None:
         rotate_checkpoints(out, cfg.save_total_limit, keep=[best and best.get("checkpoint")])
     state.wait_for_everyone()
 
+# What a resume may change (the run's length, where it writes and what it keeps, memory planning, the key's variable
+# name): left out of `run_params.json`. Every other field, resolved, must be the same.
+RESUME_SAFE = ("max_steps", "epochs", "out_dir", "results_dir", "run_name", "stop_after", "allow_dirty",
+               "save_total_limit", "gpu_memory_gb", "n_gpus", "formatter_key_env", "formatter_cache")
+# The trainer's settings that decide the weights (optimizer, schedule, batch, loss, sampling, precision, seeds).
+_TRL_IDENTITY = ("learning_rate", "lr_scheduler_type", "warmup_steps", "warmup_ratio", "weight_decay", "optim",
+                 "adam_beta1", "adam_beta2", "adam_epsilon", "max_grad_norm", "per_device_train_batch_size",
+                 "gradient_accumulation_steps", "steps_per_generation", "num_generations", "num_iterations", "beta",
+                 "epsilon", "epsilon_high", "loss_type", "scale_rewards", "temperature", "top_p",
+                 "max_completion_length", "mask_truncated_completions", "bf16", "fp16", "gradient_checkpointing",
+                 "seed", "data_seed", "shuffle_dataset", "disable_dropout", "use_vllm", "vllm_mode",
+                 "vllm_importance_sampling_correction")
+
+def _task_digest(tasks) -> str:
+    "SHA-256 over the tasks' contents (dataclass fields, else their text), in order: the data a run trains on."
+    import hashlib
+    rows = [dataclasses.asdict(t) if dataclasses.is_dataclass(t) else t for t in tasks]
+    return hashlib.sha256(json.dumps(rows, sort_keys=True, default=str).encode()).hexdigest()
+
+def rl_run_params(cfg: RLRunConfig, args, src: str, train_tasks: Sequence, val_tasks: Sequence) -> dict:
+    """What determines the weights of RL run `cfg` (`star.checkpoints.check_same_run`, `<out_dir>/run_params.json`):
+    every `RLRunConfig` field but `RESUME_SAFE`, the resolved compute precision (`run_dtype`) and parameter dtype, the
+    trainer's optimizer, schedule, batch, loss and seed settings (`_TRL_IDENTITY` of `args`, TRL's `GRPOConfig`), the
+    SHA-256 of the training and validation tasks, the starting weights (`init_reference(src)`: name and the SHA-256 of
+    a local folder's weights) and `package_versions` (torch, transformers, trl; vLLM when it rolls out; peft with LoRA)."""
+    from star.checkpoints import package_versions
+    init = init_reference(src)
+    return {"config": {k: v for k, v in cfg.to_dict().items() if k not in RESUME_SAFE},
+            "dtype": run_dtype(cfg).dtype, "param_dtype": param_dtype(cfg, args),
+            "trainer": {k: getattr(args, k, None) for k in _TRL_IDENTITY},
+            "data": {"train_sha256": _task_digest(train_tasks), "n_train": len(train_tasks),
+                     "val_sha256": _task_digest(val_tasks), "n_val": len(val_tasks)},
+            "init": {"source": init["init"], "fingerprint": init["init_fingerprint"]},
+            "versions": package_versions(("torch", "transformers", "trl") + (("vllm",) if cfg.use_vllm else ())
+                                         + (("peft",) if cfg.lora else ()))}
+
+def check_resume(cfg: RLRunConfig, point, params: dict) -> None:
+    """Before the model loads: the checkpoint `point` is resumed only by the run that wrote it (`check_same_run` with
+    `rl_run_params`, which also records `params` for a fresh start, main process) and only if it is not past the
+    run's `optimizer_steps` (TRL counts checkpoints in optimizer steps; it would publish a longer run's weights).
+    Raises `RunMismatchError` naming each difference."""
+    from star.checkpoints import check_same_run
+    resuming = point is not None and point.checkpoint is not None
+    check_same_run(cfg.out_dir, params, resuming=resuming, write=is_main_rank())
+    if resuming and point.step > cfg.optimizer_steps:
+        raise RunMismatchError(f"{cfg.out_dir}: its newest checkpoint ({Path(point.checkpoint).name}) is past the "
+                               f"{cfg.optimizer_steps} optimizer steps asked (max_steps / epochs): resuming would train nothing and "
+                               f"publish a longer run's weights. Use another out_dir, or delete this one to start over.")
+
 # %% ../nbs/10_rl.ipynb #c03eb61e
 _TRL_RECORDED = ("beta", "epsilon", "epsilon_high", "delta", "loss_type", "scale_rewards", "num_generations",
                  "generation_batch_size", "steps_per_generation", "per_device_train_batch_size",
@@ -1107,22 +1184,27 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
     rollouts need the engine to load the same weights. With vLLM on a CPU, the engine's linear layers keep their
     weights (`keep_cpu_linear_weights`) so TRL can reload them every step, and its KV cache is
     `cfg.vllm_kv_cache_gib`; a colocated engine gets a free rendezvous port (`ensure_master_port`). Checkpoints are
-    marked complete when saved (`AtomicCheckpoints`). On resume the skipped checkpoints are set aside and the logs cut
+    marked complete when saved (`AtomicCheckpoints`). Before the model loads, a resume must be of the same run
+    (`check_resume`: what `rl_run_params` records in `<out_dir>/run_params.json`, else `RunMismatchError` naming each
+    difference; a fresh start writes it). On resume the skipped checkpoints are set aside and the logs cut
     back to the resumed step (`_prepare_resume`), so the resumed run ends with the logs, rewards and weights of an
     uninterrupted one. The record is written to `out_dir`, and also to `results_dir` when one is given (publishing:
     `star.results.save_record` says so when it replaces a committed record); it names the starting weights by their
     record (`init_reference`), the commit the run started from, the resume point and what it skipped. Relative
     `out_dir` / `results_dir` are resolved against the repository root. Interrupted before it wrote anything, it
-    leaves no empty run folder (`star.checkpoints.run_folder`). Raises `star.memory.MemoryPlanError` /
+    leaves no empty run folder (`star.checkpoints.run_folder`). It holds its folder for its whole life
+    (`star.checkpoints.run_lock`): a second run in the same folder stops at once with `RunLockedError` naming the
+    holder, and a folder it cannot write stops it with `RunFolderError` before any model loads. Raises `star.memory.MemoryPlanError` /
     `LauncherError` first, before any model loads, when the run cannot fit its GPUs (`star.memory.check_fits`)."""
     t0 = time.time()
     check_fits(cfg, training=True)   # a plan that cannot fit, or GPUs without a launcher, stop here (see `run_plan`)
     cfg = dataclasses.replace(cfg, out_dir=str(in_repo(cfg.out_dir)),
                               results_dir=str(in_repo(cfg.results_dir)) if cfg.results_dir else None)
-    require_device(cfg)
+    require_device(cfg); require_init(cfg)
     commit = check_publish(cfg.results_dir, cfg.allow_dirty)
-    point = find_resume_checkpoint(cfg.out_dir, move=False)
-    with run_folder(cfg.out_dir):
+    from star.checkpoints import run_lock
+    with run_folder(cfg.out_dir), run_lock(cfg.out_dir):   # one run per folder; a folder it cannot write stops it here
+        point = find_resume_checkpoint(cfg.out_dir, move=False)
         fam = task_family(cfg)
         train_tasks = fam.train_tasks(cfg) if train_tasks is None else list(train_tasks)
         val_tasks = fam.val_tasks(cfg.n_val, cfg.seed) if val_tasks is None else list(val_tasks)
@@ -1131,6 +1213,7 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
             patch_vllm(keep_weights=True); set_cpu_kv_cache(cfg.vllm_kv_cache_gib)
         if cfg.use_vllm and cfg.vllm_mode == "colocate": ensure_master_port()
         args = trl_config(cfg, **trl_overrides)   # before the model: under ZeRO-3, from_pretrained then partitions it
+        check_resume(cfg, point, rl_run_params(cfg, args, src, train_tasks, val_tasks))   # the same run, or stop here
         _prepare_resume(cfg, point)
         tokenizer = tokenizer or load_tokenizer(cfg.scale if src == cfg.scale else src)
         if model is None:
@@ -1150,10 +1233,10 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
         else:
             trainer.train(resume_from_checkpoint=last)
         t_train = time.time() - t_train
-    res = _run_record(cfg, trainer, fam, src, point, commit, engine, t0, t_train)
-    if trainer.accelerator.is_main_process:
-        save_record(res, cfg.out_dir)
-        if cfg.results_dir: save_record(res, cfg.results_dir)
+        res = _run_record(cfg, trainer, fam, src, point, commit, engine, t0, t_train)
+        if trainer.accelerator.is_main_process:
+            save_record(res, cfg.out_dir)
+            if cfg.results_dir: save_record(res, cfg.results_dir)
     return res
 
 # %% ../nbs/10_rl.ipynb #046861a4
@@ -1170,9 +1253,29 @@ def parse_cli(argv: Sequence[str]) -> dict:
     return out
 
 def main(argv: Sequence[str] | None = None) -> dict:
-    "CLI entry: `train_rl(resolve_config(**parse_cli(argv)))` (argv default sys.argv[1:])."
+    """CLI entry: `train_rl(resolve_config(**parse_cli(argv)))` (argv default sys.argv[1:]). `stop_after=config` stops
+    as the run notebook does -- `<out_dir>/config.json` written and the plan printed, nothing trained (it used to
+    train anyway) -- and `stop_after=data` after drawing the tasks too. Returns the record, or {'config': ...}."""
     import sys
-    return train_rl(resolve_config(**parse_cli(sys.argv[1:] if argv is None else argv)))
+    cfg = resolve_config(**parse_cli(sys.argv[1:] if argv is None else argv))
+    if cfg.stop_after not in ("config", "data"): return train_rl(cfg)
+    from star.results import redact_secrets, write_atomic
+    require_init(cfg)
+    out = in_repo(cfg.out_dir)
+    write_atomic(out / "config.json", json.dumps(redact_secrets(cfg.to_dict()), indent=1))
+    announce(run_plan(cfg))
+    if cfg.stop_after == "data":
+        fam = task_family(cfg)
+        print(len(fam.train_tasks(cfg)), "RL prompts |", len(fam.val_tasks(cfg.n_val, cfg.seed)), "validation queries", flush=True)
+    return {"config": cfg.to_dict()}
+
+# Errors of input or of the run folder: one line on stderr and exit status 2 (no traceback), as `star` does.
+INPUT_ERRORS = ("ValueError", "TypeError", "FileNotFoundError", "UnknownScaleError", "RunMismatchError", "RunLockedError",
+                "RunFolderError", "NoUsableCheckpointError", "MemoryPlanError", "LauncherError", "DirtyTreeError")
 
 if __name__ == "__main__" and "ipykernel" not in __import__("sys").modules and "execnb" not in __import__("sys").modules:
-    main()
+    try: main()
+    except Exception as e:
+        if not any(c.__name__ in INPUT_ERRORS for c in type(e).__mro__): raise
+        print(f"star.rl: {type(e).__name__}: {' '.join(str(e).split())}", file=__import__("sys").stderr)
+        raise SystemExit(2)

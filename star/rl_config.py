@@ -20,11 +20,12 @@ from .rewards import REWARDS, SCHEDULES
 from .tasks import AGENT_STAR_FILES, AGENT_STAR_HF
 
 # %% auto #0
-__all__ = ['ALGORITHMS', 'DATA_MIXES', 'INIT_CHOICES', 'LOSS_TYPES', 'TASK_FAMILIES', 'RUN_DEFAULTS', 'QUICK', 'PAPER_POOLS',
-           'POOL_SUFFIXES', 'HYPERPARAMETERS', 'TRL_SETTINGS', 'RUN_SETTINGS', 'load_family', 'RLRunConfig',
-           'field_docs', 'scale_defaults', 'defaults_table', 'bad_value', 'check_int', 'check_float', 'check_bool',
-           'check_choice', 'check_text', 'default_run_name', 'pool_source', 'paper_pool', 'resolve_config', 'run_dtype',
-           'BatchSplit', 'batch_split', 'trl_config', 'hyperparameter_table', 'run_params']
+__all__ = ['ALGORITHMS', 'DATA_MIXES', 'INIT_CHOICES', 'LOSS_TYPES', 'TASK_FAMILIES', 'RUN_DEFAULTS', 'QUICK', 'RUN_DTYPES',
+           'PAPER_POOLS', 'POOL_SUFFIXES', 'HYPERPARAMETERS', 'TRL_SETTINGS', 'RUN_SETTINGS', 'load_family',
+           'RLRunConfig', 'field_docs', 'scale_defaults', 'defaults_table', 'bad_value', 'check_int', 'check_float',
+           'check_bool', 'check_choice', 'check_dtype', 'check_text', 'default_run_name', 'pool_source', 'paper_pool',
+           'resolve_config', 'run_dtype', 'BatchSplit', 'batch_split', 'trl_config', 'hyperparameter_table',
+           'run_params']
 
 # %% ../nbs/08a_rl_config.ipynb #e29d8b37
 ALGORITHMS = ("grpo", "dapo", "arpo")
@@ -279,6 +280,17 @@ def check_choice(k, v, options, lower=True):
     if not isinstance(x, str) or x not in options: raise bad_value(k, f"one of {tuple(options)}", v)
     return x
 
+RUN_DTYPES = ("auto", "float32", "bfloat16")   # the precisions a run offers (its help lists them); float16 is not one
+
+def check_dtype(k, v):
+    """A run's compute precision: `star.models.normalize_dtype(v)` ('bf16' -> 'bfloat16', None -> 'auto'), which must
+    be one of `RUN_DTYPES` -- float16 is refused (`--dtype fp16` used to be accepted though no run offers it: its
+    training would need loss scaling, and CPUs have no float16 autocast). ValueError naming `k` otherwise."""
+    try: d = normalize_dtype(v)
+    except ValueError: raise bad_value(k, f"one of {RUN_DTYPES} (or bf16, fp32)", v) from None
+    if d not in RUN_DTYPES: raise bad_value(k, f"one of {RUN_DTYPES} (float16 is not supported)", v)
+    return d
+
 def check_text(k, v, none=False):
     "A non-empty string (a path-like as its text; None if `none`); ValueError naming `k` otherwise."
     if v is None and none: return None
@@ -297,7 +309,7 @@ def _check_names(c: dict) -> None:
     c["reward"] = check_choice("reward", c["reward"], (*REWARDS, *SCHEDULES))
     c["algorithm"] = check_choice("algorithm", c["algorithm"], ALGORITHMS)
     c["loss_type"] = check_choice("loss_type", c["loss_type"], LOSS_TYPES)
-    c["dtype"] = normalize_dtype(c["dtype"])
+    c["dtype"] = check_dtype("dtype", c["dtype"])
     c["protocol"] = check_choice("protocol", c["protocol"], PROTOCOLS)
     c["formatter"] = check_choice("formatter", c["formatter"], FORMATTERS)
     c["formatter_prompt"] = check_choice("formatter_prompt", c["formatter_prompt"], tuple(FORMAT_PROMPTS))

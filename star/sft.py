@@ -303,24 +303,36 @@ def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resum
     `dataset`: rows of `build_sft_dataset` (chat `messages`) or already `tokenize_dataset`d. `model`/`tokenizer`
     default to `load_model(scale)` (float32 weights on `star.models.train_device`) / `load_tokenizer(scale)`;
     `lora`: LoraConfig overrides; `overrides` go to `sft_config`. Trajectories longer than the config's `max_length`
-    are dropped (`n_dropped_overlong` in `sft_log.json`); ValueError if none is left."""
-    from star.checkpoints import find_resume_checkpoint, run_folder
+    are dropped (`n_dropped_overlong` in `sft_log.json`); ValueError if none is left. The run holds `out_dir` for its
+    whole life (`star.checkpoints.run_lock`: `RunLockedError` for a second run there, `RunFolderError` for a folder
+    it cannot write, both before the model loads)."""
+    from star.checkpoints import find_resume_checkpoint, run_folder, run_lock
     out_dir = Path(out_dir)
-    point = find_resume_checkpoint(out_dir, move=False) if resume else None   # fails here, before the model loads
-    with run_folder(out_dir):
+    with run_folder(out_dir), run_lock(out_dir):      # one run per folder (RunLockedError names the holder)
+        point = find_resume_checkpoint(out_dir, move=False) if resume else None   # fails here, before the model loads
         return _train_sft(scale, dataset, out_dir, point, model, tokenizer, lora, row_steps, row_lr, row_max_length,
                           dtype, overrides)
 
 # %% ../nbs/09_sft.ipynb #c2d7d746
+_SFT_IDENTITY = ("learning_rate", "lr_scheduler_type", "warmup_steps", "weight_decay", "optim", "adam_beta1",
+                 "adam_beta2", "adam_epsilon", "max_grad_norm", "per_device_train_batch_size",
+                 "gradient_accumulation_steps", "max_length", "seed", "data_seed", "gradient_checkpointing")
+
 def _run_identity(scale, cfg, data, lora, row_steps, row_lr, row_max_length) -> dict:
-    """What determines an SFT run's weights (`star.checkpoints.check_same_run`): the data's SHA-256 and the settings;
-    not its length (`max_steps`, epochs): a run may be extended."""
+    """What determines an SFT run's weights (`star.checkpoints.check_same_run`): the data's SHA-256, the compute
+    precision (`dtype`: the autocast of `cfg`, weights float32), the optimizer and schedule (`_SFT_IDENTITY`: lr,
+    schedule, weight decay, Adam's betas and epsilon, clipping, batch, seeds), LoRA and the protocol-rows stage, and the
+    versions of torch, transformers, trl (and peft with LoRA). Not its length (`max_steps`, epochs): a run may be
+    extended; nor where it writes or how many checkpoints it keeps."""
+    from star.checkpoints import package_versions
     rows = data[:]   # every row as lists
     h = hashlib.sha256(json.dumps([rows["input_ids"], rows["assistant_masks"]]).encode()).hexdigest()
+    dtype = "bfloat16" if cfg.bf16 else "float16" if cfg.fp16 else "float32"
     return {"scale": scale, "data_sha256": h, "n_examples": len(data), "lora": lora or {}, "row_steps": row_steps,
-            "row_lr": row_lr, "row_max_length": row_max_length,
-            **{k: getattr(cfg, k) for k in ("learning_rate", "lr_scheduler_type", "warmup_steps",
-               "per_device_train_batch_size", "gradient_accumulation_steps", "max_length", "seed")}}
+            "row_lr": row_lr, "row_max_length": row_max_length, "dtype": dtype,
+            "uses_lora": uses_lora(scale), "versions": package_versions(("torch", "transformers", "trl")
+                                                                         + (("peft",) if uses_lora(scale) else ())),
+            **{k: getattr(cfg, k) for k in _SFT_IDENTITY}}
 
 def _check_resume(out_dir, point, cfg, identity: dict) -> None:
     """Before the model loads: the checkpoint `point` is resumed only by the same run (`check_same_run`, which also
@@ -528,13 +540,18 @@ SFT_PARAMETERS = dict(
 
 def check_parameters(namespace: dict, before, declared: dict = SFT_PARAMETERS) -> dict:
     """The run notebook's parameters as a dict, after papermill's injected cell: every name that appeared in
-    `namespace` (the notebook's `globals()`) since the snapshot `before` must be a declared parameter. Raises
-    ValueError naming unknown parameters (a typo such as `-p n_trian 8` must not be silently ignored) and
+    `namespace` (the notebook's `globals()`) since the snapshot `before` must be a declared parameter (a key of
+    `declared`). Raises ValueError naming each unknown parameter and the declared one nearest to it (a typo such as
+    `-p n_trian 8` or `-p quik True` must not be silently ignored while the run goes on with the defaults), then
     listing the declared ones."""
+    import difflib
     new = {k for k in namespace if k not in set(before) and not k.startswith("_")
            and k not in ("In", "Out", "exit", "quit", "get_ipython")}
     unknown = sorted(new - set(declared))
-    if unknown: raise ValueError(f"unknown parameter(s) {unknown}; this notebook takes {sorted(declared)}")
+    if unknown:
+        near = lambda k: difflib.get_close_matches(k, list(declared), n=1, cutoff=0.6)
+        named = ", ".join(f"{k!r}" + (f" (did you mean {near(k)[0]!r}?)" if near(k) else "") for k in unknown)
+        raise ValueError(f"unknown parameter{'s' if len(unknown) > 1 else ''} {named}; this notebook takes {sorted(declared)}")
     return {k: namespace.get(k, v) for k, v in declared.items()}
 
 # %% ../nbs/09_sft.ipynb #7315c34d
@@ -566,6 +583,6 @@ def check_sft_values(P: dict) -> dict:
         raise ValueError(f"data_path must be an SFT JSON-lines file, got {P['data_path']!r} (no such file)")
     P["allow_dirty"] = _bool("allow_dirty", P["allow_dirty"])
     if "dtype" in P:
-        from star.models import normalize_dtype
-        P["dtype"] = normalize_dtype(P["dtype"])
+        from star.rl_config import check_dtype
+        P["dtype"] = check_dtype("dtype", P["dtype"])
     return P

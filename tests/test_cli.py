@@ -348,7 +348,86 @@ def test_a_failing_notebook_exits_1(tmp_path, capfd, monkeypatch):
     monkeypatch.chdir(ROOT)
     ck = tmp_path / "ck"; ck.mkdir(); (ck / "config.json").write_text('{"model_type": "qwen2"}')
     rc = main(["evaluate", "--checkpoint", str(ck), "--output", str(tmp_path / "bad.ipynb")])
-    err = capfd.readouterr().err
+    out, err = capfd.readouterr()
+    assert "executed notebook" not in out and "stopped after" in out          # a failed run was not "executed"
     # one line naming the failed cell's exception (papermill's ename/evalue), not its traceback; the notebook is kept
     assert rc == 1 and "star evaluate: the notebook failed: OSError: " in err and "model.safetensors" in err, err
     assert "Traceback" not in err and (tmp_path / "bad.ipynb").exists()
+
+
+# ------------------------------------------------------------------ issue 33: odd records, folders, clones, Ctrl-C, credentials
+def _run(capsys, *argv):
+    rc = main(list(argv))
+    return rc, capsys.readouterr().err.strip()
+
+
+def test_a_record_with_a_huge_integer_is_named_not_a_crash(tmp_path, capsys, monkeypatch):
+    """A record whose setting is an integer beyond any float (> 1e308) made `star collect` and `star ablate --dry-run`
+    raise OverflowError; now the job is one with other settings, the value named (cut), and both commands go on."""
+    f = _tiny_yaml(tmp_path)
+    rl = {j.name: j for j in load_ablation(f).jobs}["rl_tiny_grpo_sum_mixed8_f0_s0"]
+    _record(rl, tmp_path, n_train=10 ** 400)
+    monkeypatch.chdir(tmp_path)
+    assert main(["collect", str(f)]) == 0
+    out = capsys.readouterr().out
+    assert "rl_tiny_grpo_sum_mixed8_f0_s0: mismatch: n_train: 10000000000" in out and "(401 characters) recorded, 8 asked" in out
+    assert main(["ablate", str(f), "--dry-run"]) == 0
+    assert "its record has other settings: n_train: 1000" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("cmd", [["collect"], ["ablate", "--dry-run"]])
+@pytest.mark.parametrize("results", ["resutls", "/nonexistent"])
+def test_results_folder_must_exist(tmp_path, capsys, monkeypatch, cmd, results):
+    "`--results resutls` (a typo) used to report every job as to do: a real run would redo finished work."
+    f = _tiny_yaml(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    rc, err = _run(capsys, cmd[0], str(f), *cmd[1:], "--results", results)
+    assert rc == 2 and err.startswith(f"star {cmd[0]}: --results {results}: no such folder (") and "\n" not in err, err
+
+
+@pytest.mark.parametrize("cmd", [["collect"], ["ablate", "ablations/offline.yaml", "--dry-run"]])
+def test_ablate_and_collect_outside_a_clone(tmp_path, capsys, monkeypatch, cmd):
+    monkeypatch.chdir(tmp_path)
+    rc, err = _run(capsys, *cmd)
+    assert rc == 2 and "\n" not in err and "Traceback" not in err, err
+    assert err.startswith(f"star {cmd[0]}: run from a clone of the repository: no repository root (pyproject.toml + nbs/)"), err
+
+
+def test_credentials_in_urls_are_never_printed(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    url = "https://alice:s3cret@api.example.com/v1?api_key=abc123&model=x"
+    assert main(["evaluate", "--checkpoint", "teacher", "--formatter-base-url", url, "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "s3cret" not in out and "abc123" not in out and "https://***@api.example.com/v1?api_key=***&model=x" in out
+
+
+def _default_sigint():
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def test_ctrl_c_prints_one_line(tmp_path):
+    """Ctrl-C in the middle of a run notebook: `star` stops the kernel and says so in one line (exit 130); the kernel's
+    log used to add a ZMQError traceback, and `star` still printed "executed notebook"."""
+    import signal, threading, time
+    cmd = [sys.executable, "-m", "star.cli", "synthesize", "--n-easy", "200000", "--n-medium", "0", "--n-hard", "0",
+           "--out-path", str(tmp_path / "pool.jsonl"), "--output", str(tmp_path / "synth.ipynb")]
+    p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint)
+    lines, err = [], []
+    reader = threading.Thread(target=lambda: lines.extend(iter(p.stdout.readline, "")), daemon=True); reader.start()
+    threading.Thread(target=lambda: err.append(p.stderr.read()), daemon=True).start()
+    try:
+        deadline = time.time() + 180
+        while not any("trip_pools" in l or "Executing Cell 5" in l for l in lines) and time.time() < deadline and p.poll() is None:
+            time.sleep(0.2)
+        time.sleep(3)
+        assert p.poll() is None, "".join(lines)[-2000:]
+        p.send_signal(signal.SIGINT)
+        p.wait(timeout=120)
+    finally:
+        if p.poll() is None: p.kill()
+    reader.join(5); time.sleep(1)
+    out, err = "".join(lines), "".join(err)
+    assert p.returncode == 130, (out[-2000:], err[-2000:])
+    assert "star synthesize: interrupted" in err and "Traceback" not in err and "ZMQError" not in err, err[-3000:]
+    assert "executed notebook" not in out and "stopped after" in out

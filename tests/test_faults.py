@@ -4,6 +4,16 @@ before the rotation -- or a file of its newest checkpoint is cut short or overwr
 same parameters. Every resumed run must end with the logs, rewards, validation records, record and weights of the
 uninterrupted run.
 
+The runs learn: the `tiny` model's random weights never write a valid plan, so every TravelPlanner reward is 0, every
+advantage 0, the loss and the gradient 0, and its checkpoints were byte-identical -- "the same final weights after a
+resume" held whatever was resumed (an RL resume with `optimizer.pt` and the marker deleted still "matched"). So these
+runs train on a test-only reward, `token_reward`: a deterministic function of each episode's sampled tokens (the share
+of its policy tokens with an even id), put in place of the TravelPlanner reward that TRL receives (`star_reward`; the
+logged rollout statistics keep the evaluator's verdicts). It differs between the rollouts of a group, so every step has
+reward variance and a non-zero gradient, and its weights move; being a function of the tokens alone, it is
+replayed exactly by a resumed run, so a resume that trains anything else -- a fresh optimizer, another step's weights
+-- ends with other weights and fails the comparison. `test_reference_run_learns` checks that it does.
+
 Each run is a child process forked from a fork server that imported the libraries once (`multiprocessing`'s
 "forkserver": a fresh process, so no OpenMP state of this one, which has run other tests, is inherited), killed at one
 of the instrumented events: `append_jsonl` (before the write, after it, or in the middle
@@ -105,7 +115,27 @@ def _instrument(kill, events_file, tear=False):
     _rebind(orig_save, save_record)
 
 
+def token_reward(completion_ids, env_mask) -> float:
+    "The test-only reward: the share of the episode's policy tokens (mask 1) with an even id (0 without any)."
+    policy = [t for t, m in zip(completion_ids, env_mask) if m]
+    return sum(t % 2 == 0 for t in policy) / len(policy) if policy else 0.0
+
+
+def _learnable():
+    "Give the run's trainer `token_reward` in place of the TravelPlanner reward (see the module's docstring)."
+    import star.rl
+    make = star.rl.make_rollout_func
+    def make_learnable(*a, **k):
+        play = make(*a, **k)
+        def rollout_func(prompts, trainer):
+            out = play(prompts, trainer)
+            return {**out, "star_reward": [token_reward(c, m) for c, m in zip(out["completion_ids"], out["env_mask"])]}
+        return rollout_func
+    star.rl.make_rollout_func = make_learnable
+
+
 def _rl_run(out, kill, tear, events_file):
+    _learnable()
     if kill is not None or events_file is not None: _instrument(kill, events_file or os.devnull, tear)
     from star.rl import train_rl
     train, val = _tasks()
@@ -167,6 +197,18 @@ def _kill_and_resume(reference, out, events):
     _same(ref, out)
 
 
+def test_reference_run_learns(reference):
+    """The runs of this module have something to lose: every step has reward variance and a non-zero gradient, and
+    each checkpoint holds other weights than the one before. (The loss it logs is 0: on-policy, GRPO's surrogate is
+    the sum of the advantages, which cancel within a group; its gradient does not.)"""
+    ref, _ = reference
+    rec = json.loads((ref / "rl_tiny_grpo_curriculum_mixed2_f30_s0.json").read_text())
+    log = rec["trl_log"]
+    assert len(log) == 3 and all(r["reward_std"] > 0 and r["grad_norm"] > 0.1 for r in log), log
+    weights = [(ref / c / "model.safetensors").read_bytes() for c in ("checkpoint-2", "checkpoint-3")]
+    assert weights[0] != weights[1]
+
+
 def test_reference_run_events(reference):
     "The instrumented events of the uninterrupted run: 3 steps, a checkpoint and a validation after each."
     _, names = reference
@@ -216,6 +258,22 @@ def _corrupt_and_resume(reference, tmp_path, name, how):
     assert name in rec["resume"]["skipped"][0]["reason"]
 
 
+def test_a_checkpoint_without_its_marker_is_not_resumed(reference, tmp_path):
+    """Killed while saving checkpoint-3, with checkpoint-2's marker and `optimizer.pt` gone: it used to resume from
+    checkpoint-2 with a fresh optimizer (and, the gradient being 0, still "matched"). Now both are set aside, named,
+    and the run replays steps 2-3 from checkpoint-1 to the uninterrupted run's logs and weights."""
+    out = tmp_path / "run"
+    _kill(out, ("saved weights", 3))
+    assert sorted(p.name for p in out.glob("checkpoint-*")) == ["checkpoint-1", "checkpoint-2", "checkpoint-3"]
+    for name in ("star_complete.json", "optimizer.pt"): (out / "checkpoint-2" / name).unlink()
+    assert _child(out) == 0
+    _same(reference[0], out)
+    rec = json.loads((out / "rl_tiny_grpo_curriculum_mixed2_f30_s0.json").read_text())
+    assert rec["resume"]["checkpoint"] == "checkpoint-1"
+    assert [(s["checkpoint"], s["reason"].split(":")[0]) for s in rec["resume"]["skipped"]] == \
+        [("checkpoint-3", "no completion marker"), ("checkpoint-2", "no completion marker (star_complete.json is missing)")]
+
+
 @pytest.mark.parametrize("name", ["model.safetensors"])
 def test_corrupt_newest_checkpoint_falls_back(reference, tmp_path, name):
     "A cut newest checkpoint used to stop every resume; now the run replays the last step from the one before."
@@ -258,25 +316,54 @@ def _sft_run(out, kill):
     from star.sft import build_sft_dataset, train_sft
     from star.tasks import load_tasks
     ds = build_sft_dataset(tasks=load_tasks("validation")[:2]).map(lambda r: {"messages": r["messages"][1:3]})
-    train_sft("tiny", ds, out, max_steps=3, save_steps=1, batch_size=2, learning_rate=3e-3, warmup_steps=0,
-              lr_scheduler_type="constant")
+    train_sft("tiny", ds, out, max_steps=3, save_steps=1, save_total_limit=3, batch_size=2, learning_rate=3e-3,
+              warmup_steps=0, lr_scheduler_type="constant")
 
 
 def _sft_child(out, kill=None):
-    "A 3-step tiny SFT (a checkpoint after each step) in a child process, killed at `kill`; returns its exit status."
+    "A 3-step tiny SFT (a checkpoint after each step, all kept) in a child process, killed at `kill`; its exit status."
     return _spawn(_sft_run, out, kill)
 
 
-def test_sft_killed_during_a_save(tmp_path):
+@pytest.fixture(scope="module")
+def sft_reference(tmp_path_factory):
+    "The uninterrupted 3-step tiny SFT run."
+    out = tmp_path_factory.mktemp("sft") / "ref"
+    assert _sft_child(out) == 0
+    return out
+
+
+def _same_sft(ref, out, resumed_from, skipped):
+    log, want = (json.loads((Path(d) / "sft_log.json").read_text()) for d in (out, ref))
+    assert log["resume"]["checkpoint"] == resumed_from and [s["checkpoint"] for s in log["resume"]["skipped"]] == skipped
+    assert log["loss_curve"] == want["loss_curve"] and log["final_fingerprint"] == want["final_fingerprint"]
+    assert (Path(out) / "final" / "model.safetensors").read_bytes() == (Path(ref) / "final" / "model.safetensors").read_bytes()
+    return log
+
+
+def test_sft_killed_during_a_save(sft_reference, tmp_path):
     "The SFT stage: killed while checkpoint-2 is written, then restarted, it ends with the uninterrupted run's model."
-    assert _sft_child(tmp_path / "ref") == 0
     assert _sft_child(tmp_path / "run", kill=("saved optimizer+scheduler", 2)) == KILLED
     assert not (tmp_path / "run" / "final").exists()
     assert _sft_child(tmp_path / "run") == 0
-    log, ref = (json.loads((tmp_path / d / "sft_log.json").read_text()) for d in ("run", "ref"))
-    assert log["resume"]["checkpoint"] == "checkpoint-1" and log["resume"]["skipped"][0]["checkpoint"] == "checkpoint-2"
-    assert log["loss_curve"] == ref["loss_curve"] and log["final_fingerprint"] == ref["final_fingerprint"]
-    assert (tmp_path / "run" / "final" / "model.safetensors").read_bytes() == (tmp_path / "ref" / "final" / "model.safetensors").read_bytes()
+    _same_sft(sft_reference, tmp_path / "run", "checkpoint-1", ["checkpoint-2"])
+
+
+@pytest.mark.parametrize("gone", ["optimizer.pt", "model.safetensors"])
+def test_sft_checkpoint_without_its_marker_is_not_resumed(sft_reference, tmp_path, gone):
+    """A run killed after checkpoint-2 whose checkpoint-2 lost its completion marker and `optimizer.pt` used to resume
+    from it silently (a fresh optimizer: other final weights); with `model.safetensors` lost instead, it stopped in
+    the Trainer ("Can't find a valid checkpoint"). Now checkpoint-2 is skipped, named and set aside, and the run
+    replays steps 2-3 from checkpoint-1 to the uninterrupted run's weights."""
+    out = tmp_path / "run"
+    shutil.copytree(sft_reference, out)
+    for p in ("checkpoint-3", "final"): shutil.rmtree(out / p)
+    (out / "sft_log.json").unlink()
+    for p in ("star_complete.json", gone): (out / "checkpoint-2" / p).unlink()
+    assert _sft_child(out) == 0
+    log = _same_sft(sft_reference, out, "checkpoint-1", ["checkpoint-2"])
+    assert "no completion marker" in log["resume"]["skipped"][0]["reason"]
+    assert (out / "incomplete" / "checkpoint-2").is_dir()
 
 
 @pytest.mark.skipif(not __import__("star.models", fromlist=["x"]).vllm_available(), reason="needs vLLM")

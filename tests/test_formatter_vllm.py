@@ -69,7 +69,7 @@ def tiny_server(tmp_path_factory):
 
 
 def test_chat_endpoint_against_vllm_serve(tiny_server):
-    """The project's one chat client (`star.endpoint.ChatEndpoint`, on the `openai` package; the LLM formatter, the
+    """The project's one chat client (`star.endpoint.ChatEndpoint`; the LLM formatter, the
     teacher, synthesis and `EndpointPolicy` all call it) against a real `vllm serve`: a completion with its finish
     reason and the server's token usage, a vLLM-only field passed through (`ignore_eos`), greedy replies that repeat,
     and a client error (an unknown model) raised at once, without retries."""
