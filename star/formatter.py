@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .endpoint import ChatEndpoint, EndpointError
 from .evaluator import COMMONSENSE_CHECKS, HARD_CHECKS, dataset_metrics, default_db, eval_index, evaluate_plan, from_to
-from .paths import data_path
+from .paths import data_path, in_repo
 from .tasks import load_tasks
 
 # %% auto #0
@@ -2098,7 +2098,7 @@ def eval_formatter(formatter: str = "auto", base_url: str | None = None, model: 
     if not base_url or formatter not in ("auto", "llm"): return None
     if not model: raise ValueError("formatter_base_url needs formatter_model")
     return llm_formatter(base_url, model, api_key_env=api_key_env, prompt=prompt,
-                         cache_dir=cache_dir if cache_dir is not None else Path("runs") / "formatter_cache")
+                         cache_dir=cache_dir if cache_dir is not None else in_repo("runs/formatter_cache"))
 
 # %% ../nbs/05_formatter.ipynb #6de39c5b
 def _replace_words(text: str, old: tuple, new: str) -> str:
