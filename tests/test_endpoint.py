@@ -3,8 +3,11 @@
 tested against a local threaded HTTP server that drips its body or its headers, answers JSON nested 100,000 deep,
 `"usage": "lots"`, a `content` that is not text, or a body of 200 MB; and through the callers that used to see
 `RecursionError` / `AttributeError`: the LLM formatter (`format_plan(..., formatter='llm')`), the RL reward
-(`score_rollout(llm=...)`) and the LLM teacher."""
-import json, resource, socketserver, threading, time
+(`score_rollout(llm=...)`) and the LLM teacher. The client is the `openai` package's on an `httpx.Client` of ours; also
+checked here: the deadline over TLS (the standard-library client this one replaced let a TLS drip run 49 s past a 1 s
+deadline), proxies from the environment, one budget for the openai client's retries and our re-asks, nothing left
+behind (threads, sockets)."""
+import json, os, resource, shutil, socket, socketserver, ssl, subprocess, threading, time
 from http.server import BaseHTTPRequestHandler
 
 import pytest
@@ -42,6 +45,16 @@ class Misbehaving(BaseHTTPRequestHandler):
                 for _ in range(arg // 65536): self.wfile.write(b"x" * 65536)
                 self.wfile.write(b'"}}]}')
                 self.close_connection = True
+            elif mode == "script":        # `arg`: a list of (status, body), one per request (then 200 "ok")
+                with srv.lock: status, body = arg.pop(0) if arg else (200, completion("ok"))
+                data = body if isinstance(body, bytes) else json.dumps(body).encode()
+                self.send_response(status); self.send_header("Content-Type", "application/json")
+                self.send_header("Retry-After-Ms", "5")   # the back-off a server asks for (honoured): keeps it short
+                self.send_header("Content-Length", str(len(data))); self.end_headers(); self.wfile.write(data)
+            elif mode == "proxy":         # a forward proxy's view: the full URL in the request line
+                data = json.dumps(completion(f"proxied {self.path}")).encode()
+                self.send_response(200); self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data))); self.end_headers(); self.wfile.write(data)
             else:                         # "body": `arg` as the body of a 200
                 data = arg if isinstance(arg, bytes) else json.dumps(arg).encode()
                 self.send_response(200); self.send_header("Content-Type", "application/json")
@@ -53,12 +66,15 @@ class Misbehaving(BaseHTTPRequestHandler):
 def server():
     "Start a server in `mode` with `arg`; returns its base URL. Stopped after the test."
     started = []
-    def start(mode, arg=None):
+    def start(mode, arg=None, tls=None):
         srv = socketserver.ThreadingTCPServer(("127.0.0.1", 0), Misbehaving)
         srv.daemon_threads, srv.mode, srv.arg, srv.n, srv.lock = True, mode, arg, 0, threading.Lock()
+        if tls is not None:               # (cert, key) files: HTTPS
+            ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH); ctx.load_cert_chain(*tls)
+            srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
         threading.Thread(target=srv.serve_forever, daemon=True).start()
         started.append(srv)
-        return f"http://127.0.0.1:{srv.server_address[1]}/v1", srv
+        return f"{'https' if tls else 'http'}://{'localhost' if tls else '127.0.0.1'}:{srv.server_address[1]}/v1", srv
     yield start
     for s in started: s.shutdown(); s.server_close()
 
@@ -115,6 +131,77 @@ def test_a_good_reply_still_reads(server):
                                                               "prompt_tokens_details": None}))
     r = ChatEndpoint(url, "m", api_key_env=None).complete([{"role": "user", "content": "x"}], temperature=0, top_k=20)
     assert (r.content, r.finish_reason, r.usage["total_tokens"], srv.n) == ("Day 1: ...", "stop", 5, 1)
+
+
+@pytest.fixture
+def tls_cert(tmp_path, monkeypatch):
+    """A self-signed certificate for localhost (`openssl`), trusted by the client through `SSL_CERT_FILE` (httpx reads it:
+    `trust_env`). Returns (cert, key) paths."""
+    if shutil.which("openssl") is None: pytest.skip("needs the openssl command to make a test certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "2",
+                    "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"], check=True, capture_output=True)
+    monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+    return cert, key
+
+
+@pytest.mark.parametrize("mode", ["drip", "drip-headers"])
+def test_the_deadline_holds_over_tls_and_the_next_request_reads(server, tls_cert, mode):
+    """Over HTTPS the connection is a TLS socket: the watchdog must still cut it (the standard-library client this one
+    replaced shut down a socket object that TLS had detached: a TLS body drip held a 1 s call 48.9 s and returned the
+    reply). After the deadline the same endpoint sends its next request on a new connection."""
+    url, srv = server(mode, 0.25, tls=tls_cert)
+    ep = ChatEndpoint(url, "m", api_key_env=None, timeout=1.0, max_retries=0)
+    ep.client                                                                   # built (imports openai) before the clock
+    secs, err = _fails(ep)
+    assert secs < 1.0 + 1.0 and err.reason == "timeout", (secs, str(err))
+    srv.mode = "body"; srv.arg = completion("Day 1: ...")
+    assert ep.chat([{"role": "user", "content": "x"}]) == "Day 1: ..." and ep.n_requests == 2
+
+
+def test_retries_and_reasks_share_one_budget(server):
+    """The openai client retries a 5xx, we re-ask after an unusable reply: together at most `max_retries + 1` requests,
+    the failure named is the last one; with one more request allowed the good reply is read."""
+    script = [(500, {"error": "boom"}), (200, b'{"choi'), (503, {"error": "down"}), (200, completion("Day 1: ..."))]
+    url, srv = server("script", list(script))
+    _, err = _fails(ChatEndpoint(url, "m", api_key_env=None, max_retries=2))
+    assert srv.n == 3 and err.reason == "HTTP 503" and "no usable reply in 3 attempts" in str(err), (srv.n, str(err))
+    url, srv = server("script", list(script))
+    ep = ChatEndpoint(url, "m", api_key_env=None, max_retries=3)
+    assert ep.chat([{"role": "user", "content": "x"}]) == "Day 1: ..." and srv.n == ep.n_requests == 4
+    url, srv = server("script", [(401, {"error": "bad key"})])                  # a client error: at once
+    _, err = _fails(ChatEndpoint(url, "m", api_key_env=None, max_retries=3))
+    assert srv.n == 1 and err.reason == "HTTP 401" and "bad key" in str(err), str(err)
+
+
+def test_proxies_come_from_the_environment(server, monkeypatch):
+    "`http_proxy` routes a request through the proxy (the full URL in its request line); `no_proxy` bypasses it."
+    url, srv = server("proxy")
+    monkeypatch.setenv("http_proxy", url.removesuffix("/v1"))
+    monkeypatch.setenv("no_proxy", "localhost")
+    reply = ChatEndpoint("http://api.example.invalid/v1", "m", api_key_env=None, max_retries=0).chat([{"role": "user", "content": "x"}])
+    assert reply == "proxied http://api.example.invalid/v1/chat/completions" and srv.n == 1, reply
+    monkeypatch.setenv("no_proxy", "api.example.invalid")
+    _, err = _fails(ChatEndpoint("http://api.example.invalid/v1", "m", api_key_env=None, max_retries=0))
+    assert err.reason == "connection error" and srv.n == 1, str(err)            # straight to a host that does not exist
+
+
+def test_nothing_is_left_behind(server):
+    """Each request has its watchdog (a timer thread) and a duplicate of its socket: both end with the request, whether
+    it was read, or cut at its deadline."""
+    url, srv = server("body", completion("ok"))
+    ep = ChatEndpoint(url, "m", api_key_env=None, timeout=0.5, max_retries=0)
+    ep.chat([{"role": "user", "content": "x"}])                                 # the client is built
+    fds = lambda: len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else 0
+    time.sleep(0.5)                                                              # the server's thread of that request ends
+    threads, files = threading.active_count(), fds()
+    for i in range(30):
+        srv.mode, srv.arg = ("drip", 0.05) if i % 10 == 0 else ("body", completion("ok"))
+        try: ep.chat([{"role": "user", "content": "x"}])
+        except EndpointError as e: assert e.reason == "timeout", str(e)
+    srv.mode = "body"
+    time.sleep(1.0)                                                              # the server's own threads end
+    assert threading.active_count() <= threads and fds() <= files and ep.n_requests == 31, (threading.active_count(), threads, fds(), files)
 
 
 # ------------------------------------------------------------------ the callers: a named outcome, never another exception
