@@ -909,7 +909,6 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                          'star.rl._tp_union': ('rl.html#_tp_union', 'star/rl.py'),
                          'star.rl._trl_completions': ('rl.html#_trl_completions', 'star/rl.py'),
                          'star.rl._validation_callback_cls': ('rl.html#_validation_callback_cls', 'star/rl.py'),
-                         'star.rl.announce': ('rl.html#announce', 'star/rl.py'),
                          'star.rl.arpo_rollouts': ('rl.html#arpo_rollouts', 'star/rl.py'),
                          'star.rl.arpo_round': ('rl.html#arpo_round', 'star/rl.py'),
                          'star.rl.arpo_schedule': ('rl.html#arpo_schedule', 'star/rl.py'),

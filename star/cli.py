@@ -322,7 +322,7 @@ def execute(notebook, output, parameters: dict, root, stream=None) -> Path:
     handler, saved = _Echo(stream or sys.stdout), (log.level, log.propagate)
     log.addHandler(handler); log.setLevel(logging.INFO); log.propagate = False
     streamed = os.environ.get("STAR_STREAMED")
-    os.environ["STAR_STREAMED"] = "1"          # the kernel inherits it: `star.rl.announce` then prints once
+    os.environ["STAR_STREAMED"] = "1"          # the kernel inherits it: `star.sft.announce` then prints once
     try:
         pm.execute_notebook(str(notebook), str(output), parameters=parameters, cwd=str(root), kernel_name="python3",
                             log_output=True, progress_bar=False, extra_arguments=KERNEL_ARGS)

@@ -28,7 +28,7 @@ from .paths import in_repo, repo_relative
 from .results import (append_jsonl, best_checkpoint, check_publish, new_record, read_jsonl, rewrite_jsonl,
                           save_record)
 from .sandbox import Sandbox
-from .sft import OFFLINE_SFT_DATA, build_sft_dataset, sft_run_record, train_sft, use_step_progress
+from .sft import OFFLINE_SFT_DATA, announce, build_sft_dataset, sft_run_record, train_sft, use_step_progress
 from .synthesis import synthesize_pool
 from .tasks import DatasetUnavailable, Task, dedupe_tasks, load_jsonl_tasks, load_tasks, make_mix, mix_counts
 from .rl_config import (ALGORITHMS, DATA_MIXES, QUICK, RUN_DEFAULTS, TASK_FAMILIES, RLRunConfig, default_run_name,
@@ -43,9 +43,9 @@ __all__ = ['OVERLONG_REASONS', 'CPU_COSTS', 'CURVE_SOURCES', 'RESUME_SAFE', 'CLI
            'arpo_round', 'arpo_schedule', 'generation_policy', 'rollout_rank', 'step_seed', 'step_sandbox',
            'arpo_rollouts', 'rollout_reward_fn', 'make_rollout_func', 'evaluate_policy', 'TravelPlannerFamily',
            'formatter_llm', 'task_family', 'require_device', 'require_init', 'init_model_source', 'init_reference',
-           'sft_dir', 'check_reused_sft', 'sft_checkpoint', 'cost_variant', 'cpu_cost', 'run_plan', 'announce',
-           'training_curve', 'param_dtype', 'group_advantages', 'build_trainer', 'free_port', 'ensure_master_port',
-           'rl_run_params', 'check_resume', 'clip_fractions', 'train_rl', 'parse_cli', 'main']
+           'sft_dir', 'check_reused_sft', 'sft_checkpoint', 'cost_variant', 'cpu_cost', 'run_plan', 'training_curve',
+           'param_dtype', 'group_advantages', 'build_trainer', 'free_port', 'ensure_master_port', 'rl_run_params',
+           'check_resume', 'clip_fractions', 'train_rl', 'parse_cli', 'main']
 
 # %% ../nbs/10_rl.ipynb #15e6579c
 class TaskFamily(Protocol):
@@ -830,17 +830,6 @@ def _cost_line(cfg, cost) -> str:
     mem = f", peak memory ~{cost['peak_gib']:.0f} GiB" if cost["peak_gib"] else ""
     return (f"expected ({cost['path']} path, the measured '{cost['variant']}' variant on 2 cores): "
             f"~{cost['minutes']:.0f} min ({parts} min){mem}")
-
-# %% ../nbs/10_rl.ipynb #9e53b281
-def announce(text: str) -> None:
-    """Print `text` (e.g. the run plan) to the notebook and -- inside a Jupyter kernel whose cell output nobody streams
-    to a terminal, as under a plain `papermill` command, which shows only its cell progress bar -- also to the terminal
-    that started it (the kernel's own stderr, `sys.__stderr__`). `star rl` streams the cells itself (it sets
-    `STAR_STREAMED`), so there it appears once."""
-    print(text, flush=True)
-    if "ipykernel" in sys.modules and not os.environ.get("STAR_STREAMED") and sys.__stderr__ is not None:
-        try: print(text, file=sys.__stderr__, flush=True)
-        except (OSError, ValueError): pass
 
 # %% ../nbs/10_rl.ipynb #3d191496
 def _curve(log_history: Sequence[dict]) -> list[dict]:

@@ -82,7 +82,7 @@ def test_rl_resume_with_other_optimizer_data_or_versions_stops(rl_run, tmp_path,
     import star.checkpoints
     cfg = _copy(rl_run, tmp_path)
     train = load_tasks("train")[:2]
-    with pytest.raises(RunMismatchError, match=r"trainer.weight_decay: 0.0 -> 0.5"):
+    with pytest.raises(RunMismatchError, match=r"trainer.weight_decay: 0.01 -> 0.5"):
         train_rl(cfg, train, [], weight_decay=0.5)
     with pytest.raises(RunMismatchError, match=r"data.train_sha256: '[0-9a-f]{64}' -> '[0-9a-f]{64}'"):
         train_rl(cfg, load_tasks("train")[2:4], [])
@@ -96,7 +96,7 @@ def test_rl_checkpoint_past_max_steps_is_refused(rl_run, tmp_path, no_model_load
     from star.rl import train_rl
     from star.tasks import load_tasks
     cfg = _copy(rl_run, tmp_path)
-    with pytest.raises(RunMismatchError, match=r"\(checkpoint-2\) is past the 1 steps asked"):
+    with pytest.raises(RunMismatchError, match=r"\(checkpoint-2\) is past the 1 optimizer steps asked"):
         train_rl(dataclasses.replace(cfg, max_steps=1), load_tasks("train")[:2], [])
 
 
