@@ -604,11 +604,12 @@ def _ldconfig_paths() -> dict:
     except (OSError, subprocess.SubprocessError): return {}
     return {l.split()[0]: l.rsplit("=>", 1)[1].strip() for l in out.splitlines() if "=>" in l}
 
-def fast_allocator() -> tuple[str, str] | None:
-    """(name, path) of the malloc replacement to preload: `$STAR_MALLOC` if set ('system': none; else a library path),
+def fast_allocator(env: dict | None = None) -> tuple[str, str] | None:
+    """(name, path) of the malloc replacement to preload: `$STAR_MALLOC` of `env` (default `os.environ`) if set
+    ('system': none; else a library path),
     else the first of `ALLOCATORS` (tcmalloc, then jemalloc) that the dynamic linker's cache (`ldconfig -p`) or a
     usual library folder holds; None where neither is installed (then glibc's malloc stays)."""
-    want = os.environ.get("STAR_MALLOC", "").strip()
+    want = (os.environ if env is None else env).get("STAR_MALLOC", "").strip()
     if want.lower() == "system": return None
     if want: return (Path(want).name, want) if Path(want).is_file() else None
     cache = _ldconfig_paths()
@@ -621,7 +622,7 @@ def fast_allocator() -> tuple[str, str] | None:
 def allocator_env(env: dict | None = None) -> dict:
     "`env` (default `os.environ`) with `fast_allocator`'s library first in `LD_PRELOAD` (unchanged without one)."
     env = dict(os.environ if env is None else env)
-    fa = fast_allocator()
+    fa = fast_allocator(env)
     if fa is None or fa[1] in env.get("LD_PRELOAD", "").split(":"): return env
     env["LD_PRELOAD"] = ":".join(x for x in (fa[1], env.get("LD_PRELOAD", "")) if x)
     return env
