@@ -941,6 +941,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                          'star.rl.training_curve': ('rl.html#training_curve', 'star/rl.py'),
                          'star.rl.trim_micro_batch': ('rl.html#trim_micro_batch', 'star/rl.py'),
                          'star.rl.turn_entropy': ('rl.html#turn_entropy', 'star/rl.py'),
+                         'star.rl.update_checkpointing': ('rl.html#update_checkpointing', 'star/rl.py'),
                          'star.rl.validation_tasks': ('rl.html#validation_tasks', 'star/rl.py')},
             'star.rl_config': { 'star.rl_config.BatchSplit': ('rl_config.html#batchsplit', 'star/rl_config.py'),
                                 'star.rl_config.RLRunConfig': ('rl_config.html#rlrunconfig', 'star/rl_config.py'),

@@ -44,9 +44,9 @@ __all__ = ['OVERLONG_REASONS', 'CPU_COSTS', 'CURVE_SOURCES', 'ZERO_ADVANTAGE', '
            'arpo_rollouts', 'rollout_reward_fn', 'make_rollout_func', 'evaluate_policy', 'TravelPlannerFamily',
            'formatter_llm', 'task_family', 'require_device', 'init_model_source', 'init_reference', 'sft_dir',
            'check_reused_sft', 'sft_checkpoint', 'cost_variant', 'cpu_cost', 'run_plan', 'announce', 'training_curve',
-           'param_dtype', 'group_advantages', 'loss_mask', 'row_signal', 'trim_micro_batch', 'minimal_inputs',
-           'regroup_window', 'build_trainer', 'free_port', 'ensure_master_port', 'clip_fractions', 'train_rl',
-           'parse_cli', 'main']
+           'param_dtype', 'group_advantages', 'update_checkpointing', 'loss_mask', 'row_signal', 'trim_micro_batch',
+           'minimal_inputs', 'regroup_window', 'build_trainer', 'free_port', 'ensure_master_port', 'clip_fractions',
+           'train_rl', 'parse_cli', 'main']
 
 # %% ../nbs/10_rl.ipynb #15e6579c
 class TaskFamily(Protocol):
@@ -927,6 +927,22 @@ _UNTRIMMABLE = ("pixel_values", "image_grid_thw", "pixel_attention_mask", "spati
 # losses whose step gradient is a sum over the step's episodes with one scale: micro-batches may be re-cut
 REGROUPABLE_LOSSES = ("dapo", "grpo", "dr_grpo", "cispo", "sapo", "luspo", "vespo")
 
+def update_checkpointing(cfg: RLRunConfig, available: float | None = None) -> tuple[bool, str]:
+    """(gradient checkpointing, why) of a run's update on a CPU: `cfg.gradient_checkpointing` unless the memory plan
+    says a micro-batch of `cfg.max_context` tokens, all scored, fits without it (`star.memory.needs_checkpointing`,
+    float32 base weights, LoRA rank `cfg.lora_r` if `cfg.lora`) in `available` GiB (default: free now) less the
+    colocated vLLM engine (bf16 weights, `cfg.vllm_kv_cache_gib` of KV cache, `ENGINE_OVERHEAD_GIB`). Checkpointing
+    is only ever turned off; on a GPU `star.memory.plan` decides (`check_fits`) and the setting is kept."""
+    from star.memory import ENGINE_OVERHEAD_GIB, GiB, arch_of, available_gib, needs_checkpointing
+    if on_cuda() or not cfg.gradient_checkpointing: return cfg.gradient_checkpointing, "as configured"
+    try: arch = arch_of(cfg.scale)
+    except Exception: return True, f"no memory model for {cfg.scale}: as configured"
+    free = available_gib() if available is None else float(available)
+    if cfg.use_vllm: free -= 2 * arch.n_params / GiB + cfg.vllm_kv_cache_gib + ENGINE_OVERHEAD_GIB
+    ck, why = needs_checkpointing(arch, cfg.max_context, cfg.max_context, param_dtype="float32",
+                                  lora_r=cfg.lora_r if cfg.lora else 0, available=free)
+    return ck, why + (" (after the vLLM engine)" if cfg.use_vllm else "")
+
 def loss_mask(inputs: dict):
     "The loss mask of a TRL micro-batch (B, C): `completion_mask` times `tool_mask` (our `env_mask`) when present."
     m = inputs["completion_mask"]
@@ -1341,6 +1357,9 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
             patch_vllm(keep_weights=True); set_cpu_kv_cache(cfg.vllm_kv_cache_gib)
         if cfg.use_vllm and cfg.vllm_mode == "colocate": ensure_master_port()
         args = trl_config(cfg, **trl_overrides)   # before the model: under ZeRO-3, from_pretrained then partitions it
+        if "gradient_checkpointing" not in trl_overrides:   # on a CPU: only where the step would not fit without it
+            args.gradient_checkpointing, ck_why = update_checkpointing(cfg)
+        else: ck_why = "asked"
         _prepare_resume(cfg, point)
         tokenizer = tokenizer or load_tokenizer(cfg.scale if src == cfg.scale else src)
         if model is None:
@@ -1361,6 +1380,7 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
             trainer.train(resume_from_checkpoint=last)
         t_train = time.time() - t_train
     res = _run_record(cfg, trainer, fam, src, point, commit, engine, t0, t_train)
+    res["update_checkpointing"] = ck_why
     if trainer.accelerator.is_main_process:
         save_record(res, cfg.out_dir)
         if cfg.results_dir: save_record(res, cfg.results_dir)
