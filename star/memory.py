@@ -14,13 +14,14 @@ from pathlib import Path
 GiB = 2 ** 30
 
 # %% auto #0
-__all__ = ['GiB', 'QWEN25', 'TOKEN_CHUNK', 'VOCAB_CHUNK', 'PHASES', 'VALIDATION_CASES', 'CPU_RUNTIME_GIB', 'ENGINE_OVERHEAD_GIB',
-           'ENGINE_ASLEEP_GIB', 'RUNTIME_GIB', 'RESERVE', 'PARTS', 'PAPER_GPU_GB', 'PAPER_HARDWARE', 'SINGLE_GPU_3B',
-           'ALLOCATORS', 'Arch', 'arch_of', 'model_states', 'layer_saved_bytes', 'step_transient', 'measure_step',
-           'predict_cpu', 'validate', 'validation_table', 'available_gib', 'cpu_step_peak', 'needs_checkpointing',
-           'engine_memory', 'MemoryPlan', 'plan', 'MemoryPlanError', 'LauncherError', 'fit_advice',
-           'deepspeed_zero_stage', 'launcher_advice', 'device_plan', 'require_launcher', 'check_fits', 'paper_plans',
-           'plans_table', 'fast_allocator', 'allocator_env', 'allocator_in_use', 'preload_allocator', 'main']
+__all__ = ['GiB', 'QWEN25', 'TOKEN_CHUNK', 'VOCAB_CHUNK', 'PHASES', 'VALIDATION_CASES', 'ENGINE_OVERHEAD_GIB',
+           'ENGINE_ASLEEP_GIB', 'RUNTIME_GIB', 'RESERVE', 'CPU_RUNTIME_GIB', 'PARTS', 'PAPER_GPU_GB', 'PAPER_HARDWARE',
+           'SINGLE_GPU_3B', 'ALLOCATORS', 'Arch', 'arch_of', 'model_states', 'layer_saved_bytes', 'step_transient',
+           'measure_step', 'predict_cpu', 'validate', 'validation_table', 'engine_memory', 'available_gib',
+           'cpu_step_peak', 'needs_checkpointing', 'MemoryPlan', 'plan', 'MemoryPlanError', 'LauncherError',
+           'fit_advice', 'deepspeed_zero_stage', 'launcher_advice', 'device_plan', 'require_launcher', 'check_fits',
+           'paper_plans', 'plans_table', 'fast_allocator', 'allocator_env', 'allocator_in_use', 'preload_allocator',
+           'main']
 
 # %% ../nbs/18_memory.ipynb #998a01e3
 @dataclass(frozen=True)
@@ -303,6 +304,29 @@ def validation_table(records: list[dict]):
                          worst_phase_error=round(max((pred[k] / meas[k] - 1 for k in big), key=abs), 3)))
     return pd.DataFrame(rows)
 
+# %% ../nbs/18_memory.ipynb #d332480a
+ENGINE_OVERHEAD_GIB = 1.5   # vLLM's working memory besides weights and KV cache (a 4,096-token step's activations,
+                            # the sampler, CUDA graphs): an allowance, not measured here
+ENGINE_ASLEEP_GIB = 1.0     # what an engine keeps asleep (level 2 frees weights and KV cache; CUDA graphs and
+                            # workspaces stay): an allowance
+RUNTIME_GIB = 2.0           # per process outside PyTorch's allocator (CUDA context, NCCL and cuBLAS workspaces,
+                            # DeepSpeed's buckets): an allowance
+RESERVE = 0.10              # share of the card a plan leaves free (the caching allocator's fragmentation)
+
+def engine_memory(arch: Arch, gpu_gb: float, utilization: float, *, tp: int = 1, sleep: bool = False,
+                  max_model_len: int = 32 * 1024, episodes: int = 1) -> dict:
+    """A colocated vLLM engine taking `utilization` of a `gpu_gb`-GiB card: bytes `awake` (its share), `asleep`
+    (`ENGINE_ASLEEP_GIB` with `sleep`, else its share), `weights` (bf16, split over `tp` ranks) and `kv`; `kv_tokens`
+    of context the cache holds, `full_episodes` of `max_model_len` tokens it holds at once (against the `episodes` a
+    rank plays per step), and `ok`: it holds at least one (vLLM refuses to start otherwise)."""
+    awake = utilization * gpu_gb * GiB
+    weights = 2 * arch.n_params / tp
+    kv = max(0.0, awake - weights - ENGINE_OVERHEAD_GIB * GiB)
+    kv_tokens = int(kv // (arch.kv_bytes_per_token(2) / tp))
+    return dict(awake=awake, asleep=ENGINE_ASLEEP_GIB * GiB if sleep else awake, weights=weights, kv=kv,
+                kv_tokens=kv_tokens, full_episodes=kv_tokens // max_model_len, episodes=episodes,
+                ok=kv_tokens >= max_model_len)
+
 # %% ../nbs/18_memory.ipynb #38df2388
 CPU_RUNTIME_GIB = 1.5   # a training process besides model states and the step: interpreter, torch, tokenizer, data
                         # (0.5B SFT: 10.8 GiB measured peak RSS vs 9.4 GiB of model states + step predicted)
@@ -338,29 +362,6 @@ def needs_checkpointing(arch: Arch, seq: int, scored: int | None = None, *, para
     return (not fits, f"a {seq:,}-token step needs ~{off:.1f} GiB without checkpointing, ~{on:.1f} GiB with it; "
                       f"{free:.1f} GiB free here: checkpointing {'off' if fits else 'on'}")
 
-
-# %% ../nbs/18_memory.ipynb #d332480a
-ENGINE_OVERHEAD_GIB = 1.5   # vLLM's working memory besides weights and KV cache (a 4,096-token step's activations,
-                            # the sampler, CUDA graphs): an allowance, not measured here
-ENGINE_ASLEEP_GIB = 1.0     # what an engine keeps asleep (level 2 frees weights and KV cache; CUDA graphs and
-                            # workspaces stay): an allowance
-RUNTIME_GIB = 2.0           # per process outside PyTorch's allocator (CUDA context, NCCL and cuBLAS workspaces,
-                            # DeepSpeed's buckets): an allowance
-RESERVE = 0.10              # share of the card a plan leaves free (the caching allocator's fragmentation)
-
-def engine_memory(arch: Arch, gpu_gb: float, utilization: float, *, tp: int = 1, sleep: bool = False,
-                  max_model_len: int = 32 * 1024, episodes: int = 1) -> dict:
-    """A colocated vLLM engine taking `utilization` of a `gpu_gb`-GiB card: bytes `awake` (its share), `asleep`
-    (`ENGINE_ASLEEP_GIB` with `sleep`, else its share), `weights` (bf16, split over `tp` ranks) and `kv`; `kv_tokens`
-    of context the cache holds, `full_episodes` of `max_model_len` tokens it holds at once (against the `episodes` a
-    rank plays per step), and `ok`: it holds at least one (vLLM refuses to start otherwise)."""
-    awake = utilization * gpu_gb * GiB
-    weights = 2 * arch.n_params / tp
-    kv = max(0.0, awake - weights - ENGINE_OVERHEAD_GIB * GiB)
-    kv_tokens = int(kv // (arch.kv_bytes_per_token(2) / tp))
-    return dict(awake=awake, asleep=ENGINE_ASLEEP_GIB * GiB if sleep else awake, weights=weights, kv=kv,
-                kv_tokens=kv_tokens, full_episodes=kv_tokens // max_model_len, episodes=episodes,
-                ok=kv_tokens >= max_model_len)
 
 # %% ../nbs/18_memory.ipynb #53c95b76
 PARTS = ("parameters", "gradients", "optimizer_states", "activations", "logits", "engine", "runtime")
