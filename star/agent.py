@@ -894,7 +894,8 @@ def _progress_view(bar, batch: dict, t_start: float) -> Callable:
         if bar is None: return
         now = time.perf_counter()
         if force or done or now - state["last"] >= 2.0:
-            where = (f"turn {batch['n_generate_calls']}" if batch["mode"] == "turns" else f"{batch['n_requests']} turns done")
+            where = (f"turn {batch['n_generate_calls']}" if batch["mode"] == "turns"
+                     else f"{batch['n_requests']} turns done")
             bar.set_postfix_str(f"{where}, {n_active} running, {state['tokens']:,} tokens "
                                 f"({state['tokens'] / max(now - t_start, 1e-9):.0f}/s)", refresh=True)
             state["last"] = now
@@ -903,7 +904,8 @@ def _progress_view(bar, batch: dict, t_start: float) -> Callable:
 
 
 # %% ../nbs/04_agent.ipynb #125ba6c4
-def _play_turns(policy, runs: list[_Run], step: Callable, budget: Callable, sampling: tuple, batch: dict, show: Callable):
+def _play_turns(policy, runs: list[_Run], step: Callable, budget: Callable, sampling: tuple, batch: dict,
+                show: Callable):
     """Turn-synchronous driver: one `policy.generate` call per turn for every run still 'partial', then each run's
     `step` (record, tool call, environment reply, budgets) in run order; runs that end leave the batch."""
     active = [r for r in runs if r.ro.termination == "partial"]
@@ -912,14 +914,16 @@ def _play_turns(policy, runs: list[_Run], step: Callable, budget: Callable, samp
         gens = policy.generate([r.ro.input_ids for r in active], [budget(r) for r in active], *sampling)
         dt = time.perf_counter() - t0
         batch["n_generate_calls"] += 1; batch["n_requests"] += len(active); batch["generate_s"] += dt
-        if len(gens) != len(active): raise RuntimeError(f"policy returned {len(gens)} generations for {len(active)} prompts")
+        if len(gens) != len(active):
+            raise RuntimeError(f"policy returned {len(gens)} generations for {len(active)} prompts")
         for r, g in zip(active, gens): step(r, g, dt)
         done = len(active) - sum(r.ro.termination == "partial" for r in active)
         active = [r for r in active if r.ro.termination == "partial"]
         show(done, len(active), sum(len(g.token_ids) for g in gens), force=True)
 
 
-def _play_stream(policy, runs: list[_Run], step: Callable, budget: Callable, sampling: tuple, batch: dict, show: Callable):
+def _play_stream(policy, runs: list[_Run], step: Callable, budget: Callable, sampling: tuple, batch: dict,
+                 show: Callable):
     """Continuous driver: every run's first turn is submitted at once (`policy.stream()`); whenever the engine
     finishes requests, each one's run takes its `step` (in run order among those finished together) and, if still
     'partial', its next turn is submitted at once -- no run waits for another's turn. A run's `generate_s` is the time
@@ -987,7 +991,8 @@ def rollout_batch(policy, tokenizer, tasks=None, *, group_size: int = 1, sandbox
         if max_context - r.length < 1: r.end("context_limit", True)
     if bar is not None: bar.update(sum(r.ro.termination != "partial" for r in runs))
     show = _progress_view(bar, batch, t_start)
-    (_play_stream if continuous else _play_turns)(policy, runs, step, budget, (temperature, top_p, list(stop)), batch, show)
+    play = _play_stream if continuous else _play_turns
+    play(policy, runs, step, budget, (temperature, top_p, list(stop)), batch, show)
     if bar is not None: bar.close()
     batch["wall_s"] = time.perf_counter() - t_start
     for r in runs: r.ro.meta.update(timing=dict(r.timing), batch=batch)

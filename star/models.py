@@ -792,10 +792,11 @@ def make_llm(scale_or_path: str = "tiny", *, max_model_len: int = 8 * K, dtype: 
     native --, float32 for tiny; vLLM's own "auto" would pick bf16 for a float32 checkpoint even on a CPU that
     emulates it, ~3x slower there); `seed`: engine seed (`tiny` weights too; the
     process's global `random` / numpy / torch RNG states, which vLLM reseeds while it builds an in-process engine, are
-    restored afterwards); `kv_cache_gib`: CPU KV cache (see `set_cpu_kv_cache`); `enforce_eager`
-    (default: `eager_engine(expected_generate_s)` -- compiled on CUDA; on CPU compiled only when the engine is expected to
-    generate long enough for torch.compile's start cost to pay, eager when `expected_generate_s` is None); `keep_weights`: keep the linear weights
-    reloadable, for engines whose weights you will reload (`patch_vllm`, applied first). `kwargs` go to `vllm.LLM`.
+    restored afterwards); `kv_cache_gib`: CPU KV cache (see `set_cpu_kv_cache`); `enforce_eager` (default:
+    `eager_engine(expected_generate_s)` -- compiled on CUDA; on CPU compiled only when the engine is expected to
+    generate, in seconds, long enough for torch.compile's start cost to pay; eager without an expectation);
+    `keep_weights`: keep the linear weights reloadable, for engines whose weights you will reload (`patch_vllm`,
+    applied first). `kwargs` go to `vllm.LLM`.
     Raises ImportError without vLLM."""
     if not vllm_available(): raise ImportError("make_llm needs vLLM: `pip install -e .[cpu]` (CPU) or `.[gpu]` (CUDA)")
     if not on_cuda(): set_cpu_kv_cache(kv_cache_gib)
@@ -803,10 +804,10 @@ def make_llm(scale_or_path: str = "tiny", *, max_model_len: int = 8 * K, dtype: 
     os.environ["VLLM_ENABLE_V1_MULTIPROCESSING"] = "0"
     from vllm import LLM
     tiny = _is_offline_scale(scale_or_path) and get_spec(scale_or_path).tiny_config is not None
+    eager = eager_engine(expected_generate_s) if enforce_eager is None else enforce_eager
     kw = dict(model=model_path(scale_or_path, variant, seed), dtype=engine_dtype(dtype, tiny),
               max_model_len=max_model_len, seed=seed, logprobs_mode="processed_logprobs",
-              distributed_executor_backend="uni", enforce_eager=eager_engine(expected_generate_s) if enforce_eager is None else enforce_eager,
-              gpu_memory_utilization=gpu_memory_utilization)
+              distributed_executor_backend="uni", enforce_eager=eager, gpu_memory_utilization=gpu_memory_utilization)
     kw.update(kwargs)
     import random, numpy as np, torch
     states = random.getstate(), np.random.get_state(), torch.get_rng_state()

@@ -22,8 +22,8 @@ from .evaluator import dataset_metrics, evaluate_plan
 from .formatter import eval_formatter, format_plan
 from .memory import check_fits
 from .models import (K, REGISTRY, DtypeChoice, cpu_compact_logprobs, dtype_choice, eager_engine, engine_dtype,
-                         fd_stdout, get_spec, is_main_rank, load_model, load_tokenizer, model_path, normalize_dtype, on_cuda,
-                         patch_vllm, set_cpu_kv_cache, train_device, trl_engine_dtype, uses_deepspeed, vllm_available)
+                         fd_stdout, get_spec, is_main_rank, load_model, load_tokenizer, model_path, normalize_dtype,
+                         on_cuda, patch_vllm, set_cpu_kv_cache, train_device, trl_engine_dtype, uses_deepspeed, vllm_available)
 from .paths import in_repo, repo_relative
 from .results import (append_jsonl, best_checkpoint, check_publish, new_record, read_jsonl, rewrite_jsonl,
                           save_record)
