@@ -109,16 +109,22 @@ def main(argv=None):
             if arm in ("loop", "turns"):
                 ros = rollout_batch(vp, tok, tasks, sandbox=Sandbox(), continuous=arm == "loop", **kw)
                 n_tok, n_req = sum(r.n_policy_tokens for r in ros), ros[0].meta["batch"]["n_requests"]
+                engine_s = ros[0].meta["batch"]["generate_s"]        # inside the engine; the rest: tools, bookkeeping
                 if arm == "loop" and reqs is None:
                     reqs = requests_of(ros, args.seed, args.max_new_tokens, args.max_context)
                     terms = {t: sum(r.termination == t for r in ros) for t in sorted({r.termination for r in ros})}
-            else: n_tok, n_req = plain(arm)
+            else:
+                n_tok, n_req = plain(arm)
+                engine_s = None
             wall, cpu = time.perf_counter() - t0, time.process_time() - c0
             row = dict(tokens=n_tok, requests=n_req, wall_s=round(wall, 2), tokens_per_s=round(n_tok / wall, 2),
-                       tokens_per_cpu_s=round(n_tok / cpu, 2), load_before=l0, load_after=load1())
+                       tokens_per_cpu_s=round(n_tok / cpu, 2), load_before=l0, load_after=load1(),
+                       outside_engine_s=None if engine_s is None else round(wall - engine_s, 2))
             res[arm].append(row)
-            print(f"{arm:>7} #{rep + 1}: {n_tok} tokens in {n_req} requests, {wall:.1f}s -> {row['tokens_per_s']:.1f} "
-                  f"tok/s ({row['tokens_per_cpu_s']:.1f} per CPU-s); load {l0} -> {row['load_after']}", flush=True)
+            out = "" if engine_s is None else f", {wall - engine_s:.2f}s of it outside the engine"
+            print(f"{arm:>7} #{rep + 1}: {n_tok} tokens in {n_req} requests, {wall:.1f}s{out} -> "
+                  f"{row['tokens_per_s']:.1f} tok/s ({row['tokens_per_cpu_s']:.1f} per CPU-s); load {l0} -> "
+                  f"{row['load_after']}", flush=True)
     best = {a: max(r["tokens_per_s"] for r in rows) for a, rows in res.items() if rows}
     med = {a: statistics.median(r["tokens_per_s"] for r in rows) for a, rows in res.items() if rows}
     ratio = best["loop"] / best["plain"]
