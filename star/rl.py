@@ -21,9 +21,9 @@ from .checkpoints import (AtomicCheckpoints, find_resume_checkpoint, model_finge
 from .evaluator import dataset_metrics, evaluate_plan
 from .formatter import eval_formatter, format_plan
 from .memory import check_fits
-from .models import (K, REGISTRY, DtypeChoice, cpu_compact_logprobs, dtype_choice, engine_dtype, fd_stdout,
-                         get_spec, is_main_rank, load_model, load_tokenizer, model_path, normalize_dtype, on_cuda,
-                         patch_vllm, set_cpu_kv_cache, train_device, trl_engine_dtype, uses_deepspeed, vllm_available)
+from .models import (K, REGISTRY, DtypeChoice, cpu_compact_logprobs, dtype_choice, eager_engine, engine_dtype,
+                         fd_stdout, get_spec, is_main_rank, load_model, load_tokenizer, model_path, normalize_dtype,
+                         on_cuda, patch_vllm, set_cpu_kv_cache, train_device, trl_engine_dtype, uses_deepspeed, vllm_available)
 from .paths import in_repo, repo_relative
 from .results import (append_jsonl, best_checkpoint, check_publish, new_record, read_jsonl, rewrite_jsonl,
                           save_record)
@@ -37,16 +37,17 @@ from .rewards import (FORMAT_ERROR, REWARD_NAMES, curriculum_epoch_from_trainer_
                           SCHEDULES, reward, reward_fn, reward_name_at)
 
 # %% auto #0
-__all__ = ['OVERLONG_REASONS', 'CPU_COSTS', 'CURVE_SOURCES', 'ZERO_ADVANTAGE', 'REGROUPABLE_LOSSES', 'RESUME_SAFE', 'CLIP_KEYS',
-           'INPUT_ERRORS', 'TaskFamily', 'load_pool', 'rl_tasks', 'validation_tasks', 'score_rollout',
-           'rollout_rewards', 'overlong_reasons', 'masked_overlong', 'dynamic_sampling_mask', 'turn_entropy',
-           'entropy_deltas', 'ArpoNode', 'ArpoPlan', 'arpo_round', 'arpo_schedule', 'generation_policy', 'rollout_rank',
-           'step_seed', 'step_sandbox', 'arpo_rollouts', 'rollout_reward_fn', 'make_rollout_func', 'evaluate_policy',
-           'TravelPlannerFamily', 'formatter_llm', 'task_family', 'require_device', 'require_init', 'init_model_source',
-           'init_reference', 'sft_dir', 'check_reused_sft', 'sft_checkpoint', 'cost_variant', 'cpu_cost', 'run_plan',
-           'training_curve', 'param_dtype', 'group_advantages', 'update_checkpointing', 'loss_mask', 'row_signal',
-           'trim_micro_batch', 'minimal_inputs', 'regroup_window', 'build_trainer', 'free_port', 'ensure_master_port',
-           'rl_run_params', 'check_resume', 'clip_fractions', 'train_rl', 'parse_cli', 'main']
+__all__ = ['OVERLONG_REASONS', 'CPU_COSTS', 'CPU_ROLLOUT_S', 'CURVE_SOURCES', 'ZERO_ADVANTAGE', 'REGROUPABLE_LOSSES',
+           'RESUME_SAFE', 'CLIP_KEYS', 'INPUT_ERRORS', 'TaskFamily', 'load_pool', 'rl_tasks', 'validation_tasks',
+           'score_rollout', 'rollout_rewards', 'overlong_reasons', 'masked_overlong', 'dynamic_sampling_mask',
+           'turn_entropy', 'entropy_deltas', 'ArpoNode', 'ArpoPlan', 'arpo_round', 'arpo_schedule', 'generation_policy',
+           'rollout_rank', 'step_seed', 'step_sandbox', 'arpo_rollouts', 'rollout_reward_fn', 'make_rollout_func',
+           'evaluate_policy', 'TravelPlannerFamily', 'formatter_llm', 'task_family', 'require_device', 'require_init',
+           'init_model_source', 'init_reference', 'sft_dir', 'check_reused_sft', 'sft_checkpoint', 'cost_variant',
+           'cpu_cost', 'expected_generate_seconds', 'run_plan', 'training_curve', 'param_dtype', 'group_advantages',
+           'update_checkpointing', 'loss_mask', 'row_signal', 'trim_micro_batch', 'minimal_inputs', 'regroup_window',
+           'build_trainer', 'free_port', 'ensure_master_port', 'rl_run_params', 'check_resume', 'clip_fractions',
+           'train_rl', 'parse_cli', 'main']
 
 # %% ../nbs/10_rl.ipynb #15e6579c
 class TaskFamily(Protocol):
@@ -785,6 +786,27 @@ def cpu_cost(cfg: RLRunConfig, sft_missing: bool = False, family=None) -> dict |
     return {"minutes": sum(v for v in parts.values() if v), "parts": parts, "path": path, "variant": var,
             "peak_gib": c.get("peak_gib")}
 
+# %% ../nbs/10_rl.ipynb #deb70450
+# Seconds of rollout per trajectory on the 2-core development CPU, keyed like `CPU_COSTS`: the committed records'
+# `rollout_seconds` over their rollouts (results/rl_0.5B_grpo_curriculum_easy8_f0_s0.json: 361.1 s for 16 rollouts;
+# results/rl_0.5B_grpo_success_probe64_f0_s0.json: 296.7 s for 256; both rolled out turn by turn on a compiled
+# engine, so an eager continuous engine's pace is within ~10 % of them).
+CPU_ROLLOUT_S = {"0.5B": {"bfloat16": {"default": 22.6, "probe": 1.16}}}
+
+def expected_generate_seconds(cfg: RLRunConfig, family=None) -> float | None:
+    """Seconds the run's rollout engine is expected to spend generating: steps x rollouts per step x the measured
+    seconds per rollout of its scale, compute path and variant (`CPU_ROLLOUT_S`, `cost_variant`), plus its validation
+    passes x `n_val` x the measured seconds per validation query (`CPU_COSTS`' `val_query_min`). None on a GPU or
+    where the variant was not measured (then `eager_engine` keeps the engine eager)."""
+    if on_cuda(): return None
+    path, var = run_dtype(cfg).dtype, cost_variant(cfg, family)
+    per = CPU_ROLLOUT_S.get(cfg.scale, {}).get(path, {}).get(var)
+    if per is None: return None
+    passes = (1 + cfg.total_steps // max(1, cfg.save_steps)) if cfg.n_val else 0
+    val_min = CPU_COSTS.get(cfg.scale, {}).get(path, {}).get(var, {}).get("val_query_min") or 0.0
+    return cfg.total_steps * cfg.batch_size * cfg.group_size * per + passes * cfg.n_val * val_min * 60
+
+
 # %% ../nbs/10_rl.ipynb #1d801d5a
 def run_plan(cfg: RLRunConfig, family=None) -> str:
     """What `train_rl(cfg)` is about to do, in words: task family and prompts, steps x prompts x G, episode limits,
@@ -1235,7 +1257,8 @@ def build_trainer(cfg: RLRunConfig, model, tokenizer, train_tasks: Sequence, val
               rollout_func=make_rollout_func(cfg, train_tasks, tokenizer, sandbox=sandbox, stats=stats,
                                              log_dir=cfg.out_dir if is_main_rank() else None, family=fam))
     tiny = get_spec(cfg.scale).tiny_config is not None
-    with fd_stdout(), trl_engine_dtype(engine_dtype(cfg.dtype, tiny)):   # TRL starts the colocated vLLM engine here
+    eager = eager_engine(expected_generate_seconds(cfg, fam))   # compiled only if the run generates long enough
+    with fd_stdout(), trl_engine_dtype(engine_dtype(cfg.dtype, tiny), enforce_eager=eager):   # TRL starts its vLLM here
         trainer = _grpo_trainer_cls()(**kw)
     val_cb.trainer = trainer
     trainer.star_validation, trainer.star_adv_epsilon = val_cb, cfg.adv_epsilon
@@ -1440,6 +1463,7 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
         engine = _engine_info(cfg)
         if cfg.use_vllm:   # the engine's own precision (vLLM's "auto": bfloat16 for a float32 checkpoint on CPU)
             engine["vllm_dtype"] = str(trainer.vllm_generation.llm.llm_engine.model_config.dtype).removeprefix("torch.")
+            engine["vllm_eager"] = bool(trainer.vllm_generation.llm.llm_engine.model_config.enforce_eager)
         last = str(point.checkpoint) if point.checkpoint else None
         t_train = time.time()
         if last is not None and point.step >= cfg.optimizer_steps:  # a finished run: re-read its state, take no extra step
