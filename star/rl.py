@@ -998,6 +998,7 @@ def row_signal(inputs: dict, beta: float = 0.0, entropy_bonus: bool = False, tol
     a = inputs["advantages"].abs() > tol
     return has & (a if a.dim() == 1 else (a & m).any(-1))
 
+# %% ../nbs/10_rl.ipynb #7a75343d
 def _extent(mask, side: str) -> int:
     "Columns of a (B, T) mask to keep: from the first column any row uses ('left' padding) or up to the last ('right')."
     cols = mask.any(0).nonzero().flatten()
@@ -1063,7 +1064,6 @@ def regroup_window(micro_batches: Sequence[dict], signal=None) -> list[dict]:
             else: out[j][k] = v[perm[j * b:(j + 1) * b]]
     return out
 
-
 # %% ../nbs/10_rl.ipynb #5d28ffff
 @contextmanager
 def _cpu_map_location():
@@ -1087,11 +1087,11 @@ def _replay_epochs(sampler, epoch: int) -> None:
     sampler.generator.manual_seed(sampler.seed)
     for _ in range(epoch): torch.randperm(sampler.num_samples, generator=sampler.generator)
 
-class _UpdateMixin:
-    """The update rules of "The update" above, on top of TRL's `GRPOTrainer`: micro-batches re-cut by length within
-    an optimiser step (`star_regroup`) and trimmed to their own extent (`star_trim`), micro-batches without signal
-    skipped (`star_skip`), the old log-probs of chunks without signal not computed; `star/skipped`, `star/padding`
-    and `star/padding_untrimmed` in TRL's log."""
+# %% ../nbs/10_rl.ipynb #c6cee183
+class _UpdateRows:
+    """The generation side of `_UpdateMixin`: which episodes of a rollout batch carry signal (`_star_rows`, from
+    the advantages `group_advantages` gives `_star_rewards` and the loss mask), their old log-probs skipped where they
+    carry none, the counters behind `star/skipped` and `star/padding` in TRL's log."""
     star_skip = star_trim = star_regroup = True
     _star_rows = None
 
@@ -1101,52 +1101,6 @@ class _UpdateMixin:
 
     def _no_signal_rules(self) -> dict:
         return dict(beta=float(self.beta or 0.0), entropy_bonus=bool(getattr(self, "_entropy_bonus_enabled", False)))
-
-    def _can_regroup(self) -> bool:
-        return (self.star_regroup and self.args.per_device_train_batch_size > 1 and self.loss_type in REGROUPABLE_LOSSES
-                and getattr(self, "top_entropy_quantile", 1.0) >= 1.0)
-
-    def _prepare_inputs(self, generation_batch):
-        if not self.model.training: return super()._prepare_inputs(generation_batch)
-        every = self.args.steps_per_generation * self.num_iterations
-        fresh = self._step % every == 0 or self._buffered_inputs is None
-        inputs = super()._prepare_inputs(generation_batch)
-        if fresh and self._can_regroup() and not any(inputs.get(k) is not None for k in _UNTRIMMABLE):
-            ga, buf = self.args.gradient_accumulation_steps, self._buffered_inputs
-            self._buffered_inputs = [mb for w in range(0, len(buf), ga)
-                                     for mb in regroup_window(buf[w:w + ga], self._rows_signal(buf[w:w + ga]))]
-            inputs = self._buffered_inputs[self._step % self.args.steps_per_generation]
-        if not self.star_trim: return inputs
-        trimmed, self._star_trim_stats = trim_micro_batch(inputs)
-        return trimmed
-
-    def _count_trained(self):
-        "Padding of the micro-batch about to be computed (`_prepare_inputs` left its numbers)."
-        before, after, real = getattr(self, "_star_trim_stats", None) or (0, 0, 0)
-        acc, self._star_trim_stats = self._star_counts(), None
-        acc[2] += after - real; acc[3] += after; acc[4] += before - after   # padding, positions, positions trimmed off
-
-    def _rows_signal(self, mbs):
-        import torch
-        return torch.cat([row_signal(mb, **self._no_signal_rules()) for mb in mbs])
-
-    def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):
-        import torch
-        if not self.model.training: return super().compute_loss(model, inputs, return_outputs, num_items_in_batch)
-        acc = self._star_counts()
-        acc[0] += 1
-        if (not self.star_skip or getattr(self, "aux_loss_enabled", False)
-                or bool(row_signal(inputs, **self._no_signal_rules()).any())):
-            self._count_trained()
-            return super().compute_loss(model, inputs, return_outputs, num_items_in_batch)
-        acc[1] += 1
-        self._star_trim_stats = None
-        if self.accelerator.num_processes == 1 and not uses_deepspeed(self.args):
-            if self.accelerator.sync_gradients:   # the optimiser steps as after TRL's zero gradients
-                for p in model.parameters():
-                    if p.requires_grad and p.grad is None: p.grad = torch.zeros_like(p)
-            return torch.zeros((), device=inputs["completion_ids"].device, requires_grad=True)
-        return super().compute_loss(model, minimal_inputs(inputs), return_outputs, num_items_in_batch)
 
     def _generate(self, prompts):
         out = super()._generate(prompts)
@@ -1203,6 +1157,60 @@ class _UpdateMixin:
             self._metrics["train"]["star/padding_untrimmed"].append((pad + saved) / (pos + saved))
         return super().log(logs, start_time)
 
+# %% ../nbs/10_rl.ipynb #898201fa
+class _UpdateMixin(_UpdateRows):
+    """The update rules of "The update" above, on top of TRL's `GRPOTrainer`: micro-batches re-cut by length within
+    an optimiser step (`star_regroup`) and trimmed to their own extent (`star_trim`), micro-batches without signal
+    skipped (`star_skip`); the generation side -- old log-probs of chunks without signal not computed, `star/skipped`,
+    `star/padding` and `star/padding_untrimmed` in TRL's log -- is `_UpdateRows`."""
+
+    def _can_regroup(self) -> bool:
+        return (self.star_regroup and self.args.per_device_train_batch_size > 1 and self.loss_type in REGROUPABLE_LOSSES
+                and getattr(self, "top_entropy_quantile", 1.0) >= 1.0)
+
+    def _prepare_inputs(self, generation_batch):
+        if not self.model.training: return super()._prepare_inputs(generation_batch)
+        every = self.args.steps_per_generation * self.num_iterations
+        fresh = self._step % every == 0 or self._buffered_inputs is None
+        inputs = super()._prepare_inputs(generation_batch)
+        if fresh and self._can_regroup() and not any(inputs.get(k) is not None for k in _UNTRIMMABLE):
+            ga, buf = self.args.gradient_accumulation_steps, self._buffered_inputs
+            self._buffered_inputs = [mb for w in range(0, len(buf), ga)
+                                     for mb in regroup_window(buf[w:w + ga], self._rows_signal(buf[w:w + ga]))]
+            inputs = self._buffered_inputs[self._step % self.args.steps_per_generation]
+        if not self.star_trim: return inputs
+        trimmed, self._star_trim_stats = trim_micro_batch(inputs)
+        return trimmed
+
+    def _count_trained(self):
+        "Padding of the micro-batch about to be computed (`_prepare_inputs` left its numbers)."
+        before, after, real = getattr(self, "_star_trim_stats", None) or (0, 0, 0)
+        acc, self._star_trim_stats = self._star_counts(), None
+        acc[2] += after - real; acc[3] += after; acc[4] += before - after   # padding, positions, positions trimmed off
+
+    def _rows_signal(self, mbs):
+        import torch
+        return torch.cat([row_signal(mb, **self._no_signal_rules()) for mb in mbs])
+
+    def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):
+        import torch
+        if not self.model.training: return super().compute_loss(model, inputs, return_outputs, num_items_in_batch)
+        acc = self._star_counts()
+        acc[0] += 1
+        if (not self.star_skip or getattr(self, "aux_loss_enabled", False)
+                or bool(row_signal(inputs, **self._no_signal_rules()).any())):
+            self._count_trained()
+            return super().compute_loss(model, inputs, return_outputs, num_items_in_batch)
+        acc[1] += 1
+        self._star_trim_stats = None
+        if self.accelerator.num_processes == 1 and not uses_deepspeed(self.args):
+            if self.accelerator.sync_gradients:   # the optimiser steps as after TRL's zero gradients
+                for p in model.parameters():
+                    if p.requires_grad and p.grad is None: p.grad = torch.zeros_like(p)
+            return torch.zeros((), device=inputs["completion_ids"].device, requires_grad=True)
+        return super().compute_loss(model, minimal_inputs(inputs), return_outputs, num_items_in_batch)
+
+# %% ../nbs/10_rl.ipynb #748f62ea
 def _grpo_trainer_cls():
     from trl import GRPOTrainer
     class StarGRPOTrainer(AtomicCheckpoints, _UpdateMixin, GRPOTrainer):
@@ -1231,7 +1239,6 @@ def _grpo_trainer_cls():
         def _load_optimizer_and_scheduler(self, checkpoint):
             with _cpu_map_location(): return super()._load_optimizer_and_scheduler(checkpoint)
     return StarGRPOTrainer
-
 
 # %% ../nbs/10_rl.ipynb #f1b494e2
 def build_trainer(cfg: RLRunConfig, model, tokenizer, train_tasks: Sequence, val_tasks: Sequence = (),

@@ -277,7 +277,7 @@ def train_embedding_rows(model, token_ids):
     W.register_hook(lambda g: g * mask.to(g.device, g.dtype))
     return W
 
-
+# %% ../nbs/09_sft.ipynb #a42816fc
 class ProtocolRows:
     """Rows `token_ids` of a causal LM's tied embedding / LM head trained as a small float32 parameter `param`
     (len(token_ids) x hidden), the embedding itself frozen: the same rows, the same gradient and so the same AdamW
@@ -367,7 +367,6 @@ class ProtocolRows:
         self.model.forward = self._forward
         if self.owner is not None: delattr(*self.owner); self.owner = None
         self._hidden = None
-
 
 # %% ../nbs/09_sft.ipynb #108f7bd7
 def _peak_rss_gib() -> float:
@@ -471,6 +470,19 @@ def _check_resume(out_dir, point, cfg, identity: dict) -> None:
                                f"another output folder (run name), or delete this one to start over.")
 
 # %% ../nbs/09_sft.ipynb #d055b22d
+def _sft_rows(dataset, tok, max_length: int):
+    """(rows, n_dropped): `dataset` tokenised (`tokenize_dataset`, unless it has `input_ids`) to its `input_ids` and
+    `assistant_masks`, without the trajectories longer than `max_length` (never train on a cut one; their number is
+    printed). Raises ValueError if none is left."""
+    data = dataset if "input_ids" in dataset.column_names else tokenize_dataset(dataset, tok)
+    n_in = len(data)
+    data = data.filter(lambda r: len(r["input_ids"]) <= max_length)
+    n_dropped = n_in - len(data)
+    if n_dropped: print(f"train_sft: dropped {n_dropped} of {n_in} trajectories longer than max_length={max_length}")
+    if not len(data): raise ValueError(f"every trajectory is longer than max_length={max_length}")
+    return data.select_columns(["input_ids", "assistant_masks"]), n_dropped
+
+# %% ../nbs/09_sft.ipynb #17a35d8d
 def _train_sft(scale, dataset, out_dir, point, model, tokenizer, lora, row_steps, row_lr, row_max_length, dtype, overrides):
     from trl import SFTTrainer
     from star.checkpoints import atomic_trainer, model_fingerprint, set_aside
@@ -480,13 +492,7 @@ def _train_sft(scale, dataset, out_dir, point, model, tokenizer, lora, row_steps
     cfg = sft_config(scale, out_dir=out_dir, dtype=dtype, **overrides)
     tok = tokenizer if tokenizer is not None else load_tokenizer(scale)
     tok.padding_side = "right"
-    data = dataset if "input_ids" in dataset.column_names else tokenize_dataset(dataset, tok)
-    n_in = len(data)
-    data = data.filter(lambda r: len(r["input_ids"]) <= cfg.max_length)   # never train on a cut trajectory
-    n_dropped = n_in - len(data)
-    if n_dropped: print(f"train_sft: dropped {n_dropped} of {n_in} trajectories longer than max_length={cfg.max_length}")
-    if not len(data): raise ValueError(f"every trajectory is longer than max_length={cfg.max_length}")
-    data = data.select_columns(["input_ids", "assistant_masks"])
+    data, n_dropped = _sft_rows(dataset, tok, cfg.max_length)
     peft_cfg = lora_config(scale, **(lora or {}))
     base_dtype = sft_base_dtype(scale, dtype, cfg.use_cpu) if model is None else str(next(model.parameters()).dtype).removeprefix("torch.")
     _check_resume(out_dir, point, cfg, _run_identity(scale, cfg, data, lora, row_steps, row_lr, row_max_length, base_dtype))
@@ -556,7 +562,7 @@ def _train_sft(scale, dataset, out_dir, point, model, tokenizer, lora, row_steps
     if trainer.accelerator.is_main_process: write_atomic(out_dir / "sft_log.json", json.dumps(log, indent=1, default=str))
     return final
 
-
+# %% ../nbs/09_sft.ipynb #984ca076
 def _merged(scale, peft_model, peft_cfg, rows, row_values, base_dtype, reload: bool):
     """The trained LoRA model merged into float32 weights, with the protocol rows `row_values`: when the base trained in
     bf16 and was loaded here (`reload`), the adapters are merged into a fresh float32 copy of the base (what float32
@@ -571,7 +577,6 @@ def _merged(scale, peft_model, peft_cfg, rows, row_values, base_dtype, reload: b
     out = peft_model.merge_and_unload()
     with torch.no_grad(): out.get_input_embeddings().weight[rows] = row_values.detach().to(out.get_input_embeddings().weight.dtype)
     return out
-
 
 # %% ../nbs/09_sft.ipynb #66b74585
 def sft_run_record(run: str, out_dir, config: dict, final_model: str, git: str | None = None, **extra) -> dict:
