@@ -1144,9 +1144,6 @@ class _UpdateRows:
         return torch.cat(logps), (torch.cat(ents) if compute_entropy else None), None
 
     def log(self, logs, start_time=None):
-        """TRL's, with `star/skipped` (share of micro-batches skipped), `star/padding` (share of computed positions
-        that hold no token) and `star/padding_untrimmed` (the same without trimming). TRL's `entropy` is the mean over
-        the micro-batches computed; a logging window whose every micro-batch was skipped logs it as NaN (not measured)."""
         acc, self._star_acc = self._star_counts(), None
         if self.accelerator.num_processes > 1:
             import torch
@@ -1155,8 +1152,6 @@ class _UpdateRows:
         micro, skipped, pad, pos, saved = acc
         if micro and self.model.training:
             self._metrics["train"]["star/skipped"].append(skipped / micro)
-            if skipped == micro and not self._metrics["train"].get("entropy"):   # no forward ran: not measured
-                self._metrics["train"]["entropy"].append(float("nan"))   # (NaN; null in a record)
         if pos and self.model.training:
             self._metrics["train"]["star/padding"].append(pad / pos)
             self._metrics["train"]["star/padding_untrimmed"].append((pad + saved) / (pos + saved))
