@@ -1,15 +1,19 @@
 """Benchmark: the rollout engines. The same model, validation tasks, group and sampling settings are rolled out, in one
 run, through
 
-* `vllm`: `VLLMPolicy` on a vLLM engine (`star.models.make_llm`: the CPU build here, the CUDA build on GPU nodes);
+* `vllm`: `VLLMPolicy` on a vLLM engine (`star.models.make_llm`: the CPU build here, the CUDA build on GPU nodes),
+  driven continuously (each trajectory's next turn submitted as soon as its tool call returns: `rollout_batch`'s
+  default on vLLM);
+* `vllm-turns`: the same engine turn by turn (`rollout_batch(continuous=False)`: one `generate` call per turn);
 * `hf`: `HFPolicy`, batched transformers `generate` (one call per turn for the whole group, prefix cache warmed on the
   system prompt) -- the fallback engine where vLLM is not installed;
 * `hf-sequential` (`--sequential`): `HFPolicy` one trajectory at a time, the way the reference
   `Inference/react_agent.py` loop serves one query after another.
 
 All go through `star.agent.rollout_batch` against the real sandbox. Reports policy tokens per second (generated tokens /
-wall time of the rollouts, tools included) and per CPU second of this process, and prints the line
-`rollout tokens/s vllm/hf = R×`. `--keep-weights` builds the vLLM engine the way TRL's colocated training needs it on a
+wall time of the rollouts, tools included) and per CPU second of this process, and prints the lines
+`rollout tokens/s vllm/hf = R×` and `vllm continuous / turn by turn = R×`. (The continuous loop against plain vLLM
+`generate` at equal sequences is `bench/grpo_step.py --part rollout`.) `--keep-weights` builds the vLLM engine the way TRL's colocated training needs it on a
 CPU (`keep_cpu_linear_weights`: plain `F.linear` instead of vLLM's packed oneDNN kernels), i.e. the engine `train_rl`
 rolls out with. Both engines compute in the same precision: `--dtype` (default "auto": `star.models.dtype_choice`,
 bf16 only where this CPU has it natively), and the first line of the output names the machine and that choice
@@ -35,11 +39,12 @@ def cached_offline(scale: str) -> bool:
     return (cache_dir() / "models" / f"{Path(src.filename).stem}-{src.sha256[:12]}" / "star_checkpoint.json").exists()
 
 
-def run(policy, tok, tasks, args, sandbox, batched=True):
-    "Roll out `group_size` samples of every task (batched, or one trajectory at a time). Returns (rollouts, wall s, CPU s)."
+def run(policy, tok, tasks, args, sandbox, batched=True, continuous=None):
+    """Roll out `group_size` samples of every task (batched -- continuously where the policy can, unless `continuous`
+    is False -- or one trajectory at a time). Returns (rollouts, wall s, CPU s)."""
     kw = dict(sandbox=sandbox, max_turns=args.turns, max_policy_turns=args.turns, max_no_action=None,
               max_new_tokens_per_turn=args.max_new_tokens, max_context=args.max_context,
-              temperature=args.temperature, top_p=args.top_p)
+              temperature=args.temperature, top_p=args.top_p, continuous=continuous)
     t0, c0 = time.perf_counter(), time.process_time()
     if batched: ros = rollout_batch(policy, tok, tasks, group_size=args.group_size, seed=args.seed, **kw)
     else:
@@ -98,9 +103,11 @@ def main():
           f"{', compiled' if args.compile else ', eager'}) ready in "
           f"{time.perf_counter() - t0:.1f}s", flush=True)
     vp = VLLMPolicy(llm, tok)
-    run(vp, tok, tasks[:1], argparse.Namespace(**{**vars(args), "group_size": 1, "turns": 1, "max_new_tokens": 4}),
-        sandbox)                                          # warm-up request (first-call allocations)
-    res["vllm"] = summary("vllm", *run(vp, tok, tasks, args, sandbox))
+    for name, continuous in (("vllm", None), ("vllm-turns", False)):
+        llm.llm_engine.reset_prefix_cache()               # each arm: the same cache, warmed by the same request
+        run(vp, tok, tasks[:1], argparse.Namespace(**{**vars(args), "group_size": 1, "turns": 1, "max_new_tokens": 4}),
+            sandbox)                                      # warm-up request (first-call allocations)
+        res[name] = summary(name, *run(vp, tok, tasks, args, sandbox, continuous=continuous))
     del vp, llm
     import gc; gc.collect()
     t0 = time.perf_counter()
@@ -118,6 +125,8 @@ def main():
     ratio = res["vllm"]["tokens_per_s"] / res["hf"]["tokens_per_s"]
     cpu_ratio = res["vllm"]["tokens_per_cpu_s"] / res["hf"]["tokens_per_cpu_s"]
     print(f"rollout tokens/s vllm/hf = {ratio:.2f}x (per CPU second of this process: {cpu_ratio:.2f}x)")
+    print(f"vllm continuous / turn by turn = {res['vllm']['tokens_per_s'] / res['vllm-turns']['tokens_per_s']:.2f}x "
+          f"(load {os.getloadavg()[0]:.2f})")
     if args.json:
         Path(args.json).write_text(json.dumps(dict(model=args.model, dtype=dtype, vllm_dtype=vdtype, args=vars(args),
                                                    results=res, ratio=round(ratio, 2)), indent=1))

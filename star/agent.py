@@ -555,47 +555,114 @@ class VLLMPolicy:
     `logprobs_mode="processed_logprobs"`; NaN if vLLM reports none) and whose `entropies` (nats) are estimated from
     the top-`top_logprobs` log-probs (a lower bound), or NaN (not measured) with `top_logprobs=0`, the default: vLLM
     then returns only the sampled token's log-prob, and ranking the vocabulary for every token is skipped (ARPO, the
-    one consumer of these entropies, asks for 10 as its reference code does: `RLRunConfig.arpo_top_logprobs`). `eos`: end-of-turn ids (default `eos_ids(tokenizer)`). Raises
-    ImportError if vllm is missing."""
-    def __init__(self, llm, tokenizer, eos: list[int] | None = None, top_logprobs: int = 0):
+    one consumer of these entropies, asks for 10 as its reference code does: `RLRunConfig.arpo_top_logprobs`).
+    `eos`: end-of-turn ids (default `eos_ids(tokenizer)`). `continuous` (default True): `rollout_batch` drives the
+    engine request by request (`stream`: each trajectory's next turn is submitted as soon as its tool call returns)
+    where the engine allows it (`llm.llm_engine` with `add_request` / `step`); else one `generate` call per turn.
+    Raises ImportError if vllm is missing."""
+    def __init__(self, llm, tokenizer, eos: list[int] | None = None, top_logprobs: int = 0, continuous: bool = True):
         try: import vllm  # noqa: F401
         except ImportError as e:
             raise ImportError("VLLMPolicy needs vLLM (`pip install -e .[cpu]` on CPU, `.[gpu]` on GPU nodes); "
                               "else use HFPolicy") from e
         self.llm, self.tokenizer, self.k, self.seed = llm, tokenizer, top_logprobs, None
         self.eos = list(eos) if eos is not None else eos_ids(tokenizer)
-        self.n_calls, self._seeded_calls = 0, 0
+        self.n_calls, self._seeded_calls, self.n_requests = 0, 0, 0
+        engine = getattr(llm, "llm_engine", None)
+        self.continuous = bool(continuous) and all(hasattr(engine, a) for a in ("add_request", "step", "abort_request"))
 
     def reseed(self, seed: int):
         "Seed the following calls: request r of the c-th call after this one gets `stream_seed(seed, c, r)`."
         self.seed, self._seeded_calls = int(seed), 0
 
+    def _params(self, budget: int, temperature: float, top_p: float, stop, seed):
+        from vllm import SamplingParams
+        return SamplingParams(n=1, temperature=temperature, top_p=top_p, max_tokens=budget, stop=list(stop or []),
+                              stop_token_ids=self.eos, include_stop_str_in_output=True, logprobs=self.k,
+                              skip_special_tokens=False, seed=seed)
+
     def sampling_params(self, budgets: list[int], temperature: float, top_p: float, stop) -> list:
         "The `vllm.SamplingParams` of one call, one per prompt (see the class docstring)."
-        from vllm import SamplingParams
-        return [SamplingParams(n=1, temperature=temperature, top_p=top_p, max_tokens=b, stop=list(stop or []),
-                               stop_token_ids=self.eos, include_stop_str_in_output=True, logprobs=self.k,
-                               skip_special_tokens=False,
-                               seed=None if self.seed is None else stream_seed(self.seed, self._seeded_calls, r))
+        return [self._params(b, temperature, top_p, stop,
+                             None if self.seed is None else stream_seed(self.seed, self._seeded_calls, r))
                 for r, b in enumerate(budgets)]
+
+    def _generation(self, out) -> Generation:
+        "A `Generation` from a finished vLLM `RequestOutput` (see the class docstring for log-probs and entropies)."
+        import math
+        c = out.outputs[0]
+        ids, lps, ents = list(c.token_ids), [], []
+        for t, d in zip(ids, c.logprobs or [{}] * len(ids)):
+            lps.append(float(d[t].logprob) if t in d else float("nan"))
+            if not self.k: ents.append(float("nan")); continue
+            ps = [math.exp(v.logprob) for v in d.values() if math.isfinite(v.logprob)]
+            ents.append(-sum(q * math.log(q) for q in ps if q > 0))
+        return Generation(ids, lps, ents, "length" if c.finish_reason == "length" else "stop")
 
     def generate(self, prompts, max_new_tokens, temperature: float = 1.0, top_p: float = 1.0, stop=STOP):
         "See `Policy`. One `llm.generate` call for the whole batch."
-        import math
         self.n_calls += 1; self._seeded_calls += 1
         params = self.sampling_params(_budgets(max_new_tokens, len(prompts)), temperature, top_p, stop)
+        self.n_requests += len(prompts)
         outs = self.llm.generate([{"prompt_token_ids": list(p)} for p in prompts], params, use_tqdm=False)
-        res = []
-        for o in outs:
-            c = o.outputs[0]
-            ids, lps, ents = list(c.token_ids), [], []
-            for t, d in zip(ids, c.logprobs or [{}] * len(ids)):
-                lps.append(float(d[t].logprob) if t in d else float("nan"))
-                if not self.k: ents.append(float("nan")); continue
-                ps = [math.exp(v.logprob) for v in d.values() if math.isfinite(v.logprob)]
-                ents.append(-sum(q * math.log(q) for q in ps if q > 0))
-            res.append(Generation(ids, lps, ents, "length" if c.finish_reason == "length" else "stop"))
-        return res
+        return [self._generation(o) for o in outs]
+
+
+# %% ../nbs/04_agent.ipynb #1ddcdb48
+class _VLLMStream:
+    """Requests of one `rollout_batch` call on a vLLM engine, submitted one by one (`LLMEngine.add_request`) and
+    collected as the engine finishes them (`LLMEngine.step`): continuous batching across turns. Request `(key, turn)`
+    is seeded `stream_seed(seed, c0 + 1 + turn, key)` once the policy was reseeded (c0: the policy's call count when
+    the stream opened), the seed the turn-synchronous `generate` gives row `key` of call `turn` when every trajectory
+    is still running; closing it advances the call count past the turns it played and aborts what is still pending."""
+    def __init__(self, policy: VLLMPolicy, temperature: float, top_p: float, stop):
+        self.p, self.engine = policy, policy.llm.llm_engine
+        self.temperature, self.top_p, self.stop = temperature, top_p, list(stop or [])
+        self.base, self.turns, self.pending, self.n_steps = policy._seeded_calls, 0, {}, 0
+        counter = getattr(policy.llm, "request_counter", None)   # the ids `LLM.generate` uses: never two alike
+        self._next_id = (lambda: str(next(counter))) if counter is not None else (lambda: f"star-{time.monotonic_ns()}")
+        self._prepare = getattr(policy.llm, "_preprocess_cmpl_one", None) or (lambda p: p)   # as `LLM.generate` does
+
+    def submit(self, key: int, turn: int, prompt: list[int], max_new_tokens: int):
+        "Queue turn `turn` (0-based within this stream) of trajectory `key`: `prompt` token ids, `max_new_tokens` >= 1."
+        from vllm.sampling_params import RequestOutputKind
+        p = self.p
+        seed = None if p.seed is None else stream_seed(p.seed, self.base + 1 + turn, key)
+        params = p._params(max_new_tokens, self.temperature, self.top_p, self.stop, seed)
+        params.output_kind = RequestOutputKind.FINAL_ONLY      # one output per request, when it finishes
+        rid = self._next_id()
+        self.engine.add_request(rid, self._prepare({"prompt_token_ids": list(prompt)}), params)
+        self.pending[rid] = key
+        self.turns = max(self.turns, turn + 1); p.n_requests += 1
+
+    def poll(self) -> list[tuple[int, Generation]]:
+        """Step the engine until at least one pending request finishes; returns `[(key, Generation)]` of every request
+        that finished in that step (none if nothing is pending). Raises RuntimeError if the engine lost a request."""
+        while self.pending:
+            if not self.engine.has_unfinished_requests():
+                raise RuntimeError(f"the vLLM engine finished without {len(self.pending)} pending request(s)")
+            outs = self.engine.step(); self.n_steps += 1
+            done = [(self.pending.pop(o.request_id), self.p._generation(o)) for o in outs
+                    if getattr(o, "finished", False) and o.request_id in self.pending]
+            if done: return done
+        return []
+
+    def close(self):
+        "Abort the requests still pending (after an error) and advance the policy's seeded-call count."
+        if self.pending: self.engine.abort_request(list(self.pending))
+        self.pending = {}
+        self.p._seeded_calls = self.base + self.turns
+
+    def __enter__(self): return self
+    def __exit__(self, *exc): self.close()
+
+
+@patch
+def stream(self: VLLMPolicy, temperature: float = 1.0, top_p: float = 1.0, stop=STOP) -> _VLLMStream:
+    "A `_VLLMStream` (a context manager) of requests with these sampling settings. Needs `self.continuous`."
+    if not self.continuous: raise RuntimeError("this engine has no request-level API (llm.llm_engine.add_request/step)")
+    return _VLLMStream(self, temperature, top_p, stop)
+
 
 # %% ../nbs/04_agent.ipynb #f5465178
 class ScriptedPolicy:
@@ -604,14 +671,16 @@ class ScriptedPolicy:
     `star.teacher.solve`). The prompt's query picks the script and its number of assistant turns picks the turn;
     the turn is tokenised and cut as a sampling backend would (`cut_at_stop`: end-of-turn id, stop string, budget).
     `eos=True` appends the end-of-turn token to every turn. Log-probs and entropies are 0.0 (a point mass).
-    Raises KeyError for an unknown query and IndexError past the end of a script."""
-    def __init__(self, tokenizer, scripts, eos: bool = False):
+    `continuous=True` lets `rollout_batch` drive it request by request (`stream`) like a vLLM engine that makes one
+    token per step for every request in flight, so a shorter turn comes back first. Raises KeyError for an unknown
+    query and IndexError past the end of a script."""
+    def __init__(self, tokenizer, scripts, eos: bool = False, continuous: bool = False):
         if not isinstance(scripts, dict):
             scripts = {t.messages[1]["content"]: [m["content"] for m in t.messages if m["role"] == "assistant"]
                        for t in scripts}
-        self.tokenizer, self.scripts, self.eos_flag = tokenizer, scripts, eos
+        self.tokenizer, self.scripts, self.eos_flag, self.continuous = tokenizer, scripts, eos, continuous
         self.eos = eos_ids(tokenizer)
-        self.n_calls, self.calls = 0, []
+        self.n_calls, self.calls, self.finished = 0, [], []
 
     def _which(self, prompt: list[int]) -> tuple[str, int]:
         text = self.tokenizer.decode(prompt)
@@ -619,17 +688,46 @@ class ScriptedPolicy:
             if f"<|im_start|>user\n{q}<|im_end|>" in text: return q, text.count("<|im_start|>assistant\n") - 1
         raise KeyError("no script for this prompt's query")
 
+    def _reply(self, prompt: list[int], budget: int, stop) -> Generation:
+        q, k = self._which(prompt)
+        if k >= len(self.scripts[q]): raise IndexError(f"script has {len(self.scripts[q])} turns, asked for turn {k + 1}")
+        ids = self.tokenizer.encode(self.scripts[q][k], add_special_tokens=False) + (self.eos[:1] if self.eos_flag else [])
+        n, why = cut_at_stop(ids, self.tokenizer, list(stop or []), self.eos, budget)
+        return Generation(ids[:n], [0.0] * n, [0.0] * n, why)
+
     def generate(self, prompts, max_new_tokens, temperature: float = 1.0, top_p: float = 1.0, stop=STOP):
         "See `Policy`. Records each call's batch size in `calls`."
         self.n_calls += 1; self.calls.append(len(prompts))
-        out = []
-        for p, b in zip(prompts, _budgets(max_new_tokens, len(prompts))):
-            q, k = self._which(p)
-            if k >= len(self.scripts[q]): raise IndexError(f"script has {len(self.scripts[q])} turns, asked for turn {k + 1}")
-            ids = self.tokenizer.encode(self.scripts[q][k], add_special_tokens=False) + (self.eos[:1] if self.eos_flag else [])
-            n, why = cut_at_stop(ids, self.tokenizer, list(stop or []), self.eos, b)
-            out.append(Generation(ids[:n], [0.0] * n, [0.0] * n, why))
-        return out
+        return [self._reply(p, b, stop) for p, b in zip(prompts, _budgets(max_new_tokens, len(prompts)))]
+
+    def stream(self, temperature: float = 1.0, top_p: float = 1.0, stop=STOP) -> "_ScriptedStream":
+        "Requests served as by a continuous-batching engine (see the class docstring); `finished` logs `(key, turn)`s."
+        return _ScriptedStream(self, list(stop or []))
+
+
+class _ScriptedStream:
+    """`ScriptedPolicy`'s requests as a continuous-batching engine serves them: every request in flight gains one
+    token per step, so `poll` returns the pending requests with the fewest tokens left (ties: first submitted)."""
+    def __init__(self, policy: ScriptedPolicy, stop: list[str]):
+        self.p, self.stop, self.pending, self.n_steps = policy, stop, [], 0
+
+    def submit(self, key: int, turn: int, prompt: list[int], max_new_tokens: int):
+        g = self.p._reply(prompt, max_new_tokens, self.stop)
+        self.pending.append([max(1, len(g.token_ids)), key, turn, g])
+
+    def poll(self) -> list[tuple[int, Generation]]:
+        if not self.pending: return []
+        left = min(x[0] for x in self.pending)
+        self.n_steps += left
+        for x in self.pending: x[0] -= left
+        done = [x for x in self.pending if x[0] == 0]
+        self.pending = [x for x in self.pending if x[0] > 0]
+        self.p.finished += [(k, t) for _, k, t, _ in done]
+        return [(k, g) for _, k, _, g in done]
+
+    def close(self): self.pending = []
+    def __enter__(self): return self
+    def __exit__(self, *exc): self.close()
 
 
 # %% ../nbs/04_agent.ipynb #17a5f44c
@@ -809,12 +907,74 @@ def _progress_bar(progress: bool | str, total: int):
     return tqdm(total=total, desc=progress if isinstance(progress, str) else "rollouts", unit="traj",
                 file=sys.stderr, mininterval=2.0, dynamic_ncols=False, ncols=100, position=0)
 
-def _show_progress(bar, done: int, batch: dict, n_active: int, n_generated: int, t_start: float):
-    "Advance `bar` by `done` finished trajectories; its postfix: turn, trajectories running, tokens generated and their rate."
-    rate = n_generated / max(time.perf_counter() - t_start, 1e-9)
-    bar.set_postfix_str(f"turn {batch['n_generate_calls']}, {n_active} running, {n_generated:,} tokens "
-                        f"({rate:.0f}/s)", refresh=True)
-    bar.update(done)
+def _progress_view(bar, batch: dict, t_start: float) -> Callable:
+    """`show(done, n_active, n_new_tokens, force=False)`: counts the tokens generated and advances `bar` (if any) by
+    `done` finished trajectories; its postfix -- the turn (turn-synchronous) or the turns done (continuous), the
+    trajectories running, the tokens generated and their rate -- is redrawn when forced (once per turn), when a
+    trajectory finished, or every 2 s."""
+    state = {"tokens": 0, "last": 0.0}
+    def show(done: int, n_active: int, n_new: int, force: bool = False):
+        state["tokens"] += n_new
+        if bar is None: return
+        now = time.perf_counter()
+        if force or done or now - state["last"] >= 2.0:
+            where = (f"turn {batch['n_generate_calls']}" if batch["mode"] == "turns"
+                     else f"{batch['n_requests']} turns done")
+            bar.set_postfix_str(f"{where}, {n_active} running, {state['tokens']:,} tokens "
+                                f"({state['tokens'] / max(now - t_start, 1e-9):.0f}/s)", refresh=True)
+            state["last"] = now
+        bar.update(done)
+    return show
+
+
+# %% ../nbs/04_agent.ipynb #125ba6c4
+def _play_turns(policy, runs: list[_Run], step: Callable, budget: Callable, sampling: tuple, batch: dict,
+                show: Callable):
+    """Turn-synchronous driver: one `policy.generate` call per turn for every run still 'partial', then each run's
+    `step` (record, tool call, environment reply, budgets) in run order; runs that end leave the batch."""
+    active = [r for r in runs if r.ro.termination == "partial"]
+    while active:
+        t0 = time.perf_counter()
+        gens = policy.generate([r.ro.input_ids for r in active], [budget(r) for r in active], *sampling)
+        dt = time.perf_counter() - t0
+        batch["n_generate_calls"] += 1; batch["n_requests"] += len(active); batch["generate_s"] += dt
+        if len(gens) != len(active):
+            raise RuntimeError(f"policy returned {len(gens)} generations for {len(active)} prompts")
+        for r, g in zip(active, gens): step(r, g, dt)
+        done = len(active) - sum(r.ro.termination == "partial" for r in active)
+        active = [r for r in active if r.ro.termination == "partial"]
+        show(done, len(active), sum(len(g.token_ids) for g in gens), force=True)
+
+
+def _play_stream(policy, runs: list[_Run], step: Callable, budget: Callable, sampling: tuple, batch: dict,
+                 show: Callable):
+    """Continuous driver: every run's first turn is submitted at once (`policy.stream()`); whenever the engine
+    finishes requests, each one's run takes its `step` (in run order among those finished together) and, if still
+    'partial', its next turn is submitted at once -- no run waits for another's turn. A run's `generate_s` is the time
+    its own requests waited for the engine."""
+    turns, sent = [0] * len(runs), [0.0] * len(runs)
+    with policy.stream(*sampling) as s:
+        def submit(i):
+            s.submit(i, turns[i], runs[i].ro.input_ids, budget(runs[i]))
+            turns[i] += 1; sent[i] = time.perf_counter()
+        for i, r in enumerate(runs):
+            if r.ro.termination == "partial": submit(i)
+        n_active = sum(turns)
+        while True:
+            t0 = time.perf_counter()
+            got = s.poll()
+            t1 = time.perf_counter()
+            if not got: break
+            batch["generate_s"] += t1 - t0; batch["n_requests"] += len(got)
+            done = 0
+            for i, g in sorted(got, key=lambda x: x[0]):
+                step(runs[i], g, t1 - sent[i])
+                if runs[i].ro.termination == "partial": submit(i)
+                else: done += 1
+            n_active -= done
+            show(done, n_active, sum(len(g.token_ids) for _, g in got))
+        batch["n_engine_steps"] = getattr(s, "n_steps", None)
+
 
 # %% ../nbs/04_agent.ipynb #aee8224e
 def rollout_batch(policy, tokenizer, tasks=None, *, group_size: int = 1, sandbox=None, max_turns: int = 60,
@@ -822,44 +982,43 @@ def rollout_batch(policy, tokenizer, tasks=None, *, group_size: int = 1, sandbox
                   top_p: float = 1.0, seed: int | None = None, prefixes: list | None = None,
                   max_policy_turns: int | None = None, max_no_action: int | None = 3,
                   stop_on_format_error: bool = False, system: str | None = None, stop: list[str] = STOP,
-                  progress: bool | str = False) -> list[Rollout]:
-    """Run `group_size` ReAct episodes per task of `tasks` (or per partial `Rollout` of `prefixes`), all advancing
-    together on the shared `sandbox` (default: a failure-free `Sandbox()`), one `policy.generate` call per turn (the
-    turn and the ways an episode ends -- `termination` 'answer' | 'tool_budget' | 'max_turns' | 'no_action' |
-    'format_error' | 'env_error' | 'context_limit' -- are described above). Returns the `Rollout`s task-major
-    (`group_size` consecutive samples per task/prefix) with `meta` task_id, group, sample, turns, tool_calls, timing
-    and batch. Raises ValueError unless exactly one of `tasks` and `prefixes` is given, for `group_size` < 1, and for
-    a prefix that does not end with an environment turn."""
+                  progress: bool | str = False, continuous: bool | None = None) -> list[Rollout]:
+    """Run `group_size` ReAct episodes per task of `tasks` (or per partial `Rollout` of `prefixes`) on the shared
+    `sandbox` (default: a failure-free `Sandbox()`): turn-synchronously, one `policy.generate` call per turn, or with
+    `continuous` (default: where the policy offers it, `policy.continuous`: `VLLMPolicy` on an engine) request by
+    request, each trajectory's next turn submitted as soon as its tool call returns (the turn and the ways an episode
+    ends -- `termination` 'answer' | 'tool_budget' | 'max_turns' | 'no_action' | 'format_error' | 'env_error' |
+    'context_limit' -- are described above). Returns the `Rollout`s task-major (`group_size` consecutive samples per
+    task/prefix) with `meta` task_id, group, sample, turns, tool_calls, timing and batch. Raises ValueError unless
+    exactly one of `tasks` and `prefixes` is given, for `group_size` < 1, for a prefix that does not end with an
+    environment turn, and for `continuous=True` with a policy that has no `stream`."""
     from star.sandbox import Sandbox
     t_start = time.perf_counter()
     if (tasks is None) == (prefixes is None): raise ValueError("pass exactly one of `tasks` and `prefixes`")
     if group_size < 1: raise ValueError("group_size must be >= 1")
+    if continuous is None: continuous = bool(getattr(policy, "continuous", False)) and hasattr(policy, "stream")
+    elif continuous and not hasattr(policy, "stream"):
+        raise ValueError(f"continuous=True needs a policy with `stream` ({type(policy).__name__} has none)")
     sandbox = Sandbox() if sandbox is None else sandbox
     max_policy_turns = max_turns if max_policy_turns is None else max_policy_turns
     if seed is not None and hasattr(policy, "reseed"): policy.reseed(seed)
     eos = set(eos_ids(tokenizer))
     runs = _start_runs(tokenizer, tasks, prefixes, group_size, system)
-    batch = {"n_generate_calls": 0, "generate_s": 0.0, "tool_s": 0.0, "n_trajectories": len(runs)}
+    batch = {"mode": "continuous" if continuous else "turns", "n_generate_calls": 0, "n_requests": 0,
+             "generate_s": 0.0, "tool_s": 0.0, "n_trajectories": len(runs)}
     limits = dict(max_context=max_context, max_turns=max_turns, max_policy_turns=max_policy_turns,
                   max_no_action=max_no_action, stop_on_format_error=stop_on_format_error)
+    step = lambda r, g, dt: _step(r, g, dt, tokenizer, eos, sandbox, batch, **limits)
+    budget = lambda r: min(max_new_tokens_per_turn, max_context - r.length)
     bar = _progress_bar(progress, len(runs))
     for r in runs:
         if max_context - r.length < 1: r.end("context_limit", True)
-    active, n_generated = [r for r in runs if r.ro.termination == "partial"], 0
-    if bar is not None: bar.update(len(runs) - len(active))
-    while active:
-        budgets = [min(max_new_tokens_per_turn, max_context - r.length) for r in active]
-        t0 = time.perf_counter()
-        gens = policy.generate([r.ro.input_ids for r in active], budgets, temperature, top_p, list(stop))
-        dt = time.perf_counter() - t0
-        batch["n_generate_calls"] += 1; batch["generate_s"] += dt
-        n_generated += sum(len(g.token_ids) for g in gens)
-        if len(gens) != len(active): raise RuntimeError(f"policy returned {len(gens)} generations for {len(active)} prompts")
-        for r, g in zip(active, gens): _step(r, g, dt, tokenizer, eos, sandbox, batch, **limits)
-        done = len(active) - sum(r.ro.termination == "partial" for r in active)
-        active = [r for r in active if r.ro.termination == "partial"]
-        if bar is not None: _show_progress(bar, done, batch, len(active), n_generated, t_start)
+    if bar is not None: bar.update(sum(r.ro.termination != "partial" for r in runs))
+    show = _progress_view(bar, batch, t_start)
+    play = _play_stream if continuous else _play_turns
+    play(policy, runs, step, budget, (temperature, top_p, list(stop)), batch, show)
     if bar is not None: bar.close()
     batch["wall_s"] = time.perf_counter() - t_start
     for r in runs: r.ro.meta.update(timing=dict(r.timing), batch=batch)
     return [r.ro for r in runs]
+

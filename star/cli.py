@@ -315,21 +315,26 @@ KERNEL_ARGS = ["--IPKernelApp.log_level=CRITICAL"]
 def execute(notebook, output, parameters: dict, root, stream=None) -> Path:
     """Execute the notebook `notebook` into `output` with papermill (kernel `python3`, working directory `root`),
     streaming cell outputs to `stream` (default stdout). Returns the output Path; raises papermill's
-    PapermillExecutionError when a cell fails (the executed copy, with the error, is written)."""
+    PapermillExecutionError when a cell fails (the executed copy, with the error, is written). The kernel starts
+    under tcmalloc / jemalloc where one is installed (`star.memory.allocator_env`: `LD_PRELOAD`, which only a new
+    process can take)."""
     import papermill as pm
+    from star.memory import allocator_env
     output = Path(output); output.parent.mkdir(parents=True, exist_ok=True)
     log = logging.getLogger("papermill")
     handler, saved = _Echo(stream or sys.stdout), (log.level, log.propagate)
     log.addHandler(handler); log.setLevel(logging.INFO); log.propagate = False
-    streamed = os.environ.get("STAR_STREAMED")
+    streamed, preload = os.environ.get("STAR_STREAMED"), os.environ.get("LD_PRELOAD")
     os.environ["STAR_STREAMED"] = "1"          # the kernel inherits it: `star.sft.announce` then prints once
+    if allocator_env().get("LD_PRELOAD"): os.environ["LD_PRELOAD"] = allocator_env()["LD_PRELOAD"]   # ... and this
     try:
         pm.execute_notebook(str(notebook), str(output), parameters=parameters, cwd=str(root), kernel_name="python3",
                             log_output=True, progress_bar=False, extra_arguments=KERNEL_ARGS)
     finally:
         log.removeHandler(handler); log.setLevel(saved[0]); log.propagate = saved[1]
-        if streamed is None: os.environ.pop("STAR_STREAMED", None)
-        else: os.environ["STAR_STREAMED"] = streamed
+        for k, v in (("STAR_STREAMED", streamed), ("LD_PRELOAD", preload)):
+            if v is None: os.environ.pop(k, None)
+            else: os.environ[k] = v
     return output
 
 

@@ -15,11 +15,13 @@ GiB = 2 ** 30
 
 # %% auto #0
 __all__ = ['GiB', 'QWEN25', 'TOKEN_CHUNK', 'VOCAB_CHUNK', 'PHASES', 'VALIDATION_CASES', 'ENGINE_OVERHEAD_GIB',
-           'ENGINE_ASLEEP_GIB', 'RUNTIME_GIB', 'RESERVE', 'PARTS', 'PAPER_GPU_GB', 'PAPER_HARDWARE', 'SINGLE_GPU_3B',
-           'Arch', 'arch_of', 'model_states', 'layer_saved_bytes', 'step_transient', 'measure_step', 'predict_cpu',
-           'validate', 'validation_table', 'engine_memory', 'MemoryPlan', 'plan', 'MemoryPlanError', 'LauncherError',
+           'ENGINE_ASLEEP_GIB', 'RUNTIME_GIB', 'RESERVE', 'CPU_RUNTIME_GIB', 'PARTS', 'PAPER_GPU_GB', 'PAPER_HARDWARE',
+           'SINGLE_GPU_3B', 'ALLOCATORS', 'Arch', 'arch_of', 'model_states', 'layer_saved_bytes', 'step_transient',
+           'measure_step', 'predict_cpu', 'validate', 'validation_table', 'engine_memory', 'available_gib',
+           'cpu_step_peak', 'needs_checkpointing', 'MemoryPlan', 'plan', 'MemoryPlanError', 'LauncherError',
            'fit_advice', 'deepspeed_zero_stage', 'launcher_advice', 'device_plan', 'require_launcher', 'check_fits',
-           'paper_plans', 'plans_table', 'main']
+           'paper_plans', 'plans_table', 'fast_allocator', 'allocator_env', 'allocator_in_use', 'preload_allocator',
+           'main']
 
 # %% ../nbs/18_memory.ipynb #998a01e3
 @dataclass(frozen=True)
@@ -325,6 +327,42 @@ def engine_memory(arch: Arch, gpu_gb: float, utilization: float, *, tp: int = 1,
                 kv_tokens=kv_tokens, full_episodes=kv_tokens // max_model_len, episodes=episodes,
                 ok=kv_tokens >= max_model_len)
 
+# %% ../nbs/18_memory.ipynb #38df2388
+CPU_RUNTIME_GIB = 1.5   # a training process besides model states and the step: interpreter, torch, tokenizer, data
+                        # (0.5B SFT: 10.8 GiB measured peak RSS vs 9.4 GiB of model states + step predicted)
+
+def available_gib() -> float:
+    "Memory this machine can give a new allocation now, GiB: `MemAvailable` of /proc/meminfo (total RAM elsewhere)."
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"): return int(line.split()[1]) * 1024 / GiB
+    except OSError: pass
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / GiB
+
+def cpu_step_peak(arch: Arch, seq: int, scored: int | None = None, *, param_dtype: str = "float32",
+                  checkpointing: bool = True, lora_r: int = 0) -> float:
+    """Predicted peak resident memory (GiB) of one training step on this CPU: `model_states` of `arch` (LoRA rank
+    `lora_r`: frozen `param_dtype` base + float32 adapters; 0: full fine-tuning in float32 with AdamW), the largest
+    phase of `step_transient` for one sequence of `seq` tokens with `scored` of them scored (default all), bf16
+    autocast, the CPU's torch fold of the LM head, plus `CPU_RUNTIME_GIB`."""
+    a = 4 if param_dtype == "float32" else 2
+    states = model_states(arch, 1, 0, lora_r=lora_r, a=a)
+    ph = step_transient(arch, seq, 1, scored, a=a, c=2, checkpointing=checkpointing, triton=False,
+                        trainable_head=not lora_r, lora=bool(lora_r))
+    return (sum(states.values()) + max(sum(v.values()) for v in ph.values())) / GiB + CPU_RUNTIME_GIB
+
+def needs_checkpointing(arch: Arch, seq: int, scored: int | None = None, *, param_dtype: str = "float32",
+                        lora_r: int = 0, available: float | None = None, reserve: float | None = None) -> tuple[bool, str]:
+    """(checkpointing, why): whether a CPU training step (`cpu_step_peak`) needs gradient checkpointing to fit in
+    `available` GiB (default `available_gib()`, what is free now) less `reserve` of it (default `RESERVE`, 10 %). Off when the step fits without."""
+    free = available_gib() if available is None else float(available)
+    kw = dict(param_dtype=param_dtype, lora_r=lora_r)
+    off, on = cpu_step_peak(arch, seq, scored, checkpointing=False, **kw), cpu_step_peak(arch, seq, scored, checkpointing=True, **kw)
+    fits = off <= free * (1 - (RESERVE if reserve is None else reserve))
+    return (not fits, f"a {seq:,}-token step needs ~{off:.1f} GiB without checkpointing, ~{on:.1f} GiB with it; "
+                      f"{free:.1f} GiB free here: checkpointing {'off' if fits else 'on'}")
+
+
 # %% ../nbs/18_memory.ipynb #53c95b76
 PARTS = ("parameters", "gradients", "optimizer_states", "activations", "logits", "engine", "runtime")
 
@@ -558,10 +596,59 @@ def plans_table(plans: dict) -> str:
                     f"{p.phases['rollout']:.1f} | **{p.per_rank_gb:.1f}** | {'yes' if p.fits else 'NO'}: {p.margin_gb:.1f} |")
     return "\n".join(rows)
 
+# %% ../nbs/18_memory.ipynb #cfee7a65
+ALLOCATORS = (("tcmalloc", ("libtcmalloc_minimal.so.4", "libtcmalloc.so.4")), ("jemalloc", ("libjemalloc.so.2",)))
+_LIB_DIRS = ("/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib", "/usr/local/lib")
+
+def _ldconfig_paths() -> dict:
+    try: out = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError): return {}
+    return {l.split()[0]: l.rsplit("=>", 1)[1].strip() for l in out.splitlines() if "=>" in l}
+
+def fast_allocator(env: dict | None = None) -> tuple[str, str] | None:
+    """(name, path) of the malloc replacement to preload: `$STAR_MALLOC` of `env` (default `os.environ`) if set
+    ('system': none; else a library path),
+    else the first of `ALLOCATORS` (tcmalloc, then jemalloc) that the dynamic linker's cache (`ldconfig -p`) or a
+    usual library folder holds; None where neither is installed (then glibc's malloc stays)."""
+    want = (os.environ if env is None else env).get("STAR_MALLOC", "").strip()
+    if want.lower() == "system": return None
+    if want: return (Path(want).name, want) if Path(want).is_file() else None
+    cache = _ldconfig_paths()
+    for name, sonames in ALLOCATORS:
+        for so in sonames:
+            for p in [cache.get(so)] + [f"{d}/{so}" for d in _LIB_DIRS]:
+                if p and Path(p).is_file(): return name, p
+    return None
+
+def allocator_env(env: dict | None = None) -> dict:
+    "`env` (default `os.environ`) with `fast_allocator`'s library first in `LD_PRELOAD` (unchanged without one)."
+    env = dict(os.environ if env is None else env)
+    fa = fast_allocator(env)
+    if fa is None or fa[1] in env.get("LD_PRELOAD", "").split(":"): return env
+    env["LD_PRELOAD"] = ":".join(x for x in (fa[1], env.get("LD_PRELOAD", "")) if x)
+    return env
+
+def allocator_in_use() -> str:
+    "The malloc of this process: 'tcmalloc' / 'jemalloc' when its library is mapped (/proc/self/maps), else 'glibc'."
+    try: maps = Path("/proc/self/maps").read_text()
+    except OSError: return "glibc"
+    return next((name for name, sonames in ALLOCATORS if any(so.split(".so")[0] in maps for so in sonames)), "glibc")
+
+def preload_allocator(argv: list | None = None) -> None:
+    """Re-execute this program (`sys.executable` with `argv`, default `sys.argv`) under `fast_allocator`'s library,
+    once: a no-op where none is installed, where it is already loaded, or under `$STAR_MALLOC=system`. Call it first
+    thing in a script's `main` (the allocator must be there before the first allocation)."""
+    if allocator_in_use() != "glibc" or os.environ.get("STAR_MALLOC_EXEC") or fast_allocator() is None: return
+    env = allocator_env() | {"STAR_MALLOC_EXEC": "1"}
+    sys.stdout.flush(); sys.stderr.flush()
+    os.execve(sys.executable, [sys.executable] + list(sys.argv if argv is None else argv), env)
+
+
 # %% ../nbs/18_memory.ipynb #34e73c16
 def main(argv=None):
     """`python -m star.memory validate [out]` (measure `VALIDATION_CASES`, write the JSON) | `measure '<case JSON>'`
-    (one `measure_step` case, printed as JSON) | `paper` (the paper-hardware table)."""
+    (one `measure_step` case, printed as JSON) | `paper` (the paper-hardware table) | `allocator` (the path of
+    `fast_allocator`'s library, empty without one: `LD_PRELOAD=$(python -m star.memory allocator) papermill ...`)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["measure"]:
         case = json.loads(argv[1])
@@ -570,7 +657,9 @@ def main(argv=None):
         validate(*argv[1:2])
     elif argv[:1] == ["paper"]:
         print(plans_table(paper_plans()))
-    else: raise SystemExit("usage: python -m star.memory validate [out.json] | measure '<case JSON>' | paper")
+    elif argv[:1] == ["allocator"]:   # for a shell: LD_PRELOAD=$(python -m star.memory allocator) papermill ...
+        print((fast_allocator() or ("", ""))[1])
+    else: raise SystemExit("usage: python -m star.memory validate [out.json] | measure '<case JSON>' | paper | allocator")
 
 if __name__ == "__main__" and "ipykernel" not in sys.modules and "execnb" not in sys.modules:
     main()

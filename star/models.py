@@ -15,7 +15,7 @@ from .paths import data_path
 
 # %% auto #0
 __all__ = ['K', 'QWEN25_CODER_05B_GGUF', 'QWEN25_CODER_15B_GGUF', 'QWEN25_VOCAB', 'TINY_CONFIG', 'REGISTRY', 'TOKENIZER_DATA',
-           'DTYPES', 'SFTDefaults', 'RLDefaults', 'InferenceDefaults', 'GGUFPartsSource', 'ModelSpec',
+           'DTYPES', 'CPU_COMPILE', 'SFTDefaults', 'RLDefaults', 'InferenceDefaults', 'GGUFPartsSource', 'ModelSpec',
            'UnknownScaleError', 'get_spec', 'registry_table', 'cache_dir', 'qwen25_tokenizer_dir', 'load_tokenizer',
            'build_tiny_model', 'ModelIntegrityError', 'ModelUnavailableError', 'sha256_file', 'verify_file',
            'part_files', 'parts_available', 'assemble_parts', 'assemble_gguf', 'tie_report', 'convert_gguf_checkpoint',
@@ -23,8 +23,8 @@ __all__ = ['K', 'QWEN25_CODER_05B_GGUF', 'QWEN25_CODER_15B_GGUF', 'QWEN25_VOCAB'
            'cpu_bf16_native', 'dtype_choice', 'compute_dtype', 'machine_info', 'machine_line', 'attn_implementation',
            'load_model', 'vllm_available', 'tiny_checkpoint', 'model_path', 'keep_cpu_linear_weights',
            'guard_kernel_scan', 'guard_cpu_seeded_prefill', 'fd_stdout', 'set_cpu_kv_cache', 'patch_vllm',
-           'engine_dtype', 'make_llm', 'trl_engine_dtype', 'uses_deepspeed', 'train_device', 'is_main_rank',
-           'cpu_compact_logprobs']
+           'compile_break_even_s', 'eager_engine', 'engine_dtype', 'make_llm', 'trl_engine_dtype', 'uses_deepspeed',
+           'train_device', 'is_main_rank', 'cpu_compact_logprobs']
 
 # %% ../nbs/08_models.ipynb #468d2547
 K = 1024  # the paper's "30K"/"32K" contexts are in units of 1,024 tokens (vLLM `--max-model-len 32768`)
@@ -750,6 +750,30 @@ def patch_vllm(keep_weights: bool = False) -> bool:
     keep_cpu_linear_weights(keep_weights); guard_kernel_scan(); guard_cpu_seeded_prefill()
     return True
 
+# %% ../nbs/08_models.ipynb #8ef8c0d9
+# torch.compile on vLLM's CPU backend (enforce_eager=False), measured on the 2-core development machine (AMD EPYC,
+# AVX512-BF16) with the offline 0.5B in bf16 on the engine TRL's colocate mode builds (`keep_weights`):
+# `python bench/grpo_step.py --part rollout --keep-weights [--compile]`, best of 2 repeats per arm. `start_s`: the
+# engine start's extra seconds with a cold inductor cache (a fresh machine or checkpoint; a warm cache: `warm_start_s`),
+# `speedup`: the compiled engine's extra tokens/s of the rollout loop (0.08 = 8 % more).
+CPU_COMPILE = dict(start_s=46.0, warm_start_s=None, speedup=0.08)
+
+def compile_break_even_s(cost: dict | None = None) -> float:
+    "Expected generation seconds (eager pace) from which compiling a CPU engine pays: `start_s * (1 + s) / s`."
+    c = cost or CPU_COMPILE
+    return c["start_s"] * (1 + c["speedup"]) / c["speedup"]
+
+def eager_engine(expected_generate_s: float | None = None, device=None) -> bool:
+    """Whether a vLLM engine should run eagerly (`enforce_eager=True`) rather than compiled, given the seconds it is
+    expected to spend generating over its life at eager pace (`expected_generate_s`). On CUDA (`device` a "cuda..."
+    string, or None on a machine with a GPU): False, vLLM's default (CUDA graphs). On CPU: False only when
+    `expected_generate_s` reaches `compile_break_even_s()` (the compile's start cost `CPU_COMPILE['start_s']` is then
+    paid back by its `speedup`); None (no expectation): True."""
+    cuda = str(device).startswith("cuda") if device is not None else on_cuda()
+    if cuda: return False
+    return expected_generate_s is None or expected_generate_s < compile_break_even_s()
+
+
 # %% ../nbs/08_models.ipynb #99df5ebe
 def engine_dtype(dtype=None, tiny: bool = False) -> str:
     """The `dtype` string to give a vLLM engine: an explicit request as asked; None / "auto": float32 for the tiny
@@ -759,7 +783,8 @@ def engine_dtype(dtype=None, tiny: bool = False) -> str:
 
 def make_llm(scale_or_path: str = "tiny", *, max_model_len: int = 8 * K, dtype: str | None = None, seed: int = 0,
              variant: str = "base", kv_cache_gib: int | None = None, gpu_memory_utilization: float = 0.85,
-             enforce_eager: bool | None = None, keep_weights: bool = False, **kwargs):
+             enforce_eager: bool | None = None, keep_weights: bool = False, expected_generate_s: float | None = None,
+             **kwargs):
     """A `vllm.LLM` for `scale_or_path` (anything `model_path` takes) whose engine runs in this process (no spawned
     workers: usable from notebooks and tests without a `__main__` guard), with `logprobs_mode="processed_logprobs"`
     (sampled tokens' log-probs after temperature / top-p, as `HFPolicy` records them). `max_model_len`: context in
@@ -767,21 +792,22 @@ def make_llm(scale_or_path: str = "tiny", *, max_model_len: int = 8 * K, dtype: 
     native --, float32 for tiny; vLLM's own "auto" would pick bf16 for a float32 checkpoint even on a CPU that
     emulates it, ~3x slower there); `seed`: engine seed (`tiny` weights too; the
     process's global `random` / numpy / torch RNG states, which vLLM reseeds while it builds an in-process engine, are
-    restored afterwards); `kv_cache_gib`: CPU KV cache (see `set_cpu_kv_cache`); `enforce_eager`
-    (default: True on CPU, where torch.compile adds ~40 s to every start); `keep_weights`: keep the linear weights
-    reloadable, for engines whose weights you will reload (`patch_vllm`, applied first). `kwargs` go to `vllm.LLM`.
+    restored afterwards); `kv_cache_gib`: CPU KV cache (see `set_cpu_kv_cache`); `enforce_eager` (default:
+    `eager_engine(expected_generate_s)` -- compiled on CUDA; on CPU compiled only when the engine is expected to
+    generate, in seconds, long enough for torch.compile's start cost to pay; eager without an expectation);
+    `keep_weights`: keep the linear weights reloadable, for engines whose weights you will reload (`patch_vllm`,
+    applied first). `kwargs` go to `vllm.LLM`.
     Raises ImportError without vLLM."""
     if not vllm_available(): raise ImportError("make_llm needs vLLM: `pip install -e .[cpu]` (CPU) or `.[gpu]` (CUDA)")
-    cpu = not on_cuda()
-    if cpu: set_cpu_kv_cache(kv_cache_gib)
+    if not on_cuda(): set_cpu_kv_cache(kv_cache_gib)
     patch_vllm(keep_weights)
     os.environ["VLLM_ENABLE_V1_MULTIPROCESSING"] = "0"
     from vllm import LLM
     tiny = _is_offline_scale(scale_or_path) and get_spec(scale_or_path).tiny_config is not None
+    eager = eager_engine(expected_generate_s) if enforce_eager is None else enforce_eager
     kw = dict(model=model_path(scale_or_path, variant, seed), dtype=engine_dtype(dtype, tiny),
               max_model_len=max_model_len, seed=seed, logprobs_mode="processed_logprobs",
-              distributed_executor_backend="uni", enforce_eager=cpu if enforce_eager is None else enforce_eager,
-              gpu_memory_utilization=gpu_memory_utilization)
+              distributed_executor_backend="uni", enforce_eager=eager, gpu_memory_utilization=gpu_memory_utilization)
     kw.update(kwargs)
     import random, numpy as np, torch
     states = random.getstate(), np.random.get_state(), torch.get_rng_state()
@@ -792,11 +818,12 @@ def make_llm(scale_or_path: str = "tiny", *, max_model_len: int = 8 * K, dtype: 
 
 # %% ../nbs/08_models.ipynb #93c97439
 @contextmanager
-def trl_engine_dtype(dtype: str):
+def trl_engine_dtype(dtype: str, enforce_eager: bool | None = None):
     """While active, the vLLM engine that TRL builds for colocate mode gets `dtype` (a vLLM dtype string, e.g.
     `engine_dtype(cfg.dtype)`): TRL's `VLLMGeneration` calls `vllm.LLM(...)` without one, which leaves the choice to
-    vLLM's "auto" (bf16 for a float32 checkpoint, even on a CPU that emulates bf16). An explicit `dtype` given to the
-    engine wins. TRL's reference to `LLM` is restored on exit. A no-op where TRL's vLLM module or vLLM is missing."""
+    vLLM's "auto" (bf16 for a float32 checkpoint, even on a CPU that emulates bf16); and `enforce_eager` unless None
+    (e.g. `eager_engine(...)`; TRL passes none, so vLLM compiles). An explicit value given to the engine wins. TRL's
+    reference to `LLM` is restored on exit. A no-op where TRL's vLLM module or vLLM is missing."""
     try: import trl.generation.vllm_generation as vg
     except ImportError: vg = None
     if getattr(vg, "LLM", None) is None:
@@ -804,10 +831,12 @@ def trl_engine_dtype(dtype: str):
     orig = vg.LLM
     def LLM(*args, **kwargs):
         kwargs.setdefault("dtype", dtype)
+        if enforce_eager is not None: kwargs.setdefault("enforce_eager", bool(enforce_eager))
         return orig(*args, **kwargs)
     vg.LLM = LLM
     try: yield
     finally: vg.LLM = orig
+
 
 # %% ../nbs/08_models.ipynb #b91ded2c
 def uses_deepspeed(args=None) -> bool:

@@ -21,9 +21,9 @@ from .checkpoints import (AtomicCheckpoints, find_resume_checkpoint, model_finge
 from .evaluator import dataset_metrics, evaluate_plan
 from .formatter import eval_formatter, format_plan
 from .memory import check_fits
-from .models import (K, REGISTRY, DtypeChoice, cpu_compact_logprobs, dtype_choice, engine_dtype, fd_stdout,
-                         get_spec, is_main_rank, load_model, load_tokenizer, model_path, normalize_dtype, on_cuda,
-                         patch_vllm, set_cpu_kv_cache, train_device, trl_engine_dtype, uses_deepspeed, vllm_available)
+from .models import (K, REGISTRY, DtypeChoice, cpu_compact_logprobs, dtype_choice, eager_engine, engine_dtype,
+                         fd_stdout, get_spec, is_main_rank, load_model, load_tokenizer, model_path, normalize_dtype,
+                         on_cuda, patch_vllm, set_cpu_kv_cache, train_device, trl_engine_dtype, uses_deepspeed, vllm_available)
 from .paths import in_repo, repo_relative
 from .results import (append_jsonl, best_checkpoint, check_publish, new_record, read_jsonl, rewrite_jsonl,
                           save_record)
@@ -37,15 +37,17 @@ from .rewards import (FORMAT_ERROR, REWARD_NAMES, curriculum_epoch_from_trainer_
                           SCHEDULES, reward, reward_fn, reward_name_at)
 
 # %% auto #0
-__all__ = ['OVERLONG_REASONS', 'CPU_COSTS', 'CURVE_SOURCES', 'RESUME_SAFE', 'CLIP_KEYS', 'INPUT_ERRORS', 'TaskFamily',
-           'load_pool', 'rl_tasks', 'validation_tasks', 'score_rollout', 'rollout_rewards', 'overlong_reasons',
-           'masked_overlong', 'dynamic_sampling_mask', 'turn_entropy', 'entropy_deltas', 'ArpoNode', 'ArpoPlan',
-           'arpo_round', 'arpo_schedule', 'generation_policy', 'rollout_rank', 'step_seed', 'step_sandbox',
-           'arpo_rollouts', 'rollout_reward_fn', 'make_rollout_func', 'evaluate_policy', 'TravelPlannerFamily',
-           'formatter_llm', 'task_family', 'require_device', 'require_init', 'init_model_source', 'init_reference',
-           'sft_dir', 'check_reused_sft', 'sft_checkpoint', 'cost_variant', 'cpu_cost', 'run_plan', 'training_curve',
-           'param_dtype', 'group_advantages', 'build_trainer', 'free_port', 'ensure_master_port', 'rl_run_params',
-           'check_resume', 'clip_fractions', 'train_rl', 'parse_cli', 'main']
+__all__ = ['OVERLONG_REASONS', 'CPU_COSTS', 'CPU_ROLLOUT_S', 'CURVE_SOURCES', 'ZERO_ADVANTAGE', 'REGROUPABLE_LOSSES',
+           'RESUME_SAFE', 'CLIP_KEYS', 'INPUT_ERRORS', 'TaskFamily', 'load_pool', 'rl_tasks', 'validation_tasks',
+           'score_rollout', 'rollout_rewards', 'overlong_reasons', 'masked_overlong', 'dynamic_sampling_mask',
+           'turn_entropy', 'entropy_deltas', 'ArpoNode', 'ArpoPlan', 'arpo_round', 'arpo_schedule', 'generation_policy',
+           'rollout_rank', 'step_seed', 'step_sandbox', 'arpo_rollouts', 'rollout_reward_fn', 'make_rollout_func',
+           'evaluate_policy', 'TravelPlannerFamily', 'formatter_llm', 'task_family', 'require_device', 'require_init',
+           'init_model_source', 'init_reference', 'sft_dir', 'check_reused_sft', 'sft_checkpoint', 'cost_variant',
+           'cpu_cost', 'expected_generate_seconds', 'run_plan', 'training_curve', 'param_dtype', 'group_advantages',
+           'update_checkpointing', 'loss_mask', 'row_signal', 'trim_micro_batch', 'minimal_inputs', 'regroup_window',
+           'build_trainer', 'free_port', 'ensure_master_port', 'rl_run_params', 'check_resume', 'clip_fractions',
+           'train_rl', 'parse_cli', 'main']
 
 # %% ../nbs/10_rl.ipynb #15e6579c
 class TaskFamily(Protocol):
@@ -784,6 +786,27 @@ def cpu_cost(cfg: RLRunConfig, sft_missing: bool = False, family=None) -> dict |
     return {"minutes": sum(v for v in parts.values() if v), "parts": parts, "path": path, "variant": var,
             "peak_gib": c.get("peak_gib")}
 
+# %% ../nbs/10_rl.ipynb #deb70450
+# Seconds of rollout per trajectory on the 2-core development CPU, keyed like `CPU_COSTS`: the committed records'
+# `rollout_seconds` over their rollouts (results/rl_0.5B_grpo_curriculum_easy8_f0_s0.json: 361.1 s for 16 rollouts;
+# results/rl_0.5B_grpo_success_probe64_f0_s0.json: 296.7 s for 256; both rolled out turn by turn on a compiled
+# engine, so an eager continuous engine's pace is within ~10 % of them).
+CPU_ROLLOUT_S = {"0.5B": {"bfloat16": {"default": 22.6, "probe": 1.16}}}
+
+def expected_generate_seconds(cfg: RLRunConfig, family=None) -> float | None:
+    """Seconds the run's rollout engine is expected to spend generating: steps x rollouts per step x the measured
+    seconds per rollout of its scale, compute path and variant (`CPU_ROLLOUT_S`, `cost_variant`), plus its validation
+    passes x `n_val` x the measured seconds per validation query (`CPU_COSTS`' `val_query_min`). None on a GPU or
+    where the variant was not measured (then `eager_engine` keeps the engine eager)."""
+    if on_cuda(): return None
+    path, var = run_dtype(cfg).dtype, cost_variant(cfg, family)
+    per = CPU_ROLLOUT_S.get(cfg.scale, {}).get(path, {}).get(var)
+    if per is None: return None
+    passes = (1 + cfg.total_steps // max(1, cfg.save_steps)) if cfg.n_val else 0
+    val_min = CPU_COSTS.get(cfg.scale, {}).get(path, {}).get(var, {}).get("val_query_min") or 0.0
+    return cfg.total_steps * cfg.batch_size * cfg.group_size * per + passes * cfg.n_val * val_min * 60
+
+
 # %% ../nbs/10_rl.ipynb #1d801d5a
 def run_plan(cfg: RLRunConfig, family=None) -> str:
     """What `train_rl(cfg)` is about to do, in words: task family and prompts, steps x prompts x G, episode limits,
@@ -935,6 +958,112 @@ def group_advantages(rewards: Sequence[float], group_size: int, eps: float = 1e-
         out += [(x - m) / (sd + eps) for x in g]
     return out
 
+# %% ../nbs/10_rl.ipynb #59d30b2f
+ZERO_ADVANTAGE = 1e-6   # |advantage| at or below this is the float noise of (r - mean) over equal rewards, not signal
+_PROMPT_KEYS = ("prompt_ids", "prompt_mask")
+_UNTRIMMABLE = ("pixel_values", "image_grid_thw", "pixel_attention_mask", "spatial_shapes", "image_sizes",
+                "token_type_ids", "mm_token_type_ids", "image_position_ids", "num_images", "num_tiles")
+# losses whose step gradient is a sum over the step's episodes with one scale: micro-batches may be re-cut
+REGROUPABLE_LOSSES = ("dapo", "grpo", "dr_grpo", "cispo", "sapo", "luspo", "vespo")
+
+def update_checkpointing(cfg: RLRunConfig, available: float | None = None) -> tuple[bool, str]:
+    """(gradient checkpointing, why) of a run's update on a CPU: `cfg.gradient_checkpointing` unless the memory plan
+    says a micro-batch of `cfg.max_context` tokens, all scored, fits without it (`star.memory.needs_checkpointing`,
+    float32 base weights, LoRA rank `cfg.lora_r` if `cfg.lora`) in `available` GiB (default: free now) less the
+    colocated vLLM engine (bf16 weights, `cfg.vllm_kv_cache_gib` of KV cache, `ENGINE_OVERHEAD_GIB`). Checkpointing
+    is only ever turned off; on a GPU `star.memory.plan` decides (`check_fits`) and the setting is kept."""
+    from star.memory import ENGINE_OVERHEAD_GIB, GiB, arch_of, available_gib, needs_checkpointing
+    if on_cuda() or not cfg.gradient_checkpointing: return cfg.gradient_checkpointing, "as configured"
+    try: arch = arch_of(cfg.scale)
+    except Exception: return True, f"no memory model for {cfg.scale}: as configured"
+    free = available_gib() if available is None else float(available)
+    if cfg.use_vllm: free -= 2 * arch.n_params / GiB + cfg.vllm_kv_cache_gib + ENGINE_OVERHEAD_GIB
+    ck, why = needs_checkpointing(arch, cfg.max_context, cfg.max_context, param_dtype="float32",
+                                  lora_r=cfg.lora_r if cfg.lora else 0, available=free)
+    return ck, why + (" (after the vLLM engine)" if cfg.use_vllm else "")
+
+def loss_mask(inputs: dict):
+    "The loss mask of a TRL micro-batch (B, C): `completion_mask` times `tool_mask` (our `env_mask`) when present."
+    m = inputs["completion_mask"]
+    return m * inputs["tool_mask"] if inputs.get("tool_mask") is not None else m
+
+def row_signal(inputs: dict, beta: float = 0.0, entropy_bonus: bool = False, tol: float = ZERO_ADVANTAGE):
+    """Bool tensor (B,): which episodes of a TRL micro-batch can move the weights. An episode does when it has a loss
+    token and, without a KL term (`beta` 0) or entropy bonus, an advantage of magnitude above `tol` on one of them
+    (per episode (B,) or per token (B, C) advantages). Source of the rule: the clipped surrogate `-min(ρA, clip(ρ)A)`
+    is 0 with a 0 gradient where A = 0 (TRL `GRPOTrainer._compute_loss`)."""
+    m = loss_mask(inputs) > 0
+    has = m.any(-1)
+    if beta or entropy_bonus: return has
+    a = inputs["advantages"].abs() > tol
+    return has & (a if a.dim() == 1 else (a & m).any(-1))
+
+# %% ../nbs/10_rl.ipynb #7a75343d
+def _extent(mask, side: str) -> int:
+    "Columns of a (B, T) mask to keep: from the first column any row uses ('left' padding) or up to the last ('right')."
+    cols = mask.any(0).nonzero().flatten()
+    if side == "left": return int(cols.min()) if len(cols) else mask.shape[1] - 1
+    return int(cols.max()) + 1 if len(cols) else 1
+
+def trim_micro_batch(inputs: dict) -> tuple[dict, tuple[int, int, int]]:
+    """A TRL micro-batch cut to its own extent: prompt columns before the first prompt token of any episode (TRL pads
+    prompts on the left) and completion columns after the last completion token of any (on the right) are dropped from
+    every tensor that has them (ids, masks, advantages and log-probs per token). Returns (inputs, (positions before,
+    positions after, real tokens)); a multimodal batch comes back unchanged."""
+    pm, cm = inputs["prompt_mask"], inputs["completion_mask"]
+    B, P, C = pm.shape[0], pm.shape[1], cm.shape[1]
+    real = int(pm.sum() + cm.sum())
+    if any(inputs.get(k) is not None for k in _UNTRIMMABLE): return inputs, (B * (P + C), B * (P + C), real)
+    p0, c1 = _extent(pm, "left"), _extent(cm, "right")
+    out = {}
+    for k, v in inputs.items():
+        if k in _PROMPT_KEYS: v = v[:, p0:]
+        elif hasattr(v, "dim") and v.dim() >= 2 and v.shape[1] == C and C != 1: v = v[:, :c1]
+        out[k] = v
+    return out, (B * (P + C), B * (P - p0 + c1), real)
+
+def minimal_inputs(inputs: dict) -> dict:
+    """The smallest micro-batch with `inputs`' structure: its first episode's last prompt token and first completion
+    token, with a loss mask of zeros (`tool_mask` 0): the loss TRL computes on it is exactly 0 with a 0 gradient, and
+    the forward/backward passes through every layer as a real one does (for the collectives of DDP and ZeRO-3)."""
+    C = inputs["completion_mask"].shape[1]
+    out = {}
+    for k, v in inputs.items():
+        if hasattr(v, "dim") and v.dim() >= 1 and v.shape[0] == inputs["prompt_mask"].shape[0]:
+            v = v[:1]
+            if k in _PROMPT_KEYS: v = v[:, -1:]
+            elif v.dim() >= 2 and v.shape[1] == C: v = v[:, :1]
+        out[k] = v
+    out["completion_mask"] = out["completion_mask"].clone().fill_(1)
+    out["tool_mask"] = out["completion_mask"].new_zeros(out["completion_mask"].shape)
+    out["advantages"] = out["advantages"].new_zeros(out["advantages"].shape)
+    return out
+
+def regroup_window(micro_batches: Sequence[dict], signal=None) -> list[dict]:
+    """The micro-batches of one optimiser step re-cut so that each holds episodes of similar length: all episodes
+    sorted by (has signal, real length) -- `signal`, a bool per episode in order, default `row_signal` without KL --
+    and cut again into as many micro-batches of the same size. Tensors with a batch dimension are permuted together;
+    0-d tensors (`num_items_in_batch`) are kept. Returns new dicts (the inputs are not changed)."""
+    import torch
+    keys, n_mb = list(micro_batches[0]), len(micro_batches)
+    cat = {}
+    for k in keys:
+        vs = [mb[k] for mb in micro_batches]
+        if vs[0] is None or (hasattr(vs[0], "dim") and vs[0].dim() == 0): cat[k] = vs[0]
+        elif isinstance(vs[0], list): cat[k] = [x for v in vs for x in v]
+        else: cat[k] = torch.cat(vs)
+    sig = row_signal(cat) if signal is None else torch.as_tensor(signal)
+    length = cat["prompt_mask"].sum(-1) + cat["completion_mask"].sum(-1)
+    order = sorted(range(len(length)), key=lambda i: (bool(sig[i]), int(length[i]), i))
+    perm, b = torch.tensor(order), len(order) // n_mb
+    out = [{} for _ in range(n_mb)]
+    for k, v in cat.items():
+        for j in range(n_mb):
+            if v is None or (hasattr(v, "dim") and v.dim() == 0): out[j][k] = v
+            elif isinstance(v, list): out[j][k] = [v[i] for i in order[j * b:(j + 1) * b]]
+            else: out[j][k] = v[perm[j * b:(j + 1) * b]]
+    return out
+
 # %% ../nbs/10_rl.ipynb #5d28ffff
 @contextmanager
 def _cpu_map_location():
@@ -958,17 +1087,143 @@ def _replay_epochs(sampler, epoch: int) -> None:
     sampler.generator.manual_seed(sampler.seed)
     for _ in range(epoch): torch.randperm(sampler.num_samples, generator=sampler.generator)
 
+# %% ../nbs/10_rl.ipynb #c6cee183
+class _UpdateRows:
+    """The generation side of `_UpdateMixin`: which episodes of a rollout batch carry signal (`_star_rows`, from
+    the advantages `group_advantages` gives `_star_rewards` and the loss mask), their old log-probs skipped where they
+    carry none, the counters behind `star/skipped` and `star/padding` in TRL's log."""
+    star_skip = star_trim = star_regroup = True
+    _star_rows = None
+
+    def _star_counts(self):
+        if getattr(self, "_star_acc", None) is None: self._star_acc = [0, 0, 0, 0, 0]   # micro, skipped, pad, pos, pos TRL
+        return self._star_acc
+
+    def _no_signal_rules(self) -> dict:
+        return dict(beta=float(self.beta or 0.0), entropy_bonus=bool(getattr(self, "_entropy_bonus_enabled", False)))
+
+    def _generate(self, prompts):
+        out = super()._generate(prompts)
+        r, G = getattr(self, "_star_rewards", None), self.num_generations
+        self._star_rows = None
+        if self.model.training and self.star_skip and r is not None and len(r) % G == 0 and G > 1:
+            adv = group_advantages(r, G, self.star_adv_epsilon or 1e-4)
+            rules = self._no_signal_rules()
+            has = [sum(m) > 0 for m in (out[2] if out[2] is not None else [[1]] * len(r))]
+            self._star_rows = [h and (abs(a) > ZERO_ADVANTAGE or rules["beta"] != 0 or rules["entropy_bonus"])
+                               for h, a in zip(has, adv)]
+        return out
+
+    def _get_per_token_logps_and_entropies(self, model, input_ids, attention_mask, logits_to_keep, batch_size=None,
+                                           compute_entropy=False, compute_aux_loss=False, **kw):
+        """TRL's, except for the no-grad passes over a generation batch (the old / reference log-probs): each chunk is
+        cut to its own extent, and a chunk without signal is not computed (zeros; on several processes a minimal
+        forward keeps the collectives matched)."""
+        import torch
+        sig, n = self._star_rows, input_ids.size(0)
+        if (torch.is_grad_enabled() or sig is None or len(sig) != n or compute_aux_loss
+                or any(v is not None for v in kw.values())):
+            return super()._get_per_token_logps_and_entropies(model, input_ids, attention_mask, logits_to_keep, batch_size,
+                                                              compute_entropy, compute_aux_loss, **kw)
+        bs, P, logps, ents = batch_size or n, input_ids.size(1) - logits_to_keep, [], []
+        for s in range(0, n, bs):
+            e = min(s + bs, n)
+            if any(sig[s:e]):
+                am = attention_mask[s:e]
+                p0, c1 = _extent(am[:, :P], "left"), _extent(am[:, P:], "right")
+                lp, en, _ = super()._get_per_token_logps_and_entropies(
+                    model, input_ids[s:e, p0:P + c1], am[:, p0:P + c1], c1, e - s, compute_entropy)
+            else:
+                if self.accelerator.num_processes > 1 or uses_deepspeed(self.args):
+                    super()._get_per_token_logps_and_entropies(model, input_ids[s:s + 1, P - 1:P + 1],
+                                                               attention_mask[s:s + 1, P - 1:P + 1], 1, 1)
+                lp = torch.zeros(e - s, 1, device=input_ids.device)
+                en = torch.zeros_like(lp) if compute_entropy else None
+            pad = lambda x: torch.nn.functional.pad(x.float(), (0, logits_to_keep - x.size(1)))
+            logps.append(pad(lp)); ents.append(pad(en) if compute_entropy else None)
+        return torch.cat(logps), (torch.cat(ents) if compute_entropy else None), None
+
+    def log(self, logs, start_time=None):
+        acc, self._star_acc = self._star_counts(), None
+        if self.accelerator.num_processes > 1:
+            import torch
+            acc = self.accelerator.reduce(torch.tensor(acc, dtype=torch.float64, device=self.accelerator.device),
+                                          reduction="sum").tolist()
+        micro, skipped, pad, pos, saved = acc
+        if micro and self.model.training:
+            self._metrics["train"]["star/skipped"].append(skipped / micro)
+        if pos and self.model.training:
+            self._metrics["train"]["star/padding"].append(pad / pos)
+            self._metrics["train"]["star/padding_untrimmed"].append((pad + saved) / (pos + saved))
+        return super().log(logs, start_time)
+
+# %% ../nbs/10_rl.ipynb #898201fa
+class _UpdateMixin(_UpdateRows):
+    """The update rules of "The update" above, on top of TRL's `GRPOTrainer`: micro-batches re-cut by length within
+    an optimiser step (`star_regroup`) and trimmed to their own extent (`star_trim`), micro-batches without signal
+    skipped (`star_skip`); the generation side -- old log-probs of chunks without signal not computed, `star/skipped`,
+    `star/padding` and `star/padding_untrimmed` in TRL's log -- is `_UpdateRows`."""
+
+    def _can_regroup(self) -> bool:
+        return (self.star_regroup and self.args.per_device_train_batch_size > 1 and self.loss_type in REGROUPABLE_LOSSES
+                and getattr(self, "top_entropy_quantile", 1.0) >= 1.0)
+
+    def _prepare_inputs(self, generation_batch):
+        if not self.model.training: return super()._prepare_inputs(generation_batch)
+        every = self.args.steps_per_generation * self.num_iterations
+        fresh = self._step % every == 0 or self._buffered_inputs is None
+        inputs = super()._prepare_inputs(generation_batch)
+        if fresh and self._can_regroup() and not any(inputs.get(k) is not None for k in _UNTRIMMABLE):
+            ga, buf = self.args.gradient_accumulation_steps, self._buffered_inputs
+            self._buffered_inputs = [mb for w in range(0, len(buf), ga)
+                                     for mb in regroup_window(buf[w:w + ga], self._rows_signal(buf[w:w + ga]))]
+            inputs = self._buffered_inputs[self._step % self.args.steps_per_generation]
+        if not self.star_trim: return inputs
+        trimmed, self._star_trim_stats = trim_micro_batch(inputs)
+        return trimmed
+
+    def _count_trained(self):
+        "Padding of the micro-batch about to be computed (`_prepare_inputs` left its numbers)."
+        before, after, real = getattr(self, "_star_trim_stats", None) or (0, 0, 0)
+        acc, self._star_trim_stats = self._star_counts(), None
+        acc[2] += after - real; acc[3] += after; acc[4] += before - after   # padding, positions, positions trimmed off
+
+    def _rows_signal(self, mbs):
+        import torch
+        return torch.cat([row_signal(mb, **self._no_signal_rules()) for mb in mbs])
+
+    def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):
+        import torch
+        if not self.model.training: return super().compute_loss(model, inputs, return_outputs, num_items_in_batch)
+        acc = self._star_counts()
+        acc[0] += 1
+        if (not self.star_skip or getattr(self, "aux_loss_enabled", False)
+                or bool(row_signal(inputs, **self._no_signal_rules()).any())):
+            self._count_trained()
+            return super().compute_loss(model, inputs, return_outputs, num_items_in_batch)
+        acc[1] += 1
+        self._star_trim_stats = None
+        if self.accelerator.num_processes == 1 and not uses_deepspeed(self.args):
+            if self.accelerator.sync_gradients:   # the optimiser steps as after TRL's zero gradients
+                for p in model.parameters():
+                    if p.requires_grad and p.grad is None: p.grad = torch.zeros_like(p)
+            return torch.zeros((), device=inputs["completion_ids"].device, requires_grad=True)
+        return super().compute_loss(model, minimal_inputs(inputs), return_outputs, num_items_in_batch)
+
+# %% ../nbs/10_rl.ipynb #748f62ea
 def _grpo_trainer_cls():
     from trl import GRPOTrainer
-    class StarGRPOTrainer(AtomicCheckpoints, GRPOTrainer):
+    class StarGRPOTrainer(AtomicCheckpoints, _UpdateMixin, GRPOTrainer):
         """TRL's `GRPOTrainer` whose checkpoints are marked complete (`star.checkpoints.AtomicCheckpoints`), whose
-        prompt order is a function of the epoch (`_replay_epochs`: a run resumed at an epoch boundary draws the
-        prompts the uninterrupted run drew), whose multi-process CPU run resumes its optimizer state on `cpu`
-        (see `_cpu_map_location`), and whose advantages take verl's ε (`star_adv_epsilon`, `group_advantages` of the
-        rewards `rollout_func` left in `_star_rewards`) instead of TRL's fixed 1e-4."""
+        update skips what carries no signal and trims padding (`_UpdateMixin`, "The update" above), whose prompt order
+        is a function of the epoch (`_replay_epochs`: a run resumed at an epoch boundary draws the prompts the
+        uninterrupted run drew), whose multi-process CPU run resumes its optimizer state on `cpu` (see
+        `_cpu_map_location`), and whose advantages take verl's ε (`star_adv_epsilon`, `group_advantages` of the rewards
+        `rollout_func` left in `_star_rewards`) instead of TRL's fixed 1e-4."""
         star_adv_epsilon = None
         def _generate_and_score_completions(self, inputs):
-            out = super()._generate_and_score_completions(inputs)
+            try: out = super()._generate_and_score_completions(inputs)
+            finally: self._star_rows = None
             r, self._star_rewards = getattr(self, "_star_rewards", None), None
             if self.model.training and self.star_adv_epsilon is not None and r is not None:
                 a = out["advantages"]
@@ -1009,7 +1264,8 @@ def build_trainer(cfg: RLRunConfig, model, tokenizer, train_tasks: Sequence, val
               rollout_func=make_rollout_func(cfg, train_tasks, tokenizer, sandbox=sandbox, stats=stats,
                                              log_dir=cfg.out_dir if is_main_rank() else None, family=fam))
     tiny = get_spec(cfg.scale).tiny_config is not None
-    with fd_stdout(), trl_engine_dtype(engine_dtype(cfg.dtype, tiny)):   # TRL starts the colocated vLLM engine here
+    eager = eager_engine(expected_generate_seconds(cfg, fam))   # compiled only if the run generates long enough
+    with fd_stdout(), trl_engine_dtype(engine_dtype(cfg.dtype, tiny), enforce_eager=eager):   # TRL starts its vLLM here
         trainer = _grpo_trainer_cls()(**kw)
     val_cb.trainer = trainer
     trainer.star_validation, trainer.star_adv_epsilon = val_cb, cfg.adv_epsilon
@@ -1203,6 +1459,9 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
         if cfg.use_vllm and cfg.vllm_mode == "colocate": ensure_master_port()
         args = trl_config(cfg, **trl_overrides)   # before the model: under ZeRO-3, from_pretrained then partitions it
         check_resume(cfg, point, rl_run_params(cfg, args, src, train_tasks, val_tasks))   # the same run, or stop here
+        if "gradient_checkpointing" not in trl_overrides:   # on a CPU: only where the step would not fit without it
+            args.gradient_checkpointing, ck_why = update_checkpointing(cfg)
+        else: ck_why = "asked"
         _prepare_resume(cfg, point)
         tokenizer = tokenizer or load_tokenizer(cfg.scale if src == cfg.scale else src)
         if model is None:
@@ -1211,6 +1470,7 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
         engine = _engine_info(cfg)
         if cfg.use_vllm:   # the engine's own precision (vLLM's "auto": bfloat16 for a float32 checkpoint on CPU)
             engine["vllm_dtype"] = str(trainer.vllm_generation.llm.llm_engine.model_config.dtype).removeprefix("torch.")
+            engine["vllm_eager"] = bool(trainer.vllm_generation.llm.llm_engine.model_config.enforce_eager)
         last = str(point.checkpoint) if point.checkpoint else None
         t_train = time.time()
         if last is not None and point.step >= cfg.optimizer_steps:  # a finished run: re-read its state, take no extra step
@@ -1223,6 +1483,7 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
             trainer.train(resume_from_checkpoint=last)
         t_train = time.time() - t_train
         res = _run_record(cfg, trainer, fam, src, point, commit, engine, t0, t_train)
+        res["update_checkpointing"] = ck_why
         if trainer.accelerator.is_main_process:
             save_record(res, cfg.out_dir)
             if cfg.results_dir: save_record(res, cfg.results_dir)

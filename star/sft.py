@@ -5,22 +5,24 @@
 # %% ../nbs/09_sft.ipynb #7e46170a
 from __future__ import annotations
 
-import hashlib, json, os, resource, shutil, time
+import functools, hashlib, json, os, resource, shutil, time
 from pathlib import Path
 from typing import Sequence
 
 from .agent import Trajectory
 from dataclasses import asdict, replace
 
+from .memory import arch_of, needs_checkpointing
 from .models import (DtypeChoice, cpu_compact_logprobs, dtype_choice, get_spec, is_main_rank, load_model, load_tokenizer, normalize_dtype,
                           on_cuda, train_device)
 
 # %% auto #0
 __all__ = ['SFT_SEED', 'TABLE8_MIX', 'IM_END', 'CPU_SCALES', 'LORA_DEFAULTS', 'OFFLINE_SFT_DATA', 'PROTOCOL_TOKENS',
            'SFT_PARAMETERS', 'sft_tasks', 'build_sft_dataset', 'dataset_trajectories', 'assistant_spans',
-           'tokenize_sft', 'tokenize_dataset', 'sft_dtype', 'uses_lora', 'sft_config', 'lora_config',
-           'protocol_token_ids', 'train_embedding_rows', 'last_checkpoint', 'train_sft', 'sft_run_record', 'announce',
-           'hms', 'progress_line', 'step_progress', 'use_step_progress', 'check_parameters', 'check_sft_values']
+           'tokenize_sft', 'tokenize_dataset', 'sft_dtype', 'uses_lora', 'sft_base_dtype', 'sft_checkpointing',
+           'sft_config', 'lora_config', 'protocol_token_ids', 'train_embedding_rows', 'ProtocolRows', 'last_checkpoint',
+           'train_sft', 'sft_run_record', 'announce', 'hms', 'progress_line', 'step_progress', 'use_step_progress',
+           'check_parameters', 'check_sft_values']
 
 # %% ../nbs/09_sft.ipynb #f5722062
 SFT_SEED = 2603  # synthesis seed of the SFT query pool; RL pools use other seeds (and `exclude` keeps them disjoint)
@@ -150,8 +152,10 @@ def tokenize_dataset(ds, tokenizer):
 
 # %% ../nbs/09_sft.ipynb #2d497b5e
 CPU_SCALES = ("tiny", "0.5B", "1.5B-offline")
-# LoRA for the offline CPU scales (our choice; the paper fine-tunes all parameters on GPUs).
-LORA_DEFAULTS = dict(r=16, lora_alpha=32, lora_dropout=0.05, bias="none", task_type="CAUSAL_LM",
+# LoRA for the offline CPU scales (our choice; the paper fine-tunes all parameters on GPUs, so no recipe asks for a
+# dropout: 0, which also spares the 168 dropout masks a 0.5B forward drew -- 15 % of its SFT step, profiled; RL's LoRA
+# has always had 0).
+LORA_DEFAULTS = dict(r=16, lora_alpha=32, lora_dropout=0.0, bias="none", task_type="CAUSAL_LM",
                      target_modules=["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"])
 
 # The offline CPU SFT set (our choice): 48 easy teacher trajectories that fit whole -- answer included -- in the CPU
@@ -178,6 +182,29 @@ def sft_dtype(scale: str, dtype="auto", cpu: bool | None = None) -> DtypeChoice:
 def uses_lora(scale: str) -> bool:
     "Whether `train_sft` fine-tunes `scale` with LoRA: the offline CPU LMs ('0.5B', '1.5B-offline'); full FT otherwise."
     return get_spec(scale).offline is not None
+
+
+def sft_base_dtype(scale: str, dtype="auto", cpu: bool | None = None) -> str:
+    """The dtype `train_sft` loads `scale`'s weights in: under LoRA the base is frozen, so where the compute dtype is
+    bf16 (`sft_dtype`: a CPU with native bf16) the base weights are bf16 too -- autocast then casts no weight, and the
+    step's weight copies and float32 residual stream go -- while the adapters stay float32 (PEFT's
+    `autocast_adapter_dtype`) and the saved model is merged into the float32 base. Full fine-tuning trains float32
+    master weights ('float32')."""
+    return "bfloat16" if uses_lora(scale) and sft_dtype(scale, dtype, cpu).dtype == "bfloat16" else "float32"
+
+
+def sft_checkpointing(scale: str, data, base_dtype: str = "float32", lora_r: int = 0,
+                      available: float | None = None) -> tuple[bool, str]:
+    """(gradient checkpointing, why) for training `scale` on CPU on `data` (rows of `tokenize_dataset`): on only when
+    the memory plan says the step would not fit without it (`star.memory.needs_checkpointing` for the longest
+    sequence and the most trained tokens of one sequence, `base_dtype` weights, LoRA rank `lora_r`, against
+    `available` GiB, default what is free now). 'tiny' never checkpoints; a scale without a memory model keeps it on."""
+    if get_spec(scale).scale == "tiny": return False, "the tiny test model"
+    try: arch = arch_of(scale)
+    except Exception: return True, f"no memory model for {scale}: checkpointing kept on"
+    seq = max(len(x) for x in data["input_ids"])
+    scored = max(sum(m) for m in data["assistant_masks"])
+    return needs_checkpointing(arch, seq, scored, param_dtype=base_dtype, lora_r=lora_r, available=available)
 
 # %% ../nbs/09_sft.ipynb #9934b501
 def sft_config(scale: str = "tiny", out_dir="runs/sft", dtype="auto", **overrides):
@@ -239,8 +266,9 @@ def protocol_token_ids(tokenizer) -> list[int]:
 def train_embedding_rows(model, token_ids):
     """Make rows `token_ids` of `model`'s input embedding trainable on top of LoRA (the output layer is tied to it,
     so its rows train too): `requires_grad` on the matrix and a gradient hook that zeroes every other row, so with
-    AdamW (no weight decay) no other row ever moves. Used instead of peft's `trainable_token_indices`, whose wrapper
-    TRL's fused LM-head loss cannot read. Returns the embedding parameter."""
+    AdamW (no weight decay) no other row ever moves. The dense way -- a float32 gradient and AdamW state for the whole
+    vocabulary x hidden matrix; `ProtocolRows` trains the same rows without them (and is what `train_sft` uses).
+    Returns the embedding parameter."""
     import torch
     W = model.get_input_embeddings().weight
     mask = torch.zeros(W.shape[0], 1)
@@ -248,6 +276,97 @@ def train_embedding_rows(model, token_ids):
     W.requires_grad_(True)
     W.register_hook(lambda g: g * mask.to(g.device, g.dtype))
     return W
+
+# %% ../nbs/09_sft.ipynb #a42816fc
+class ProtocolRows:
+    """Rows `token_ids` of a causal LM's tied embedding / LM head trained as a small float32 parameter `param`
+    (len(token_ids) x hidden), the embedding itself frozen: the same rows, the same gradient and so the same AdamW
+    updates as `train_embedding_rows`, without its dense float32 gradient of the whole embedding, the LM head's
+    dense weight gradient and AdamW state for 151,936 x 896 entries. How:
+
+    * before every forward the embedding's rows are set to `param` (rounded to the embedding's dtype), so the
+      embedding lookup and TRL's fused LM head (`trl.trainer.utils.add_fused_lm_head`) both use the trained rows;
+    * input side: the embedding's output gets `param - param.detach()` where those tokens are (zero in value), so
+      the gradient of their embeddings reaches `param`;
+    * output side: the fused head returns log p(y | h) over the full vocabulary, with the trained rows in it; the
+      gradient of log p(y) with respect to row r is (1[y = r] - p_r) h (softmax with temperature 1), which a term of
+      zero value, sum over r of (1[y = r] - p_r) <h, param_r - param_r.detach()>, adds to the log-probs (p_r from
+      the row's logit and log Z = z_y - log p(y), h detached: the hidden states' gradient already comes from the
+      head). TRL's SFT loss is -sum log p / tokens, so the gradient of `param` is the dense one's rows.
+
+    `model`: the model whose forward TRL patched (for a PEFT model, its base model); `register(owner)` adds `param`
+    to `owner`'s parameters (so the Trainer's optimizer trains it). `remove()` writes the rows a last time and undoes
+    everything. The LM head must be tied to the embedding, scored with temperature 1 (TRL's SFT head). Raises
+    ValueError for an untied model."""
+
+    def __init__(self, model, token_ids):
+        import torch
+        self.model, self.rows = model, list(token_ids)
+        emb, head = model.get_input_embeddings(), model.get_output_embeddings()
+        if head is None or head.weight is not emb.weight: raise ValueError("ProtocolRows needs an LM head tied to the embedding")
+        self.W = emb.weight
+        self.W.requires_grad_(False)
+        self.param = torch.nn.Parameter(self.W.detach()[self.rows].float().clone())
+        self._ids = torch.tensor(self.rows)
+        self._hidden = None
+        self._hooks = [emb.register_forward_pre_hook(self._sync), emb.register_forward_hook(self._input_side),
+                       model.model.norm.register_forward_hook(self._keep_hidden)]
+        self._forward = model.forward
+        # a plain function, not a bound method: accelerate's autocast wrapper re-binds a method's `__func__` to the
+        # model; `wraps` keeps the forward's signature (the Trainer reads the columns it takes from it)
+        model.forward = functools.wraps(self._forward)(lambda *a, **k: self._output_side(*a, **k))
+        self.owner = None
+
+    def register(self, owner, name: str = "star_protocol_rows"):
+        "Add `param` to `owner`'s parameters (as attribute `name`) so that an optimizer built from it trains the rows."
+        setattr(owner, name, self.param); self.owner = (owner, name)
+        return self
+
+    def _sync(self, module, args):
+        import torch
+        with torch.no_grad(): self.W[self.rows] = self.param.detach().to(self.W.dtype)
+
+    def _input_side(self, module, args, out):
+        ids = args[0]
+        hit = ids.unsqueeze(-1) == self._ids.to(ids.device)              # (..., n_rows)
+        if not bool(hit.any()): return out
+        zero = (self.param - self.param.detach()).to(out.dtype)          # value 0, gradient to the rows
+        return out + (hit.to(out.dtype) @ zero)
+
+    def _keep_hidden(self, module, args, out): self._hidden = out
+
+    def _output_side(self, *args, fused_lm_head=False, labels=None, **kwargs):
+        import torch
+        if kwargs.get("shift_labels") is not None: raise ValueError("ProtocolRows does not take pre-shifted labels")
+        out = self._forward(*args, fused_lm_head=fused_lm_head, labels=labels, **kwargs)
+        if not fused_lm_head or not torch.is_grad_enabled() or labels is None: return out
+        with torch.autocast(out.log_probs.device.type, enabled=False):   # the rows' gradient in float32
+            s = self._surrogate(out, labels)
+        out.log_probs = out.log_probs + torch.zeros_like(out.log_probs).masked_scatter(out.label_mask, s.to(out.log_probs.dtype))
+        n = kwargs.get("num_items_in_batch")
+        out.loss = -out.log_probs.sum() / (out.label_mask.sum().clamp(min=1) if n is None else n)
+        return out
+
+    def _surrogate(self, out, labels):
+        import torch
+        mask = out.label_mask
+        h = self._hidden[:, :-1][mask].detach().float()                  # (N, H): the scored positions
+        y = labels[:, 1:][mask]
+        W = self.W.detach()
+        z_y = (h * W[y].float()).sum(-1)
+        log_z = z_y - out.log_probs[mask].detach().float()
+        z_r = h @ W[self.rows].float().t()                               # (N, n_rows)
+        coef = (y.unsqueeze(-1) == self._ids.to(y.device)).float() - torch.exp(z_r - log_z.unsqueeze(-1))
+        delta = self.param - self.param.detach()
+        return (coef * (h @ delta.t())).sum(-1)                         # value 0; d/d param = the rows' gradient
+
+    def remove(self):
+        "Write the rows into the embedding a last time, remove the hooks, the forward wrapper and the parameter."
+        self._sync(None, None)
+        for h in self._hooks: h.remove()
+        self.model.forward = self._forward
+        if self.owner is not None: delattr(*self.owner); self.owner = None
+        self._hidden = None
 
 # %% ../nbs/09_sft.ipynb #108f7bd7
 def _peak_rss_gib() -> float:
@@ -262,10 +381,11 @@ def last_checkpoint(out_dir):
     point = find_resume_checkpoint(out_dir, move=False)
     return str(point.checkpoint) if point.checkpoint else None
 
-def _save_rows(W, rows):
-    "`f(folder)` writing the trained embedding rows into a checkpoint folder (`embedding_rows.pt`, before it is marked complete)."
+def _save_rows(pr: ProtocolRows):
+    """`f(folder)` writing the trained embedding rows (`pr.param`, float32) into a checkpoint folder
+    (`embedding_rows.pt`, before it is marked complete)."""
     import torch
-    def save(d): torch.save(W[rows].detach().cpu().clone(), Path(d) / "embedding_rows.pt")
+    def save(d): torch.save(pr.param.detach().cpu().clone(), Path(d) / "embedding_rows.pt")
     return save
 
 
@@ -285,13 +405,13 @@ def _train_protocol_rows(scale, model, data, tok, out_dir, rows, steps, lr, max_
     Returns (model, loss curve)."""
     from trl import SFTTrainer
     for p in model.parameters(): p.requires_grad_(False)
-    W = train_embedding_rows(model, rows)
     cfg = sft_config(scale, out_dir=out_dir, dtype=dtype, max_steps=steps, learning_rate=lr, max_length=max_length, batch_size=1,
                      per_device_train_batch_size=1, lr_scheduler_type="constant", warmup_steps=0, save_strategy="no")
     tr = use_step_progress(SFTTrainer(model=model, args=cfg, train_dataset=data, processing_class=tok),
                            f"SFT {scale}: protocol rows")
+    pr = ProtocolRows(model, rows).register(model)   # after TRL patched the forward (its fused LM head)
     tr.train()
-    W.requires_grad_(False)
+    pr.remove()
     return model, [{"step": h["step"], "loss": h["loss"]} for h in tr.state.log_history if "loss" in h]
 
 # %% ../nbs/09_sft.ipynb #5793c8f2
@@ -318,18 +438,22 @@ _SFT_IDENTITY = ("learning_rate", "lr_scheduler_type", "warmup_steps", "weight_d
                  "adam_beta2", "adam_epsilon", "max_grad_norm", "per_device_train_batch_size",
                  "gradient_accumulation_steps", "max_length", "seed", "data_seed", "gradient_checkpointing")
 
-def _run_identity(scale, cfg, data, lora, row_steps, row_lr, row_max_length) -> dict:
+def _run_identity(scale, cfg, data, lora, row_steps, row_lr, row_max_length, base_dtype="float32") -> dict:
     """What determines an SFT run's weights (`star.checkpoints.check_same_run`): the data's SHA-256, the compute
-    precision (`dtype`: the autocast of `cfg`, weights float32), the optimizer and schedule (`_SFT_IDENTITY`: lr,
-    schedule, weight decay, Adam's betas and epsilon, clipping, batch, seeds), LoRA and the protocol-rows stage, and the
-    versions of torch, transformers, trl (and peft with LoRA). Not its length (`max_steps`, epochs): a run may be
-    extended; nor where it writes or how many checkpoints it keeps."""
+    precision (`dtype`: the autocast of `cfg`) and the base weights' dtype (`base_dtype`: bf16 under LoRA where bf16
+    is native, float32 otherwise), the optimizer and schedule (`_SFT_IDENTITY`: lr, schedule, weight decay, Adam's
+    betas and epsilon, clipping, batch, seeds), LoRA (its whole configuration for a LoRA scale) and the protocol-rows
+    stage, and the versions of torch, transformers, trl (and peft with LoRA). Not its length (`max_steps`, epochs): a
+    run may be extended; nor where it writes or how many checkpoints it keeps. `gradient_checkpointing` is the
+    setting asked (or the scale's default), recorded before the memory plan turns it off on a CPU (`sft_checkpointing`
+    decides from the memory free when a run starts, so a resume is not refused for it; `sft_log` records what ran)."""
     from star.checkpoints import package_versions
     rows = data[:]   # every row as lists
     h = hashlib.sha256(json.dumps([rows["input_ids"], rows["assistant_masks"]]).encode()).hexdigest()
     dtype = "bfloat16" if cfg.bf16 else "float16" if cfg.fp16 else "float32"
-    return {"scale": scale, "data_sha256": h, "n_examples": len(data), "lora": lora or {}, "row_steps": row_steps,
-            "row_lr": row_lr, "row_max_length": row_max_length, "dtype": dtype,
+    lo = ({k: v for k, v in LORA_DEFAULTS.items() if k != "target_modules"} | (lora or {})) if uses_lora(scale) else (lora or {})
+    return {"scale": scale, "data_sha256": h, "n_examples": len(data), "lora": lo, "row_steps": row_steps,
+            "row_lr": row_lr, "row_max_length": row_max_length, "dtype": dtype, "base_dtype": base_dtype,
             "uses_lora": uses_lora(scale), "versions": package_versions(("torch", "transformers", "trl")
                                                                          + (("peft",) if uses_lora(scale) else ())),
             **{k: getattr(cfg, k) for k in _SFT_IDENTITY}}
@@ -346,47 +470,65 @@ def _check_resume(out_dir, point, cfg, identity: dict) -> None:
                                f"another output folder (run name), or delete this one to start over.")
 
 # %% ../nbs/09_sft.ipynb #d055b22d
+def _sft_rows(dataset, tok, max_length: int):
+    """(rows, n_dropped): `dataset` tokenised (`tokenize_dataset`, unless it has `input_ids`) to its `input_ids` and
+    `assistant_masks`, without the trajectories longer than `max_length` (never train on a cut one; their number is
+    printed). Raises ValueError if none is left."""
+    data = dataset if "input_ids" in dataset.column_names else tokenize_dataset(dataset, tok)
+    n_in = len(data)
+    data = data.filter(lambda r: len(r["input_ids"]) <= max_length)
+    n_dropped = n_in - len(data)
+    if n_dropped: print(f"train_sft: dropped {n_dropped} of {n_in} trajectories longer than max_length={max_length}")
+    if not len(data): raise ValueError(f"every trajectory is longer than max_length={max_length}")
+    return data.select_columns(["input_ids", "assistant_masks"]), n_dropped
+
+# %% ../nbs/09_sft.ipynb #17a35d8d
 def _train_sft(scale, dataset, out_dir, point, model, tokenizer, lora, row_steps, row_lr, row_max_length, dtype, overrides):
     from trl import SFTTrainer
     from star.checkpoints import atomic_trainer, model_fingerprint, set_aside
+    from star.memory import allocator_in_use
     from star.results import write_atomic
+    ck_asked = "gradient_checkpointing" in overrides
     cfg = sft_config(scale, out_dir=out_dir, dtype=dtype, **overrides)
     tok = tokenizer if tokenizer is not None else load_tokenizer(scale)
     tok.padding_side = "right"
-    data = dataset if "input_ids" in dataset.column_names else tokenize_dataset(dataset, tok)
-    n_in = len(data)
-    data = data.filter(lambda r: len(r["input_ids"]) <= cfg.max_length)   # never train on a cut trajectory
-    n_dropped = n_in - len(data)
-    if n_dropped: print(f"train_sft: dropped {n_dropped} of {n_in} trajectories longer than max_length={cfg.max_length}")
-    if not len(data): raise ValueError(f"every trajectory is longer than max_length={cfg.max_length}")
-    data = data.select_columns(["input_ids", "assistant_masks"])
-    _check_resume(out_dir, point, cfg, _run_identity(scale, cfg, data, lora, row_steps, row_lr, row_max_length))
-    m = model if model is not None else load_model(scale, dtype="float32", device=train_device(cfg))
+    data, n_dropped = _sft_rows(dataset, tok, cfg.max_length)
+    peft_cfg = lora_config(scale, **(lora or {}))
+    base_dtype = sft_base_dtype(scale, dtype, cfg.use_cpu) if model is None else str(next(model.parameters()).dtype).removeprefix("torch.")
+    _check_resume(out_dir, point, cfg, _run_identity(scale, cfg, data, lora, row_steps, row_lr, row_max_length, base_dtype))
+    ck_why = "asked" if ck_asked else "the scale's default (GPU)"
+    if cfg.use_cpu and not ck_asked:   # the memory plan decides (star.memory.needs_checkpointing)
+        ck, ck_why = sft_checkpointing(scale, data, base_dtype, peft_cfg.r if peft_cfg is not None else 0)
+        cfg.gradient_checkpointing = ck
+        cfg.gradient_checkpointing_kwargs = {"use_reentrant": False} if ck else None
+    m = model if model is not None else load_model(scale, dtype=base_dtype, device=train_device(cfg))
     m.train()
     if not on_cuda(): cpu_compact_logprobs(True)  # score only the assistant positions (08_models)
-    peft_cfg = lora_config(scale, **(lora or {}))
-    rows, extras = [], []
-    if peft_cfg is not None:  # LoRA + the protocol tokens' embedding rows (see "Why the protocol tokens are trained")
+    rows, extras, pr = [], [], None
+    if peft_cfg is not None:  # LoRA, then the protocol tokens' rows (see "Why the protocol tokens are trained")
         from peft import get_peft_model
         m = get_peft_model(m, peft_cfg)
         rows = protocol_token_ids(tok)
-        W = train_embedding_rows(m, rows)
-        extras.append(_save_rows(W, rows))
     trainer = use_step_progress(atomic_trainer(SFTTrainer)(model=m, args=cfg, train_dataset=data, processing_class=tok),
                                 f"SFT {scale}")
+    if rows:   # after TRL patched the base model's forward (its fused LM head)
+        pr = ProtocolRows(trainer.model.get_base_model(), rows).register(trainer.model.get_base_model())
+        extras.append(_save_rows(pr))
     trainer.checkpoint_extras = tuple(extras)
     if point is not None and trainer.accelerator.is_main_process: set_aside(point)
     trainer.accelerator.wait_for_everyone()
     ckpt = str(point.checkpoint) if point is not None and point.checkpoint else None
     if ckpt and rows and (Path(ckpt) / "embedding_rows.pt").exists():  # the adapter checkpoint does not hold them
         import torch
-        with torch.no_grad(): W[rows] = torch.load(Path(ckpt) / "embedding_rows.pt").to(W.dtype)
+        with torch.no_grad(): pr.param.copy_(torch.load(Path(ckpt) / "embedding_rows.pt").float())
     t0 = time.time()
     res = trainer.train(resume_from_checkpoint=ckpt)
     secs = time.time() - t0
     final = out_dir / "final"
     model_out = trainer.model
-    if peft_cfg is not None: model_out = model_out.merge_and_unload()
+    if peft_cfg is not None:
+        pr.remove()
+        model_out = _merged(scale, model_out, peft_cfg, rows, pr.param, base_dtype, reload=model is None)
     n_row_steps = row_steps if rows else 0  # the rows stage belongs to the LoRA scales only
     row_curve = []
     if n_row_steps:
@@ -406,7 +548,8 @@ def _train_sft(scale, dataset, out_dir, point, model, tokenizer, lora, row_steps
     log = {"scale": scale, "lora": peft_cfg is not None, "resumed_from": ckpt and Path(ckpt).name,
            "resume": point.to_dict() if point is not None else None, "final_fingerprint": model_fingerprint(final),
            "n_examples": len(data),
-           "compute": asdict(sft_dtype(scale, dtype, cfg.use_cpu)),
+           "compute": asdict(sft_dtype(scale, dtype, cfg.use_cpu)), "base_dtype": base_dtype,
+           "gradient_checkpointing_why": ck_why, "allocator": allocator_in_use(),
            "n_dropped_overlong": n_dropped,
            "n_tokens": sum(map(len, data["input_ids"])), "n_trained_tokens": sum(map(sum, data["assistant_masks"])),
            "global_step": trainer.state.global_step, "steps_this_run": done_now, "train_seconds": round(secs, 2),
@@ -418,6 +561,22 @@ def _train_sft(scale, dataset, out_dir, point, model, tokenizer, lora, row_steps
            "protocol_rows": {"steps": n_row_steps, "lr": row_lr, "max_length": row_max_length, "loss_curve": row_curve}}
     if trainer.accelerator.is_main_process: write_atomic(out_dir / "sft_log.json", json.dumps(log, indent=1, default=str))
     return final
+
+# %% ../nbs/09_sft.ipynb #984ca076
+def _merged(scale, peft_model, peft_cfg, rows, row_values, base_dtype, reload: bool):
+    """The trained LoRA model merged into float32 weights, with the protocol rows `row_values`: when the base trained in
+    bf16 and was loaded here (`reload`), the adapters are merged into a fresh float32 copy of the base (what float32
+    master weights would have given), else into the trained model itself."""
+    import torch
+    if base_dtype != "float32" and reload:
+        from peft import get_peft_model, get_peft_model_state_dict, set_peft_model_state_dict
+        sd = {k: v.detach().clone() for k, v in get_peft_model_state_dict(peft_model).items()}
+        fresh = get_peft_model(load_model(scale, dtype="float32", device="cpu"), peft_cfg)
+        set_peft_model_state_dict(fresh, sd)
+        peft_model = fresh
+    out = peft_model.merge_and_unload()
+    with torch.no_grad(): out.get_input_embeddings().weight[rows] = row_values.detach().to(out.get_input_embeddings().weight.dtype)
+    return out
 
 # %% ../nbs/09_sft.ipynb #66b74585
 def sft_run_record(run: str, out_dir, config: dict, final_model: str, git: str | None = None, **extra) -> dict:

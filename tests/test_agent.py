@@ -334,3 +334,84 @@ def test_turn_ended_by_endoftext_continues(tok, sb, train):
     assert env.startswith("<|im_end|>\n<|im_start|>user\n<tool_response>")
     assert r.messages[1:4] == [{"role": "user", "content": q}, {"role": "assistant", "content": call},
                                {"role": "user", "content": sb.react_step(call)}]
+
+
+# ---------------------------------------------------------------- the continuous driver (issue 32: rollouts that never wait)
+def record(r):
+    "Everything a rollout records except the wall-clock timing and the batch's totals."
+    meta = {k: v for k, v in r.meta.items() if k not in ("timing", "batch")}
+    return (r.prompt_ids, r.completion_ids, r.env_mask, r.logprobs, r.entropies, r.messages, r.n_tool_calls,
+            r.termination, r.answer, r.format_error, r.truncated, r.turn_spans, meta)
+
+
+def both_ways(pol_fn, tok, *args, **kw):
+    "The same rollouts turn by turn and request by request (a fresh policy each, `pol_fn(continuous)`)."
+    turns, stream = pol_fn(False), pol_fn(True)
+    a = rollout_batch(turns, tok, *args, **kw)
+    b = rollout_batch(stream, tok, *args, **kw)
+    assert {r.meta["batch"]["mode"] for r in a} == {"turns"} and {r.meta["batch"]["mode"] for r in b} == {"continuous"}
+    return a, b, stream
+
+
+def test_continuous_driver_keeps_every_semantic(tok, sb, train, oracle, replay):
+    """Every way an episode ends, replayed by `ScriptedPolicy` turn by turn and as a continuous-batching engine serves
+    it (a shorter reply comes back first): identical token ids, masks, log-probs, transcripts, terminations, spans and
+    per-turn records -- on a failure-free sandbox the order of the tool calls cannot matter."""
+    q = train[0].query
+    think = "<think>\nHmm.\n</think>"
+    call = tool_call_text("Cities first.", "SearchCity", {"state": "Texas"})
+    bad = '<tool_call>\n{"name": "SearchCity", "arguments": {"state": "Texas"}}\n</tool_call>'
+    full = replay[1][2]
+    cases = [(lambda c: ScriptedPolicy(tok, oracle, continuous=c), (train[:3],), dict(group_size=2)),        # answers
+             (lambda c: ScriptedPolicy(tok, oracle, continuous=c), (train[:3],), dict(group_size=2, max_turns=3)),
+             (lambda c: ScriptedPolicy(tok, oracle, continuous=c), (train[:3],), dict(max_context=len(full.prompt_ids) + 600)),
+             (lambda c: ScriptedPolicy(tok, oracle[:1], eos=True, continuous=c), (train[:1],), dict(stop=[])),
+             (lambda c: ScriptedPolicy(tok, {q: [think, call, think, call, call]}, continuous=c), (train[:1],),
+              dict(max_turns=10, max_policy_turns=4, max_no_action=None)),
+             (lambda c: ScriptedPolicy(tok, {q: [think, think, call, think, think, think, call]}, continuous=c), (train[:1],),
+              dict(max_no_action=3)),
+             (lambda c: ScriptedPolicy(tok, {q: [bad, answer_text("Done.", "x")]}, continuous=c), (train[:1],),
+              dict(group_size=2, stop_on_format_error=True)),
+             (lambda c: ScriptedPolicy(tok, oracle, continuous=c), (),
+              dict(prefixes=[full.prefix(3), full.prefix(1)], group_size=2))]
+    for pol_fn, args, kw in cases:
+        a, b, stream = both_ways(pol_fn, tok, *args, sandbox=sb, **kw)
+        assert [record(r) for r in a] == [record(r) for r in b], kw
+        assert stream.calls == [] and sum(r.meta["batch"]["n_requests"] for r in b[:1]) == len(stream.finished)
+    # out of step: while one trajectory writes a long first reply, the other plays two short turns and answers
+    long_call = tool_call_text("Let me think about this for a long while. " * 30, "SearchCity", {"state": "Texas"})
+    scripts = {train[0].query: [long_call, answer_text("Done.", "a")],
+               train[1].query: [call, call, answer_text("Done.", "b")]}
+    a, b, stream = both_ways(lambda c: ScriptedPolicy(tok, scripts, continuous=c), tok, train[:2], sandbox=sb)
+    assert [record(r) for r in a] == [record(r) for r in b]
+    assert stream.finished == [(1, 0), (1, 1), (1, 2), (0, 0), (0, 1)]            # (trajectory, turn) as they finished
+    assert b[0].meta["batch"]["n_requests"] == 5 and a[0].meta["batch"]["n_generate_calls"] == 3
+
+
+def test_continuous_failure_injection_is_reproducible(tok, sb, train, oracle):
+    """With failure injection the sandbox's draws follow the order the tool calls run in -- the order the engine
+    finishes the requests, run order among those finished together: the same seeds give the same rollouts."""
+    runs = [rollout_batch(ScriptedPolicy(tok, oracle, continuous=True), tok, train[:3], group_size=2,
+                          sandbox=Sandbox(sb.db, failure_rate=0.5, seed=3)) for _ in range(2)]
+    assert [record(r) for r in runs[0]] == [record(r) for r in runs[1]]
+    n_failed = sum(c["failed"] for r in runs[0] for c in r.meta["tool_calls"])
+    assert 0 < n_failed < sum(r.n_tool_calls for r in runs[0])
+    every = rollout_batch(ScriptedPolicy(tok, oracle[:1], continuous=True), tok, train[:1],
+                          sandbox=Sandbox(sb.db, failure_rate=1.0, seed=0))[0]
+    assert [m["content"] for m in every.messages[3::2]] == [failure_message(t.tool_name) for t in oracle[0].turns[:-1]]
+
+
+def test_continuous_needs_a_stream_and_shows_progress(tok, sb, train, oracle, hf, capsys):
+    with pytest.raises(ValueError, match="continuous=True needs a policy with `stream`"):
+        rollout_batch(hf, tok, train[:1], continuous=True)
+    assert not getattr(hf, "continuous", False)          # HF stays turn-synchronous: the default path
+    pol = ScriptedPolicy(tok, oracle, continuous=True)
+    rs = rollout_batch(pol, tok, train[:3], sandbox=sb, progress="demo")
+    err = capsys.readouterr().err
+    assert "demo: 100%" in err and "3/3" in err and "turns done" in err and "0 running" in err
+    assert [r.termination for r in rs] == ["answer"] * 3
+    # an error mid-stream (a reply past the end of the script) propagates; nothing stays pending
+    short = ScriptedPolicy(tok, {oracle[0].messages[1]["content"]: [m["content"] for m in oracle[0].messages[2:6:2]]},
+                           continuous=True)
+    with pytest.raises(IndexError, match="script has 2 turns"):
+        rollout_batch(short, tok, train[:1], sandbox=sb)

@@ -149,3 +149,21 @@ def test_dry_run_prints_the_plan_and_refuses(capsys):
     assert main(["rl", "--dry-run", "--scale", "3B", "--gpu-memory-gb", "79.2", "--n-gpus", "1"]) == 1
     err = capsys.readouterr().err
     assert "MemoryPlanError" in err and "vllm_gpu_memory_utilization=0.35" in err
+
+
+def test_the_allocator_is_preloaded_where_installed():
+    """`allocator_env` gives a child process tcmalloc / jemalloc where one is installed (Debian's libtcmalloc-minimal4 /
+    libjemalloc2; `allocator_in_use` reads the child's mapped libraries), and glibc's malloc under
+    `STAR_MALLOC=system` or where neither is installed; `preload_allocator` re-executes a script under it once."""
+    import os, subprocess, sys
+    from star.memory import allocator_env, fast_allocator
+    probe = [sys.executable, "-c", "from star.memory import allocator_in_use; print(allocator_in_use())"]
+    run = lambda env: subprocess.run(probe, env=env, capture_output=True, text=True, check=True).stdout.strip()
+    fa = fast_allocator()
+    assert run(allocator_env()) == (fa[0] if fa else "glibc")
+    off = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"} | {"STAR_MALLOC": "system"}
+    assert run(allocator_env(off)) == "glibc"
+    again = subprocess.run([sys.executable, "-c", "import sys; from star.memory import preload_allocator, allocator_in_use; "
+                            "preload_allocator(['-c', 'from star.memory import allocator_in_use; print(allocator_in_use())']); "
+                            "print('glibc')"], env={**os.environ, "STAR_MALLOC": ""}, capture_output=True, text=True, check=True)
+    assert again.stdout.strip() == (fa[0] if fa else "glibc")

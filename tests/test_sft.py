@@ -195,3 +195,61 @@ def test_a_resume_never_takes_another_runs_checkpoints(ds, tmp_path):
     with pytest.raises(RunMismatchError, match="data_sha256"):
         train_sft("tiny", other, tmp_path, max_steps=4, **kw)
     assert json.loads((tmp_path / "sft_log.json").read_text())["global_step"] == 4     # the run itself is untouched
+
+
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16"])
+def test_protocol_rows_train_the_same_rows_as_the_dense_way(dtype):
+    """`ProtocolRows` (a float32 parameter of 2 x hidden, the embedding frozen) gives the protocol rows the gradient the
+    dense way (`train_embedding_rows`: the whole tied embedding trainable, other rows' gradient zeroed) gives them --
+    through the input embedding and through TRL's fused LM head -- with the same loss, and without any gradient of the
+    151,936-row matrix. bf16 weights under bf16 autocast (the LoRA recipe on a CPU with native bf16): the same to bf16
+    rounding."""
+    import torch
+    from trl.trainer.utils import add_fused_lm_head
+    from star.models import cpu_compact_logprobs
+    from star.sft import ProtocolRows, protocol_token_ids, train_embedding_rows
+    cpu_compact_logprobs(True)
+    tok = load_tokenizer("0.5B")
+    rows = protocol_token_ids(tok)
+    x = torch.tensor([tok("<think>\nsearch\n</think>\n<tool_call>\n{\"name\": \"x\"}\n</tool_call>\n<tool_call>")["input_ids"]])
+    labels = x.clone(); labels[:, :4] = -100
+    def run(kind):
+        m = load_model("tiny", dtype=dtype)
+        add_fused_lm_head(m, outputs=("log_probs", "entropy", "is_top1"))
+        for p in m.parameters(): p.requires_grad_(False)
+        W = m.get_input_embeddings().weight
+        pr = ProtocolRows(m, rows) if kind == "rows" else None
+        if pr is None: train_embedding_rows(m, rows)
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=dtype == "bfloat16"):
+            out = m(input_ids=x, labels=labels, fused_lm_head=True)
+        loss = -out.log_probs.sum() / out.label_mask.sum()
+        loss.backward()
+        return loss.detach(), (pr.param.grad if pr else W.grad[rows].float()), W.grad
+    (l0, g0, _), (l1, g1, dense) = run("dense"), run("rows")
+    assert torch.equal(l0, l1) and dense is None                           # same loss; no dense gradient at all
+    assert g0.abs().sum() > 0 and ((g0 - g1).norm() / g0.norm()) < (1e-5 if dtype == "float32" else 2e-2)
+
+
+def test_protocol_rows_move_only_their_rows_and_come_off_cleanly():
+    "AdamW on `ProtocolRows.param`: the two rows move in the embedding (tied head too), no other does; `remove()` leaves a plain model."
+    import torch
+    from trl.trainer.utils import add_fused_lm_head
+    from star.sft import ProtocolRows, protocol_token_ids
+    tok = load_tokenizer("0.5B")
+    rows = protocol_token_ids(tok)
+    m = load_model("tiny")
+    add_fused_lm_head(m)
+    for p in m.parameters(): p.requires_grad_(False)
+    E0 = m.get_input_embeddings().weight.detach().clone()
+    pr = ProtocolRows(m, rows).register(m)
+    opt = torch.optim.AdamW([p for p in m.parameters() if p.requires_grad], lr=1e-2, weight_decay=0.0)
+    assert [p is pr.param for p in opt.param_groups[0]["params"]] == [True]
+    x = torch.tensor([tok("<tool_call>\n{}\n</tool_call>")["input_ids"]])
+    for _ in range(2):
+        out = m(input_ids=x, labels=x, fused_lm_head=True)
+        (-out.log_probs.sum()).backward(); opt.step(); opt.zero_grad()
+    pr.remove()
+    E1 = m.get_input_embeddings().weight.detach()
+    assert ((E1 - E0).norm(dim=1) > 0).nonzero().flatten().tolist() == rows
+    assert torch.equal(E1[rows], pr.param.detach()) and not hasattr(m, "star_protocol_rows")
+    assert m.get_output_embeddings().weight is m.get_input_embeddings().weight

@@ -155,3 +155,58 @@ def test_arpo_fresh_rollouts_are_not_copies_of_global_ones(llm, tok, val):
     fresh = [first(r) for r in rolls if r.meta["arpo"] == "fresh"]
     assert len(glob) == 4 and len(fresh) == 4 - sum(len(p.branches) for p in plans) >= 2   # random weights: few calls
     assert not set(fresh) & set(glob) and len(set(glob)) == 4
+
+
+# ---------------------------------------------------------------- continuous batching (issue 32: rollouts that never wait)
+def _record(r):
+    return (r.completion_ids, r.env_mask, r.logprobs, r.messages, r.termination, r.turn_spans, r.n_tool_calls)
+
+
+def test_continuous_rollouts_are_the_turn_synchronous_ones_on_a_batch_invariant_engine(llm, tok, val):
+    """Request `(trajectory, turn)` of a stream is seeded as row `trajectory` of call `turn` turn by turn, so while
+    every trajectory still runs the two drivers draw from the same streams; the float32 tiny engine is batch-invariant
+    here, so they agree token for token (log-probs to fp32 rounding) -- and the continuous one is reproducible."""
+    vp = VLLMPolicy(llm, tok)
+    assert vp.continuous
+    kw = dict(group_size=3, sandbox=Sandbox(), max_new_tokens_per_turn=12, max_no_action=None, max_turns=3,
+              max_context=4096, seed=5)
+    turns = rollout_batch(vp, tok, val[:2], continuous=False, **kw)
+    cont = rollout_batch(vp, tok, val[:2], **kw)
+    again = rollout_batch(vp, tok, val[:2], **kw)
+    assert {r.meta["batch"]["mode"] for r in cont} == {"continuous"} and {r.meta["batch"]["mode"] for r in turns} == {"turns"}
+    assert all(len(r.turns) == 3 for r in turns)            # nobody left early: the same seeds on both sides
+    assert [r.completion_ids for r in cont] == [r.completion_ids for r in turns]
+    for a, b in zip(cont, turns):
+        assert a.messages == b.messages and a.env_mask == b.env_mask and a.termination == b.termination
+        assert max(abs(x - y) for x, y in zip(a.logprobs, b.logprobs)) < FP32_TOL
+    assert [_record(r) for r in again] == [_record(r) for r in cont]
+    assert cont[0].meta["batch"]["n_requests"] == 18 and cont[0].meta["batch"]["n_engine_steps"] > 0
+    assert not llm.llm_engine.has_unfinished_requests()
+
+
+def test_continuous_sample_does_not_depend_on_what_else_is_in_flight(llm, tok, val):
+    "Trajectory k's turn t has its own seed: alone or beside three others (other prompts, other lengths), the same tokens."
+    vp = VLLMPolicy(llm, tok)
+    kw = dict(sandbox=Sandbox(), max_new_tokens_per_turn=10, max_no_action=2, max_context=4096, seed=9)
+    alone = rollout_batch(vp, tok, val[:1], group_size=2, **kw)
+    crowd = rollout_batch(vp, tok, val[:1] + val[3:4], group_size=2, **kw)
+    assert [r.completion_ids for r in crowd[:2]] == [r.completion_ids for r in alone]
+    assert crowd[2].completion_ids != alone[0].completion_ids
+
+
+def test_a_failed_stream_leaves_nothing_in_the_engine(llm, tok, val, prompt):
+    """An error while trajectories are in flight (here: the sandbox) aborts their pending requests, so the engine's
+    next `generate` returns only its own outputs; without the abort they would come back inside it."""
+    class Broken(Sandbox):
+        def react_step(self, text): raise OSError("database went away")
+    vp = VLLMPolicy(llm, tok)
+    with pytest.raises(OSError, match="went away"):
+        rollout_batch(vp, tok, val[:2], group_size=2, sandbox=Broken(), max_new_tokens_per_turn=24, max_context=4096, seed=0)
+    assert not llm.llm_engine.has_unfinished_requests()
+    vp.reseed(1)
+    assert len(vp.generate([prompt, prompt[:-9]], 3, 1.0, 1.0, stop=[])) == 2
+    with vp.stream(1.0, 1.0, []) as s:
+        s.submit(0, 0, prompt, 4); s.submit(1, 0, prompt[:-20], 2)
+        got = s.poll()
+    assert [k for k, _ in got] == [1] and len(got[0][1].token_ids) == 2    # the shorter request finished first
+    assert not llm.llm_engine.has_unfinished_requests()                       # the other one was aborted on exit
