@@ -575,6 +575,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     run_notebook("rl", {**params, "stop_after": "config", "out_dir": f"{d}/run"}, f"{d}/rl.ipynb")
             else: run_notebook(args.cmd, params, args.output, dry_run=args.dry_run)
         except KeyboardInterrupt:
+            # nbclient's cell task may end with DeadKernelError after the kernel stopped; asyncio would log it at exit
+            # as "Task exception was never retrieved" with a traceback (the kernel's death is what we just reported)
+            logging.getLogger("asyncio").setLevel(logging.CRITICAL)
             print(f"star {args.cmd}: interrupted (the kernel is stopped; a run resumes from its last complete checkpoint)",
                   file=sys.stderr)
             return 130

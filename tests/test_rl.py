@@ -759,6 +759,8 @@ cb.trainer = SimpleNamespace(accelerator=acc, use_vllm=False)
 state = SimpleNamespace(global_step=3, best_model_checkpoint=None, best_global_step=None)
 cb._eval(state, str(root / "checkpoint-3"))
 print(json.dumps({"rank": rank, "best": state.best_model_checkpoint}), flush=True)
+import torch.distributed as dist
+dist.barrier(); dist.destroy_process_group()   # gloo's threads left running at exit can abort the process (SIGABRT)
 '''
 
 
