@@ -99,19 +99,25 @@ COST_ROWS = [("install.json", "the install line, in a fresh virtual environment 
              ("quick_run.json", "the quick run: `papermill nbs/rl.ipynb runs/rl_quick.ipynb -p quick True`")]
 
 
+FOLDERS = {"$VENV": "the virtual environment", "$TMPDIR": "the temp folder",
+           "$STAR_CACHE": "STAR's cache (`~/.cache/star`)"}
+
+
 def _disk(rec: dict) -> str:
     left = [(d, gb) for d, gb in rec["disk_added_gb"].items() if gb >= 0.05]
-    return ", ".join(f"{gb:.1f} GB in `{d}`" for d, gb in left) or "nothing"
+    return ", ".join(f"{gb:.1f} GB in {FOLDERS.get(d, f'`{d}`')}" for d, gb in left) or "nothing"
 
 
 def cost_table(folder: Path = ROOT / "results" / "costs") -> str:
     "The README's cost table, rendered from the records in `folder` (a missing record: no row)."
-    rows = ["| command | time | peak memory (all its processes) | disk it leaves |", "|---|---|---|---|"]
+    rows = ["| command | time | peak memory (all its processes) | disk it leaves | load average at start |",
+            "|---|---|---|---|---|"]
     for name, label in COST_ROWS:
         p = folder / name
         if not p.exists(): continue
         r = json.loads(p.read_text())
-        rows.append(f"| {label} | {r['wall_min']:.1f} min | {r['peak_rss_gib']:.1f} GiB | {_disk(r)} |")
+        rows.append(f"| {label} | {r['wall_min']:.1f} min | {r['peak_rss_gib']:.1f} GiB | {_disk(r)} | "
+                    f"{r['load_at_start']:.1f} |")
     return "\n".join(rows)
 
 
