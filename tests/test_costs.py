@@ -1,0 +1,38 @@
+"""The README's cost table (Set-up and tests) is the one `tools/measure.py --table` renders from the records in
+`results/costs/`, and those records are real measurements: the command that ran, exit status 0, a clean tree at a
+named commit, and the README's own commands (issue 30)."""
+import json, re, sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+from measure import COST_ROWS, cost_table  # noqa: E402
+from readme_commands import commands, named  # noqa: E402
+
+
+def _block():
+    m = re.search(r"<!-- costs -->\n(.*?)<!-- /costs -->", (ROOT / "README.md").read_text(), re.S)
+    assert m, "README.md lost its <!-- costs --> block"
+    return m.group(1).strip()
+
+
+def test_readme_cost_table_is_the_records():
+    assert _block() == cost_table(), "README's cost table differs from the records: paste `python tools/measure.py --table`"
+
+
+def test_every_row_has_a_record_of_a_clean_successful_run():
+    for name, _ in COST_ROWS:
+        rec = json.loads((ROOT / "results" / "costs" / name).read_text())
+        assert rec["returncode"] == 0 and rec["dirty"] is False and re.fullmatch(r"[0-9a-f]{40}", rec["commit"]), name
+        assert rec["wall_s"] > 0 and rec["peak_rss_gib"] > 0, name
+        assert not any(k.startswith("/") for k in rec["disk_added_gb"]), f"{name} names a folder by an absolute path"
+
+
+def test_the_records_measured_the_readmes_commands():
+    text = (ROOT / "README.md").read_text()
+    readme = " ".join(commands(text))
+    for name in ("nbdev_test.json", "pytest.json", "quick_run.json"):
+        cmd = json.loads((ROOT / "results" / "costs" / name).read_text())["command"].split(" -q")[0]
+        assert cmd in readme, f"{name} measured `{cmd}`, which no README command runs"
+    install = json.loads((ROOT / "results" / "costs" / "install.json").read_text())["command"]
+    assert install.split("bash -c ", 1)[-1] == named(text, "install"), "install.json measured another install line"
