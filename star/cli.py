@@ -326,7 +326,8 @@ def execute(notebook, output, parameters: dict, root, stream=None) -> Path:
     log.addHandler(handler); log.setLevel(logging.INFO); log.propagate = False
     streamed, preload = os.environ.get("STAR_STREAMED"), os.environ.get("LD_PRELOAD")
     os.environ["STAR_STREAMED"] = "1"          # the kernel inherits it: `star.sft.announce` then prints once
-    if allocator_env().get("LD_PRELOAD"): os.environ["LD_PRELOAD"] = allocator_env()["LD_PRELOAD"]   # ... and this
+    fast = allocator_env().get("LD_PRELOAD")  # one lookup (`ldconfig -p`), not one per use
+    if fast: os.environ["LD_PRELOAD"] = fast   # ... and this
     try:
         pm.execute_notebook(str(notebook), str(output), parameters=parameters, cwd=str(root), kernel_name="python3",
                             log_output=True, progress_bar=False, extra_arguments=KERNEL_ARGS)
