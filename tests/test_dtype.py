@@ -102,13 +102,14 @@ def test_costs_exist_for_the_documented_variants_on_each_path():
 
 
 def test_readme_cost_table_is_cpu_costs(monkeypatch):
-    """README's "Which compute path your CPU takes" quotes, per path, the minutes `run_plan` prints for the quick, probe
-    and default runs (SFT included): the table cannot drift from `CPU_COSTS`."""
+    """bench/README.md's "Which compute path your CPU takes" (the top-level README's until issue 35) quotes, per path,
+    the minutes `run_plan` prints for the quick, probe and default runs (SFT included): the table cannot drift from
+    `CPU_COSTS`."""
     import re
     from pathlib import Path
     import star.rl as R
     monkeypatch.setattr(R, "on_cuda", lambda: False)
-    text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    text = (Path(__file__).resolve().parents[1] / "bench" / "README.md").read_text()
     rows = {}
     for line in text.split("<!-- cpu-costs -->", 1)[1].split("\n\n", 1)[0].splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]

@@ -1,6 +1,6 @@
 """The memory plan (star.memory): shapes and parameter counts, DeepSpeed's model-state formulas, the activation model
 against live CPU measurements and against the committed validation set (<= 15 %), the paper's defaults fitting the
-paper's hardware, refusals that name the knob (before any model loads), the launcher check, the README table and the
+paper's hardware, refusals that name the knob (before any model loads), the launcher check, the 18_memory table and the
 `star rl --dry-run` plan."""
 import json, re
 from dataclasses import replace
@@ -135,10 +135,13 @@ def test_several_gpus_without_a_launcher(monkeypatch):
     assert device_plan(cfg).zero_stage == 0 and not device_plan(cfg).fits     # DDP: float32 replicas + a 0.55 engine
 
 
-def test_readme_memory_table_is_the_plan():
-    readme = (ROOT / "README.md").read_text()
+def test_memory_table_is_the_plan():
+    "The table of the paper's runs in 18_memory's prose (the README's until issue 35) is `plans_table(paper_plans())`."
+    import json
+    cells = json.loads((ROOT / "nbs" / "18_memory.ipynb").read_text())["cells"]
+    prose = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
     table = plans_table(paper_plans())
-    assert table in readme, "README's memory table differs from star.memory.plans_table(paper_plans())"
+    assert table in prose, "nbs/18_memory.ipynb's memory table differs from star.memory.plans_table(paper_plans())"
 
 
 def test_dry_run_prints_the_plan_and_refuses(capsys):

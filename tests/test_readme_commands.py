@@ -22,7 +22,6 @@ HOW = {
     'pip install -e ".[dev,gpu]"': ("elsewhere", "tests/test_gpu_install.py (pytest -m pip_resolve)"),
     'pip install -e ".[dev,gpu,zero]"': ("elsewhere", "tests/test_gpu_install.py (pytest -m pip_resolve)"),
     "pip install flash-attn --no-build-isolation": ("elsewhere", "optional; a ~1 h CUDA source build"),
-    "python bench/dtype.py": ("elsewhere", "~3 min of benchmarks; tests/test_dtype.py keeps its table"),
     "papermill nbs/rl.ipynb runs/rl_default.ipynb": ("run", STOP),
     "papermill nbs/rl.ipynb runs/rl_quick.ipynb -p quick True": ("run", STOP),
     "papermill nbs/sft.ipynb runs/sft_05B.ipynb -p scale 0.5B -p n_train 48 -p mix 1:0:0 -p max_steps -1":

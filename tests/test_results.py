@@ -288,7 +288,7 @@ def test_every_jsonl_reader_is_tolerant(tmp_path):
 
 
 def test_cpu_costs_quote_the_committed_records(monkeypatch):
-    """What `run_plan` (and README's cost table, `test_readme_cost_table_is_cpu_costs`) says a CPU run costs is what
+    """What `run_plan` (and bench/README.md's cost table, `test_readme_cost_table_is_cpu_costs`) says a CPU run costs is what
     the committed records measured: for every RL record made from a clean tree on the 2-core CPU machine, `cpu_cost`
     of its own config on its compute path (with its SFT when the run trained it: its SFT record was made after the run
     began) is within 15 % of the record's `seconds.total`."""
