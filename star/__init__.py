@@ -1,7 +1,5 @@
 """STAR: a notebook-first, reproducible recipe for RL of long-horizon tool-using LLM agents (Agent-STAR on TravelPlanner)
 
-## What STAR is
-
 The paper sweeps reward shaping, model scale (1.5B / 3B / 7B), data, algorithm (GRPO, DAPO, ARPO) and tool failures,
 evaluated on TravelPlanner and 7 out-of-domain QA sets. Everything rests on two components tested byte for byte and
 verdict for verdict against the reference implementations:
