@@ -1,0 +1,165 @@
+#!/usr/bin/env python
+"""How dense a chapter reads, per notebook (the measures of issue 35, item 5, beside fastcore / claudette):
+
+    python tools/nb_density.py nbs/02_evaluator.ipynb nbs/03_rewards.ipynb     # one row per notebook
+    python tools/nb_density.py --all                                           # nbs/*.ipynb and nbs/figures/*.ipynb
+    python tools/nb_density.py --split nbs/02_evaluator.ipynb                  # rewrite `a; b` lines as two lines
+
+Columns: code cells, their line count median / p90 / max (directive lines `#|` excluded), `;`-joined lines (found
+with `tokenize`, so a `;` inside a string or a comment does not count), words per markdown cell (mean), exported
+public functions, how many of them carry docments on every parameter (fastcore style: a `# comment` after each
+parameter in the signature), and the share of exports followed by a demo cell with an output.
+
+`--split` rewrites each line of code cells that joins statements with `;` at the top level of its logical line into
+one line per statement at the same indentation (`if x: a; b` is left alone: its statements belong to the `if`).
+"""
+from __future__ import annotations
+
+import argparse, ast, io, json, statistics, sys, tokenize
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _cells(nb_path) -> list[dict]:
+    return json.loads(Path(nb_path).read_text())["cells"]
+
+
+def _src(cell) -> str:
+    s = cell["source"]
+    return "".join(s) if isinstance(s, list) else s
+
+
+def _body_lines(src: str) -> list[str]:
+    "Lines of a code cell that count: not blank, not an nbdev directive."
+    return [l for l in src.splitlines() if l.strip() and not l.lstrip().startswith("#|")]
+
+
+def _tokens(src: str):
+    "Tokens of `src`, or [] when it is not Python (a cell magic, a shell line)."
+    try: return list(tokenize.generate_tokens(io.StringIO(src).readline))
+    except (tokenize.TokenError, IndentationError, SyntaxError): return []
+
+
+def semicolon_lines(src: str) -> list[int]:
+    "1-based line numbers of `src` holding a `;` operator token (not in a string or comment)."
+    return sorted({t.start[0] for t in _tokens(src) if t.type == tokenize.OP and t.string == ";"})
+
+
+def _splittable(line: str, toks) -> list[int] | None:
+    """Columns of the top-level `;` of a one-line statement list, or None when the line must stay (a compound
+    header such as `if x: a; b`, or brackets left open)."""
+    depth, cols, first = 0, [], None
+    for t in toks:
+        if t.type in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT): continue
+        if first is None: first = t.string
+        if t.type == tokenize.OP and t.string in "([{": depth += 1
+        elif t.type == tokenize.OP and t.string in ")]}": depth -= 1
+        elif t.type == tokenize.OP and t.string == ":" and depth == 0 and first in {
+                "if", "elif", "else", "for", "while", "with", "try", "except", "finally", "def", "class", "async"}:
+            return None
+        elif t.type == tokenize.OP and t.string == ";" and depth == 0: cols.append(t.start[1])
+    return cols or None
+
+
+def split_semicolons(src: str) -> str:
+    "`src` with every splittable `a; b` line written as `a` and `b` on their own lines, same indentation."
+    toks = _tokens(src)
+    if not toks: return src
+    lines = src.splitlines(keepends=True)
+    by_line: dict[int, list] = {}
+    for t in toks: by_line.setdefault(t.start[0], []).append(t)
+    multi = {n for t in toks if t.start[0] != t.end[0] for n in range(t.start[0] + 1, t.end[0] + 1)}
+    out = []
+    for i, line in enumerate(lines, 1):
+        toks_i = [t for t in by_line.get(i, []) if t.end[0] == i]
+        cols = None if i in multi or len(toks_i) != len(by_line.get(i, [])) else _splittable(line, toks_i)
+        if not cols: out.append(line); continue
+        indent = line[:len(line) - len(line.lstrip())]
+        end = "\n" if line.endswith("\n") else ""
+        body, parts, prev = line.rstrip("\n"), [], 0
+        for c in cols: parts.append(body[prev:c]); prev = c + 1
+        parts.append(body[prev:])
+        parts = [p.strip() for p in parts if p.strip()]
+        out.append("\n".join((indent + p) for p in parts) + end)
+    new = "".join(out)
+    try: ast.parse(new)
+    except SyntaxError: return src
+    return new
+
+
+def _docmented(fn: ast.FunctionDef, src: str) -> bool:
+    "Every parameter (self/cls, *args/**kwargs excluded) has a `#` comment on its line after it."
+    args = [a for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs) if a.arg not in ("self", "cls")]
+    if not args: return True
+    lines = src.splitlines()
+    return all("#" in lines[a.end_lineno - 1][a.end_col_offset:] for a in args)
+
+
+def exports(src: str) -> list[tuple[str, bool]]:
+    "(name, docmented) of the public functions defined at the top level of an exported cell."
+    try: tree = ast.parse(src)
+    except SyntaxError: return []
+    return [(n.name, _docmented(n, src)) for n in tree.body
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and not n.name.startswith("_")]
+
+
+def measure(nb_path) -> dict:
+    cells = _cells(nb_path)
+    code = [c for c in cells if c["cell_type"] == "code"]
+    md = [c for c in cells if c["cell_type"] == "markdown"]
+    sizes = sorted(len(_body_lines(_src(c))) for c in code) or [0]
+    p90 = sizes[min(len(sizes) - 1, int(round(0.9 * (len(sizes) - 1))))]
+    fns, exp_cells, demoed = [], 0, 0
+    for i, c in enumerate(cells):
+        s = _src(c)
+        if c["cell_type"] != "code" or not any(l.strip().startswith(("#| export", "#|export")) for l in s.splitlines()):
+            continue
+        fns += exports(s)
+        exp_cells += 1
+        nxt = next((d for d in cells[i + 1:] if d["cell_type"] == "code"), None)
+        if nxt is not None and "export" not in _src(nxt).split("\n", 1)[0] and nxt.get("outputs"): demoed += 1
+    words = [len(_src(c).split()) for c in md]
+    return {"notebook": str(Path(nb_path)), "code_cells": len(code), "median": statistics.median(sizes), "p90": p90,
+            "max": sizes[-1], "semicolon_lines": sum(len(semicolon_lines(_src(c))) for c in code),
+            "words_per_md": round(sum(words) / len(words), 1) if words else 0.0,
+            "public_fns": len(fns), "docmented": sum(d for _, d in fns),
+            "exports": exp_cells, "exports_with_demo_output": demoed}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("notebooks", nargs="*")
+    ap.add_argument("--all", action="store_true", help="every notebook of nbs/ and nbs/figures/")
+    ap.add_argument("--split", action="store_true", help="rewrite `a; b` lines of the notebooks' code cells")
+    ap.add_argument("--json", action="store_true", help="one JSON object per notebook instead of a table")
+    a = ap.parse_args(argv)
+    paths = [Path(p) for p in a.notebooks]
+    if a.all: paths += sorted((ROOT / "nbs").glob("*.ipynb")) + sorted((ROOT / "nbs" / "figures").glob("*.ipynb"))
+    if a.split:
+        for p in paths:
+            nb = json.loads(p.read_text())
+            for c in nb["cells"]:
+                if c["cell_type"] == "code":
+                    new = split_semicolons(_src(c))
+                    if new != _src(c): c["source"] = new.splitlines(keepends=True)
+            p.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+        return 0
+    rows = [measure(p) for p in paths]
+    if a.json:
+        for r in rows: print(json.dumps(r))
+        return 0
+    cols = list(rows[0]) if rows else []
+    print(" | ".join(cols))
+    for r in rows: print(" | ".join(str(r[c]) if c != "notebook" else Path(r[c]).name for c in cols))
+    if len(rows) > 1:
+        allsizes = []
+        for p in paths: allsizes += [len(_body_lines(_src(c))) for c in _cells(p) if c["cell_type"] == "code"]
+        print(f"all: code-cell lines median {statistics.median(allsizes)}, "
+              f"{sum(r['semicolon_lines'] for r in rows)} ;-joined lines, "
+              f"docments {sum(r['docmented'] for r in rows)} of {sum(r['public_fns'] for r in rows)} public functions")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
