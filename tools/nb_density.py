@@ -10,8 +10,9 @@ with `tokenize`, so a `;` inside a string or a comment does not count), words pe
 public functions, how many of them carry docments on every parameter (fastcore style: a `# comment` after each
 parameter in the signature), and the share of exports followed by a demo cell with an output.
 
-`--split` rewrites each line of code cells that joins statements with `;` at the top level of its logical line into
-one line per statement at the same indentation (`if x: a; b` is left alone: its statements belong to the `if`).
+`--split` rewrites each line of code cells that joins statements with `;` into one line per statement at the same
+indentation; `if x: a; b` (any one-line compound statement but `def` / `class`) becomes the header and its statements
+indented below it. A cell whose rewrite would not parse is left as it was.
 """
 from __future__ import annotations
 
@@ -46,20 +47,24 @@ def semicolon_lines(src: str) -> list[int]:
     return sorted({t.start[0] for t in _tokens(src) if t.type == tokenize.OP and t.string == ";"})
 
 
-def _splittable(line: str, toks) -> list[int] | None:
-    """Columns of the top-level `;` of a one-line statement list, or None when the line must stay (a compound
-    header such as `if x: a; b`, or brackets left open)."""
-    depth, cols, first = 0, [], None
+_HEADERS = {"if", "elif", "else", "for", "while", "with", "try", "except", "finally", "async"}
+
+
+def _splittable(line: str, toks) -> tuple[int | None, list[int]] | None:
+    """(column of a compound header's `:` or None, columns of the top-level `;`) of a one-line statement list, or
+    None when the line has nothing to split (or is a one-line `def` / `class`, or leaves brackets open)."""
+    depth, cols, first, colon = 0, [], None, None
     for t in toks:
         if t.type in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT): continue
         if first is None: first = t.string
         if t.type == tokenize.OP and t.string in "([{": depth += 1
         elif t.type == tokenize.OP and t.string in ")]}": depth -= 1
-        elif t.type == tokenize.OP and t.string == ":" and depth == 0 and first in {
-                "if", "elif", "else", "for", "while", "with", "try", "except", "finally", "def", "class", "async"}:
-            return None
+        elif t.type == tokenize.OP and t.string == ":" and depth == 0 and colon is None and first in _HEADERS | {
+                "def", "class"}:
+            if first in ("def", "class"): return None
+            colon = t.start[1]
         elif t.type == tokenize.OP and t.string == ";" and depth == 0: cols.append(t.start[1])
-    return cols or None
+    return (colon, cols) if cols and depth == 0 else None
 
 
 def split_semicolons(src: str) -> str:
@@ -75,12 +80,16 @@ def split_semicolons(src: str) -> str:
         toks_i = [t for t in by_line.get(i, []) if t.end[0] == i]
         cols = None if i in multi or len(toks_i) != len(by_line.get(i, [])) else _splittable(line, toks_i)
         if not cols: out.append(line); continue
+        colon, cols = cols
         indent = line[:len(line) - len(line.lstrip())]
         end = "\n" if line.endswith("\n") else ""
-        body, parts, prev = line.rstrip("\n"), [], 0
+        body, parts, prev = line.rstrip("\n"), [], colon + 1 if colon is not None else 0
         for c in cols: parts.append(body[prev:c]); prev = c + 1
         parts.append(body[prev:])
         parts = [p.strip() for p in parts if p.strip()]
+        if colon is not None:   # `if x: a; b` -> the header, then its statements one level deeper
+            out.append(body[:colon + 1] + "\n")
+            indent += "    "
         out.append("\n".join((indent + p) for p in parts) + end)
     new = "".join(out)
     try: ast.parse(new)
