@@ -20,11 +20,12 @@ from .results import (find_results_dir, load_curves, load_records, markdown_tabl
 
 # %% auto #0
 __all__ = ['SCALES', 'REWARDS', 'ALGORITHMS', 'TP', 'QA', 'STYLE', 'PAPER_STYLE', 'OURS_STYLE', 'COLORS', 'NO_RUNS',
-           'TABLE8_COLUMNS', 'RECIPE', 'ARTEFACTS', 'k_label', 'data_label', 'parse_run', 'expected_jobs', 'tp_results',
-           'qa_results', 'run_records', 'new_figure', 'styled', 'write_figure', 'write_table', 'annotate_missing',
-           'with_records', 'coverage_note', 'table1', 'table2', 'table3', 'rl_cost', 'table4', 'table8_field', 'table8',
-           'table9', 'fig1_data', 'fig1', 'fig4', 'fig5', 'curves', 'curve_panels', 'fig6', 'fig7', 'fig8', 'fig9',
-           'fig10', 'build_all', 'table_summary']
+           'TABLE8_COLUMNS', 'RECIPE', 'ARTEFACTS', 'k_label', 'data_label', 'parse_run', 'scale_label',
+           'expected_jobs', 'tp_results', 'qa_results', 'run_records', 'new_figure', 'styled', 'write_figure',
+           'write_table', 'annotate_missing', 'with_records', 'coverage_note', 'table1', 'table2', 'table3', 'rl_cost',
+           'table4', 'table8_field', 'table8', 'table9', 'fig1_data', 'fig1', 'fig4', 'fig5', 'curves', 'curve_panels',
+           'cpu_runs', 'run_label', 'cpu_curves', 'held_out', 'ours_panel', 'fig6', 'fig7', 'fig8', 'fig9', 'fig10',
+           'build_all', 'table_summary', 'curve_status']
 
 # %% ../nbs/figures/00_figures.ipynb #541cc1d8
 SCALES = ("1.5B", "3B", "7B")
@@ -62,8 +63,17 @@ def parse_run(name: str) -> dict:
                    n_train=int(g["n_train"]), failure_rate=float(g["failure_pct"]) / 100, seed=int(g["seed"]),
                    family=ck.rsplit("_s", 1)[0])
     elif ck.startswith("sft_"): out.update(stage="sft", scale=ck[4:], method="SFT")
+    elif re.match(r"^[A-Za-z0-9.]+-sft$", ck): out.update(stage="sft", scale=ck[:-4], method="SFT")   # eval_validation_0.5B-sft
     elif out["split"] is not None and re.match(r"^[A-Za-z0-9.]+$", ck): out.update(stage="base", scale=ck, method="Base")
+    if ck == "teacher": out["method"] = "Teacher"   # eval_<split>_teacher: the rule-based teacher, not a model
     return out
+
+def scale_label(scale, split: str = "test") -> str:
+    """How a table labels a row of ours: a paper scale as is; a split other than 'test' in brackets; a model size the
+    paper did not train (0.5B, tiny: our CPU scale) marked 'CPU scale', so such a row never poses as the paper's."""
+    tags = [split] if split != "test" else []
+    if scale not in SCALES and scale != "teacher": tags.append("CPU scale")
+    return f"{scale} ({', '.join(tags)})" if tags else str(scale)
 
 
 # %% ../nbs/figures/00_figures.ipynb #507730ee
@@ -91,13 +101,14 @@ def _with_parsed(df: pd.DataFrame) -> pd.DataFrame:
 def tp_results(results_dir, protocol: str = "official") -> pd.DataFrame:
     """Our TravelPlanner evaluations, one row per evaluation record (`eval_<split>_<checkpoint>`): the `parse_run`
     fields and the paper's five metrics in % (`paper_metrics`, `protocol` 'official' | 'agent_star'). Rows whose split
-    is not 'test' (the paper's) carry it in `scale` (e.g. '0.5B (validation)') so they never pose as test numbers."""
+    is not 'test' (the paper's), or whose scale the paper did not train, say so in `scale` (`scale_label`, e.g. '0.5B
+    (validation, CPU scale)') so they never pose as the paper's test numbers."""
     recs = load_records(results_dir)
     if recs.empty: return _with_parsed(pd.DataFrame({"run": pd.Series(dtype=str)})).assign(**{m: np.nan for m in TP})
     recs = paper_metrics(recs, protocol)[["run", *TP]]
     out = _with_parsed(recs)
     out = out[out.split.notna() & (out.split != "qa") & out.stage.notna()].copy()
-    out["scale"] = [s if sp == "test" else f"{s} ({sp})" for s, sp in zip(out.scale, out.split)]
+    out["scale"] = [scale_label(s, sp) for s, sp in zip(out.scale, out.split)]
     out = out[[c for c in out.columns if c not in TP] + list(TP)]   # same column order as with no records
     return out.sort_values("run", kind="stable").reset_index(drop=True)
 
@@ -108,6 +119,7 @@ def qa_results(results_dir) -> pd.DataFrame:
     recs = recs[["run"] + [f"qa.{d}" for d in QA]].rename(columns={f"qa.{d}": d for d in QA})
     out = _with_parsed(recs)
     out = out[[c for c in out.columns if c not in QA] + list(QA)]   # same column order as with no records
+    out["scale"] = [scale_label(x) if x is not None else x for x in out.scale]
     return out[(out.split == "qa") & out.stage.notna()].sort_values("run", kind="stable").reset_index(drop=True)
 
 def run_records(results_dir) -> dict:
@@ -493,6 +505,56 @@ def curve_panels(fig_axes, cv: pd.DataFrame, panels: Sequence, metric: str, ylab
         ax.set_title(title); ax.set_xlabel("training step"); ax.set_ylabel(ylabel); ax.legend(loc="best")
     return pd.DataFrame(pts, columns=["panel", "series", "run", "step", "value"])
 
+# %% ../nbs/figures/00_figures.ipynb #c9a0e002
+def cpu_runs(results_dir) -> dict:
+    "{run: record} of our RL records at a scale the paper did not train (our CPU scale: 0.5B, tiny), by name."
+    recs = run_records(results_dir)
+    scale = lambda n, r: parse_run(n)["scale"] or r["config"].get("scale")
+    return {n: r for n, r in sorted(recs.items()) if r["kind"] == "rl" and scale(n, r) not in SCALES}
+
+def run_label(rec: dict) -> str:
+    "A CPU-scale run's legend label: task, reward, prompts and steps, e.g. 'TravelPlanner, Curriculum (easy8, 2 steps)'."
+    p, task = parse_run(rec["run"]), str(rec.get("task_family") or "travelplanner")
+    task = {"travelplanner": "TravelPlanner"}.get(task, task)
+    return f"{task}, {p['method']} ({p['data']}{p['n_train']}, {len(rec['curve'])} steps)"
+
+
+# %% ../nbs/figures/00_figures.ipynb #c9a0e005
+_PTS = ["panel", "series", "run", "step", "value"]
+
+def cpu_curves(results_dir, metric: str) -> pd.DataFrame:
+    "Points (series, run, step, value) of curve `metric` per training step of every `cpu_runs` record."
+    rows = [{"series": run_label(r), "run": n, "step": c["step"], "value": c[metric]}
+            for n, r in cpu_runs(results_dir).items() for c in r["curve"] if not math.isnan(c[metric])]
+    return pd.DataFrame(rows, columns=_PTS[1:])
+
+def held_out(results_dir, metric: str = "final_pass") -> pd.DataFrame:
+    """Points (series, run, step, value) of the held-out validation of every `cpu_runs` record: `validation_init`
+    (step 0) and `validation_checkpoints`, in the record's protocol (`metric` final_pass: the probe's exact match)."""
+    rows = []
+    for n, r in cpu_runs(results_dir).items():
+        init = (r.get("validation_init") or {}).get(r["config"].get("protocol", "agent_star"))
+        pts = [(0, init)] + [(v["step"], v["metrics"]) for v in r.get("validation_checkpoints") or []]
+        rows += [{"series": run_label(r), "run": n, "step": s, "value": m[metric]} for s, m in pts if m]
+    return pd.DataFrame(rows, columns=_PTS[1:])
+
+
+# %% ../nbs/figures/00_figures.ipynb #c9a0e009
+def ours_panel(ax, pts: pd.DataFrame, what: str, ylabel: str, runs: Sequence[str] = ()) -> pd.DataFrame:
+    """Draw `pts` (from `cpu_curves` / `held_out`) in `ax`, one dashed series per run, coloured by the run's place in
+    `runs` (default: the runs of `pts`, sorted) so a run keeps its colour across panels; an empty `pts` says 'no runs
+    yet'. Titled 'ours, 0.5B, CPU scale' over `what`. Returns `pts` with its `panel` column."""
+    runs = list(runs) or sorted(set(pts.run))
+    scales = sorted({str(parse_run(r)["scale"]) for r in pts.run})
+    title = f"ours, {', '.join(scales + ['CPU scale'])}\n{what}"
+    for run, g in pts.groupby("run", sort=True):
+        ax.plot(g.step, g.value, color=COLORS[runs.index(run) % len(COLORS)], label=g.series.iloc[0], **OURS_STYLE)
+    if not len(pts): annotate_missing(ax)
+    else: ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.28), fontsize=6, frameon=False)
+    ax.set_title(title); ax.set_xlabel("training step"); ax.set_ylabel(ylabel)
+    return pts.assign(panel=title.replace("\n", ": "))[_PTS]
+
+
 # %% ../nbs/figures/00_figures.ipynb #99279776
 def _rl_family(name: str) -> str: return parse_run(name)["family"]
 
@@ -534,23 +596,33 @@ def fig6(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
 
 # %% ../nbs/figures/00_figures.ipynb #abb03349
 @styled
-def _curve_figure(res, out, name, title, panels, metric, ylabel, w=7.6, h=2.8):
-    fig, axes = new_figure(w, h, ncols=len(panels))
-    pts = curve_panels(axes, curves(res), panels, metric, ylabel)
+def _curve_figure(res, out, name, title, panels, metric, ylabel, w=7.6, h=2.8, ours=None):
+    "Top row: the paper's grid (`curve_panels`); bottom row: `ours` = [(points, what, ylabel)], our CPU-scale runs."
+    ours = ours or [(cpu_curves(res, metric), f"training {metric}", ylabel)]
+    ncols = max(len(panels), len(ours))
+    fig, axes = new_figure(w, 2 * h, ncols=ncols, nrows=2)
+    pts = [curve_panels(axes[:len(panels)], curves(res), panels, metric, ylabel)]
+    runs = sorted({r for p, _, _ in ours for r in p.run})
+    pts += [ours_panel(ax, p, what, yl, runs) for ax, (p, what, yl) in zip(axes[ncols:], ours)]
+    for ax in [*axes[len(panels):ncols], *axes[ncols + len(ours):]]: ax.set_axis_off()
     fig.suptitle(title); fig.tight_layout()
-    return write_figure(fig, out, name, pts)
+    return write_figure(fig, out, name, pd.concat([p for p in pts if len(p)] or pts[:1], ignore_index=True))
 
 def fig7(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
-    """Figure 7 (App. D): training success rate per reward (Sum / Macro / Success / Curriculum), one panel per scale;
-    ours only (the paper's curves are not transcribed). Writes `fig7_reward_curves.{png,svg,csv}`."""
+    """Figure 7 (App. D): training success rate per reward (Sum / Macro / Success / Curriculum), one panel per scale
+    (the paper's curves are not transcribed: ours only); below, our CPU-scale runs' training reward and held-out
+    validation. Writes `fig7_reward_curves.{png,svg,csv}`."""
     res, out, abl = _repo_dirs(results_dir, out_dir, ablations_dir)
     panels = [(f"Qwen2.5-{s}", [(REWARDS[parse_run(j.name)["reward"]], _rl_family(j.name))
                                for j in _rl_jobs("table1_reward_shaping", abl, scale=s)]) for s in SCALES]
+    ours = [(cpu_curves(res, "reward"), "training reward", "mean reward of the step's rollouts"),
+            (held_out(res), "held-out validation", "pass rate (probe: exact match)")]
     return _curve_figure(res, out, "fig7_reward_curves", "Figure 7: training success rate per reward", panels,
-                         "success", "training success rate")
+                         "success", "training success rate", ours=ours)
 
 def fig8(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
-    """Figure 8 (App. D): training success rate across scales, one panel per reward; ours only.
+    """Figure 8 (App. D): training success rate across scales, one panel per reward; ours only, our
+    CPU-scale runs below.
     Writes `fig8_scale_curves.{png,svg,csv}`."""
     res, out, abl = _repo_dirs(results_dir, out_dir, ablations_dir)
     panels = [(lab, [(parse_run(j.name)["scale"], _rl_family(j.name)) for j in _rl_jobs("table1_reward_shaping", abl, reward=rw)])
@@ -561,7 +633,7 @@ def fig8(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
 # %% ../nbs/figures/00_figures.ipynb #de0af999
 def fig9(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     """Figure 9 (App. D): policy entropy during training of (a) the data quantity runs (0.1K-2K) and (b) the
-    difficulty runs (Easy/Medium/Hard/Mixed-1K), 3B + Curriculum; ours only. Writes `fig9_entropy.{png,svg,csv}`."""
+    difficulty runs (Easy/Medium/Hard/Mixed-1K), 3B + Curriculum; ours only, our CPU-scale runs below. Writes `fig9_entropy.{png,svg,csv}`."""
     res, out, abl = _repo_dirs(results_dir, out_dir, ablations_dir)
     q = [(k_label(parse_run(j.name)["n_train"]), _rl_family(j.name)) for j in _rl_jobs("fig5_data_quantity", abl)]
     dd = [(data_label(parse_run(j.name)["data"], 1000), _rl_family(j.name)) for j in _rl_jobs("table3_difficulty", abl)]
@@ -570,7 +642,7 @@ def fig9(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
 
 def fig10(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     """Figure 10 (App. D): training success rate of GRPO / DAPO / ARPO, one panel per scale (Macro at 1.5B/3B, Sum
-    at 7B); ours only. Writes `fig10_algorithm_curves.{png,svg,csv}`."""
+    at 7B); ours only, our CPU-scale runs below. Writes `fig10_algorithm_curves.{png,svg,csv}`."""
     res, out, abl = _repo_dirs(results_dir, out_dir, ablations_dir)
     panels = [(f"Qwen2.5-{s}", [(parse_run(j.name)["algorithm"], _rl_family(j.name))
                                for j in _rl_jobs("table4_algorithms", abl, scale=s)]) for s in SCALES]
@@ -607,4 +679,13 @@ def table_summary(csv_path, metric: str | None = None) -> str:
         gap = (num(df[f"{metric} ours"]) - num(df[f"{metric} paper"]))[both].mean()
         line += f"; {metric}: ours - paper = {gap:+.1f} points on average over {int(both.sum())} rows"
     return line + "."
+
+def curve_status(results_dir, experiments: Sequence[str]) -> str:
+    """One line under a curve figure: our CPU-scale RL records (`cpu_runs`) and how many of the paper-scale RL runs
+    of `ablations/<experiment>.yaml` are recorded."""
+    res, _, abl = _repo_dirs(results_dir)
+    jobs = [j.name for x in experiments for j in expected_jobs(x, abl, "rl")]
+    have, cpu = set(run_records(res)), list(cpu_runs(res))
+    return (f"ours at CPU scale: {len(cpu)} RL record(s) ({', '.join(cpu) or 'none'}); "
+            f"paper scale: {sum(j in have for j in jobs)} of {len(jobs)} RL runs recorded.")
 
