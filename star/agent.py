@@ -122,7 +122,9 @@ def parse_turn(text: str) -> Turn:
             if not body: t.errors.append("empty <answer>")
         else:
             try: call = json.loads(body, parse_constant=_reject_constant)
-            except (ValueError, RecursionError) as e: t.errors.append(f"tool call is not JSON: {e}"); call = None
+            except (ValueError, RecursionError) as e:
+                t.errors.append(f"tool call is not JSON: {e}")
+                call = None
             if call is not None:
                 if not isinstance(call, dict) or set(call) != {"name", "arguments"}:
                     t.errors.append('tool call must be an object with exactly "name" and "arguments"')
@@ -184,7 +186,8 @@ class Trajectory:
     @classmethod
     def from_json(cls, d: dict) -> "Trajectory":
         "Inverse of `to_json` (n_tool_calls is recomputed from the messages)."
-        meta = dict(d.get("meta", {})); meta.pop("n_tool_calls", None)
+        meta = dict(d.get("meta", {}))
+        meta.pop("n_tool_calls", None)
         return cls(messages=d["messages"], termination=meta.pop("termination", None), meta=meta)
 
 # %% ../nbs/04_agent.ipynb #6e065cfc
@@ -201,13 +204,17 @@ def react_rollout(task, generate: Callable[[list[dict]], str], sandbox, max_turn
     for _ in range(max_turns):
         try: reply = generate(msgs)
         except Exception as e:
-            termination, info = "generation_error", {"error": f"{type(e).__name__}: {e}"}; break
+            termination, info = "generation_error", {"error": f"{type(e).__name__}: {e}"}
+            break
         msgs.append({"role": "assistant", "content": reply})
         obs = sandbox.react_step(reply)
         if obs is not None: msgs.append({"role": "user", "content": obs})
-        elif parse_turn(reply).action == "answer": termination = "answer"; break
+        elif parse_turn(reply).action == "answer":
+            termination = "answer"
+            break
         if max_context_tokens is not None and count_tokens is not None and count_tokens(msgs) > max_context_tokens:
-            termination = "context_limit"; break
+            termination = "context_limit"
+            break
     return Trajectory(msgs, termination, {**(meta or {}), **info})
 
 # %% ../nbs/04_agent.ipynb #ae121f54
@@ -436,8 +443,10 @@ def _pad_prompts(prompts: list[list[int]], P: int, pad: int):
     ids = torch.full((B, L), pad, dtype=torch.long)
     mask = torch.zeros((B, L), dtype=torch.long)
     for r, p in enumerate(prompts):   # [shared prefix][left padding][rest of the prompt]
-        ids[r, :P] = torch.tensor(p[:P], dtype=torch.long); mask[r, :P] = 1
-        ids[r, L - len(p) + P:] = torch.tensor(p[P:], dtype=torch.long); mask[r, L - len(p) + P:] = 1
+        ids[r, :P] = torch.tensor(p[:P], dtype=torch.long)
+        mask[r, :P] = 1
+        ids[r, L - len(p) + P:] = torch.tensor(p[P:], dtype=torch.long)
+        mask[r, L - len(p) + P:] = 1
     return ids, mask
 
 def _row_generations(seq, L: int, rec: _Sampler, crit: _RowStop) -> list[Generation]:
@@ -594,14 +603,17 @@ class VLLMPolicy:
         ids, lps, ents = list(c.token_ids), [], []
         for t, d in zip(ids, c.logprobs or [{}] * len(ids)):
             lps.append(float(d[t].logprob) if t in d else float("nan"))
-            if not self.k: ents.append(float("nan")); continue
+            if not self.k:
+                ents.append(float("nan"))
+                continue
             ps = [math.exp(v.logprob) for v in d.values() if math.isfinite(v.logprob)]
             ents.append(-sum(q * math.log(q) for q in ps if q > 0))
         return Generation(ids, lps, ents, "length" if c.finish_reason == "length" else "stop")
 
     def generate(self, prompts, max_new_tokens, temperature: float = 1.0, top_p: float = 1.0, stop=STOP):
         "See `Policy`. One `llm.generate` call for the whole batch."
-        self.n_calls += 1; self._seeded_calls += 1
+        self.n_calls += 1
+        self._seeded_calls += 1
         params = self.sampling_params(_budgets(max_new_tokens, len(prompts)), temperature, top_p, stop)
         self.n_requests += len(prompts)
         outs = self.llm.generate([{"prompt_token_ids": list(p)} for p in prompts], params, use_tqdm=False)
@@ -633,7 +645,8 @@ class _VLLMStream:
         rid = self._next_id()
         self.engine.add_request(rid, self._prepare({"prompt_token_ids": list(prompt)}), params)
         self.pending[rid] = key
-        self.turns = max(self.turns, turn + 1); p.n_requests += 1
+        self.turns = max(self.turns, turn + 1)
+        p.n_requests += 1
 
     def poll(self) -> list[tuple[int, Generation]]:
         """Step the engine until at least one pending request finishes; returns `[(key, Generation)]` of every request
@@ -641,7 +654,8 @@ class _VLLMStream:
         while self.pending:
             if not self.engine.has_unfinished_requests():
                 raise RuntimeError(f"the vLLM engine finished without {len(self.pending)} pending request(s)")
-            outs = self.engine.step(); self.n_steps += 1
+            outs = self.engine.step()
+            self.n_steps += 1
             done = [(self.pending.pop(o.request_id), self.p._generation(o)) for o in outs
                     if getattr(o, "finished", False) and o.request_id in self.pending]
             if done: return done
@@ -697,7 +711,8 @@ class ScriptedPolicy:
 
     def generate(self, prompts, max_new_tokens, temperature: float = 1.0, top_p: float = 1.0, stop=STOP):
         "See `Policy`. Records each call's batch size in `calls`."
-        self.n_calls += 1; self.calls.append(len(prompts))
+        self.n_calls += 1
+        self.calls.append(len(prompts))
         return [self._reply(p, b, stop) for p, b in zip(prompts, _budgets(max_new_tokens, len(prompts)))]
 
     def stream(self, temperature: float = 1.0, top_p: float = 1.0, stop=STOP) -> "_ScriptedStream":
@@ -815,7 +830,8 @@ def _run_tool(r: _Run, turn: Turn, info: dict, text: str, sandbox, batch: dict) 
     t1 = time.perf_counter()
     obs = sandbox.react_step(text)
     tt = time.perf_counter() - t1
-    r.timing["tool_s"] += tt; batch["tool_s"] += tt
+    r.timing["tool_s"] += tt
+    batch["tool_s"] += tt
     if obs is not None:
         ro.n_tool_calls += 1
         info["tool"] = turn.tool_name if isinstance(turn.tool_name, str) else repr(turn.tool_name)
@@ -873,7 +889,8 @@ def _append_env(r: _Run, tokenizer, raw: str, text: str, obs: str | None, max_co
         if obs is not None: ro.messages.pop()
         r.end("context_limit", True)
     else:
-        r.add(env, "env"); r.rendered = new
+        r.add(env, "env")
+        r.rendered = new
     return True
 
 # %% ../nbs/04_agent.ipynb #8e1e2e69
@@ -892,7 +909,8 @@ def _step(r: _Run, g: Generation, dt: float, tokenizer, eos: set, sandbox, batch
         obs = _run_tool(r, turn, info, text, sandbox, batch)
         if ro.termination == "partial":
             if not _append_env(r, tokenizer, raw, text, obs, max_context):   # env_error: the streak stays unrecorded
-                info["n_messages"] = len(ro.messages); return
+                info["n_messages"] = len(ro.messages)
+                return
             if ro.termination == "partial":
                 if ro.n_tool_calls >= max_turns: r.end("tool_budget")
                 elif n_turns >= max_policy_turns: r.end("max_turns")
@@ -937,7 +955,9 @@ def _play_turns(policy, runs: list[_Run], step: Callable, budget: Callable, samp
         t0 = time.perf_counter()
         gens = policy.generate([r.ro.input_ids for r in active], [budget(r) for r in active], *sampling)
         dt = time.perf_counter() - t0
-        batch["n_generate_calls"] += 1; batch["n_requests"] += len(active); batch["generate_s"] += dt
+        batch["n_generate_calls"] += 1
+        batch["n_requests"] += len(active)
+        batch["generate_s"] += dt
         if len(gens) != len(active):
             raise RuntimeError(f"policy returned {len(gens)} generations for {len(active)} prompts")
         for r, g in zip(active, gens): step(r, g, dt)
@@ -956,7 +976,8 @@ def _play_stream(policy, runs: list[_Run], step: Callable, budget: Callable, sam
     with policy.stream(*sampling) as s:
         def submit(i):
             s.submit(i, turns[i], runs[i].ro.input_ids, budget(runs[i]))
-            turns[i] += 1; sent[i] = time.perf_counter()
+            turns[i] += 1
+            sent[i] = time.perf_counter()
         for i, r in enumerate(runs):
             if r.ro.termination == "partial": submit(i)
         n_active = sum(turns)
@@ -965,7 +986,8 @@ def _play_stream(policy, runs: list[_Run], step: Callable, budget: Callable, sam
             got = s.poll()
             t1 = time.perf_counter()
             if not got: break
-            batch["generate_s"] += t1 - t0; batch["n_requests"] += len(got)
+            batch["generate_s"] += t1 - t0
+            batch["n_requests"] += len(got)
             done = 0
             for i, g in sorted(got, key=lambda x: x[0]):
                 step(runs[i], g, t1 - sent[i])

@@ -45,7 +45,8 @@ def checkpoint_step(path) -> int | None:
 
 def begin_save(ckpt) -> Path:
     "Create `ckpt` and its in-progress marker `SAVING` (called before the Trainer writes anything). Returns `ckpt`."
-    ckpt = Path(ckpt); ckpt.mkdir(parents=True, exist_ok=True)
+    ckpt = Path(ckpt)
+    ckpt.mkdir(parents=True, exist_ok=True)
     (ckpt / MARKER).unlink(missing_ok=True)
     (ckpt / SAVING).write_text("a save is in progress; star_complete.json marks it finished\n")
     return ckpt
@@ -154,7 +155,8 @@ def checkpoint_dirs(out_dir) -> list[Path]:
     return sorted((p for p in d.iterdir() if p.is_dir() and checkpoint_step(p) is not None), key=checkpoint_step)
 
 def _quarantine(ckpt: Path) -> Path:
-    dest_dir = ckpt.parent / "incomplete"; dest_dir.mkdir(exist_ok=True)
+    dest_dir = ckpt.parent / "incomplete"
+    dest_dir.mkdir(exist_ok=True)
     dest, k = dest_dir / ckpt.name, 1
     while dest.exists(): dest, k = dest_dir / f"{ckpt.name}.{k}", k + 1
     os.replace(ckpt, dest)
@@ -170,7 +172,9 @@ def find_resume_checkpoint(out_dir, move: bool = True, log=None) -> ResumePoint:
     skipped, chosen = [], None
     for ckpt in reversed(checkpoint_dirs(out_dir)):
         why = check_checkpoint(ckpt)
-        if why is None: chosen = ckpt; break
+        if why is None:
+            chosen = ckpt
+            break
         skipped.append((ckpt, why))
     if chosen is None and any((p / MARKER).exists() or not (p / SAVING).exists() for p, _ in skipped):
         lines = "; ".join(f"{p.name}: {why}" for p, why in skipped)
@@ -187,7 +191,8 @@ def set_aside(point: ResumePoint, log=None) -> ResumePoint:
     log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
     for p, why in point.skipped:
         if not p.exists(): continue
-        dest = _quarantine(p); point.moved.append(dest)
+        dest = _quarantine(p)
+        point.moved.append(dest)
         log(f"resume: skipping {p}: {why} (moved to {dest})")
     if point.skipped:
         run = point.skipped[0][0].parent
@@ -219,7 +224,9 @@ def rotate_checkpoints(out_dir, limit: int | None, keep=()) -> list[Path]:
         if len(done) - len(gone) <= n_keep: break
         if p.resolve() in protected: continue
         tmp = p.with_name(f".deleting-{p.name}-{os.getpid()}")
-        os.replace(p, tmp); shutil.rmtree(tmp, ignore_errors=True); gone.append(p)
+        os.replace(p, tmp)
+        shutil.rmtree(tmp, ignore_errors=True)
+        gone.append(p)
     return gone
 
 
@@ -349,7 +356,8 @@ def run_lock(path, log=None):
     import errno, fcntl, socket
     from datetime import datetime, timezone
     log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
-    path = Path(path); lock = _lock_file(path)
+    path = Path(path)
+    lock = _lock_file(path)
     key = os.path.realpath(lock)
     if key in _HELD: raise RunLockedError(f"{path} is in use by a run of this process ({_holder(_HELD[key][1])})")
     def unwritable(e): return RunFolderError(f"cannot write to the run folder {path}: {e.strerror or e} ({lock.name})")
@@ -358,7 +366,8 @@ def run_lock(path, log=None):
         except OSError as e: raise unwritable(e) from None
         try: fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as e:
-            info = _holder_of(fd); os.close(fd)
+            info = _holder_of(fd)
+            os.close(fd)
             if e.errno not in (errno.EACCES, errno.EAGAIN): raise unwritable(e) from None
             raise RunLockedError(f"{path} is in use by another run: {_holder(info)} (lock {lock}). Wait for it to end "
                                  f"(or stop it), or give this run another output folder.") from None
@@ -371,9 +380,12 @@ def run_lock(path, log=None):
     try:
         if (before := _holder_of(fd)): log(f"run lock: taking over {lock} from {_holder(before)}, which ended without releasing it")
         data = (json.dumps(me) + "\n").encode()
-        os.ftruncate(fd, 0); os.pwrite(fd, data, 0); os.fsync(fd)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, data, 0)
+        os.fsync(fd)
     except OSError as e:
-        os.close(fd); lock.unlink(missing_ok=True)
+        os.close(fd)
+        lock.unlink(missing_ok=True)
         raise unwritable(e) from None
     _HELD[key] = (fd, me)
     try: yield lock

@@ -29,8 +29,11 @@ def chosen_route(plan: list[dict], task) -> tuple[list[str], list[int]]:
     if legs and legs[0].org == org:
         cities, days = [], []
         for leg in legs:
-            if leg.dest == org: days.append(leg.day); break
-            cities.append(leg.dest); days.append(leg.day)
+            if leg.dest == org:
+                days.append(leg.day)
+                break
+            cities.append(leg.dest)
+            days.append(leg.day)
         if len(days) == len(cities): days.append(int(task.days))
         return cities, [b - a for a, b in zip(days, days[1:])]
     stays = {}
@@ -184,7 +187,9 @@ def _unit_cost(mode, people, price):
 def _legs(task, cities, nights):
     dates, stops = list(task.date), [city_name(task.org), *cities, city_name(task.org)]
     arr, d = [], 0
-    for n in nights: arr.append(d); d += n
+    for n in nights:
+        arr.append(d)
+        d += n
     days = arr + [len(dates) - 1]
     return [(stops[i], stops[i + 1], dates[days[i]] if days[i] < len(dates) else None) for i in range(len(stops) - 1)]
 
@@ -226,7 +231,9 @@ def _accommodation_dead_ends(plan, cities, nights, R: Retrieved, ix, lc: dict) -
     dead, unobserved = [], []
     chosen_acc = {c: n for k, _, n, c in plan_entities(plan) if k == "accommodation"}
     for c, n in zip(cities, nights):
-        if c not in R.accommodations: unobserved.append(f"accommodation in {c}"); continue
+        if c not in R.accommodations:
+            unobserved.append(f"accommodation in {c}")
+            continue
         checks = accommodation_checks(n, lc.get("room type"), lc.get("house rule"))
         bad = unsatisfiable(R.accommodations[c], checks)
         if bad:

@@ -77,7 +77,8 @@ def parse_chatml(text: str) -> list[dict]:
     out, pos = [], 0
     for m in _CHATML.finditer(text):
         if m.start() != pos: break
-        out.append({"role": m.group(1), "content": m.group(2)}); pos = m.end()
+        out.append({"role": m.group(1), "content": m.group(2)})
+        pos = m.end()
     if pos != len(text): raise ValueError(f"not a ChatML transcript at character {pos}: {text[pos:pos + 60]!r}")
     return out
 
@@ -433,7 +434,8 @@ def submission_rows(tasks: Sequence, plans: Sequence, normalize: bool | None = N
 
 def write_submission(path, tasks: Sequence, plans: Sequence, normalize: bool | None = None) -> Path:
     "Write `submission_rows` as JSONL (UTF-8, one row per line). Returns the path."
-    path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in submission_rows(tasks, plans, normalize)), encoding="utf-8")
     return path
 
@@ -630,7 +632,8 @@ def write_episodes(path, rollouts: Sequence, scored: Sequence[Scored] = (), extr
     """Per-episode details as gzipped JSONL under runs/: task id, termination, tool calls, format error, the chat
     transcript and, when scored, the plan, which formatter read it (and its LLM prompt, notes) and each protocol's
     verdicts. Returns the path."""
-    path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
     scored = list(scored)
     with gzip.open(path, "wt", encoding="utf-8") as f:
         for i, r in enumerate(rollouts):

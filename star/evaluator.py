@@ -158,10 +158,14 @@ def from_to(text):
                 a, run = max(scan, lo), None
                 while True:                         # runs are scanned once, left to right, over all `from`s
                     while a < n and not text[a].isspace(): a += 1
-                    if a >= n: exhausted = True; break
+                    if a >= n:
+                        exhausted = True
+                        break
                     b = _ws_end(text, a)
                     t = _to_tail(text, b)
-                    if t >= 0: run = (a, b, t); break
+                    if t >= 0:
+                        run = (a, b, t)
+                        break
                     a = b
                 scan = a
             if run is not None and not exhausted:

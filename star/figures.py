@@ -168,7 +168,9 @@ def write_figure(fig, out_dir, name: str, data: pd.DataFrame | None = None) -> l
     return sorted(paths)
 
 def _csv(df: pd.DataFrame) -> str:
-    buf = io.StringIO(); df.to_csv(buf, index=False, lineterminator="\n"); return buf.getvalue()
+    buf = io.StringIO()
+    df.to_csv(buf, index=False, lineterminator="\n")
+    return buf.getvalue()
 
 def write_table(df: pd.DataFrame, out_dir, name: str, title: str, notes: Sequence[str] = ()) -> list[Path]:
     """Write `out_dir/name.md` (`# title`, the `notes` as paragraphs, the pipe table) and `name.csv` (the table).
@@ -191,7 +193,8 @@ def with_records(sbs: pd.DataFrame, keys: Sequence[str], expected: dict) -> pd.D
 
 def coverage_note(expected: Sequence[str], have: Sequence[str]) -> str:
     "One line: how many of the `expected` record names are in `have`, e.g. 'Our records: 0 of 18 expected present.'"
-    exp = list(dict.fromkeys(expected)); n = sum(e in set(have) for e in exp)
+    exp = list(dict.fromkeys(expected))
+    n = sum(e in set(have) for e in exp)
     return f"Our records: {n} of {len(exp)} expected present" + ("." if n == len(exp) else " (the others read *missing*).")
 
 
@@ -207,10 +210,16 @@ def _select(ours: pd.DataFrame, stages=("base", "sft", "rl"), strict_scale: bool
     size unchecked when `strict_scale` is False (shown as extra rows, not comparable)."""
     keep = []
     for _, r in ours.iterrows():
-        if r["stage"] not in stages: keep.append(False); continue
-        if r["stage"] != "rl": keep.append(True); continue
+        if r["stage"] not in stages:
+            keep.append(False)
+            continue
+        if r["stage"] != "rl":
+            keep.append(True)
+            continue
         paper_scale = r["scale"] in SCALES
-        if strict_scale and not paper_scale: keep.append(False); continue
+        if strict_scale and not paper_scale:
+            keep.append(False)
+            continue
         keep.append(all(r[k] == v for k, v in rl.items() if paper_scale or k not in ("data", "n_train")))
     return ours[pd.Series(keep, index=ours.index, dtype=bool)] if len(ours) else ours
 
@@ -270,7 +279,8 @@ def rl_cost(results_dir) -> pd.DataFrame:
     for name, r in run_records(res := Path(results_dir)).items():
         if r["kind"] != "rl": continue
         st = [c["step_time"] for c in r["curve"] if not math.isnan(c["step_time"])]
-        dur = r["meta"].get("duration_s"); dur = float(dur) if isinstance(dur, (int, float)) else np.nan
+        dur = r["meta"].get("duration_s")
+        dur = float(dur) if isinstance(dur, (int, float)) else np.nan
         rows.append({"run": name, "min_per_step": np.mean(st) / 60 if st else np.nan,
                      "gpu_hours": dur / 3600 * _gpus(r["meta"].get("machine"))})
     return pd.DataFrame(rows, columns=["run", "min_per_step", "gpu_hours"])
@@ -374,7 +384,8 @@ def fig1_data(results_dir) -> pd.DataFrame:
     n_runs, record, note."""
     res = Path(results_dir)
     base, t1, t4 = paper_table("fig1", res / "paper"), paper_table("table1", res / "paper"), paper_table("table4", res / "paper")
-    tp = tp_results(res); tp = tp[tp.split == "test"] if len(tp) else tp
+    tp = tp_results(res)
+    tp = tp[tp.split == "test"] if len(tp) else tp
     rows = [{"label": r.model, "group": "LLM", "paper": r.test_success, "ours": np.nan, "n_runs": 0, "record": "",
              "note": "" if pd.notna(r.test_success) else "not stated in the text"} for r in base.itertuples()]
     for s in SCALES:
@@ -409,7 +420,10 @@ def fig1(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
             ax.barh(yi - 0.18, r.ours, 0.34, color="white", edgecolor=colors[r.group], hatch="///")
             ax.text(r.ours + 0.6, yi - 0.18, f"{r.ours:.1f}", va="center", fontsize=6.5)
         else: ax.text(0.6, yi - 0.18, "ours: missing", va="center", fontsize=6.5, color="0.35")
-    ax.set_yticks(y, d.label.tolist()); ax.set_xlim(0, 75); ax.set_ylim(-0.6, len(d) - 0.2); ax.set_xlabel("TravelPlanner test success rate (%)")
+    ax.set_yticks(y, d.label.tolist())
+    ax.set_xlim(0, 75)
+    ax.set_ylim(-0.6, len(d) - 0.2)
+    ax.set_xlabel("TravelPlanner test success rate (%)")
     from matplotlib.patches import Patch
     ax.legend(handles=[Patch(color="0.55", label="leading LLM (paper)"), Patch(color=COLORS[0], label="SFT (paper)"),
                        Patch(color=COLORS[3], label="STAR RL (paper)"),
@@ -420,7 +434,8 @@ def fig1(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
 
 # %% ../nbs/figures/00_figures.ipynb #b9005d50
 def _line(ax, x, y, color, label, ours=False):
-    x, y = np.asarray(x, float), np.asarray(y, float); ok = ~np.isnan(y)
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    ok = ~np.isnan(y)
     if ok.any(): ax.plot(x, y, color=color, label=label, **(OURS_STYLE if ours else PAPER_STYLE))  # NaN breaks the line
     return bool(ok.any())
 
@@ -434,14 +449,18 @@ def fig4(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     d = sbs[sbs.method.isin(REWARDS.values())].rename(columns={"method": "reward", "success paper": "paper",
                                                               "success ours": "ours"}).reset_index(drop=True)
     fig, (ax,) = new_figure(4.6, 3.4)
-    x = np.arange(len(SCALES)); any_ours = False
+    x = np.arange(len(SCALES))
+    any_ours = False
     for c, rw in zip(COLORS, REWARDS.values()):
         g = d[d.reward == rw].set_index("scale").reindex(list(SCALES))
         _line(ax, x, g.paper, c, f"{rw} (paper)")
         any_ours |= _line(ax, x, g.ours, c, f"{rw} (ours)", ours=True)
     if not any_ours: ax.text(0.02, 0.97, f"ours: {NO_RUNS}", transform=ax.transAxes, va="top", fontsize=7, color="0.35")
-    ax.set_xticks(x, [f"Qwen2.5-{s}" for s in SCALES]); ax.set_ylabel("test success rate (%)"); ax.set_ylim(0, 80)
-    ax.legend(ncol=2, loc="lower right"); ax.set_title("Figure 4: success vs model scale per reward")
+    ax.set_xticks(x, [f"Qwen2.5-{s}" for s in SCALES])
+    ax.set_ylabel("test success rate (%)")
+    ax.set_ylim(0, 80)
+    ax.legend(ncol=2, loc="lower right")
+    ax.set_title("Figure 4: success vs model scale per reward")
     fig.tight_layout()
     return write_figure(fig, out, "fig4_scale", d)
 
@@ -454,7 +473,8 @@ def fig5(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     res, out, abl = _repo_dirs(results_dir, out_dir, ablations_dir)
     paper = paper_table("fig5", res / "paper")
     sel = dict(scale="3B", algorithm="GRPO", reward="curriculum", data="mixed", failure_rate=0.0)
-    tp = _select(tp_results(res), ("rl",), **sel); qa = _select(qa_results(res), ("rl",), **sel)
+    tp = _select(tp_results(res), ("rl",), **sel)
+    qa = _select(qa_results(res), ("rl",), **sel)
     tp = tp.assign(data=[k_label(n) for n in tp.n_train]).rename(columns={"success": "test_success"})
     qa = qa.assign(data=[k_label(n) for n in qa.n_train]).rename(columns={"avg": "ood_avg"})
     ours = pd.concat([tp[["data", "test_success"]], qa[["data", "ood_avg"]]], ignore_index=True)
@@ -469,10 +489,15 @@ def fig5(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
         for xi, v in zip(x, d[f"{m} paper"]):
             if pd.isna(v): ax.annotate("paper: not stated", (xi, 0.04), xycoords=("data", "axes fraction"),
                                        ha="center", fontsize=6, color="0.35", rotation=90)
-        ax.set_xticks(x, d.data.tolist()); ax.set_xlabel("RL training prompts"); ax.set_ylabel(yl); ax.set_title(t)
+        ax.set_xticks(x, d.data.tolist())
+        ax.set_xlabel("RL training prompts")
+        ax.set_ylabel(yl)
+        ax.set_title(t)
         ax.legend(loc="lower right")
-    axes[0].set_ylim(0, 60); axes[1].set_ylim(20, 40)
-    fig.suptitle("Figure 5: data quantity (3B, Curriculum)"); fig.tight_layout()
+    axes[0].set_ylim(0, 60)
+    axes[1].set_ylim(20, 40)
+    fig.suptitle("Figure 5: data quantity (3B, Curriculum)")
+    fig.tight_layout()
     return write_figure(fig, out, "fig5_data_quantity", d)
 
 # %% ../nbs/figures/00_figures.ipynb #302b54f6
@@ -495,14 +520,20 @@ def curve_panels(fig_axes, cv: pd.DataFrame, panels: Sequence, metric: str, ylab
             g = cv[(cv.family == fam)] if len(cv) else cv
             g = g[g[metric].notna()] if len(g) else g
             if not len(g):
-                ax.plot([], [], color=c, linestyle=":", label=f"{label}: missing"); continue
+                ax.plot([], [], color=c, linestyle=":", label=f"{label}: missing")
+                continue
             for i, (run, gr) in enumerate(g.sort_values(["run", "step"]).groupby("run", sort=True)):
                 ax.plot(gr.step, gr[metric], color=c, label=label if i == 0 else None)
                 pts += [{"panel": title, "series": label, "run": run, "step": s, "value": v} for s, v in zip(gr.step, gr[metric])]
             drawn += 1
         if not drawn:
-            annotate_missing(ax, f"{NO_RUNS} (0 of {len(series)})"); ax.set_xlim(0, 160); ax.set_ylim(0, 1)
-        ax.set_title(title); ax.set_xlabel("training step"); ax.set_ylabel(ylabel); ax.legend(loc="best")
+            annotate_missing(ax, f"{NO_RUNS} (0 of {len(series)})")
+            ax.set_xlim(0, 160)
+            ax.set_ylim(0, 1)
+        ax.set_title(title)
+        ax.set_xlabel("training step")
+        ax.set_ylabel(ylabel)
+        ax.legend(loc="best")
     return pd.DataFrame(pts, columns=["panel", "series", "run", "step", "value"])
 
 # %% ../nbs/figures/00_figures.ipynb #c9a0e002
@@ -551,7 +582,9 @@ def ours_panel(ax, pts: pd.DataFrame, what: str, ylabel: str, runs: Sequence[str
         ax.plot(g.step, g.value, color=COLORS[runs.index(run) % len(COLORS)], label=g.series.iloc[0], **OURS_STYLE)
     if not len(pts): annotate_missing(ax)
     else: ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.28), fontsize=6, frameon=False)
-    ax.set_title(title); ax.set_xlabel("training step"); ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.set_xlabel("training step")
+    ax.set_ylabel(ylabel)
     return pts.assign(panel=title.replace("\n", ": "))[_PTS]
 
 
@@ -574,23 +607,31 @@ def fig6(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
                        [(f"{100 * parse_run(j.name)['failure_rate']:g}%", _rl_family(j.name)) for j in jobs])],
                        "success", "training success rate")
     tp = _select(tp_results(res), ("rl",), scale="3B", algorithm="GRPO", reward="macro", data="mixed", n_train=1000)
-    t1 = paper_table("table1", res / "paper"); p0 = t1[(t1.scale == "3B") & (t1.method == "Macro")].iloc[0]
+    t1 = paper_table("table1", res / "paper")
+    p0 = t1[(t1.scale == "3B") & (t1.method == "Macro")].iloc[0]
     rows = []
     for r in rates:
         o = tp[tp.failure_rate == r] if len(tp) else tp
         rows += [{"failure_rate": r, "metric": m, "paper": p0[m] if r == 0 else np.nan,
                   "ours": float(o[m].mean()) if len(o) else np.nan, "n_runs": len(o)} for m in TP]
     d = pd.DataFrame(rows)
-    ax = axes[1]; x = np.arange(len(rates)); any_ours = False
+    ax = axes[1]
+    x = np.arange(len(rates))
+    any_ours = False
     for c, m in zip(COLORS, TP):
         g = d[d.metric == m]
         _line(ax, x, g.paper, c, f"{m} (paper)")
         any_ours |= _line(ax, x, g.ours, c, f"{m} (ours)", ours=True)
     ax.text(0.98, 0.03, "paper: only 0 % stated (Table 1)", transform=ax.transAxes, ha="right", fontsize=6.5, color="0.35")
     if not any_ours: ax.text(0.02, 0.03, f"ours: {NO_RUNS}", transform=ax.transAxes, fontsize=7, color="0.35")
-    ax.set_xticks(x, [f"{100 * r:g}%" for r in rates]); ax.set_xlabel("train-time tool failure rate")
-    ax.set_ylabel("test metric (%)"); ax.set_ylim(0, 100); ax.set_title("(b) test performance"); ax.legend(fontsize=6, ncol=2, loc="center right")
-    fig.suptitle("Figure 6: environment stability (3B, Macro)"); fig.tight_layout()
+    ax.set_xticks(x, [f"{100 * r:g}%" for r in rates])
+    ax.set_xlabel("train-time tool failure rate")
+    ax.set_ylabel("test metric (%)")
+    ax.set_ylim(0, 100)
+    ax.set_title("(b) test performance")
+    ax.legend(fontsize=6, ncol=2, loc="center right")
+    fig.suptitle("Figure 6: environment stability (3B, Macro)")
+    fig.tight_layout()
     data = pd.concat([pts.assign(kind="curve"), d.assign(kind="test")], ignore_index=True)
     return write_figure(fig, out, "fig6_failure", data)
 
@@ -605,7 +646,8 @@ def _curve_figure(res, out, name, title, panels, metric, ylabel, w=7.6, h=2.8, o
     runs = sorted({r for p, _, _ in ours for r in p.run})
     pts += [ours_panel(ax, p, what, yl, runs) for ax, (p, what, yl) in zip(axes[ncols:], ours)]
     for ax in [*axes[len(panels):ncols], *axes[ncols + len(ours):]]: ax.set_axis_off()
-    fig.suptitle(title); fig.tight_layout()
+    fig.suptitle(title)
+    fig.tight_layout()
     return write_figure(fig, out, name, pd.concat([p for p in pts if len(p)] or pts[:1], ignore_index=True))
 
 def fig7(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:

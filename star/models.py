@@ -305,7 +305,9 @@ def part_files(source: GGUFPartsSource) -> list[Path]:
     paths, missing = [], []
     for name in source.dist_names:
         try: dist = importlib.metadata.distribution(name)
-        except importlib.metadata.PackageNotFoundError: missing.append(name); continue
+        except importlib.metadata.PackageNotFoundError:
+            missing.append(name)
+            continue
         if dist.version != source.version:
             raise ModelIntegrityError(f"{name} is version {dist.version}, expected {source.version}")
         bins = [f for f in (dist.files or []) if f.name.endswith(".bin")]
@@ -319,7 +321,9 @@ def part_files(source: GGUFPartsSource) -> list[Path]:
 
 def parts_available(source: GGUFPartsSource) -> bool:
     "True if every part package of `source` is installed (its content is only checked by `assemble_gguf`)."
-    try: part_files(source); return True
+    try:
+        part_files(source)
+        return True
     except (ModelUnavailableError, ModelIntegrityError): return False
 
 # %% ../nbs/08_models.ipynb #e7ee2c1f
@@ -341,7 +345,8 @@ def assemble_parts(parts, dest, size: int, sha256: str) -> Path:
                     while b := f.read(1 << 24):
                         n += len(b)
                         if n > size: raise ModelIntegrityError(f"parts exceed the expected {size:,} bytes")
-                        h.update(b); out.write(b)
+                        h.update(b)
+                        out.write(b)
         if n != size: raise ModelIntegrityError(f"parts total {n:,} bytes, expected {size:,} (truncated part?)")
         if h.hexdigest() != sha256:
             raise ModelIntegrityError(f"assembled SHA-256 {h.hexdigest()} does not match the expected {sha256}")
@@ -491,7 +496,9 @@ def matmul_gflops(dtype: str = "float32", n: int = 512, repeat: int = 3) -> floa
     a @ b
     best = math.inf
     for _ in range(repeat):
-        t = time.perf_counter(); a @ b; best = min(best, time.perf_counter() - t)
+        t = time.perf_counter()
+        a @ b
+        best = min(best, time.perf_counter() - t)
     return 2 * n ** 3 / max(best, 1e-9) / 1e9
 
 # %% ../nbs/08_models.ipynb #68e19d13
@@ -723,7 +730,10 @@ def fd_stdout():
     (`suppress_stdout` around its gloo groups) calls `sys.stdout.fileno()`: for the duration of the block, use the
     process's real stdout (`sys.__stdout__`) when the current one has no descriptor. A no-op in a terminal."""
     import io
-    try: sys.stdout.fileno(); yield; return
+    try:
+        sys.stdout.fileno()
+        yield
+        return
     except (io.UnsupportedOperation, AttributeError, ValueError): pass
     old = sys.stdout
     sys.stdout = sys.__stdout__
@@ -747,7 +757,9 @@ def patch_vllm(keep_weights: bool = False) -> bool:
     `guard_cpu_seeded_prefill` (seeded requests whose prefill is chunked). Idempotent; CPU-only in effect (GPU builds
     never reach the patched paths). Returns True if vLLM is importable, else False (nothing to patch)."""
     if not vllm_available(): return False
-    keep_cpu_linear_weights(keep_weights); guard_kernel_scan(); guard_cpu_seeded_prefill()
+    keep_cpu_linear_weights(keep_weights)
+    guard_kernel_scan()
+    guard_cpu_seeded_prefill()
     return True
 
 # %% ../nbs/08_models.ipynb #8ef8c0d9
@@ -814,7 +826,9 @@ def make_llm(scale_or_path: str = "tiny", *, max_model_len: int = 8 * K, dtype: 
     try:
         with fd_stdout(): return LLM(**kw)
     finally:
-        random.setstate(states[0]); np.random.set_state(states[1]); torch.set_rng_state(states[2])
+        random.setstate(states[0])
+        np.random.set_state(states[1])
+        torch.set_rng_state(states[2])
 
 # %% ../nbs/08_models.ipynb #93c97439
 @contextmanager
@@ -827,7 +841,8 @@ def trl_engine_dtype(dtype: str, enforce_eager: bool | None = None):
     try: import trl.generation.vllm_generation as vg
     except ImportError: vg = None
     if getattr(vg, "LLM", None) is None:
-        yield; return
+        yield
+        return
     orig = vg.LLM
     def LLM(*args, **kwargs):
         kwargs.setdefault("dtype", dtype)

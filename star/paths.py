@@ -63,7 +63,9 @@ def data_path(*parts: str) -> Path:
     key = hashlib.sha1(f"{os.path.realpath(archive)}|{st.st_size}|{st.st_mtime_ns}".encode()).hexdigest()[:16]
     for base in _cache_bases():
         dest = base.joinpath(f"data-{key}", *parts)
-        try: _extract(src, dest); return dest
+        try:
+            _extract(src, dest)
+            return dest
         except OSError as e: err = e
     raise err
 

@@ -287,7 +287,9 @@ class JsonlCorpus(cabc.Sequence):
 
     def close(self):
         "Close the file descriptor (also done when the object is collected)."
-        if getattr(self, "_fd", None) is not None: os.close(self._fd); self._fd = None
+        if getattr(self, "_fd", None) is not None:
+            os.close(self._fd)
+            self._fd = None
 
     def __del__(self):
         try: self.close()
@@ -332,7 +334,9 @@ def _save_offsets(self: JsonlCorpus):
 # %% ../nbs/11_qa.ipynb #374b6468
 class NamedCorpus(list):
     "A packaged corpus (a list of `{id, contents}`) that knows its name (`describe()` for run records)."
-    def __init__(self, passages, name: str): super().__init__(passages); self.name = name
+    def __init__(self, passages, name: str):
+        super().__init__(passages)
+        self.name = name
     def describe(self) -> dict: return {"corpus": self.name, "passages": len(self)}
 
 
@@ -400,7 +404,9 @@ def evaluate_qa(predictions, records: Sequence[dict]) -> dict:
     per = {}
     for p, r in zip(preds, records):
         d = per.setdefault(r["dataset"], {"n": 0, "em": 0.0, "f1": 0.0})
-        d["n"] += 1; d["em"] += exact_match(p, r["golden_answers"]); d["f1"] += f1(p, r["golden_answers"])
+        d["n"] += 1
+        d["em"] += exact_match(p, r["golden_answers"])
+        d["f1"] += f1(p, r["golden_answers"])
     order = [d for d in QA_BENCHMARKS if d in per] + sorted(d for d in per if d not in QA_BENCHMARKS)
     out = {d: {"n": per[d]["n"], "em": 100 * per[d]["em"] / per[d]["n"], "f1": 100 * per[d]["f1"] / per[d]["n"]}
            for d in order}
@@ -447,7 +453,9 @@ def recall_at_k(retriever, records: Sequence[dict], k: int = 5, query_key: str =
     for r, h in zip(recs, hits):
         got = {p["contents"] for p in h}
         found = [s in got for s in r["supporting"]]
-        rec.append(np.mean(found)); al.append(all(found)); an.append(any(found))
+        rec.append(np.mean(found))
+        al.append(all(found))
+        an.append(any(found))
     return {"recall": float(np.mean(rec)), "all": float(np.mean(al)), "any": float(np.mean(an)), "n": len(recs)}
 
 # %% ../nbs/11_qa.ipynb #49252399
@@ -496,12 +504,17 @@ class DenseRetriever:
         path = Path(index_path) if index_path else None
         if path is not None and path.suffix == ".index":
             import faiss
-            self.faiss_index = faiss.read_index(str(path)); n = self.faiss_index.ntotal
+            self.faiss_index = faiss.read_index(str(path))
+            n = self.faiss_index.ntotal
         elif path is not None and path.exists():
-            self.embeddings = np.load(path, mmap_mode="r"); n = len(self.embeddings)
+            self.embeddings = np.load(path, mmap_mode="r")
+            n = len(self.embeddings)
         else:
-            self.embeddings = self._encode([self.passage_prefix + p["contents"] for p in corpus]); n = len(corpus)
-            if path is not None: path.parent.mkdir(parents=True, exist_ok=True); np.save(path, self.embeddings)
+            self.embeddings = self._encode([self.passage_prefix + p["contents"] for p in corpus])
+            n = len(corpus)
+            if path is not None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                np.save(path, self.embeddings)
         if n != len(corpus): raise ValueError(f"index {path} has {n} rows for {len(corpus)} passages")
 
     def _encode(self, texts) -> np.ndarray:
@@ -514,7 +527,8 @@ class DenseRetriever:
         if self.faiss_index is not None: scores, idx = self.faiss_index.search(q, k)
         else:
             s = q @ np.asarray(self.embeddings).T
-            idx = np.argsort(-s, axis=1, kind="stable")[:, :k]; scores = np.take_along_axis(s, idx, 1)
+            idx = np.argsort(-s, axis=1, kind="stable")[:, :k]
+            scores = np.take_along_axis(s, idx, 1)
         return [[{**self.corpus[int(j)], "score": float(v)} for j, v in zip(ir, sr)] for ir, sr in zip(idx, scores)]
 
     def search(self, query: str, k: int = 5) -> list[dict]:
@@ -603,7 +617,10 @@ def build_faiss_index(corpus: Sequence[dict], encoder=None, factory: str = "Flat
         ivf = faiss.try_extract_index_ivf(index)
         m = min(n, train_size or 64 * (ivf.nlist if ivf is not None else 1000))
         if m >= n:                                   # every passage trains: encode once, train, add
-            x = vectors(slice(0, n)); index.train(x); index.add(x); start = n
+            x = vectors(slice(0, n))
+            index.train(x)
+            index.add(x)
+            start = n
         else: index.train(vectors(sorted(random.Random(seed).sample(range(n), m))))
     for a in range(start, n, chunk_size):
         index.add(vectors(slice(a, min(n, a + chunk_size))))
@@ -617,7 +634,9 @@ def save_faiss_index(index, path, meta: dict | None = None) -> Path:
     faiss, path = import_faiss(), Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try: faiss.write_index(index, str(tmp)); os.replace(tmp, path)
+    try:
+        faiss.write_index(index, str(tmp))
+        os.replace(tmp, path)
     finally:
         if tmp.exists(): tmp.unlink()
     if meta is not None: write_atomic(index_meta_path(path), json.dumps(meta, indent=1, sort_keys=True) + "\n")
@@ -791,9 +810,15 @@ class RemoteRetriever:
             if attempt: time.sleep(self.backoff * 2 ** (attempt - 1))
             self.n_requests += 1
             try: r = self.client.post(self.url, json=payload)
-            except httpx.TimeoutException as e: why = f"timed out after {self.timeout:g} s ({type(e).__name__})"; continue
-            except httpx.TransportError as e: why = f"{type(e).__name__}: {e}"; continue
-            if r.status_code >= 500: why = f"HTTP {r.status_code}: {r.text[:200]}"; continue
+            except httpx.TimeoutException as e:
+                why = f"timed out after {self.timeout:g} s ({type(e).__name__})"
+                continue
+            except httpx.TransportError as e:
+                why = f"{type(e).__name__}: {e}"
+                continue
+            if r.status_code >= 500:
+                why = f"HTTP {r.status_code}: {r.text[:200]}"
+                continue
             if r.status_code != 200: raise RetrievalError(f"{self.url}: HTTP {r.status_code}: {r.text[:300]}")
             try: return r.json()
             except ValueError: raise RetrievalError(f"{self.url}: the reply is not JSON: {r.text[:200]!r}") from None
@@ -835,8 +860,11 @@ def serve_retriever(retriever, host: str = "127.0.0.1", port: int = 0, default_t
     class Handler(BaseHTTPRequestHandler):
         def _reply(self, code: int, body: dict):
             data = json.dumps(body).encode()
-            self.send_response(code); self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data))); self.end_headers(); self.wfile.write(data)
+            self.send_response(code)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
 
         def do_POST(self):
             if self.path != "/retrieve": return self._reply(404, {"detail": "Not Found"})

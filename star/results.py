@@ -177,12 +177,16 @@ def write_atomic(path, data: bytes | str) -> Path:
     the folder): a reader sees the old bytes or the new ones, never a part, and after a power cut the new ones stay.
     Parent folders are created; a file that already holds exactly these bytes is left untouched. Returns the Path.
     Used for run records and logs, and for checkpoints' markers and settings (`star.checkpoints`)."""
-    path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
     data = data.encode("utf-8") if isinstance(data, str) else bytes(data)
     if path.exists() and path.read_bytes() == data: return path
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "wb") as f: f.write(data); f.flush(); os.fsync(f.fileno())
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:
@@ -317,7 +321,9 @@ def scan_records(results_dir) -> tuple[list[tuple[Path, dict]], list[tuple[Path,
     good, bad = [], []
     for p in _record_paths(results_dir):
         try: rec = read_record(p)
-        except (OSError, ValueError, RecursionError) as e: bad.append((p, str(e).removeprefix(f"{p}: "))); continue
+        except (OSError, ValueError, RecursionError) as e:
+            bad.append((p, str(e).removeprefix(f"{p}: ")))
+            continue
         if not isinstance(rec.get("kind"), str): bad.append((p, "not a run record (no kind)"))
         else: good.append((p, rec))
     return good, bad
@@ -351,7 +357,8 @@ def load_records(results_dir="results", kind: str | None = None) -> pd.DataFrame
         if not math.isfinite(row.get("qa.avg", NAN)):
             row["qa.avg"] = float(np.mean(qs)) if all(math.isfinite(x) for x in qs) else NAN
         row["n_steps"] = len(r["curve"])
-        row.update({k: r["meta"][k] for k in META_KEYS}); row["path"] = str(p)
+        row.update({k: r["meta"][k] for k in META_KEYS})
+        row["path"] = str(p)
         rows.append(row)
     cols = record_columns()
     df = pd.DataFrame(rows)
@@ -409,7 +416,9 @@ def jsonl_lines(path, missing_ok: bool = False):
         prev, n, cut = None, 0, False
         while True:
             try: line = f.readline()
-            except EOFError: cut = True; break                       # gzip stream ended before its trailer
+            except EOFError:
+                cut = True
+                break                       # gzip stream ended before its trailer
             except (gzip.BadGzipFile, zlib.error) as e: raise ValueError(f"{path}, line {n + 1}: not a gzip stream ({e})") from None
             if not line: break
             n += 1
@@ -543,7 +552,9 @@ def side_by_side(ours: pd.DataFrame, paper: pd.DataFrame, keys: Sequence[str], m
     if metrics is None:
         metrics = [c for c in paper.columns if c not in keys and pd.api.types.is_numeric_dtype(paper[c])]
     P, O = paper.copy(), ours.copy()
-    for k in keys: P[f"_k_{k}"] = P[k].map(_norm); O[f"_k_{k}"] = O[k].map(_norm)
+    for k in keys:
+        P[f"_k_{k}"] = P[k].map(_norm)
+        O[f"_k_{k}"] = O[k].map(_norm)
     kk = [f"_k_{k}" for k in keys]
     have = [m for m in metrics if m in O.columns]
     for m in have: O[m] = pd.to_numeric(O[m], errors="coerce")
@@ -562,7 +573,8 @@ def side_by_side(ours: pd.DataFrame, paper: pd.DataFrame, keys: Sequence[str], m
         rows.append(row)
     for _, prow in P.iterrows():
         key = tuple(prow[kk]) if len(kk) > 1 else prow[kk[0]]
-        seen.add(key); add(tuple(prow[keys]), key, prow)
+        seen.add(key)
+        add(tuple(prow[keys]), key, prow)
     if extra_rows:
         for key in ours_mean.index:
             if key in seen: continue
@@ -589,7 +601,8 @@ def markdown_table(df: pd.DataFrame, digits: int | None = None, index: bool = Fa
 def save_table(df: pd.DataFrame, path, digits: int | None = None, index: bool = False, title: str | None = None) -> tuple[Path, Path]:
     """Write `df` as `path.md` (optional `# title` line, then `markdown_table`) and `path.csv` (pandas, '\\n' line
     ends, NaN empty, `digits` decimals). `path` may carry a suffix (ignored). Same input -> same bytes. Returns (md, csv)."""
-    base = Path(path); base = base.with_suffix("") if base.suffix in (".md", ".csv") else base
+    base = Path(path)
+    base = base.with_suffix("") if base.suffix in (".md", ".csv") else base
     md = (f"# {title}\n\n" if title else "") + markdown_table(df, digits, index)
     buf = io.StringIO()
     df.to_csv(buf, index=index, lineterminator="\n", float_format=None if digits is None else f"%.{digits}f")

@@ -103,7 +103,8 @@ def read_table(path, cache_dir=None) -> tuple[pd.DataFrame, pa.Table]:
     if cached is not None:
         cached.parent.mkdir(parents=True, exist_ok=True)
         tmp = cached.with_suffix(f'.tmp{os.getpid()}')
-        pq.write_table(t, tmp); os.replace(tmp, cached)
+        pq.write_table(t, tmp)
+        os.replace(tmp, cached)
     return df, t
 
 # %% ../nbs/00_sandbox.ipynb #35c29305
@@ -309,7 +310,9 @@ class _DistanceIndex:
         "(duration, distance, driving cost, taxi cost) of row i; costs None for an empty cell."
         dur, dist = self.durations[i], self.distances[i]
         if _isnull(dur) or _isnull(dist) or dur == '' or dist == '': return (None, None, None, None)
-        try: v = km_value(dist); return (dur, dist, int(v * 0.05), int(v))
+        try:
+            v = km_value(dist)
+            return (dur, dist, int(v * 0.05), int(v))
         except Exception as e: return (dur, dist, e, e)
 
     def row(self, origin, destination) -> int | None:
@@ -545,7 +548,9 @@ def valid_text(s: str) -> str:
     """`s` as valid Unicode (encodable as UTF-8): a surrogate pair written as two code points becomes its character,
     a lone surrogate U+FFFD; any other text is returned unchanged (the same object)."""
     if s.isascii(): return s
-    try: s.encode("utf-8"); return s
+    try:
+        s.encode("utf-8")
+        return s
     except UnicodeEncodeError: return s.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 # %% ../nbs/00_sandbox.ipynb #3bc061cd
@@ -600,6 +605,7 @@ class Sandbox:
 
     def __setstate__(self, s):
         self.__init__(s['db'], s['failure_rate'], s['seed'])
-        self._rng.setstate(s['rng']); self.n_calls, self.n_failures = s['n_calls'], s['n_failures']
+        self._rng.setstate(s['rng'])
+        self.n_calls, self.n_failures = s['n_calls'], s['n_failures']
 
     def __repr__(self): return f'Sandbox({self.db.key}, failure_rate={self.failure_rate}, seed={self.seed})'

@@ -136,7 +136,8 @@ def load_jsonl_tasks(path, split: str | None = None) -> list[Task]:
 
 def save_jsonl_tasks(tasks: Iterable[Task], path) -> Path:
     "Write tasks as JSON lines (`to_dict()`, parsed values); gzip when `path` ends in `.gz`. Returns the path."
-    path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
     op = gzip.open(path, "wt", encoding="utf-8") if path.suffix == ".gz" else open(path, "w", encoding="utf-8")
     with op as f:
         for t in tasks: f.write(json.dumps(t.to_dict(), ensure_ascii=False) + "\n")
@@ -253,7 +254,9 @@ def dedupe_tasks(tasks: Iterable[Task]) -> list[Task]:
     "Tasks with distinct `Task.key` (first occurrence kept, order preserved)."
     seen, out = set(), []
     for t in tasks:
-        if t.key not in seen: seen.add(t.key); out.append(t)
+        if t.key not in seen:
+            seen.add(t.key)
+            out.append(t)
     return out
 
 def _keys(tasks) -> set:

@@ -277,7 +277,8 @@ def _stays(self: _Oracle, city):
     out = {}
     for k, day, name, c in self.ents:
         if k == "accommodation" and c == city:
-            n, d0 = out.get(name, (0, day)); out[name] = (n + 1, d0)
+            n, d0 = out.get(name, (0, day))
+            out[name] = (n + 1, d0)
     return [(name, n, d0) for name, (n, d0) in out.items()]
 
 # %% ../nbs/07_teacher.ipynb #5b19f5b8
@@ -311,7 +312,8 @@ def _read_explore(self: _Oracle, s, entries, obs):
                 f"({_usd(e['price'] * self.people)} for {_people(self.people)}).")
     mode = "self-driving" if s.args["mode"] == "driving" else "taxi"
     if not entries: return f"{mode.capitalize()} is not an option here: \"{_gist(obs)}\""
-    e = entries[0]; total, unit = self._ground_total(mode, e)
+    e = entries[0]
+    total, unit = self._ground_total(mode, e)
     self.alt[leg.day] = (mode, total)
     return (f"{mode.capitalize()} from {leg.org} to {leg.dest} would take {e['duration']} ({e['distance']}) at "
             f"{unit}, {_usd(total)} for {_people(self.people)}.")
@@ -330,7 +332,8 @@ def _read_leg(self: _Oracle, s, entries, obs):
                 f" -- {_usd(total)} for {_people(self.people)}.")
     else:
         if not entries: return f"The distance tool gives no route (\"{_gist(obs)}\")."
-        e = entries[0]; total, unit = self._ground_total(leg.mode, e)
+        e = entries[0]
+        total, unit = self._ground_total(leg.mode, e)
         units = math.ceil(self.people / (5 if leg.mode == "self-driving" else 4))
         text = (f"{leg.mode.capitalize()} from {leg.org} to {leg.dest} takes {e['duration']} over {e['distance']}, "
                 f"{unit}; {_people(self.people)} need {_plural(units, 'car' if leg.mode == 'self-driving' else 'taxi')}, "
@@ -353,7 +356,9 @@ def _read_accommodation(self: _Oracle, s, entries, obs):
     parts = []
     for name, nights, d0 in self._stays(s.city):
         e = by.get(name)
-        if e is None: parts.append(f"{name} is not in the results."); continue
+        if e is None:
+            parts.append(f"{name} is not in the results.")
+            continue
         rooms = math.ceil(self.people / max(e["maximum_occupancy"], 1))
         total = e["price"] * rooms * nights
         self.costs["accommodation"] += total
@@ -375,7 +380,9 @@ def _read_restaurants(self: _Oracle, s, entries, obs):
     parts, total = [], 0.0
     for d, k, n in uses:
         e = by.get(n)
-        if e is None: parts.append(f"day {d} {k}: {n} (not in the results)"); continue
+        if e is None:
+            parts.append(f"day {d} {k}: {n} (not in the results)")
+            continue
         total += e["cost"] * self.people
         parts.append(f"day {d} {k}: {n} ({_usd(e['cost'])}, {e['cuisines']})")
         for c in self.cuisines:
@@ -531,7 +538,8 @@ def _open_w(path: Path):
 
 def write_sft_jsonl(trajectories: Iterable[Trajectory], path) -> Path:
     "Write chat-format SFT records `{\"messages\": […], \"meta\": {…}}`, one per line (gzip if `.gz`). Returns the path."
-    path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
     with _open_w(path) as f:
         for t in trajectories: f.write(json.dumps(t.to_json(), ensure_ascii=False) + "\n")
     return path
@@ -555,7 +563,8 @@ def build_sft_set(tasks, trajectories: list | None = None, teacher: Callable | N
     if trajectories is not None and len(trajectories) != len(tasks): raise ValueError("trajectories must align with tasks")
     it = range(len(tasks))
     if progress:
-        from tqdm.auto import tqdm; it = tqdm(it)
+        from tqdm.auto import tqdm
+        it = tqdm(it)
     kept, verdicts = [], []
     for i in it:
         task = tasks[i]

@@ -43,8 +43,11 @@ def _tokens(src: str):
 
 
 def semicolon_lines(src: str) -> list[int]:
-    "1-based line numbers of `src` holding a `;` operator token (not in a string or comment)."
-    return sorted({t.start[0] for t in _tokens(src) if t.type == tokenize.OP and t.string == ";"})
+    """1-based line numbers of `src` where a `;` operator (not in a string or comment) joins two statements; a
+    trailing `;` (IPython's 'show no output') joins nothing and does not count."""
+    toks = [t for t in _tokens(src) if t.type not in (tokenize.COMMENT, tokenize.NL, tokenize.INDENT, tokenize.DEDENT)]
+    return sorted({t.start[0] for t, nxt in zip(toks, toks[1:]) if t.type == tokenize.OP and t.string == ";"
+                   and nxt.type not in (tokenize.NEWLINE, tokenize.ENDMARKER)})
 
 
 _HEADERS = {"if", "elif", "else", "for", "while", "with", "try", "except", "finally", "async"}
@@ -86,7 +89,10 @@ def split_semicolons(src: str) -> str:
         body, parts, prev = line.rstrip("\n"), [], colon + 1 if colon is not None else 0
         for c in cols: parts.append(body[prev:c]); prev = c + 1
         parts.append(body[prev:])
+        trailing = not parts[-1].split("#")[0].strip()   # `a; b;`: keep the last `;` (IPython shows no output)
         parts = [p.strip() for p in parts if p.strip()]
+        if trailing and len(parts) == 1 and colon is None: out.append(line); continue
+        if trailing: parts[-1] += ";"
         if colon is not None:   # `if x: a; b` -> the header, then its statements one level deeper
             out.append(body[:colon + 1] + "\n")
             indent += "    "
