@@ -20,11 +20,15 @@ __all__ = ['TOOLS_SLOT', 'STOP', 'prompt_template', 'system_prompt', 'build_mess
 # %% ../nbs/04_agent.ipynb #f3ae109b
 TOOLS_SLOT = "{{ Tools }}"  # placeholder of App. E, replaced by the `<tools>…</tools>` block
 
-def prompt_template(name: str = "travelplanner_system") -> str:
+def prompt_template(
+    name: str = "travelplanner_system", # file stem under `star/data/prompts/`
+) -> str:
     "Text of a packaged prompt template `star/data/prompts/{name}.txt` (exact bytes). Raises FileNotFoundError."
     return data_path("prompts", f"{name}.txt").read_text(encoding="utf-8")
 
-def system_prompt(tools_block: str | None = None) -> str:
+def system_prompt(
+    tools_block: str | None = None, # tool descriptions; default `star.sandbox.TOOLS_BLOCK`
+) -> str:
     """The TravelPlanner system prompt of Agent-STAR (paper App. E; `Inference/prompt.py` TRAVEL_SYSTEM_PROMPT).
     `tools_block`: the tool descriptions, with or without the `<tools>\n…\n</tools>` tags; default
     `star.sandbox.TOOLS_BLOCK`. Returns a str (5,701 characters with the default tools)."""
@@ -34,7 +38,10 @@ def system_prompt(tools_block: str | None = None) -> str:
     return prompt_template().replace(TOOLS_SLOT, tools_block)
 
 # %% ../nbs/04_agent.ipynb #0cff4f7f
-def build_messages(task, system: str | None = None) -> list[dict]:
+def build_messages(
+    task,                      # a `Task`, a dict with 'query', or the query text
+    system: str | None = None, # system prompt; default `system_prompt()`
+) -> list[dict]:
     """The opening chat of an episode: `[system, user]` (reference `TravelReActAgent.run`).
     `task`: a `star.tasks.Task`, a dict with a `"query"`, or the query string. `system` defaults to
     `system_prompt()`. Returns a new list of two `{"role", "content"}` dicts."""
@@ -83,7 +90,9 @@ def _layout(text: str):
     return None
 
 # %% ../nbs/04_agent.ipynb #3c73d8ef
-def parse_turn(text: str) -> Turn:
+def parse_turn(
+    text: str, # one assistant reply
+) -> Turn:
     """Read one assistant reply (str) into a `Turn`: the reference loop's action (`Inference/react_agent.py`)
     and the format verdict of the paper's App. E requirements. Never raises."""
     t = Turn(text=text)
@@ -133,12 +142,19 @@ def parse_turn(text: str) -> Turn:
     return t
 
 # %% ../nbs/04_agent.ipynb #64ab0fad
-def tool_call_text(think: str, name: str, arguments: dict) -> str:
+def tool_call_text(
+    think: str,      # the reasoning
+    name: str,       # the tool's name
+    arguments: dict, # the tool's arguments
+) -> str:
     "An assistant turn that calls one tool, laid out as the paper's App. F trajectories (str)."
     call = json.dumps({"name": name, "arguments": arguments}, ensure_ascii=False)
     return f"<think>\n{think.strip()}\n</think>\n<tool_call>\n{call}\n</tool_call>"
 
-def answer_text(think: str, answer: str) -> str:
+def answer_text(
+    think: str,  # the reasoning
+    answer: str, # the plan text
+) -> str:
     "The final assistant turn: reasoning then the plan inside `<answer>` (App. F layout) (str)."
     return f"<think>\n{think.strip()}\n</think>\n<answer>\n{answer.strip()}\n</answer>"
 
@@ -191,9 +207,16 @@ class Trajectory:
         return cls(messages=d["messages"], termination=meta.pop("termination", None), meta=meta)
 
 # %% ../nbs/04_agent.ipynb #6e065cfc
-def react_rollout(task, generate: Callable[[list[dict]], str], sandbox, max_turns: int = 60,
-                  max_context_tokens: int | None = None, count_tokens: Callable[[list[dict]], int] | None = None,
-                  system: str | None = None, meta: dict | None = None) -> Trajectory:
+def react_rollout(
+    task,                                                    # the task to solve
+    generate: Callable[[list[dict]], str],                   # messages -> next assistant text
+    sandbox,                                                 # gives `react_step(text)`
+    max_turns: int = 60,                                     # model-call budget (paper: 60)
+    max_context_tokens: int | None = None,                   # stop once the chat is longer
+    count_tokens: Callable[[list[dict]], int] | None = None, # messages -> token count
+    system: str | None = None,                               # system prompt; default `system_prompt()`
+    meta: dict | None = None,                                # copied into the trajectory's meta
+) -> Trajectory:
     """Run one ReAct episode (reference `TravelReActAgent.run`; budgets of paper App. C.3).
     `generate(messages) -> str` produces the next assistant text (an exception ends the episode with
     termination "generation_error"); `sandbox.react_step(text)` gives the next user message or None.
@@ -251,7 +274,9 @@ def _budgets(max_new_tokens, n: int) -> list[int]:
     if len(b) != n: raise ValueError(f"{len(b)} budgets for {n} prompts")
     return b
 
-def eos_ids(tokenizer) -> list[int]:
+def eos_ids(
+    tokenizer, # a chat tokenizer (Qwen2.5)
+) -> list[int]:
     "End-of-turn token ids of a chat tokenizer: its eos token (`<|im_end|>` for Qwen2.5) and `<|endoftext|>` if present."
     ids = [tokenizer.eos_token_id]
     extra = tokenizer.convert_tokens_to_ids("<|endoftext|>")
@@ -259,7 +284,10 @@ def eos_ids(tokenizer) -> list[int]:
     return [i for i in ids if i is not None]
 
 
-def render_chat(tokenizer, messages: list[dict]) -> str:
+def render_chat(
+    tokenizer,            # a chat tokenizer
+    messages: list[dict], # the chat so far
+) -> str:
     "The chat template's text for `messages` followed by the assistant generation prompt."
     return tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
 
@@ -268,7 +296,13 @@ def _encode(tokenizer, text: str) -> list[int]: return tokenizer.encode(text, ad
 # %% ../nbs/04_agent.ipynb #b749e9aa
 _PLACEHOLDER = "\x00star-turn\x00"
 
-def env_suffix(tokenizer, rendered: str, raw: str, text: str, messages: list[dict]) -> tuple[str, str]:
+def env_suffix(
+    tokenizer,            # a chat tokenizer
+    rendered: str,        # transcript text up to the generation prompt
+    raw: str,             # the generated turn, end-of-turn token included
+    text: str,            # that turn's message content
+    messages: list[dict], # the transcript after the turn
+) -> tuple[str, str]:
     """What the environment appends after a policy turn, as chat-template text: `(new_rendered, env_text)` with
     `new_rendered == rendered + raw + env_text`. `rendered` is the transcript's text up to the generation prompt the
     policy continued, `raw` the decoded generated turn (with its end-of-turn token, if any), `text` that turn's message
@@ -295,7 +329,13 @@ def env_suffix(tokenizer, rendered: str, raw: str, text: str, messages: list[dic
     return head + env, env
 
 
-def cut_at_stop(ids: list[int], tokenizer, stop: list[str], eos: list[int], budget: int) -> tuple[int, str]:
+def cut_at_stop(
+    ids: list[int],  # sampled token ids
+    tokenizer,       # decodes `ids`
+    stop: list[str], # stop strings
+    eos: list[int],  # end-of-turn ids
+    budget: int,     # most tokens kept
+) -> tuple[int, str]:
     """Where a backend that samples `ids` one by one stops: `(n, finish_reason)` with `ids[:n]` the kept tokens:
     through the first end-of-turn id, or through the token that completes a `stop` string, else the first `budget`
     tokens ("length"; also when `ids` runs out first)."""
@@ -546,7 +586,10 @@ def _splitmix64(x: int) -> int:
     return x ^ (x >> 31)
 
 
-def stream_seed(seed: int, *keys: int) -> int:
+def stream_seed(
+    seed: int,  # the run's seed
+    *keys: int, # names the stream (step, row, ...)
+) -> int:
     """A 63-bit sampling seed for the stream named by integer `keys` under run seed `seed` (splitmix64, Steele et al.
     2014, folded over the keys): distinct keys give unrelated seeds, so no two streams coincide the way additive
     seeds do (`seed + 2` row 0 was `seed` row 2). Deterministic across processes and Python versions."""
@@ -672,7 +715,12 @@ class _VLLMStream:
 
 
 @patch
-def stream(self: VLLMPolicy, temperature: float = 1.0, top_p: float = 1.0, stop=STOP) -> _VLLMStream:
+def stream(
+    self: VLLMPolicy,
+    temperature: float = 1.0, # sampling temperature
+    top_p: float = 1.0,       # nucleus sampling mass
+    stop=STOP,                # stop strings
+) -> _VLLMStream:
     "A `_VLLMStream` (a context manager) of requests with these sampling settings. Needs `self.continuous`."
     if not self.continuous: raise RuntimeError("this engine has no request-level API (llm.llm_engine.add_request/step)")
     return _VLLMStream(self, temperature, top_p, stop)
@@ -853,7 +901,14 @@ def _plain(tokenizer, text: str) -> list[int]:
     "Token ids of `text` as plain text: special-token strings in it are split into ordinary tokens, never parsed."
     return list(tokenizer(text, add_special_tokens=False, split_special_tokens=True)["input_ids"])
 
-def env_ids(tokenizer, rendered: str, raw: str, text: str, messages: list[dict], env_text: str) -> list[int]:
+def env_ids(
+    tokenizer,            # a chat tokenizer
+    rendered: str,        # transcript text up to the generation prompt
+    raw: str,             # the generated turn, end-of-turn token included
+    text: str,            # that turn's message content
+    messages: list[dict], # the transcript after the turn
+    env_text: str,        # `env_suffix`'s environment text
+) -> list[int]:
     """Token ids of the environment's reply `env_text` (`env_suffix(tokenizer, rendered, raw, text, messages)`) in
     which the observation -- the content of the last message, when it is not the policy's -- is encoded as plain text
     (`_plain`: a tool echoing `<|im_start|>` yields ordinary tokens), and the template's text around it with its
@@ -999,12 +1054,28 @@ def _play_stream(policy, runs: list[_Run], step: Callable, budget: Callable, sam
 
 
 # %% ../nbs/04_agent.ipynb #aee8224e
-def rollout_batch(policy, tokenizer, tasks=None, *, group_size: int = 1, sandbox=None, max_turns: int = 60,
-                  max_context: int = 30 * 1024, max_new_tokens_per_turn: int = 8192, temperature: float = 1.0,
-                  top_p: float = 1.0, seed: int | None = None, prefixes: list | None = None,
-                  max_policy_turns: int | None = None, max_no_action: int | None = 3,
-                  stop_on_format_error: bool = False, system: str | None = None, stop: list[str] = STOP,
-                  progress: bool | str = False, continuous: bool | None = None) -> list[Rollout]:
+def rollout_batch(
+    policy,                              # `generate` (and maybe `stream`) backend
+    tokenizer,                           # the policy's chat tokenizer
+    tasks=None,                          # tasks to play (or give `prefixes`)
+    *,
+    group_size: int = 1,                 # episodes per task
+    sandbox=None,                        # shared tool sandbox; default `Sandbox()`
+    max_turns: int = 60,                 # tool-call budget
+    max_context: int = 30 * 1024,        # tokens of the whole chat
+    max_new_tokens_per_turn: int = 8192, # tokens of one reply
+    temperature: float = 1.0,            # sampling temperature
+    top_p: float = 1.0,                  # nucleus sampling mass
+    seed: int | None = None,             # run seed of the sampling streams
+    prefixes: list | None = None,        # partial rollouts to continue (ARPO)
+    max_policy_turns: int | None = None, # model calls; default `max_turns` + 1
+    max_no_action: int | None = 3,       # replies without an action before the episode ends
+    stop_on_format_error: bool = False,  # end at the first malformed turn
+    system: str | None = None,           # system prompt; default `system_prompt()`
+    stop: list[str] = STOP,              # stop strings of a turn
+    progress: bool | str = False,        # show a progress bar (a str: its label)
+    continuous: bool | None = None,      # request by request; default: where the policy can
+) -> list[Rollout]:
     """Run `group_size` ReAct episodes per task of `tasks` (or per partial `Rollout` of `prefixes`) on the shared
     `sandbox` (default: a failure-free `Sandbox()`): turn-synchronously, one `policy.generate` call per turn, or with
     `continuous` (default: where the policy offers it, `policy.continuous`: `VLLMPolicy` on an engine) request by
