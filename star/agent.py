@@ -1068,7 +1068,7 @@ def rollout_batch(
     top_p: float = 1.0,                  # nucleus sampling mass
     seed: int | None = None,             # run seed of the sampling streams
     prefixes: list | None = None,        # partial rollouts to continue (ARPO)
-    max_policy_turns: int | None = None, # model calls; default `max_turns` + 1
+    max_policy_turns: int | None = None, # model calls; default `max_turns`
     max_no_action: int | None = 3,       # replies without an action before the episode ends
     stop_on_format_error: bool = False,  # end at the first malformed turn
     system: str | None = None,           # system prompt; default `system_prompt()`
