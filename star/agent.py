@@ -26,6 +26,7 @@ def prompt_template(
     "Text of a packaged prompt template `star/data/prompts/{name}.txt` (exact bytes). Raises FileNotFoundError."
     return data_path("prompts", f"{name}.txt").read_text(encoding="utf-8")
 
+# %% ../nbs/04_agent.ipynb #1fb6eb19
 def system_prompt(
     tools_block: str | None = None, # tool descriptions; default `star.sandbox.TOOLS_BLOCK`
 ) -> str:
@@ -151,6 +152,7 @@ def tool_call_text(
     call = json.dumps({"name": name, "arguments": arguments}, ensure_ascii=False)
     return f"<think>\n{think.strip()}\n</think>\n<tool_call>\n{call}\n</tool_call>"
 
+# %% ../nbs/04_agent.ipynb #eae30101
 def answer_text(
     think: str,  # the reasoning
     answer: str, # the plan text
@@ -257,7 +259,7 @@ class Generation:
     entropies: list
     finish_reason: str
 
-
+# %% ../nbs/04_agent.ipynb #c40ed611
 @runtime_checkable
 class Policy(Protocol):
     """A generation backend that continues a batch of token prompts (`HFPolicy`, `VLLMPolicy`, `ScriptedPolicy`).
@@ -266,7 +268,7 @@ class Policy(Protocol):
     def generate(self, prompts: list[list[int]], max_new_tokens, temperature: float, top_p: float,
                  stop: list[str]) -> list[Generation]: ...
 
-
+# %% ../nbs/04_agent.ipynb #50beef6a
 def _budgets(max_new_tokens, n: int) -> list[int]:
     "Per-prompt token budgets from an int or a sequence of n ints."
     if isinstance(max_new_tokens, int): return [max_new_tokens] * n
@@ -283,7 +285,7 @@ def eos_ids(
     if isinstance(extra, int) and extra != tokenizer.unk_token_id and extra not in ids: ids.append(extra)
     return [i for i in ids if i is not None]
 
-
+# %% ../nbs/04_agent.ipynb #6ecfb07e
 def render_chat(
     tokenizer,            # a chat tokenizer
     messages: list[dict], # the chat so far
@@ -328,7 +330,7 @@ def env_suffix(
     else: raise RuntimeError("the chat template does not render the transcript append-only")
     return head + env, env
 
-
+# %% ../nbs/04_agent.ipynb #3484f9ae
 def cut_at_stop(
     ids: list[int],  # sampled token ids
     tokenizer,       # decodes `ids`

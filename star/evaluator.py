@@ -42,6 +42,7 @@ def read_city_state(
     path = Path(path) if path else _database_dir()/'citySet_with_states.txt'
     return dict(line.split('\t') for line in path.read_text().split('\n') if line)
 
+# %% ../nbs/02_evaluator.ipynb #291ad0ae
 def default_db():
     "The database the evaluator checks plans against by default: the shared `star.sandbox.TravelDB.load()` (embedded, or `$STAR_DB_DIR`)."
     from star.sandbox import TravelDB
@@ -205,6 +206,7 @@ def strip_state(
     if 0 <= nl < j: return city
     return city[:j] if city.find(')', j + 1) >= 0 else city
 
+# %% ../nbs/02_evaluator.ipynb #ba186ec1
 def name_city(
     info,              # 'Name, City' text of a plan entry
     strip_suffix=True, # drop the city's '(State)' suffix
@@ -247,6 +249,7 @@ def query_fields(
     q['local_constraint'] = {k: lc.get(k) for k in _CONSTRAINTS} | lc
     return q
 
+# %% ../nbs/02_evaluator.ipynb #5bddc614
 def coerce_plan(
     plan, # a list of day dicts, or its JSON / Python-literal text
 ):
@@ -803,7 +806,7 @@ class PlanResult:
 
     def to_dict(self): return asdict(self)
 
-
+# %% ../nbs/02_evaluator.ipynb #554c8227
 def _run(fn, q, plan, ix):
     "(verdict, reason, exception type or None) of one check, never raising."
     try:
@@ -877,6 +880,7 @@ def hard_constraint_count(
     keys = {'easy': (), 'medium': ('house rule', 'cuisine', 'room type')}.get(q['level'], _CONSTRAINTS)
     return 1 + sum(q['local_constraint'].get(k) is not None for k in keys)
 
+# %% ../nbs/02_evaluator.ipynb #7c930e14
 def dataset_metrics(
     tasks,   # the tasks, in order
     results, # one `PlanResult` per task
@@ -898,6 +902,7 @@ def dataset_metrics(
             'hard_micro_case_avg': sum(r.hard_micro for r in results) / n,
             'crashes': sum(r.crash is not None for r in results)}
 
+# %% ../nbs/02_evaluator.ipynb #38ecfc9d
 def evaluate_dataset(
     tasks,               # the tasks, in order
     plans,               # one plan (or None) per task

@@ -86,12 +86,14 @@ def sum_reward(
     "Sum (0-5): the five sub-scores of `reward_components` added (Sec. 3: the densest signal)."
     return sum(c[k] for k in COMPONENTS)
 
+# %% ../nbs/03_rewards.ipynb #b571a87e
 def macro_reward(
     c: dict, # the five sub-scores (`reward_components`)
 ) -> float:
     "Macro (0-3): commonsense macro + hard macro + success (Sec. 3: all-or-nothing per constraint family)."
     return c["cs_macro"] + c["hard_macro"] + c["success"]
 
+# %% ../nbs/03_rewards.ipynb #d025bb40
 def success_reward(
     c: dict, # the five sub-scores (`reward_components`)
 ) -> float:
@@ -157,6 +159,7 @@ def epoch_from_trainer_state(
     e = getattr(state, "epoch", None)
     return 1 if e is None else int(math.floor(float(e) + 1e-9)) + 1
 
+# %% ../nbs/03_rewards.ipynb #3835b1ba
 def reward_fn(
     name: str = "sum",                                                # a key of `REWARDS` or `SCHEDULES`
     schedule: Mapping[int, str] | Callable[[int], str] | None = None, # overrides the registered schedule
@@ -202,6 +205,7 @@ def curriculum_epoch(
     if int(step) != step or step < 0: raise ValueError(f"step must be a non-negative integer, got {step!r}")
     return min(epochs, int(step) * epochs // int(total_steps) + 1)
 
+# %% ../nbs/03_rewards.ipynb #f1810db4
 def curriculum_epoch_from_trainer_state(
     state,                           # a `transformers.TrainerState`
     epochs: int = CURRICULUM_EPOCHS, # epochs of the schedule (the paper's 5)

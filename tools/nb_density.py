@@ -103,6 +103,81 @@ def split_semicolons(src: str) -> str:
     return new
 
 
+_QUIET = {"test_eq", "test_ne", "test_fail", "test_close", "test_is", "test_warns", "test_stdout", "print", "display"}
+
+
+def _cut_ok(node) -> bool:
+    "A statement after which a cell may end without showing anything new: not a bare expression, or a quiet call."
+    if not isinstance(node, ast.Expr): return True
+    v = node.value
+    return isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in _QUIET
+
+
+def split_code_cell(src: str, most: int = 6) -> list[str]:
+    """A demo cell's source cut into pieces of about `most` lines at top-level statement boundaries after which
+    nothing new would be displayed (`_cut_ok`); [src] for a cell with `#|` directives or one that does not parse."""
+    if any(l.lstrip().startswith("#|") for l in src.splitlines()): return [src]
+    try: tree = ast.parse(src)
+    except SyntaxError: return [src]
+    lines = src.splitlines(keepends=True)
+    if len(_body_lines(src)) <= most or len(tree.body) < 2: return [src]
+    starts = [n.lineno - 1 for n in tree.body]
+    for k in range(1, len(starts)):   # comment lines directly above a statement belong to it
+        while starts[k] > (tree.body[k - 1].end_lineno or 0) and lines[starts[k] - 1].lstrip().startswith("#"): starts[k] -= 1
+    starts[0] = 0
+    pieces, cur = [], 0
+    for k in range(1, len(tree.body)):
+        size = len(_body_lines("".join(lines[starts[cur]:starts[k]])))
+        if size >= most and _cut_ok(tree.body[k - 1]):
+            pieces.append("".join(lines[starts[cur]:starts[k]])); cur = k
+    pieces.append("".join(lines[starts[cur]:]))
+    return [p.strip("\n") + "\n" for p in pieces if p.strip()]
+
+
+def split_markdown_cell(src: str) -> list[str]:
+    """Prose cut at paragraph breaks (blank lines) outside code fences, lists and tables; a heading stays with the
+    paragraph after it, and a paragraph ending in ':' with what follows it."""
+    paras, cur, fence = [], [], False
+    for line in src.splitlines(keepends=True):
+        if line.lstrip().startswith("```"): fence = not fence
+        if not line.strip() and not fence:
+            if cur: paras.append("".join(cur)); cur = []
+            continue
+        cur.append(line)
+    if cur: paras.append("".join(cur))
+    out = []
+    for p in paras:
+        block = p.lstrip().startswith(("* ", "- ", "|", "    ", "1. ", ">")) or p.lstrip()[:2].rstrip(".").isdigit()
+        glue = out and (out[-1].lstrip().startswith("#") and "\n" not in out[-1].strip()
+                        or out[-1].rstrip().endswith(":") or block)
+        if glue: out[-1] = out[-1].rstrip("\n") + "\n\n" + p
+        else: out.append(p)
+    return [o.strip("\n") for o in out]
+
+
+def split_cells(nb_path, most: int = 6) -> tuple[int, int]:
+    "Rewrite `nb_path` with its long demo cells and multi-paragraph prose cells cut (outputs of cut cells dropped)."
+    import hashlib
+    nb = json.loads(Path(nb_path).read_text())
+    out, n_code, n_md = [], 0, 0
+    for c in nb["cells"]:
+        s = _src(c)
+        parts = (split_code_cell(s, most) if c["cell_type"] == "code" and not s.startswith("#| export")
+                 else split_markdown_cell(s) if c["cell_type"] == "markdown" else [s])
+        if len(parts) < 2: out.append(c); continue
+        n_code += c["cell_type"] == "code"
+        n_md += c["cell_type"] == "markdown"
+        for k, p in enumerate(parts):
+            d = json.loads(json.dumps(c))
+            d["source"] = p.splitlines(keepends=True)
+            if k: d["id"] = hashlib.sha1(f"{c.get('id')}-{k}".encode()).hexdigest()[:8]
+            if "outputs" in d: d["outputs"] = []
+            out.append(d)
+    nb["cells"] = out
+    Path(nb_path).write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+    return n_code, n_md
+
+
 def _docmented(fn: ast.FunctionDef, src: str) -> bool:
     "Every parameter (self/cls, *args/**kwargs excluded) has a `#` comment on its line after it."
     args = [a for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs) if a.arg not in ("self", "cls")]
@@ -147,6 +222,8 @@ def main(argv=None) -> int:
     ap.add_argument("notebooks", nargs="*")
     ap.add_argument("--all", action="store_true", help="every notebook of nbs/ and nbs/figures/")
     ap.add_argument("--split", action="store_true", help="rewrite `a; b` lines of the notebooks' code cells")
+    ap.add_argument("--split-cells", action="store_true",
+                    help="cut long demo cells at statement boundaries and prose cells at paragraphs (refresh outputs after)")
     ap.add_argument("--json", action="store_true", help="one JSON object per notebook instead of a table")
     a = ap.parse_args(argv)
     paths = [Path(p) for p in a.notebooks]
@@ -159,6 +236,9 @@ def main(argv=None) -> int:
                     new = split_semicolons(_src(c))
                     if new != _src(c): c["source"] = new.splitlines(keepends=True)
             p.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+        return 0
+    if a.split_cells:
+        for p in paths: print(p, "cells cut (code, markdown):", split_cells(p))
         return 0
     rows = [measure(p) for p in paths]
     if a.json:
