@@ -53,6 +53,7 @@ class Retrieved:
     ground_searched: set = field(default_factory=set)    # (org, dest) pairs asked of GoogleDistanceMatrix
     cities: dict = field(default_factory=dict)           # state -> [city names] (SearchCity)
 
+# %% ../nbs/13_diagnostics.ipynb #533962c0
 _CITY_TOOL = {"SearchAccommodation": "accommodations", "SearchRestaurant": "restaurants", "SearchAttraction": "attractions"}
 
 def retrieved_options(messages: list[dict]) -> Retrieved:
@@ -87,6 +88,7 @@ def accommodation_checks(nights: int, room_type: str | None = None, house_rule: 
     if house_rule: checks["house rule"] = lambda e: f"No {house_rule}" not in str(e["house_rules"])
     return checks
 
+# %% ../nbs/13_diagnostics.ipynb #2d68f69c
 def unsatisfiable(entries: Sequence[dict], checks: dict) -> list[tuple[str, ...]]:
     """Minimal sets of constraint names (sorted tuples) that no entry satisfies together; [] if some entry meets every
     check. No entries at all gives [('none listed',)]."""
@@ -136,7 +138,7 @@ class DeadEnd:
     confirmed: bool       # True when the full database has no satisfying option either (a real dead end)
     evidence: dict = field(default_factory=dict)
 
-
+# %% ../nbs/13_diagnostics.ipynb #31f2c94e
 @dataclass
 class BacktrackDiagnosis:
     "Per-trajectory result of `diagnose_backtracking`."
@@ -367,6 +369,7 @@ def dead_end_cities(task, nights: int, db=None) -> dict:
         if bad: out[c] = ["+".join(s) for s in bad]
     return out
 
+# %% ../nbs/13_diagnostics.ipynb #e99b69ff
 def backtracking_failure(task, sandbox=None, db=None, max_tries: int = 20):
     """A constructed global-backtracking failure for a multi-city `task` with a room-type or house-rule constraint:
     (trajectory, plan, dead-end city) where the solver's feasible route has one city replaced by a dead-end city

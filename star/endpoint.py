@@ -22,6 +22,7 @@ class EndpointError(RuntimeError):
         super().__init__(message)
         self.reason = reason or message
 
+# %% ../nbs/19_endpoint.ipynb #09ef0dbf
 @dataclass
 class ChatReply:
     "One completion: the assistant text, why it stopped ('stop', 'length', …) and the token usage the server reported."
@@ -289,6 +290,7 @@ def complete(self: ChatEndpoint, messages: list[dict], **params) -> ChatReply:
     what = f"{last.reason} ({last.detail[:200]})" if last.detail else last.reason
     raise EndpointError(f"{self.shown}: no usable reply in {sent()} attempts (last: {what})", last.reason)
 
+# %% ../nbs/19_endpoint.ipynb #3c149e7c
 def chat(self: ChatEndpoint, messages: list[dict], **params) -> str:
     "The assistant text of `complete(messages, **params)`."
     return self.complete(messages, **params).content

@@ -40,10 +40,12 @@ def k_label(n) -> str:
     "Prompt count as the paper writes it: 100 -> '0.1K', 1000 -> '1K', 2000 -> '2K'."
     return f"{int(n) / 1000:g}K"
 
+# %% ../nbs/figures/00_figures.ipynb #3fe35e70
 def data_label(data: str, n_train) -> str:
     "Table 3 / 9 difficulty label: ('easy', 1000) -> 'Easy-1K', ('mixed', 1000) -> 'Mixed-1K'."
     return f"{str(data).capitalize()}-{k_label(n_train)}"
 
+# %% ../nbs/figures/00_figures.ipynb #3c07198e
 def parse_run(name: str) -> dict:
     """What a record *name* says about its run (the names of `star.cli.job_name`): `split` ('test' | 'validation' |
     'qa' | None for a training record), `checkpoint` (the trained run or base scale evaluated), `stage` ('base' |
@@ -68,13 +70,13 @@ def parse_run(name: str) -> dict:
     if ck == "teacher": out["method"] = "Teacher"   # eval_<split>_teacher: the rule-based teacher, not a model
     return out
 
+# %% ../nbs/figures/00_figures.ipynb #aeed073b
 def scale_label(scale, split: str = "test") -> str:
     """How a table labels a row of ours: a paper scale as is; a split other than 'test' in brackets; a model size the
     paper did not train (0.5B, tiny: our CPU scale) marked 'CPU scale', so such a row never poses as the paper's."""
     tags = [split] if split != "test" else []
     if scale not in SCALES and scale != "teacher": tags.append("CPU scale")
     return f"{scale} ({', '.join(tags)})" if tags else str(scale)
-
 
 # %% ../nbs/figures/00_figures.ipynb #507730ee
 def _repo_dirs(results_dir=None, out_dir=None, ablations_dir=None):
@@ -93,6 +95,7 @@ def expected_jobs(experiment: str, ablations_dir, notebook: str | None = None, s
     return [j for j in jobs if (notebook is None or j.notebook == notebook)
             and (split is None or parse_run(j.name)["split"] == split)]
 
+# %% ../nbs/figures/00_figures.ipynb #2faf9cea
 def _with_parsed(df: pd.DataFrame) -> pd.DataFrame:
     parsed = pd.DataFrame([parse_run(r) for r in df["run"]], index=df.index, columns=list(parse_run("")))
     return pd.concat([df.drop(columns=[c for c in parsed.columns if c in df.columns and c != "run"]),
@@ -112,6 +115,7 @@ def tp_results(results_dir, protocol: str = "official") -> pd.DataFrame:
     out = out[[c for c in out.columns if c not in TP] + list(TP)]   # same column order as with no records
     return out.sort_values("run", kind="stable").reset_index(drop=True)
 
+# %% ../nbs/figures/00_figures.ipynb #12782dd0
 def qa_results(results_dir) -> pd.DataFrame:
     "Our OOD QA evaluations (`qa_<checkpoint>` records): the `parse_run` fields and EM % per `QA` column (avg included)."
     recs = load_records(results_dir)
@@ -122,12 +126,12 @@ def qa_results(results_dir) -> pd.DataFrame:
     out["scale"] = [scale_label(x) if x is not None else x for x in out.scale]
     return out[(out.split == "qa") & out.stage.notna()].sort_values("run", kind="stable").reset_index(drop=True)
 
+# %% ../nbs/figures/00_figures.ipynb #cdc77c99
 def run_records(results_dir) -> dict:
     "{run name: normalised record (`star.results.read_record`)} for every readable record file in `results_dir`."
     good, bad = scan_records(results_dir)
     for p, why in bad: warnings.warn(f"skipping {p}: {why}", UnreadableRecordWarning, stacklevel=2)
     return {str(rec["run"]): rec for _, rec in good}
-
 
 # %% ../nbs/figures/00_figures.ipynb #1e0246ad
 STYLE = {"font.family": "DejaVu Sans", "font.size": 8, "axes.titlesize": 9, "axes.labelsize": 8, "legend.fontsize": 7,
@@ -149,6 +153,7 @@ def new_figure(w: float, h: float, ncols: int = 1, nrows: int = 1):
         axes = fig.subplots(nrows, ncols, squeeze=False).ravel().tolist()
     return fig, axes
 
+# %% ../nbs/figures/00_figures.ipynb #5fcb2745
 def styled(builder):
     "Decorator: run a figure builder under `STYLE` (text artists read the rc parameters when they are created)."
     import functools
@@ -158,6 +163,7 @@ def styled(builder):
         with mpl.rc_context(STYLE): return builder(*args, **kw)
     return run
 
+# %% ../nbs/figures/00_figures.ipynb #2e4736af
 def write_figure(fig, out_dir, name: str, data: pd.DataFrame | None = None) -> list[Path]:
     """Write `fig` as `out_dir/name.png` and `.svg` (`star.results.save_figure`: no timestamps, fixed SVG ids) under
     `STYLE`, and `data` (the plotted numbers) as `name.csv`. Returns the paths (sorted)."""
@@ -167,6 +173,7 @@ def write_figure(fig, out_dir, name: str, data: pd.DataFrame | None = None) -> l
     if data is not None: paths.append(write_atomic(Path(out_dir) / f"{name}.csv", _csv(data)))
     return sorted(paths)
 
+# %% ../nbs/figures/00_figures.ipynb #683bf4b8
 def _csv(df: pd.DataFrame) -> str:
     buf = io.StringIO()
     df.to_csv(buf, index=False, lineterminator="\n")
@@ -178,11 +185,13 @@ def write_table(df: pd.DataFrame, out_dir, name: str, title: str, notes: Sequenc
     md = f"# {title}\n\n" + "".join(f"{n}\n\n" for n in notes) + markdown_table(df)
     return sorted([write_atomic(Path(out_dir) / f"{name}.md", md), write_atomic(Path(out_dir) / f"{name}.csv", _csv(df))])
 
+# %% ../nbs/figures/00_figures.ipynb #259624fa
 def annotate_missing(ax, text: str = NO_RUNS):
     "Write `text` across the middle of `ax` (an empty panel or a series without runs): marks missing runs, invents nothing."
     ax.text(0.5, 0.5, text, transform=ax.transAxes, ha="center", va="center", fontsize=9, color="0.35",
             bbox=dict(boxstyle="round", fc="white", ec="0.6"))
 
+# %% ../nbs/figures/00_figures.ipynb #facb2126
 def with_records(sbs: pd.DataFrame, keys: Sequence[str], expected: dict) -> pd.DataFrame:
     """`sbs` (from `side_by_side`) with a last column `record`: the record name(s) that fill each row (from `expected`,
     {key tuple (lower-case): record name}), so a *missing* cell says which run to do."""
@@ -191,12 +200,12 @@ def with_records(sbs: pd.DataFrame, keys: Sequence[str], expected: dict) -> pd.D
     out["record"] = [expected.get(norm(r), "") for _, r in sbs.iterrows()]
     return out
 
+# %% ../nbs/figures/00_figures.ipynb #a0ce7205
 def coverage_note(expected: Sequence[str], have: Sequence[str]) -> str:
     "One line: how many of the `expected` record names are in `have`, e.g. 'Our records: 0 of 18 expected present.'"
     exp = list(dict.fromkeys(expected))
     n = sum(e in set(have) for e in exp)
     return f"Our records: {n} of {len(exp)} expected present" + ("." if n == len(exp) else " (the others read *missing*).")
-
 
 # %% ../nbs/figures/00_figures.ipynb #b6713187
 _TP_NOTE = ("Paper: the paper's numbers (`results/paper/{csv}.csv`). Ours: our run records in `results/` "
@@ -240,6 +249,7 @@ def table1(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
              coverage_note([j.name for j in jobs], ours.run.tolist())]
     return write_table(sbs, out, "table1_reward_shaping", "Table 1: reward shaping across scales (TravelPlanner test)", notes)
 
+# %% ../nbs/figures/00_figures.ipynb #8ab5b9cc
 def table2(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     """Table 2 (Sec. 4.2): OOD QA exact match (7 datasets + average) of the Table 1 checkpoints, paper vs ours.
     Search-R1 is the paper's baseline, not a run of ours: it stays *missing*. Writes `table2_ood_qa.{md,csv}`."""
@@ -316,6 +326,7 @@ def table8_field(stats: pd.DataFrame) -> dict:
     return {str(lvl).lower(): {TABLE8_COLUMNS[c]: float(v) if c != "# Data Entries" else int(v)
                                for c, v in row.items() if c in TABLE8_COLUMNS} for lvl, row in stats.iterrows()}
 
+# %% ../nbs/figures/00_figures.ipynb #036a1687
 def table8(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     """Table 8 (App. C.2): statistics of the SFT trajectories (count, tool calls, tokens, plan tokens per difficulty),
     paper vs ours. Ours: the `table8` field (`table8_field`) of the SFT / synthesis record with the most trajectories.
@@ -337,6 +348,7 @@ def table8(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
              f"Our record: `{rec['run']}`." if rec else "Our records: none with a `table8` field yet (all *missing*)."]
     return write_table(sbs, out, "table8_sft_data", "Table 8: SFT trajectory statistics", notes)
 
+# %% ../nbs/figures/00_figures.ipynb #7b37ac2e
 def _table9_labels(p: dict) -> list[str]:
     if p["stage"] == "sft": return ["SFT"]
     out = [k_label(p["n_train"])] if p["data"] == "mixed" else []
@@ -363,7 +375,6 @@ def table9(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
              "*missing* = no record yet. Rows 1K and Mixed-1K are one run.",
              coverage_note([j.name for j in jobs], qa.run.tolist())]
     return write_table(sbs, out, "table9_data_ood", "Table 9: OOD QA of the data quantity and difficulty runs (EM %)", notes)
-
 
 # %% ../nbs/figures/00_figures.ipynb #1b667659
 RECIPE = {"1.5B": ("table4", "ARPO", "rl_1.5B_arpo_macro_mixed1000_f0_s0"),        # App. D.5: the checkpoints of Fig. 1
@@ -508,6 +519,7 @@ def curves(results_dir) -> pd.DataFrame:
     fam = {r: parse_run(r)["family"] or r for r in cv.run.unique()}
     return cv.assign(family=cv.run.map(fam))
 
+# %% ../nbs/figures/00_figures.ipynb #abe3bfb1
 def curve_panels(fig_axes, cv: pd.DataFrame, panels: Sequence, metric: str, ylabel: str) -> pd.DataFrame:
     """Draw training curves: `panels` = [(title, [(series label, RL run family), ...]), ...], one per axis of
     `fig_axes`; each series plots `metric` vs `step` for every seed of its family (same colour). A series without
@@ -543,12 +555,12 @@ def cpu_runs(results_dir) -> dict:
     scale = lambda n, r: parse_run(n)["scale"] or r["config"].get("scale")
     return {n: r for n, r in sorted(recs.items()) if r["kind"] == "rl" and scale(n, r) not in SCALES}
 
+# %% ../nbs/figures/00_figures.ipynb #9caea7dc
 def run_label(rec: dict) -> str:
     "A CPU-scale run's legend label: task, reward, prompts and steps, e.g. 'TravelPlanner, Curriculum (easy8, 2 steps)'."
     p, task = parse_run(rec["run"]), str(rec.get("task_family") or "travelplanner")
     task = {"travelplanner": "TravelPlanner"}.get(task, task)
     return f"{task}, {p['method']} ({p['data']}{p['n_train']}, {len(rec['curve'])} steps)"
-
 
 # %% ../nbs/figures/00_figures.ipynb #c9a0e005
 _PTS = ["panel", "series", "run", "step", "value"]
@@ -559,6 +571,7 @@ def cpu_curves(results_dir, metric: str) -> pd.DataFrame:
             for n, r in cpu_runs(results_dir).items() for c in r["curve"] if not math.isnan(c[metric])]
     return pd.DataFrame(rows, columns=_PTS[1:])
 
+# %% ../nbs/figures/00_figures.ipynb #f28f7cef
 def held_out(results_dir, metric: str = "final_pass") -> pd.DataFrame:
     """Points (series, run, step, value) of the held-out validation of every `cpu_runs` record: `validation_init`
     (step 0) and `validation_checkpoints`, in the record's protocol (`metric` final_pass: the probe's exact match)."""
@@ -568,7 +581,6 @@ def held_out(results_dir, metric: str = "final_pass") -> pd.DataFrame:
         pts = [(0, init)] + [(v["step"], v["metrics"]) for v in r.get("validation_checkpoints") or []]
         rows += [{"series": run_label(r), "run": n, "step": s, "value": m[metric]} for s, m in pts if m]
     return pd.DataFrame(rows, columns=_PTS[1:])
-
 
 # %% ../nbs/figures/00_figures.ipynb #c9a0e009
 def ours_panel(ax, pts: pd.DataFrame, what: str, ylabel: str, runs: Sequence[str] = ()) -> pd.DataFrame:
@@ -662,6 +674,7 @@ def fig7(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     return _curve_figure(res, out, "fig7_reward_curves", "Figure 7: training success rate per reward", panels,
                          "success", "training success rate", ours=ours)
 
+# %% ../nbs/figures/00_figures.ipynb #4c351d48
 def fig8(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     """Figure 8 (App. D): training success rate across scales, one panel per reward; ours only, our
     CPU-scale runs below.
@@ -682,6 +695,7 @@ def fig9(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     return _curve_figure(res, out, "fig9_entropy", "Figure 9: entropy during training (3B, Curriculum)",
                          [("(a) data quantity", q), ("(b) data difficulty", dd)], "entropy", "entropy", w=7.6, h=3.0)
 
+# %% ../nbs/figures/00_figures.ipynb #09ac2b2e
 def fig10(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     """Figure 10 (App. D): training success rate of GRPO / DAPO / ARPO, one panel per scale (Macro at 1.5B/3B, Sum
     at 7B); ours only, our CPU-scale runs below. Writes `fig10_algorithm_curves.{png,svg,csv}`."""
@@ -706,6 +720,7 @@ def build_all(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     naming the file and the reason."""
     return sorted(p for b, _ in ARTEFACTS.values() for p in b(results_dir, out_dir, ablations_dir))
 
+# %% ../nbs/figures/00_figures.ipynb #f0c14ea7
 def table_summary(csv_path, metric: str | None = None) -> str:
     """One line on how ours compares, from a table written by a builder (`<metric> paper` / `<metric> ours` columns):
     rows with our numbers, and for `metric` (default: success if present, else the last metric) the mean of ours -
@@ -722,6 +737,7 @@ def table_summary(csv_path, metric: str | None = None) -> str:
         line += f"; {metric}: ours - paper = {gap:+.1f} points on average over {int(both.sum())} rows"
     return line + "."
 
+# %% ../nbs/figures/00_figures.ipynb #72301ab2
 def curve_status(results_dir, experiments: Sequence[str]) -> str:
     """One line under a curve figure: our CPU-scale RL records (`cpu_runs`) and how many of the paper-scale RL runs
     of `ablations/<experiment>.yaml` are recorded."""
@@ -730,4 +746,3 @@ def curve_status(results_dir, experiments: Sequence[str]) -> str:
     have, cpu = set(run_records(res)), list(cpu_runs(res))
     return (f"ours at CPU scale: {len(cpu)} RL record(s) ({', '.join(cpu) or 'none'}); "
             f"paper scale: {sum(j in have for j in jobs)} of {len(jobs)} RL runs recorded.")
-

