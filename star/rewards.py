@@ -13,7 +13,7 @@ from typing import Callable, Mapping
 # %% auto #0
 __all__ = ['FORMAT_ERROR', 'COMPONENTS', 'ZERO', 'REWARDS', 'CURRICULUM', 'SCHEDULES', 'REWARD_NAMES', 'CURRICULUM_EPOCHS',
            'is_scorable', 'reward_components', 'sum_reward', 'macro_reward', 'success_reward', 'reward_name_at',
-           'reward', 'epoch_from_trainer_state', 'reward_fn', 'curriculum_epoch', 'curriculum_epoch_from_trainer_state']
+           'reward', 'epoch_from_trainer_state', 'curriculum_epoch', 'curriculum_epoch_from_trainer_state', 'reward_fn']
 
 # %% ../nbs/03_rewards.ipynb #5c26784f
 class _FormatError:
@@ -159,6 +159,33 @@ def epoch_from_trainer_state(
     e = getattr(state, "epoch", None)
     return 1 if e is None else int(math.floor(float(e) + 1e-9)) + 1
 
+# %% ../nbs/03_rewards.ipynb #24f9a4b9
+CURRICULUM_EPOCHS = 5  # the paper's curriculum spans 5 epochs (App. C.2)
+
+def curriculum_epoch(
+    step: int,                       # 0-based optimiser step
+    total_steps: int,                # steps of the whole run
+    epochs: int = CURRICULUM_EPOCHS, # epochs of the schedule (the paper's 5)
+) -> int:
+    """The 1-based curriculum epoch of 0-based optimiser step `step` of a run of `total_steps` steps: the paper's
+    `epochs`-epoch schedule stretched over the whole run, `min(epochs, floor(epochs * step / total_steps) + 1)`.
+    Equals the true epoch when an epoch is total_steps / epochs steps (the paper's 155 = 5 x 31). Raises ValueError
+    for `total_steps` < 1 or `step` < 0."""
+    if isinstance(total_steps, bool) or int(total_steps) != total_steps or total_steps < 1:
+        raise ValueError(f"total_steps must be a positive integer, got {total_steps!r}")
+    if int(step) != step or step < 0: raise ValueError(f"step must be a non-negative integer, got {step!r}")
+    return min(epochs, int(step) * epochs // int(total_steps) + 1)
+
+# %% ../nbs/03_rewards.ipynb #f1810db4
+def curriculum_epoch_from_trainer_state(
+    state,                           # a `transformers.TrainerState`
+    epochs: int = CURRICULUM_EPOCHS, # epochs of the schedule (the paper's 5)
+) -> int:
+    """`curriculum_epoch(state.global_step, state.max_steps)` for a `transformers.TrainerState` (1 before training,
+    when `max_steps` is not set yet)."""
+    total = getattr(state, "max_steps", 0) or 0
+    return 1 if total < 1 else curriculum_epoch(min(getattr(state, "global_step", 0) or 0, total - 1), total, epochs)
+
 # %% ../nbs/03_rewards.ipynb #3835b1ba
 def reward_fn(
     name: str = "sum",                                                # a key of `REWARDS` or `SCHEDULES`
@@ -187,30 +214,3 @@ def reward_fn(
         return [reward(r, name, epoch=e, schedule=schedule) for r, e in zip(results, epochs)]
     f.__name__ = f"{str(name).lower()}_reward"
     return f
-
-# %% ../nbs/03_rewards.ipynb #24f9a4b9
-CURRICULUM_EPOCHS = 5  # the paper's curriculum spans 5 epochs (App. C.2)
-
-def curriculum_epoch(
-    step: int,                       # 0-based optimiser step
-    total_steps: int,                # steps of the whole run
-    epochs: int = CURRICULUM_EPOCHS, # epochs of the schedule (the paper's 5)
-) -> int:
-    """The 1-based curriculum epoch of 0-based optimiser step `step` of a run of `total_steps` steps: the paper's
-    `epochs`-epoch schedule stretched over the whole run, `min(epochs, floor(epochs * step / total_steps) + 1)`.
-    Equals the true epoch when an epoch is total_steps / epochs steps (the paper's 155 = 5 x 31). Raises ValueError
-    for `total_steps` < 1 or `step` < 0."""
-    if isinstance(total_steps, bool) or int(total_steps) != total_steps or total_steps < 1:
-        raise ValueError(f"total_steps must be a positive integer, got {total_steps!r}")
-    if int(step) != step or step < 0: raise ValueError(f"step must be a non-negative integer, got {step!r}")
-    return min(epochs, int(step) * epochs // int(total_steps) + 1)
-
-# %% ../nbs/03_rewards.ipynb #f1810db4
-def curriculum_epoch_from_trainer_state(
-    state,                           # a `transformers.TrainerState`
-    epochs: int = CURRICULUM_EPOCHS, # epochs of the schedule (the paper's 5)
-) -> int:
-    """`curriculum_epoch(state.global_step, state.max_steps)` for a `transformers.TrainerState` (1 before training,
-    when `max_steps` is not set yet)."""
-    total = getattr(state, "max_steps", 0) or 0
-    return 1 if total < 1 else curriculum_epoch(min(getattr(state, "global_step", 0) or 0, total - 1), total, epochs)
