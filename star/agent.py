@@ -23,11 +23,16 @@ __all__ = ['TOOLS_SLOT', 'STOP', 'prompt_template', 'system_prompt', 'build_mess
 # %% ../nbs/04_agent.ipynb #f3ae109b
 TOOLS_SLOT = "{{ Tools }}"  # placeholder of App. E, replaced by the `<tools>…</tools>` block
 
-def prompt_template(name: str = "travelplanner_system") -> str:
+def prompt_template(
+    name: str = "travelplanner_system", # file stem under `star/data/prompts/`
+) -> str:
     "Text of a packaged prompt template `star/data/prompts/{name}.txt` (exact bytes). Raises FileNotFoundError."
     return data_path("prompts", f"{name}.txt").read_text(encoding="utf-8")
 
-def system_prompt(tools_block: str | None = None) -> str:
+# %% ../nbs/04_agent.ipynb #1fb6eb19
+def system_prompt(
+    tools_block: str | None = None, # tool descriptions; default `star.sandbox.TOOLS_BLOCK`
+) -> str:
     """The TravelPlanner system prompt of Agent-STAR (paper App. E; `Inference/prompt.py` TRAVEL_SYSTEM_PROMPT).
     `tools_block`: the tool descriptions, with or without the `<tools>\n…\n</tools>` tags; default
     `star.sandbox.TOOLS_BLOCK`. Returns a str (5,701 characters with the default tools)."""
@@ -37,7 +42,10 @@ def system_prompt(tools_block: str | None = None) -> str:
     return prompt_template().replace(TOOLS_SLOT, tools_block)
 
 # %% ../nbs/04_agent.ipynb #0cff4f7f
-def build_messages(task, system: str | None = None) -> list[dict]:
+def build_messages(
+    task,                      # a `Task`, a dict with 'query', or the query text
+    system: str | None = None, # system prompt; default `system_prompt()`
+) -> list[dict]:
     """The opening chat of an episode: `[system, user]` (reference `TravelReActAgent.run`).
     `task`: a `star.tasks.Task`, a dict with a `"query"`, or the query string. `system` defaults to
     `system_prompt()`. Returns a new list of two `{"role", "content"}` dicts."""
@@ -86,7 +94,9 @@ def _layout(text: str):
     return None
 
 # %% ../nbs/04_agent.ipynb #3c73d8ef
-def parse_turn(text: str) -> Turn:
+def parse_turn(
+    text: str, # one assistant reply
+) -> Turn:
     """Read one assistant reply (str) into a `Turn`: the reference loop's action (`Inference/react_agent.py`)
     and the format verdict of the paper's App. E requirements. Never raises."""
     t = Turn(text=text)
@@ -125,7 +135,9 @@ def parse_turn(text: str) -> Turn:
             if not body: t.errors.append("empty <answer>")
         else:
             try: call = json.loads(body, parse_constant=_reject_constant)
-            except (ValueError, RecursionError) as e: t.errors.append(f"tool call is not JSON: {e}"); call = None
+            except (ValueError, RecursionError) as e:
+                t.errors.append(f"tool call is not JSON: {e}")
+                call = None
             if call is not None:
                 if not isinstance(call, dict) or set(call) != {"name", "arguments"}:
                     t.errors.append('tool call must be an object with exactly "name" and "arguments"')
@@ -134,12 +146,20 @@ def parse_turn(text: str) -> Turn:
     return t
 
 # %% ../nbs/04_agent.ipynb #64ab0fad
-def tool_call_text(think: str, name: str, arguments: dict) -> str:
+def tool_call_text(
+    think: str,      # the reasoning
+    name: str,       # the tool's name
+    arguments: dict, # the tool's arguments
+) -> str:
     "An assistant turn that calls one tool, laid out as the paper's App. F trajectories (str)."
     call = json.dumps({"name": name, "arguments": arguments}, ensure_ascii=False)
     return f"<think>\n{think.strip()}\n</think>\n<tool_call>\n{call}\n</tool_call>"
 
-def answer_text(think: str, answer: str) -> str:
+# %% ../nbs/04_agent.ipynb #eae30101
+def answer_text(
+    think: str,  # the reasoning
+    answer: str, # the plan text
+) -> str:
     "The final assistant turn: reasoning then the plan inside `<answer>` (App. F layout) (str)."
     return f"<think>\n{think.strip()}\n</think>\n<answer>\n{answer.strip()}\n</answer>"
 
@@ -187,13 +207,21 @@ class Trajectory:
     @classmethod
     def from_json(cls, d: dict) -> "Trajectory":
         "Inverse of `to_json` (n_tool_calls is recomputed from the messages)."
-        meta = dict(d.get("meta", {})); meta.pop("n_tool_calls", None)
+        meta = dict(d.get("meta", {}))
+        meta.pop("n_tool_calls", None)
         return cls(messages=d["messages"], termination=meta.pop("termination", None), meta=meta)
 
 # %% ../nbs/04_agent.ipynb #6e065cfc
-def react_rollout(task, generate: Callable[[list[dict]], str], sandbox, max_turns: int = 60,
-                  max_context_tokens: int | None = None, count_tokens: Callable[[list[dict]], int] | None = None,
-                  system: str | None = None, meta: dict | None = None) -> Trajectory:
+def react_rollout(
+    task,                                                    # the task to solve
+    generate: Callable[[list[dict]], str],                   # messages -> next assistant text
+    sandbox,                                                 # gives `react_step(text)`
+    max_turns: int = 60,                                     # model-call budget (paper: 60)
+    max_context_tokens: int | None = None,                   # stop once the chat is longer
+    count_tokens: Callable[[list[dict]], int] | None = None, # messages -> token count
+    system: str | None = None,                               # system prompt; default `system_prompt()`
+    meta: dict | None = None,                                # copied into the trajectory's meta
+) -> Trajectory:
     """Run one ReAct episode (reference `TravelReActAgent.run`; budgets of paper App. C.3).
     `generate(messages) -> str` produces the next assistant text (an exception ends the episode with
     termination "generation_error"); `sandbox.react_step(text)` gives the next user message or None.
@@ -204,13 +232,17 @@ def react_rollout(task, generate: Callable[[list[dict]], str], sandbox, max_turn
     for _ in range(max_turns):
         try: reply = generate(msgs)
         except Exception as e:
-            termination, info = "generation_error", {"error": f"{type(e).__name__}: {e}"}; break
+            termination, info = "generation_error", {"error": f"{type(e).__name__}: {e}"}
+            break
         msgs.append({"role": "assistant", "content": reply})
         obs = sandbox.react_step(reply)
         if obs is not None: msgs.append({"role": "user", "content": obs})
-        elif parse_turn(reply).action == "answer": termination = "answer"; break
+        elif parse_turn(reply).action == "answer":
+            termination = "answer"
+            break
         if max_context_tokens is not None and count_tokens is not None and count_tokens(msgs) > max_context_tokens:
-            termination = "context_limit"; break
+            termination = "context_limit"
+            break
     return Trajectory(msgs, termination, {**(meta or {}), **info})
 
 # %% ../nbs/04_agent.ipynb #ae121f54
@@ -230,7 +262,7 @@ class Generation:
     entropies: list
     finish_reason: str
 
-
+# %% ../nbs/04_agent.ipynb #c40ed611
 @runtime_checkable
 class Policy(Protocol):
     """A generation backend that continues a batch of token prompts (`HFPolicy`, `VLLMPolicy`, `ScriptedPolicy`).
@@ -239,7 +271,7 @@ class Policy(Protocol):
     def generate(self, prompts: list[list[int]], max_new_tokens, temperature: float, top_p: float,
                  stop: list[str]) -> list[Generation]: ...
 
-
+# %% ../nbs/04_agent.ipynb #50beef6a
 def _budgets(max_new_tokens, n: int) -> list[int]:
     "Per-prompt token budgets from an int or a sequence of n ints."
     if isinstance(max_new_tokens, int): return [max_new_tokens] * n
@@ -247,15 +279,20 @@ def _budgets(max_new_tokens, n: int) -> list[int]:
     if len(b) != n: raise ValueError(f"{len(b)} budgets for {n} prompts")
     return b
 
-def eos_ids(tokenizer) -> list[int]:
+def eos_ids(
+    tokenizer, # a chat tokenizer (Qwen2.5)
+) -> list[int]:
     "End-of-turn token ids of a chat tokenizer: its eos token (`<|im_end|>` for Qwen2.5) and `<|endoftext|>` if present."
     ids = [tokenizer.eos_token_id]
     extra = tokenizer.convert_tokens_to_ids("<|endoftext|>")
     if isinstance(extra, int) and extra != tokenizer.unk_token_id and extra not in ids: ids.append(extra)
     return [i for i in ids if i is not None]
 
-
-def render_chat(tokenizer, messages: list[dict]) -> str:
+# %% ../nbs/04_agent.ipynb #6ecfb07e
+def render_chat(
+    tokenizer,            # a chat tokenizer
+    messages: list[dict], # the chat so far
+) -> str:
     "The chat template's text for `messages` followed by the assistant generation prompt."
     return tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
 
@@ -264,7 +301,13 @@ def _encode(tokenizer, text: str) -> list[int]: return tokenizer.encode(text, ad
 # %% ../nbs/04_agent.ipynb #b749e9aa
 _PLACEHOLDER = "\x00star-turn\x00"
 
-def env_suffix(tokenizer, rendered: str, raw: str, text: str, messages: list[dict]) -> tuple[str, str]:
+def env_suffix(
+    tokenizer,            # a chat tokenizer
+    rendered: str,        # transcript text up to the generation prompt
+    raw: str,             # the generated turn, end-of-turn token included
+    text: str,            # that turn's message content
+    messages: list[dict], # the transcript after the turn
+) -> tuple[str, str]:
     """What the environment appends after a policy turn, as chat-template text: `(new_rendered, env_text)` with
     `new_rendered == rendered + raw + env_text`. `rendered` is the transcript's text up to the generation prompt the
     policy continued, `raw` the decoded generated turn (with its end-of-turn token, if any), `text` that turn's message
@@ -290,8 +333,14 @@ def env_suffix(tokenizer, rendered: str, raw: str, text: str, messages: list[dic
     else: raise RuntimeError("the chat template does not render the transcript append-only")
     return head + env, env
 
-
-def cut_at_stop(ids: list[int], tokenizer, stop: list[str], eos: list[int], budget: int) -> tuple[int, str]:
+# %% ../nbs/04_agent.ipynb #3484f9ae
+def cut_at_stop(
+    ids: list[int],  # sampled token ids
+    tokenizer,       # decodes `ids`
+    stop: list[str], # stop strings
+    eos: list[int],  # end-of-turn ids
+    budget: int,     # most tokens kept
+) -> tuple[int, str]:
     """Where a backend that samples `ids` one by one stops: `(n, finish_reason)` with `ids[:n]` the kept tokens:
     through the first end-of-turn id, or through the token that completes a `stop` string, else the first `budget`
     tokens ("length"; also when `ids` runs out first)."""
@@ -439,8 +488,10 @@ def _pad_prompts(prompts: list[list[int]], P: int, pad: int):
     ids = torch.full((B, L), pad, dtype=torch.long)
     mask = torch.zeros((B, L), dtype=torch.long)
     for r, p in enumerate(prompts):   # [shared prefix][left padding][rest of the prompt]
-        ids[r, :P] = torch.tensor(p[:P], dtype=torch.long); mask[r, :P] = 1
-        ids[r, L - len(p) + P:] = torch.tensor(p[P:], dtype=torch.long); mask[r, L - len(p) + P:] = 1
+        ids[r, :P] = torch.tensor(p[:P], dtype=torch.long)
+        mask[r, :P] = 1
+        ids[r, L - len(p) + P:] = torch.tensor(p[P:], dtype=torch.long)
+        mask[r, L - len(p) + P:] = 1
     return ids, mask
 
 def _row_generations(seq, L: int, rec: _Sampler, crit: _RowStop) -> list[Generation]:
@@ -540,7 +591,10 @@ def _splitmix64(x: int) -> int:
     return x ^ (x >> 31)
 
 
-def stream_seed(seed: int, *keys: int) -> int:
+def stream_seed(
+    seed: int,  # the run's seed
+    *keys: int, # names the stream (step, row, ...)
+) -> int:
     """A 63-bit sampling seed for the stream named by integer `keys` under run seed `seed` (splitmix64, Steele et al.
     2014, folded over the keys): distinct keys give unrelated seeds, so no two streams coincide the way additive
     seeds do (`seed + 2` row 0 was `seed` row 2). Deterministic across processes and Python versions."""
@@ -597,14 +651,17 @@ class VLLMPolicy:
         ids, lps, ents = list(c.token_ids), [], []
         for t, d in zip(ids, c.logprobs or [{}] * len(ids)):
             lps.append(float(d[t].logprob) if t in d else float("nan"))
-            if not self.k: ents.append(float("nan")); continue
+            if not self.k:
+                ents.append(float("nan"))
+                continue
             ps = [math.exp(v.logprob) for v in d.values() if math.isfinite(v.logprob)]
             ents.append(-sum(q * math.log(q) for q in ps if q > 0))
         return Generation(ids, lps, ents, "length" if c.finish_reason == "length" else "stop")
 
     def generate(self, prompts, max_new_tokens, temperature: float = 1.0, top_p: float = 1.0, stop=STOP):
         "See `Policy`. One `llm.generate` call for the whole batch."
-        self.n_calls += 1; self._seeded_calls += 1
+        self.n_calls += 1
+        self._seeded_calls += 1
         params = self.sampling_params(_budgets(max_new_tokens, len(prompts)), temperature, top_p, stop)
         self.n_requests += len(prompts)
         outs = self.llm.generate([{"prompt_token_ids": list(p)} for p in prompts], params, use_tqdm=False)
@@ -636,7 +693,8 @@ class _VLLMStream:
         rid = self._next_id()
         self.engine.add_request(rid, self._prepare({"prompt_token_ids": list(prompt)}), params)
         self.pending[rid] = key
-        self.turns = max(self.turns, turn + 1); p.n_requests += 1
+        self.turns = max(self.turns, turn + 1)
+        p.n_requests += 1
 
     def poll(self) -> list[tuple[int, Generation]]:
         """Step the engine until at least one pending request finishes; returns `[(key, Generation)]` of every request
@@ -644,7 +702,8 @@ class _VLLMStream:
         while self.pending:
             if not self.engine.has_unfinished_requests():
                 raise RuntimeError(f"the vLLM engine finished without {len(self.pending)} pending request(s)")
-            outs = self.engine.step(); self.n_steps += 1
+            outs = self.engine.step()
+            self.n_steps += 1
             done = [(self.pending.pop(o.request_id), self.p._generation(o)) for o in outs
                     if getattr(o, "finished", False) and o.request_id in self.pending]
             if done: return done
@@ -661,7 +720,12 @@ class _VLLMStream:
 
 
 @patch
-def stream(self: VLLMPolicy, temperature: float = 1.0, top_p: float = 1.0, stop=STOP) -> _VLLMStream:
+def stream(
+    self: VLLMPolicy,
+    temperature: float = 1.0, # sampling temperature
+    top_p: float = 1.0,       # nucleus sampling mass
+    stop=STOP,                # stop strings
+) -> _VLLMStream:
     "A `_VLLMStream` (a context manager) of requests with these sampling settings. Needs `self.continuous`."
     if not self.continuous: raise RuntimeError("this engine has no request-level API (llm.llm_engine.add_request/step)")
     return _VLLMStream(self, temperature, top_p, stop)
@@ -700,7 +764,8 @@ class ScriptedPolicy:
 
     def generate(self, prompts, max_new_tokens, temperature: float = 1.0, top_p: float = 1.0, stop=STOP):
         "See `Policy`. Records each call's batch size in `calls`."
-        self.n_calls += 1; self.calls.append(len(prompts))
+        self.n_calls += 1
+        self.calls.append(len(prompts))
         return [self._reply(p, b, stop) for p, b in zip(prompts, _budgets(max_new_tokens, len(prompts)))]
 
     def stream(self, temperature: float = 1.0, top_p: float = 1.0, stop=STOP) -> "_ScriptedStream":
@@ -818,7 +883,8 @@ def _run_tool(r: _Run, turn: Turn, info: dict, text: str, sandbox, batch: dict) 
     t1 = time.perf_counter()
     obs = sandbox.react_step(text)
     tt = time.perf_counter() - t1
-    r.timing["tool_s"] += tt; batch["tool_s"] += tt
+    r.timing["tool_s"] += tt
+    batch["tool_s"] += tt
     if obs is not None:
         ro.n_tool_calls += 1
         info["tool"] = turn.tool_name if isinstance(turn.tool_name, str) else repr(turn.tool_name)
@@ -840,7 +906,14 @@ def _plain(tokenizer, text: str) -> list[int]:
     "Token ids of `text` as plain text: special-token strings in it are split into ordinary tokens, never parsed."
     return list(tokenizer(text, add_special_tokens=False, split_special_tokens=True)["input_ids"])
 
-def env_ids(tokenizer, rendered: str, raw: str, text: str, messages: list[dict], env_text: str) -> list[int]:
+def env_ids(
+    tokenizer,            # a chat tokenizer
+    rendered: str,        # transcript text up to the generation prompt
+    raw: str,             # the generated turn, end-of-turn token included
+    text: str,            # that turn's message content
+    messages: list[dict], # the transcript after the turn
+    env_text: str,        # `env_suffix`'s environment text
+) -> list[int]:
     """Token ids of the environment's reply `env_text` (`env_suffix(tokenizer, rendered, raw, text, messages)`) in
     which the observation -- the content of the last message, when it is not the policy's -- is encoded as plain text
     (`_plain`: a tool echoing `<|im_start|>` yields ordinary tokens), and the template's text around it with its
@@ -876,7 +949,8 @@ def _append_env(r: _Run, tokenizer, raw: str, text: str, obs: str | None, max_co
         if obs is not None: ro.messages.pop()
         r.end("context_limit", True)
     else:
-        r.add(env, "env"); r.rendered = new
+        r.add(env, "env")
+        r.rendered = new
     return True
 
 # %% ../nbs/04_agent.ipynb #8e1e2e69
@@ -895,7 +969,8 @@ def _step(r: _Run, g: Generation, dt: float, tokenizer, eos: set, sandbox, batch
         obs = _run_tool(r, turn, info, text, sandbox, batch)
         if ro.termination == "partial":
             if not _append_env(r, tokenizer, raw, text, obs, max_context):   # env_error: the streak stays unrecorded
-                info["n_messages"] = len(ro.messages); return
+                info["n_messages"] = len(ro.messages)
+                return
             if ro.termination == "partial":
                 if ro.n_tool_calls >= max_turns: r.end("tool_budget")
                 elif n_turns >= max_policy_turns: r.end("max_turns")
@@ -940,7 +1015,9 @@ def _play_turns(policy, runs: list[_Run], step: Callable, budget: Callable, samp
         t0 = time.perf_counter()
         gens = policy.generate([r.ro.input_ids for r in active], [budget(r) for r in active], *sampling)
         dt = time.perf_counter() - t0
-        batch["n_generate_calls"] += 1; batch["n_requests"] += len(active); batch["generate_s"] += dt
+        batch["n_generate_calls"] += 1
+        batch["n_requests"] += len(active)
+        batch["generate_s"] += dt
         if len(gens) != len(active):
             raise RuntimeError(f"policy returned {len(gens)} generations for {len(active)} prompts")
         for r, g in zip(active, gens): step(r, g, dt)
@@ -959,7 +1036,8 @@ def _play_stream(policy, runs: list[_Run], step: Callable, budget: Callable, sam
     with policy.stream(*sampling) as s:
         def submit(i):
             s.submit(i, turns[i], runs[i].ro.input_ids, budget(runs[i]))
-            turns[i] += 1; sent[i] = time.perf_counter()
+            turns[i] += 1
+            sent[i] = time.perf_counter()
         for i, r in enumerate(runs):
             if r.ro.termination == "partial": submit(i)
         n_active = sum(turns)
@@ -968,7 +1046,8 @@ def _play_stream(policy, runs: list[_Run], step: Callable, budget: Callable, sam
             got = s.poll()
             t1 = time.perf_counter()
             if not got: break
-            batch["generate_s"] += t1 - t0; batch["n_requests"] += len(got)
+            batch["generate_s"] += t1 - t0
+            batch["n_requests"] += len(got)
             done = 0
             for i, g in sorted(got, key=lambda x: x[0]):
                 step(runs[i], g, t1 - sent[i])
@@ -980,12 +1059,28 @@ def _play_stream(policy, runs: list[_Run], step: Callable, budget: Callable, sam
 
 
 # %% ../nbs/04_agent.ipynb #aee8224e
-def rollout_batch(policy, tokenizer, tasks=None, *, group_size: int = 1, sandbox=None, max_turns: int = 60,
-                  max_context: int = 30 * 1024, max_new_tokens_per_turn: int = 8192, temperature: float = 1.0,
-                  top_p: float = 1.0, seed: int | None = None, prefixes: list | None = None,
-                  max_policy_turns: int | None = None, max_no_action: int | None = 3,
-                  stop_on_format_error: bool = False, system: str | None = None, stop: list[str] = STOP,
-                  progress: bool | str = False, continuous: bool | None = None) -> list[Rollout]:
+def rollout_batch(
+    policy,                              # `generate` (and maybe `stream`) backend
+    tokenizer,                           # the policy's chat tokenizer
+    tasks=None,                          # tasks to play (or give `prefixes`)
+    *,
+    group_size: int = 1,                 # episodes per task
+    sandbox=None,                        # shared tool sandbox; default `Sandbox()`
+    max_turns: int = 60,                 # tool-call budget
+    max_context: int = 30 * 1024,        # tokens of the whole chat
+    max_new_tokens_per_turn: int = 8192, # tokens of one reply
+    temperature: float = 1.0,            # sampling temperature
+    top_p: float = 1.0,                  # nucleus sampling mass
+    seed: int | None = None,             # run seed of the sampling streams
+    prefixes: list | None = None,        # partial rollouts to continue (ARPO)
+    max_policy_turns: int | None = None, # model calls; default `max_turns`
+    max_no_action: int | None = 3,       # replies without an action before the episode ends
+    stop_on_format_error: bool = False,  # end at the first malformed turn
+    system: str | None = None,           # system prompt; default `system_prompt()`
+    stop: list[str] = STOP,              # stop strings of a turn
+    progress: bool | str = False,        # show a progress bar (a str: its label)
+    continuous: bool | None = None,      # request by request; default: where the policy can
+) -> list[Rollout]:
     """Run `group_size` ReAct episodes per task of `tasks` (or per partial `Rollout` of `prefixes`) on the shared
     `sandbox` (default: a failure-free `Sandbox()`): turn-synchronously, one `policy.generate` call per turn, or with
     `continuous` (default: where the policy offers it, `policy.continuous`: `VLLMPolicy` on an engine) request by

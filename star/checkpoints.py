@@ -45,10 +45,11 @@ def checkpoint_step(path) -> int | None:
     m = _STEP.match(Path(path).name)
     return int(m.group(1)) if m else None
 
-
+# %% ../nbs/17_checkpoints.ipynb #01630b4b
 def begin_save(ckpt) -> Path:
     "Create `ckpt` and its in-progress marker `SAVING` (called before the Trainer writes anything). Returns `ckpt`."
-    ckpt = Path(ckpt); ckpt.mkdir(parents=True, exist_ok=True)
+    ckpt = Path(ckpt)
+    ckpt.mkdir(parents=True, exist_ok=True)
     (ckpt / MARKER).unlink(missing_ok=True)
     (ckpt / SAVING).write_text("a save is in progress; star_complete.json marks it finished\n")
     return ckpt
@@ -134,7 +135,7 @@ def check_checkpoint(ckpt) -> str | None:
 class NoUsableCheckpointError(RuntimeError):
     "Checkpoints were completed in a run folder but none is intact any more (the message names each and why)."
 
-
+# %% ../nbs/17_checkpoints.ipynb #90961ad1
 @dataclass
 class ResumePoint:
     """Where a run resumes: `checkpoint` (None: from scratch), its `step` (0 from scratch), and the newer checkpoints
@@ -149,7 +150,7 @@ class ResumePoint:
         return {"checkpoint": self.checkpoint and self.checkpoint.name, "step": self.step,
                 "skipped": [{"checkpoint": p.name, "reason": why} for p, why in self.skipped]}
 
-
+# %% ../nbs/17_checkpoints.ipynb #e1502360
 def checkpoint_dirs(out_dir) -> list[Path]:
     "The `checkpoint-<step>` folders directly under `out_dir`, by step (oldest first); [] for a missing folder."
     d = Path(out_dir)
@@ -157,7 +158,8 @@ def checkpoint_dirs(out_dir) -> list[Path]:
     return sorted((p for p in d.iterdir() if p.is_dir() and checkpoint_step(p) is not None), key=checkpoint_step)
 
 def _quarantine(ckpt: Path) -> Path:
-    dest_dir = ckpt.parent / "incomplete"; dest_dir.mkdir(exist_ok=True)
+    dest_dir = ckpt.parent / "incomplete"
+    dest_dir.mkdir(exist_ok=True)
     dest, k = dest_dir / ckpt.name, 1
     while dest.exists(): dest, k = dest_dir / f"{ckpt.name}.{k}", k + 1
     os.replace(ckpt, dest)
@@ -173,7 +175,9 @@ def find_resume_checkpoint(out_dir, move: bool = True, log=None) -> ResumePoint:
     skipped, chosen = [], None
     for ckpt in reversed(checkpoint_dirs(out_dir)):
         why = check_checkpoint(ckpt)
-        if why is None: chosen = ckpt; break
+        if why is None:
+            chosen = ckpt
+            break
         skipped.append((ckpt, why))
     if chosen is None and any((p / MARKER).exists() or not (p / SAVING).exists() for p, _ in skipped):
         lines = "; ".join(f"{p.name}: {why}" for p, why in skipped)
@@ -182,7 +186,7 @@ def find_resume_checkpoint(out_dir, move: bool = True, log=None) -> ResumePoint:
     point = ResumePoint(chosen, checkpoint_step(chosen) if chosen else 0, skipped)
     return set_aside(point, log) if move else point
 
-
+# %% ../nbs/17_checkpoints.ipynb #3a20434a
 def set_aside(point: ResumePoint, log=None) -> ResumePoint:
     """Move every checkpoint `point` skipped to `<run>/incomplete/` (the resumed run saves that step again) and say so
     through `log` (default: print to stderr): one line per checkpoint with its reason, then where the run resumes.
@@ -190,7 +194,8 @@ def set_aside(point: ResumePoint, log=None) -> ResumePoint:
     log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
     for p, why in point.skipped:
         if not p.exists(): continue
-        dest = _quarantine(p); point.moved.append(dest)
+        dest = _quarantine(p)
+        point.moved.append(dest)
         log(f"resume: skipping {p}: {why} (moved to {dest})")
     if point.skipped:
         run = point.skipped[0][0].parent
@@ -198,7 +203,7 @@ def set_aside(point: ResumePoint, log=None) -> ResumePoint:
             f"resume: no complete checkpoint in {run}: starting from scratch")
     return point
 
-
+# %% ../nbs/17_checkpoints.ipynb #e86f3bf8
 def model_fingerprint(folder) -> str | None:
     """SHA-256 (hex) naming the weights of a model folder: over the sorted names and SHA-256s of its `*.safetensors`
     files (else `pytorch_model*.bin`); None when it holds neither. Two folders with the same weights files agree."""
@@ -222,10 +227,12 @@ def rotate_checkpoints(out_dir, limit: int | None, keep=()) -> list[Path]:
         if len(done) - len(gone) <= n_keep: break
         if p.resolve() in protected: continue
         tmp = p.with_name(f".deleting-{p.name}-{os.getpid()}")
-        os.replace(p, tmp); shutil.rmtree(tmp, ignore_errors=True); gone.append(p)
+        os.replace(p, tmp)
+        shutil.rmtree(tmp, ignore_errors=True)
+        gone.append(p)
     return gone
 
-
+# %% ../nbs/17_checkpoints.ipynb #29913a8b
 def save_failure(ckpt, e: BaseException) -> "RunFolderError | None":
     """The `RunFolderError` naming checkpoint folder `ckpt` when `e` -- raised while writing it -- means its device is
     full or read-only (errno ENOSPC, EDQUOT, EROFS, EACCES, or a writer that says so in words, as safetensors does:
@@ -245,7 +252,7 @@ def save_failure(ckpt, e: BaseException) -> "RunFolderError | None":
     return RunFolderError(f"cannot write the checkpoint {ckpt}: {why}" + (f" ({free:,} bytes free)" if free is not None else "")
                           + ". The previous checkpoints are intact: free space, then start the run again to resume.")
 
-
+# %% ../nbs/17_checkpoints.ipynb #77fa385a
 class AtomicCheckpoints:
     """Mixin for a `transformers.Trainer` subclass (put it first: `class T(AtomicCheckpoints, SFTTrainer)`): every
     checkpoint is `begin_save`d, saved by the Trainer (rotation deferred), completed by the callables in
@@ -287,7 +294,7 @@ def atomic_trainer(cls):
 class RunFolderError(RuntimeError):
     "A run folder that cannot be written (read-only, no permission, no space left): the message names it and why."
 
-
+# %% ../nbs/17_checkpoints.ipynb #384982fc
 @contextmanager
 def run_folder(path):
     """Create the folder `path` (and its parents) for the duration of a `with` block, in which a termination request
@@ -322,7 +329,7 @@ _HELD: dict = {}          # lock files held by this process: POSIX locks do not 
 class RunLockedError(RuntimeError):
     "A run folder that another live run holds (`run_lock`); the message names the holder: pid, host, start time."
 
-
+# %% ../nbs/17_checkpoints.ipynb #03383e23
 def _lock_file(path: Path) -> Path:
     "This process's lock file in run folder `path`: `.star_lock`, or `.star_lock.rank<R>` for rank R > 0 of a launch."
     rank = os.environ.get("RANK", "").strip()
@@ -352,7 +359,8 @@ def run_lock(path, log=None):
     import errno, fcntl, socket
     from datetime import datetime, timezone
     log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
-    path = Path(path); lock = _lock_file(path)
+    path = Path(path)
+    lock = _lock_file(path)
     key = os.path.realpath(lock)
     if key in _HELD: raise RunLockedError(f"{path} is in use by a run of this process ({_holder(_HELD[key][1])})")
     def unwritable(e): return RunFolderError(f"cannot write to the run folder {path}: {e.strerror or e} ({lock.name})")
@@ -361,7 +369,8 @@ def run_lock(path, log=None):
         except OSError as e: raise unwritable(e) from None
         try: fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as e:
-            info = _holder_of(fd); os.close(fd)
+            info = _holder_of(fd)
+            os.close(fd)
             if e.errno not in (errno.EACCES, errno.EAGAIN): raise unwritable(e) from None
             raise RunLockedError(f"{path} is in use by another run: {_holder(info)} (lock {lock}). Wait for it to end "
                                  f"(or stop it), or give this run another output folder.") from None
@@ -374,9 +383,12 @@ def run_lock(path, log=None):
     try:
         if (before := _holder_of(fd)): log(f"run lock: taking over {lock} from {_holder(before)}, which ended without releasing it")
         data = (json.dumps(me) + "\n").encode()
-        os.ftruncate(fd, 0); os.pwrite(fd, data, 0); os.fsync(fd)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, data, 0)
+        os.fsync(fd)
     except OSError as e:
-        os.close(fd); lock.unlink(missing_ok=True)
+        os.close(fd)
+        lock.unlink(missing_ok=True)
         raise unwritable(e) from None
     _HELD[key] = (fd, me)
     try: yield lock
@@ -392,6 +404,7 @@ RUN_PARAMS = "run_params.json"
 class RunMismatchError(ValueError):
     "A run folder holds checkpoints of a run with other settings than the run asked to resume them."
 
+# %% ../nbs/17_checkpoints.ipynb #19cbdb9a
 def _flat(d: dict, prefix: str = "") -> dict:
     "A nested dict as {dotted key: leaf value} (`{'versions': {'torch': '2.1'}}` -> `{'versions.torch': '2.1'}`)."
     out = {}
@@ -416,6 +429,7 @@ def run_params_diff(out_dir, params: dict, only_given: bool = False) -> list[str
     keys = set(new) if only_given else set(old) | set(new)
     return [f"{k}: {old.get(k)!r} -> {new.get(k)!r}" for k in sorted(keys) if old.get(k) != new.get(k)]
 
+# %% ../nbs/17_checkpoints.ipynb #dea63f5a
 def check_same_run(out_dir, params: dict, resuming: bool, write: bool = True) -> None:
     """Resume only the run that wrote the checkpoints. `params`: JSON-able settings that determine the trained weights
     (values compared as JSON). `resuming` (a checkpoint of `out_dir` is about to be loaded) with a

@@ -29,8 +29,11 @@ def chosen_route(plan: list[dict], task) -> tuple[list[str], list[int]]:
     if legs and legs[0].org == org:
         cities, days = [], []
         for leg in legs:
-            if leg.dest == org: days.append(leg.day); break
-            cities.append(leg.dest); days.append(leg.day)
+            if leg.dest == org:
+                days.append(leg.day)
+                break
+            cities.append(leg.dest)
+            days.append(leg.day)
         if len(days) == len(cities): days.append(int(task.days))
         return cities, [b - a for a, b in zip(days, days[1:])]
     stays = {}
@@ -50,6 +53,7 @@ class Retrieved:
     ground_searched: set = field(default_factory=set)    # (org, dest) pairs asked of GoogleDistanceMatrix
     cities: dict = field(default_factory=dict)           # state -> [city names] (SearchCity)
 
+# %% ../nbs/13_diagnostics.ipynb #533962c0
 _CITY_TOOL = {"SearchAccommodation": "accommodations", "SearchRestaurant": "restaurants", "SearchAttraction": "attractions"}
 
 def retrieved_options(messages: list[dict]) -> Retrieved:
@@ -84,6 +88,7 @@ def accommodation_checks(nights: int, room_type: str | None = None, house_rule: 
     if house_rule: checks["house rule"] = lambda e: f"No {house_rule}" not in str(e["house_rules"])
     return checks
 
+# %% ../nbs/13_diagnostics.ipynb #2d68f69c
 def unsatisfiable(entries: Sequence[dict], checks: dict) -> list[tuple[str, ...]]:
     """Minimal sets of constraint names (sorted tuples) that no entry satisfies together; [] if some entry meets every
     check. No entries at all gives [('none listed',)]."""
@@ -133,7 +138,7 @@ class DeadEnd:
     confirmed: bool       # True when the full database has no satisfying option either (a real dead end)
     evidence: dict = field(default_factory=dict)
 
-
+# %% ../nbs/13_diagnostics.ipynb #31f2c94e
 @dataclass
 class BacktrackDiagnosis:
     "Per-trajectory result of `diagnose_backtracking`."
@@ -184,7 +189,9 @@ def _unit_cost(mode, people, price):
 def _legs(task, cities, nights):
     dates, stops = list(task.date), [city_name(task.org), *cities, city_name(task.org)]
     arr, d = [], 0
-    for n in nights: arr.append(d); d += n
+    for n in nights:
+        arr.append(d)
+        d += n
     days = arr + [len(dates) - 1]
     return [(stops[i], stops[i + 1], dates[days[i]] if days[i] < len(dates) else None) for i in range(len(stops) - 1)]
 
@@ -226,7 +233,9 @@ def _accommodation_dead_ends(plan, cities, nights, R: Retrieved, ix, lc: dict) -
     dead, unobserved = [], []
     chosen_acc = {c: n for k, _, n, c in plan_entities(plan) if k == "accommodation"}
     for c, n in zip(cities, nights):
-        if c not in R.accommodations: unobserved.append(f"accommodation in {c}"); continue
+        if c not in R.accommodations:
+            unobserved.append(f"accommodation in {c}")
+            continue
         checks = accommodation_checks(n, lc.get("room type"), lc.get("house rule"))
         bad = unsatisfiable(R.accommodations[c], checks)
         if bad:
@@ -360,6 +369,7 @@ def dead_end_cities(task, nights: int, db=None) -> dict:
         if bad: out[c] = ["+".join(s) for s in bad]
     return out
 
+# %% ../nbs/13_diagnostics.ipynb #e99b69ff
 def backtracking_failure(task, sandbox=None, db=None, max_tries: int = 20):
     """A constructed global-backtracking failure for a multi-city `task` with a room-type or house-rule constraint:
     (trajectory, plan, dead-end city) where the solver's feasible route has one city replaced by a dead-end city

@@ -25,6 +25,7 @@ class EndpointError(RuntimeError):
         super().__init__(message)
         self.reason = reason or message
 
+# %% ../nbs/19_endpoint.ipynb #09ef0dbf
 @dataclass
 class ChatReply:
     "One completion: the assistant text, why it stopped ('stop', 'length', …) and the token usage the server reported."
@@ -93,7 +94,9 @@ class _Watchdog:
     socket from `connection.connect_tcp.complete`); `cancel()` when the request is done."""
     def __init__(self, seconds: float):
         self.fired, self._sock, self._lock = False, None, threading.Lock()
-        self._timer = threading.Timer(seconds, self._fire); self._timer.daemon = True; self._timer.start()
+        self._timer = threading.Timer(seconds, self._fire)
+        self._timer.daemon = True
+        self._timer.start()
 
     def trace(self, event: str, info: dict) -> None:
         if event != "connection.connect_tcp.complete": return
@@ -115,7 +118,9 @@ class _Watchdog:
     def cancel(self) -> None:
         self._timer.cancel()
         with self._lock:
-            if self._sock is not None: self._sock.close(); self._sock = None
+            if self._sock is not None:
+                self._sock.close()
+                self._sock = None
 
 # %% ../nbs/19_endpoint.ipynb #abe5e66c
 @functools.cache
@@ -180,7 +185,8 @@ def _deadline_client(deadline: float, max_bytes: int, on_send=None):
 class _Unusable(Exception):
     "One attempt that gave no completion: `reason` (short), `detail`, and whether it is of a kind that is retried."
     def __init__(self, reason: str, detail: str = "", retry: bool = True):
-        super().__init__(reason); self.reason, self.detail, self.retry = reason, detail, retry
+        super().__init__(reason)
+        self.reason, self.detail, self.retry = reason, detail, retry
 
 
 def _token_counts(u) -> bool:
@@ -287,6 +293,7 @@ def complete(self: ChatEndpoint, messages: list[dict], **params) -> ChatReply:
     what = f"{last.reason} ({last.detail[:200]})" if last.detail else last.reason
     raise EndpointError(f"{self.shown}: no usable reply in {sent()} attempts (last: {what})", last.reason)
 
+# %% ../nbs/19_endpoint.ipynb #3c149e7c
 def chat(self: ChatEndpoint, messages: list[dict], **params) -> str:
     "The assistant text of `complete(messages, **params)`."
     return self.complete(messages, **params).content

@@ -59,6 +59,7 @@ class EvalSettings:
     seed: int = 0
     batch_size: int | None = None
 
+# %% ../nbs/15_evaluation.ipynb #a0269b57
 def inference_settings(scale: str | None = None, **overrides) -> EvalSettings:
     """`EvalSettings` from `star.models.get_spec(scale).inference` (the paper's defaults when `scale` is None or not
     registered), with `overrides` (None values ignored). Raises TypeError for an unknown setting."""
@@ -80,10 +81,12 @@ def parse_chatml(text: str) -> list[dict]:
     out, pos = [], 0
     for m in _CHATML.finditer(text):
         if m.start() != pos: break
-        out.append({"role": m.group(1), "content": m.group(2)}); pos = m.end()
+        out.append({"role": m.group(1), "content": m.group(2)})
+        pos = m.end()
     if pos != len(text): raise ValueError(f"not a ChatML transcript at character {pos}: {text[pos:pos + 60]!r}")
     return out
 
+# %% ../nbs/15_evaluation.ipynb #f247b05b
 class ChatPolicy:
     """A `star.agent.Policy` from a message-level `chat(messages) -> str` (one reply per call). `max_workers` > 1
     answers the prompts of one batch concurrently (threads: for network-bound endpoints). `n_calls` counts
@@ -265,6 +268,7 @@ def eval_tasks(split: str = "validation", n: int | None = None) -> list:
     tasks = load_jsonl_tasks(p) if p.suffix in (".jsonl", ".gz") and p.exists() else load_tasks(split)
     return tasks if n is None else tasks[:int(n)]
 
+# %% ../nbs/15_evaluation.ipynb #3b790751
 TERMINATIONS = ("answer", "tool_budget", "context_limit", "format_error", "no_action", "max_turns", "no_plan")
 
 def _empty_rollout(task, why: str = "no_plan") -> Rollout:
@@ -288,6 +292,7 @@ def run_episodes(policy, tokenizer, tasks: Sequence, settings: EvalSettings, san
         if progress: progress(f"episodes {min(i + bs, len(tasks))}/{len(tasks)} ({time.time() - t0:.0f} s)")
     return out
 
+# %% ../nbs/15_evaluation.ipynb #ca3e7540
 def teacher_episodes(tasks: Sequence, tokenizer, settings: EvalSettings, sandbox=None) -> list[Rollout]:
     "`run_episodes` of `teacher_policy` on `tasks`; tasks the teacher cannot solve get an empty 'no_plan' Rollout."
     policy, solved = teacher_policy(tasks, tokenizer, sandbox)
@@ -308,6 +313,7 @@ class Scored:
     prompt: str | None = None
     notes: tuple = ()
 
+# %% ../nbs/15_evaluation.ipynb #1b7705c0
 def day_count_reason(task, plan) -> str | None:
     """Why a delivered `plan` does not have the query's number of days (`task.days`), or None when it has: days are
     the non-empty day dicts; the evaluators read the first `days` entries by position."""
@@ -318,6 +324,7 @@ def day_count_reason(task, plan) -> str | None:
     if n > want: return f"the plan has {n} days, the query asks for {want}: the evaluators ignore the days after day {want}"
     return f"the plan has {want} days but an empty day among the first {want}"
 
+# %% ../nbs/15_evaluation.ipynb #6217995c
 def episode_format(rollout, formatter: str = "auto", strict_format: bool = False, llm=None):
     """`star.formatter.FormattedPlan` of one episode's final `<answer>` (read with the episode's task, `formatter`,
     `llm`), or a `FormattedPlan(None, None, reason)` when the episode ended without an answer, was truncated, or
@@ -328,6 +335,7 @@ def episode_format(rollout, formatter: str = "auto", strict_format: bool = False
     fp = format_plan(rollout.answer, rollout.task, formatter=formatter, llm=llm)
     return fp if fp.ok else replace(fp, reason=f"unparseable answer: {fp.reason}")
 
+# %% ../nbs/15_evaluation.ipynb #8e099c85
 def episode_plan(rollout, formatter: str = "auto", strict_format: bool = False, llm=None) -> tuple[list | None, str]:
     """(plan, reason) of one episode (`episode_format`): reason "ok", a day-count mismatch (`day_count_reason`), or
     why no plan was delivered."""
@@ -347,6 +355,7 @@ def score_episodes(rollouts: Sequence, formatter: str = "auto", strict_format: b
                           tuple(fp.notes)))
     return out
 
+# %% ../nbs/15_evaluation.ipynb #15cc8468
 _HARD_KEY = {"valid_cost": None, "valid_room_rule": "house rule", "valid_cuisine": "cuisine",
              "valid_room_type": "room type", "valid_transportation": "transportation"}
 
@@ -355,6 +364,7 @@ def check_applies(task, check: str) -> bool:
     key = _HARD_KEY.get(check)
     return key is None or (task.local_constraint or {}).get(key) not in (None, "", [])
 
+# %% ../nbs/15_evaluation.ipynb #adcad53f
 def constraint_breakdown(tasks: Sequence, results: Sequence) -> dict:
     """Per check (`COMMONSENSE_CHECKS` + `HARD_CHECKS`, evaluator names): `{term, kind, applicable, pass, fail,
     not_evaluated, fail_rate}` over `PlanResult`s aligned with `tasks`; fail_rate = (applicable - pass) / applicable
@@ -370,6 +380,7 @@ def constraint_breakdown(tasks: Sequence, results: Sequence) -> dict:
                       "not_evaluated": n - ok - bad, "fail_rate": (n - ok) / n if n else float("nan")}
     return out
 
+# %% ../nbs/15_evaluation.ipynb #fed59d19
 def termination_breakdown(rollouts: Sequence) -> dict:
     """How episodes ended: `{"counts": {t: k}, "rates": {t: k / n}, "n"}` for every `TERMINATIONS` entry (others
     appended), plus `format_error` (share with any malformed turn) and `truncated`."""
@@ -424,6 +435,7 @@ def submission_plan(task, plan, normalize: bool = False) -> tuple[list | None, s
     if crash: return None, f"the official evaluator would raise {crash} on this plan"
     return out, None
 
+# %% ../nbs/15_evaluation.ipynb #819fc0f8
 def submission_rows(tasks: Sequence, plans: Sequence, normalize: bool | None = None) -> list[dict]:
     """Leaderboard rows `{idx, query, plan}` (idx = `task.idx + 1` when the task has one, else the position + 1;
     plan: `submission_plan` or None). `normalize`: Agent-STAR's test-split transportation rewrite (None: when every
@@ -434,9 +446,11 @@ def submission_rows(tasks: Sequence, plans: Sequence, normalize: bool | None = N
     return [{"idx": (t.idx + 1) if getattr(t, "idx", None) is not None else i + 1, "query": t.query,
              "plan": submission_plan(t, p, normalize)[0]} for i, (t, p) in enumerate(zip(tasks, plans))]
 
+# %% ../nbs/15_evaluation.ipynb #ac9a1f03
 def write_submission(path, tasks: Sequence, plans: Sequence, normalize: bool | None = None) -> Path:
     "Write `submission_rows` as JSONL (UTF-8, one row per line). Returns the path."
-    path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in submission_rows(tasks, plans, normalize)), encoding="utf-8")
     return path
 
@@ -468,13 +482,13 @@ def evaluate_travelplanner(tasks: Sequence, rollouts: Sequence, primary: str = "
     rep["diagnoses"] = bt.pop("diagnoses")
     return rep | {"backtracking": bt, "plans": [s.plan for s in sc], "scored": sc}
 
+# %% ../nbs/15_evaluation.ipynb #7f209236
 def breakdown_frame(constraints: dict):
     "pandas DataFrame of a `constraint_breakdown`, one row per check (paper term as index), fail rate in %."
     import pandas as pd
     df = pd.DataFrame.from_dict(constraints, orient="index")
     df["fail_rate"] = 100 * df["fail_rate"]
     return df.set_index("term")
-
 
 # %% ../nbs/15_evaluation.ipynb #36548c0e
 QA_RETRIEVERS = ("bm25", "dense", "e5")
@@ -484,6 +498,7 @@ def qa_records(datasets: Sequence[str] | None = None, n: int | None = None, seed
     "`star.qa.load_qa(d, n, seed)` for each dataset (default the seven of Table 2), concatenated in that order."
     return [r for d in (datasets or QA_BENCHMARKS) for r in load_qa(d, n=n, seed=seed)]
 
+# %% ../nbs/15_evaluation.ipynb #729d0581
 def qa_benchmarks(datasets: Sequence[str] | None = None, n: int | None = None, seed: int = 0,
                   source: str = "auto") -> tuple[list[dict], dict]:
     """(records, {dataset: provenance}): `star.qa.load_benchmark(d, n, seed, source)` for each dataset (default the
@@ -519,6 +534,7 @@ def qa_search(retriever: str = "bm25", corpus="wiki", topk: int = 5, index_path=
     if retriever == "bm25": return Search(BM25Retriever(docs), topk)
     return Search(DenseRetriever(docs, model=model, index_path=index_path, device=device), topk)
 
+# %% ../nbs/15_evaluation.ipynb #47cfd422
 def retrieval_info(search) -> dict:
     """What the Search tool retrieves with (the retriever's `describe()`: encoder, index, corpus or server) + `topk`;
     index and corpus files inside the checkout are given relative to it (`star.paths.repo_relative`)."""
@@ -593,10 +609,12 @@ def qa_episodes(policy, tokenizer, records: Sequence[dict], search, settings: Ev
     return run_episodes(policy, tokenizer, tasks, settings, sandbox=QASandbox(search), system=qa_system_prompt(),
                         progress=progress)
 
+# %% ../nbs/15_evaluation.ipynb #a400678b
 def qa_predictions(rollouts: Sequence) -> list[str | None]:
     "The answer of each episode that ended with one (`<answer>` text), else None (a failed trajectory)."
     return [r.answer if r.termination == "answer" else None for r in rollouts]
 
+# %% ../nbs/15_evaluation.ipynb #70c21f79
 def evaluate_qa_episodes(records: Sequence[dict], rollouts: Sequence) -> dict:
     """`{"qa": star.qa.evaluate_qa (per dataset and avg: n, em %, f1 %), "terminations": {dataset:
     termination_breakdown counts}, "tool_calls": {dataset: mean}}`."""
@@ -612,6 +630,7 @@ def eval_run_name(checkpoint: str, split: str = "validation", out_dir: str | Non
     "The record name of an evaluation (`star.results.job_name('evaluate', …)`)."
     return job_name("evaluate", {"checkpoint": checkpoint, "split": split, "out_dir": out_dir})
 
+# %% ../nbs/15_evaluation.ipynb #aca6a4e5
 def _finite(x):
     if isinstance(x, dict): return {k: _finite(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)): return [_finite(v) for v in x]
@@ -624,16 +643,19 @@ def travelplanner_record(name: str, report: dict, config: dict, duration_s: floa
                       constraints=report["constraints"], terminations=report["terminations"],
                       backtracking=report["backtracking"], **extra)
 
+# %% ../nbs/15_evaluation.ipynb #5bcc62d0
 def qa_run_record(name: str, report: dict, config: dict, duration_s: float | None = None, **extra) -> dict:
     "A `star.results` record (kind 'qa') of an `evaluate_qa_episodes` report: qa = {dataset: {n, em, f1}, avg}."
     return new_record(name, "qa", config=config, qa=report["qa"], duration_s=duration_s,
                       terminations=report["terminations"], tool_calls=report["tool_calls"], **extra)
 
+# %% ../nbs/15_evaluation.ipynb #c46609d7
 def write_episodes(path, rollouts: Sequence, scored: Sequence[Scored] = (), extra: Sequence[dict] | None = None) -> Path:
     """Per-episode details as gzipped JSONL under runs/: task id, termination, tool calls, format error, the chat
     transcript and, when scored, the plan, which formatter read it (and its LLM prompt, notes) and each protocol's
     verdicts. Returns the path."""
-    path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
     scored = list(scored)
     with gzip.open(path, "wt", encoding="utf-8") as f:
         for i, r in enumerate(rollouts):

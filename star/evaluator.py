@@ -38,11 +38,14 @@ def _database_dir():
     from star.paths import data_path
     return data_path('travelplanner', 'database')
 
-def read_city_state(path=None):
+def read_city_state(
+    path=None, # `citySet_with_states.txt`; default: the packaged copy
+):
     "`citySet_with_states.txt` (`city<TAB>state` lines) -> `{city: state}`, the map both references use for routes."
     path = Path(path) if path else _database_dir()/'citySet_with_states.txt'
     return dict(line.split('\t') for line in path.read_text().split('\n') if line)
 
+# %% ../nbs/02_evaluator.ipynb #291ad0ae
 def default_db():
     "The database the evaluator checks plans against by default: the shared `star.sandbox.TravelDB.load()` (embedded, or `$STAR_DB_DIR`)."
     from star.sandbox import TravelDB
@@ -118,7 +121,9 @@ class EvalIndex:
 # %% ../nbs/02_evaluator.ipynb #1ebb4d3b
 _INDEXES = {}
 
-def eval_index(db=None):
+def eval_index(
+    db=None, # a `TravelDB`; default: `default_db()`
+):
     """The `EvalIndex` of `db` (default: `default_db()`), built on first use and cached per database object: edit a
     database's frames before evaluating with it, or pass a new object."""
     db = default_db() if db is None else db
@@ -144,7 +149,9 @@ def _to_tail(text, f):
     return g - 1 if g - h >= 2 else -1
 
 # %% ../nbs/02_evaluator.ipynb #826476dd
-def from_to(text):
+def from_to(
+    text, # a query or leg such as 'from A to B, ...'
+):
     r"""`'... from A to B, ...'` -> `('A', 'B')`, or `(None, None)`: the groups of both references'
     `re.search(r"from\s+(.+?)\s+to\s+([^,]+)(?=[,\s]|$)", text)`, computed in linear time (see above).
     A: the shortest text after `from` and its spaces, on one line, followed by spaces, `to` and a space; B: from
@@ -161,10 +168,14 @@ def from_to(text):
                 a, run = max(scan, lo), None
                 while True:                         # runs are scanned once, left to right, over all `from`s
                     while a < n and not text[a].isspace(): a += 1
-                    if a >= n: exhausted = True; break
+                    if a >= n:
+                        exhausted = True
+                        break
                     b = _ws_end(text, a)
                     t = _to_tail(text, b)
-                    if t >= 0: run = (a, b, t); break
+                    if t >= 0:
+                        run = (a, b, t)
+                        break
                     a = b
                 scan = a
             if run is not None and not exhausted:
@@ -186,7 +197,9 @@ def from_to(text):
     return None, None
 
 # %% ../nbs/02_evaluator.ipynb #7f12ada2
-def strip_state(city):
+def strip_state(
+    city, # a city name, maybe with its '(State)' suffix
+):
     r"""`'Dallas(Texas)'` -> `'Dallas'`: the text before the first `(` of the first line when a `)` follows it
     (the references' `re.search(r'^(.*?)\([^)]*\)', city).group(1)`), else `city`; `TypeError` on a non-string."""
     if not isinstance(city, str): raise TypeError(f"expected string or bytes-like object, got '{type(city).__name__}'")
@@ -196,7 +209,11 @@ def strip_state(city):
     if 0 <= nl < j: return city
     return city[:j] if city.find(')', j + 1) >= 0 else city
 
-def name_city(info, strip_suffix=True):
+# %% ../nbs/02_evaluator.ipynb #ba186ec1
+def name_city(
+    info,              # 'Name, City' text of a plan entry
+    strip_suffix=True, # drop the city's '(State)' suffix
+):
     r"""`'Name, City'` -> `('Name', 'City')` split at the last comma (the name starts after the last line break before
     it; `('-', '-')` if there is no comma or nothing after it), both stripped; the city's `(State)` suffix is removed
     unless `strip_suffix` is False. The references' `re.search(r'(.*?),\s*([^,]+)(\(\w[\w\s]*\))?$', info)`."""
@@ -217,7 +234,9 @@ def _literal(v):
         except (ValueError, SyntaxError): return v
     return v
 
-def query_fields(task):
+def query_fields(
+    task, # a TravelPlanner task: dict or object with the HF fields
+):
     """Task (dict or object with the HF TravelPlanner attributes) -> dict of the fields the checks read.
 
     `date` and `local_constraint` are parsed from Python literals when given as strings; missing constraint keys
@@ -233,7 +252,10 @@ def query_fields(task):
     q['local_constraint'] = {k: lc.get(k) for k in _CONSTRAINTS} | lc
     return q
 
-def coerce_plan(plan):
+# %% ../nbs/02_evaluator.ipynb #5bddc614
+def coerce_plan(
+    plan, # a list of day dicts, or its JSON / Python-literal text
+):
     "A structured plan as given (list), or parsed from JSON / Python-literal text; unparsable text is returned as is."
     if isinstance(plan, (bytes, bytearray)): plan = plan.decode('utf-8', 'replace')
     if isinstance(plan, str):
@@ -527,7 +549,11 @@ def _off_valid_transportation_hard(q, plan, ix):
     return True, ''
 
 # %% ../nbs/02_evaluator.ipynb #a68bf9ef
-def off_total_cost(q, plan, ix):
+def off_total_cost(
+    q,    # the task's fields (`query_fields`)
+    plan, # list of day dicts
+    ix,   # the `EvalIndex` of the database
+):
     """Total cost (USD, number) of the first `days` days of `plan` as official `get_total_cost` computes it; `q` from
     `query_fields`, `ix` an `EvalIndex`. Raises like the reference (e.g. `TypeError` for a road leg without distance)."""
     total, people = 0, q['people_number']
@@ -706,7 +732,11 @@ def _as_valid_transportation_hard(q, plan, ix):
     return True, ''
 
 # %% ../nbs/02_evaluator.ipynb #fe779a05
-def as_total_cost(q, plan, ix):
+def as_total_cost(
+    q,    # the task's fields (`query_fields`)
+    plan, # list of day dicts
+    ix,   # the `EvalIndex` of the database
+):
     """Total cost (USD, number) of the first `days` days of `plan` as Agent-STAR's `calculate_total_cost` computes it
     (no `City(State)` stripping). Raises like the reference (e.g. `TypeError` for a road leg without distance)."""
     total, people = 0, q['people_number']
@@ -779,7 +809,7 @@ class PlanResult:
 
     def to_dict(self): return asdict(self)
 
-
+# %% ../nbs/02_evaluator.ipynb #554c8227
 def _run(fn, q, plan, ix):
     "(verdict, reason, exception type or None) of one check, never raising."
     try:
@@ -789,7 +819,13 @@ def _run(fn, q, plan, ix):
         return False, f"the reference evaluator raises {type(e).__name__}: {e} (scored as a failure)", type(e).__name__
 
 
-def run_check(name, task, plan, protocol='official', db=None):
+def run_check(
+    name,                # a check of `CHECKS`, e.g. 'is_valid_restaurants'
+    task,                # the task the plan answers
+    plan,                # list of day dicts (or its text)
+    protocol='official', # 'official' | 'agent_star'
+    db=None,             # a `TravelDB`; default: `default_db()`
+):
     "Verdict (`True`/`False`/`None`) and reason of one check `name` on `plan`; a crash becomes `False` with its reason."
     checks = CHECKS[protocol]
     fn = checks['commonsense'].get(name) or checks['hard'][name]
@@ -801,7 +837,12 @@ def _delivered(plan):
     return isinstance(plan, list) and len(plan) > 0
 
 # %% ../nbs/02_evaluator.ipynb #b06b0eb9
-def evaluate_plan(task, plan, protocol='official', db=None):
+def evaluate_plan(
+    task,                # the task the plan answers
+    plan,                # list of day dicts, its text, or None
+    protocol='official', # 'official' | 'agent_star'
+    db=None,             # a `TravelDB`; default: `default_db()`
+):
     """Evaluate one structured plan of `task` under `protocol` ('official' | 'agent_star') -> `PlanResult`.
 
     `plan`: list of day dicts, its JSON / Python-literal text, or `None`. Never raises on a malformed plan (see above);
@@ -834,13 +875,19 @@ def evaluate_plan(task, plan, protocol='official', db=None):
                       hard_pass / hard_app if hard_app else 0.0, hard_pass, hard_app, hard_macro, cs_macro and hard_macro)
 
 # %% ../nbs/02_evaluator.ipynb #b4550430
-def hard_constraint_count(task):
+def hard_constraint_count(
+    task, # a TravelPlanner task
+):
     "Hard constraints of a query as official `eval.py` counts them: the budget + stated local constraints by level."
     q = query_fields(task)
     keys = {'easy': (), 'medium': ('house rule', 'cuisine', 'room type')}.get(q['level'], _CONSTRAINTS)
     return 1 + sum(q['local_constraint'].get(k) is not None for k in keys)
 
-def dataset_metrics(tasks, results):
+# %% ../nbs/02_evaluator.ipynb #7c930e14
+def dataset_metrics(
+    tasks,   # the tasks, in order
+    results, # one `PlanResult` per task
+):
     """Dataset metrics (fractions in [0, 1]) of `PlanResult`s, one per task, by the references' formulas.
 
     Keys: n, delivery_rate, commonsense_micro, commonsense_macro, hard_micro, hard_macro, final_pass,
@@ -858,7 +905,13 @@ def dataset_metrics(tasks, results):
             'hard_micro_case_avg': sum(r.hard_micro for r in results) / n,
             'crashes': sum(r.crash is not None for r in results)}
 
-def evaluate_dataset(tasks, plans, protocol='official', db=None):
+# %% ../nbs/02_evaluator.ipynb #38ecfc9d
+def evaluate_dataset(
+    tasks,               # the tasks, in order
+    plans,               # one plan (or None) per task
+    protocol='official', # 'official' | 'agent_star'
+    db=None,             # a `TravelDB`; default: `default_db()`
+):
     "Evaluate `plans[i]` for `tasks[i]` under `protocol` -> `dataset_metrics` dict (see there)."
     tasks = list(tasks)
     return dataset_metrics(tasks, [evaluate_plan(t, p, protocol, db) for t, p in zip(tasks, plans, strict=True)])

@@ -23,11 +23,12 @@ from .results import (find_results_dir, load_curves, load_records, markdown_tabl
 
 # %% auto #0
 __all__ = ['SCALES', 'REWARDS', 'ALGORITHMS', 'TP', 'QA', 'STYLE', 'PAPER_STYLE', 'OURS_STYLE', 'COLORS', 'NO_RUNS',
-           'TABLE8_COLUMNS', 'RECIPE', 'ARTEFACTS', 'k_label', 'data_label', 'parse_run', 'expected_jobs', 'tp_results',
-           'qa_results', 'run_records', 'new_figure', 'styled', 'write_figure', 'write_table', 'annotate_missing',
-           'with_records', 'coverage_note', 'table1', 'table2', 'table3', 'rl_cost', 'table4', 'table8_field', 'table8',
-           'table9', 'fig1_data', 'fig1', 'fig4', 'fig5', 'curves', 'curve_panels', 'fig6', 'fig7', 'fig8', 'fig9',
-           'fig10', 'build_all', 'table_summary']
+           'TABLE8_COLUMNS', 'RECIPE', 'ARTEFACTS', 'k_label', 'data_label', 'parse_run', 'scale_label',
+           'expected_jobs', 'tp_results', 'qa_results', 'run_records', 'new_figure', 'styled', 'write_figure',
+           'write_table', 'annotate_missing', 'with_records', 'coverage_note', 'table1', 'table2', 'table3', 'rl_cost',
+           'table4', 'table8_field', 'table8', 'table9', 'fig1_data', 'fig1', 'fig4', 'fig5', 'curves', 'curve_panels',
+           'cpu_runs', 'run_label', 'cpu_curves', 'held_out', 'ours_panel', 'fig6', 'fig7', 'fig8', 'fig9', 'fig10',
+           'build_all', 'table_summary', 'curve_status']
 
 # %% ../nbs/figures/00_figures.ipynb #541cc1d8
 SCALES = ("1.5B", "3B", "7B")
@@ -42,10 +43,12 @@ def k_label(n) -> str:
     "Prompt count as the paper writes it: 100 -> '0.1K', 1000 -> '1K', 2000 -> '2K'."
     return f"{int(n) / 1000:g}K"
 
+# %% ../nbs/figures/00_figures.ipynb #3fe35e70
 def data_label(data: str, n_train) -> str:
     "Table 3 / 9 difficulty label: ('easy', 1000) -> 'Easy-1K', ('mixed', 1000) -> 'Mixed-1K'."
     return f"{str(data).capitalize()}-{k_label(n_train)}"
 
+# %% ../nbs/figures/00_figures.ipynb #3c07198e
 def parse_run(name: str) -> dict:
     """What a record *name* says about its run (the names of `star.cli.job_name`): `split` ('test' | 'validation' |
     'qa' | None for a training record), `checkpoint` (the trained run or base scale evaluated), `stage` ('base' |
@@ -65,9 +68,18 @@ def parse_run(name: str) -> dict:
                    n_train=int(g["n_train"]), failure_rate=float(g["failure_pct"]) / 100, seed=int(g["seed"]),
                    family=ck.rsplit("_s", 1)[0])
     elif ck.startswith("sft_"): out.update(stage="sft", scale=ck[4:], method="SFT")
+    elif re.match(r"^[A-Za-z0-9.]+-sft$", ck): out.update(stage="sft", scale=ck[:-4], method="SFT")   # eval_validation_0.5B-sft
     elif out["split"] is not None and re.match(r"^[A-Za-z0-9.]+$", ck): out.update(stage="base", scale=ck, method="Base")
+    if ck == "teacher": out["method"] = "Teacher"   # eval_<split>_teacher: the rule-based teacher, not a model
     return out
 
+# %% ../nbs/figures/00_figures.ipynb #aeed073b
+def scale_label(scale, split: str = "test") -> str:
+    """How a table labels a row of ours: a paper scale as is; a split other than 'test' in brackets; a model size the
+    paper did not train (0.5B, tiny: our CPU scale) marked 'CPU scale', so such a row never poses as the paper's."""
+    tags = [split] if split != "test" else []
+    if scale not in SCALES and scale != "teacher": tags.append("CPU scale")
+    return f"{scale} ({', '.join(tags)})" if tags else str(scale)
 
 # %% ../nbs/figures/00_figures.ipynb #507730ee
 def _repo_dirs(results_dir=None, out_dir=None, ablations_dir=None):
@@ -86,6 +98,7 @@ def expected_jobs(experiment: str, ablations_dir, notebook: str | None = None, s
     return [j for j in jobs if (notebook is None or j.notebook == notebook)
             and (split is None or parse_run(j.name)["split"] == split)]
 
+# %% ../nbs/figures/00_figures.ipynb #2faf9cea
 def _with_parsed(df: pd.DataFrame) -> pd.DataFrame:
     parsed = pd.DataFrame([parse_run(r) for r in df["run"]], index=df.index, columns=list(parse_run("")))
     return pd.concat([df.drop(columns=[c for c in parsed.columns if c in df.columns and c != "run"]),
@@ -94,16 +107,18 @@ def _with_parsed(df: pd.DataFrame) -> pd.DataFrame:
 def tp_results(results_dir, protocol: str = "official") -> pd.DataFrame:
     """Our TravelPlanner evaluations, one row per evaluation record (`eval_<split>_<checkpoint>`): the `parse_run`
     fields and the paper's five metrics in % (`paper_metrics`, `protocol` 'official' | 'agent_star'). Rows whose split
-    is not 'test' (the paper's) carry it in `scale` (e.g. '0.5B (validation)') so they never pose as test numbers."""
+    is not 'test' (the paper's), or whose scale the paper did not train, say so in `scale` (`scale_label`, e.g. '0.5B
+    (validation, CPU scale)') so they never pose as the paper's test numbers."""
     recs = load_records(results_dir)
     if recs.empty: return _with_parsed(pd.DataFrame({"run": pd.Series(dtype=str)})).assign(**{m: np.nan for m in TP})
     recs = paper_metrics(recs, protocol)[["run", *TP]]
     out = _with_parsed(recs)
     out = out[out.split.notna() & (out.split != "qa") & out.stage.notna()].copy()
-    out["scale"] = [s if sp == "test" else f"{s} ({sp})" for s, sp in zip(out.scale, out.split)]
+    out["scale"] = [scale_label(s, sp) for s, sp in zip(out.scale, out.split)]
     out = out[[c for c in out.columns if c not in TP] + list(TP)]   # same column order as with no records
     return out.sort_values("run", kind="stable").reset_index(drop=True)
 
+# %% ../nbs/figures/00_figures.ipynb #12782dd0
 def qa_results(results_dir) -> pd.DataFrame:
     "Our OOD QA evaluations (`qa_<checkpoint>` records): the `parse_run` fields and EM % per `QA` column (avg included)."
     recs = load_records(results_dir)
@@ -111,14 +126,15 @@ def qa_results(results_dir) -> pd.DataFrame:
     recs = recs[["run"] + [f"qa.{d}" for d in QA]].rename(columns={f"qa.{d}": d for d in QA})
     out = _with_parsed(recs)
     out = out[[c for c in out.columns if c not in QA] + list(QA)]   # same column order as with no records
+    out["scale"] = [scale_label(x) if x is not None else x for x in out.scale]
     return out[(out.split == "qa") & out.stage.notna()].sort_values("run", kind="stable").reset_index(drop=True)
 
+# %% ../nbs/figures/00_figures.ipynb #cdc77c99
 def run_records(results_dir) -> dict:
     "{run name: normalised record (`star.results.read_record`)} for every readable record file in `results_dir`."
     good, bad = scan_records(results_dir)
     for p, why in bad: warnings.warn(f"skipping {p}: {why}", UnreadableRecordWarning, stacklevel=2)
     return {str(rec["run"]): rec for _, rec in good}
-
 
 # %% ../nbs/figures/00_figures.ipynb #1e0246ad
 STYLE = {"font.family": "DejaVu Sans", "font.size": 8, "axes.titlesize": 9, "axes.labelsize": 8, "legend.fontsize": 7,
@@ -140,6 +156,7 @@ def new_figure(w: float, h: float, ncols: int = 1, nrows: int = 1):
         axes = fig.subplots(nrows, ncols, squeeze=False).ravel().tolist()
     return fig, axes
 
+# %% ../nbs/figures/00_figures.ipynb #5fcb2745
 def styled(builder):
     "Decorator: run a figure builder under `STYLE` (text artists read the rc parameters when they are created)."
     import functools
@@ -149,6 +166,7 @@ def styled(builder):
         with mpl.rc_context(STYLE): return builder(*args, **kw)
     return run
 
+# %% ../nbs/figures/00_figures.ipynb #2e4736af
 def write_figure(fig, out_dir, name: str, data: pd.DataFrame | None = None) -> list[Path]:
     """Write `fig` as `out_dir/name.png` and `.svg` (`star.results.save_figure`: no timestamps, fixed SVG ids) under
     `STYLE`, and `data` (the plotted numbers) as `name.csv`. Returns the paths (sorted)."""
@@ -158,8 +176,11 @@ def write_figure(fig, out_dir, name: str, data: pd.DataFrame | None = None) -> l
     if data is not None: paths.append(write_atomic(Path(out_dir) / f"{name}.csv", _csv(data)))
     return sorted(paths)
 
+# %% ../nbs/figures/00_figures.ipynb #683bf4b8
 def _csv(df: pd.DataFrame) -> str:
-    buf = io.StringIO(); df.to_csv(buf, index=False, lineterminator="\n"); return buf.getvalue()
+    buf = io.StringIO()
+    df.to_csv(buf, index=False, lineterminator="\n")
+    return buf.getvalue()
 
 def write_table(df: pd.DataFrame, out_dir, name: str, title: str, notes: Sequence[str] = ()) -> list[Path]:
     """Write `out_dir/name.md` (`# title`, the `notes` as paragraphs, the pipe table) and `name.csv` (the table).
@@ -167,11 +188,13 @@ def write_table(df: pd.DataFrame, out_dir, name: str, title: str, notes: Sequenc
     md = f"# {title}\n\n" + "".join(f"{n}\n\n" for n in notes) + markdown_table(df)
     return sorted([write_atomic(Path(out_dir) / f"{name}.md", md), write_atomic(Path(out_dir) / f"{name}.csv", _csv(df))])
 
+# %% ../nbs/figures/00_figures.ipynb #259624fa
 def annotate_missing(ax, text: str = NO_RUNS):
     "Write `text` across the middle of `ax` (an empty panel or a series without runs): marks missing runs, invents nothing."
     ax.text(0.5, 0.5, text, transform=ax.transAxes, ha="center", va="center", fontsize=9, color="0.35",
             bbox=dict(boxstyle="round", fc="white", ec="0.6"))
 
+# %% ../nbs/figures/00_figures.ipynb #facb2126
 def with_records(sbs: pd.DataFrame, keys: Sequence[str], expected: dict) -> pd.DataFrame:
     """`sbs` (from `side_by_side`) with a last column `record`: the record name(s) that fill each row (from `expected`,
     {key tuple (lower-case): record name}), so a *missing* cell says which run to do."""
@@ -180,11 +203,12 @@ def with_records(sbs: pd.DataFrame, keys: Sequence[str], expected: dict) -> pd.D
     out["record"] = [expected.get(norm(r), "") for _, r in sbs.iterrows()]
     return out
 
+# %% ../nbs/figures/00_figures.ipynb #a0ce7205
 def coverage_note(expected: Sequence[str], have: Sequence[str]) -> str:
     "One line: how many of the `expected` record names are in `have`, e.g. 'Our records: 0 of 18 expected present.'"
-    exp = list(dict.fromkeys(expected)); n = sum(e in set(have) for e in exp)
+    exp = list(dict.fromkeys(expected))
+    n = sum(e in set(have) for e in exp)
     return f"Our records: {n} of {len(exp)} expected present" + ("." if n == len(exp) else " (the others read *missing*).")
-
 
 # %% ../nbs/figures/00_figures.ipynb #b6713187
 _TP_NOTE = ("Paper: the paper's numbers (`results/paper/{csv}.csv`). Ours: our run records in `results/` "
@@ -198,10 +222,16 @@ def _select(ours: pd.DataFrame, stages=("base", "sft", "rl"), strict_scale: bool
     size unchecked when `strict_scale` is False (shown as extra rows, not comparable)."""
     keep = []
     for _, r in ours.iterrows():
-        if r["stage"] not in stages: keep.append(False); continue
-        if r["stage"] != "rl": keep.append(True); continue
+        if r["stage"] not in stages:
+            keep.append(False)
+            continue
+        if r["stage"] != "rl":
+            keep.append(True)
+            continue
         paper_scale = r["scale"] in SCALES
-        if strict_scale and not paper_scale: keep.append(False); continue
+        if strict_scale and not paper_scale:
+            keep.append(False)
+            continue
         keep.append(all(r[k] == v for k, v in rl.items() if paper_scale or k not in ("data", "n_train")))
     return ours[pd.Series(keep, index=ours.index, dtype=bool)] if len(ours) else ours
 
@@ -222,6 +252,7 @@ def table1(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
              coverage_note([j.name for j in jobs], ours.run.tolist())]
     return write_table(sbs, out, "table1_reward_shaping", "Table 1: reward shaping across scales (TravelPlanner test)", notes)
 
+# %% ../nbs/figures/00_figures.ipynb #8ab5b9cc
 def table2(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     """Table 2 (Sec. 4.2): OOD QA exact match (7 datasets + average) of the Table 1 checkpoints, paper vs ours.
     Search-R1 is the paper's baseline, not a run of ours: it stays *missing*. Writes `table2_ood_qa.{md,csv}`."""
@@ -261,7 +292,8 @@ def rl_cost(results_dir) -> pd.DataFrame:
     for name, r in run_records(res := Path(results_dir)).items():
         if r["kind"] != "rl": continue
         st = [c["step_time"] for c in r["curve"] if not math.isnan(c["step_time"])]
-        dur = r["meta"].get("duration_s"); dur = float(dur) if isinstance(dur, (int, float)) else np.nan
+        dur = r["meta"].get("duration_s")
+        dur = float(dur) if isinstance(dur, (int, float)) else np.nan
         rows.append({"run": name, "min_per_step": np.mean(st) / 60 if st else np.nan,
                      "gpu_hours": dur / 3600 * _gpus(r["meta"].get("machine"))})
     return pd.DataFrame(rows, columns=["run", "min_per_step", "gpu_hours"])
@@ -297,6 +329,7 @@ def table8_field(stats: pd.DataFrame) -> dict:
     return {str(lvl).lower(): {TABLE8_COLUMNS[c]: float(v) if c != "# Data Entries" else int(v)
                                for c, v in row.items() if c in TABLE8_COLUMNS} for lvl, row in stats.iterrows()}
 
+# %% ../nbs/figures/00_figures.ipynb #036a1687
 def table8(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     """Table 8 (App. C.2): statistics of the SFT trajectories (count, tool calls, tokens, plan tokens per difficulty),
     paper vs ours. Ours: the `table8` field (`table8_field`) of the SFT / synthesis record with the most trajectories.
@@ -318,6 +351,7 @@ def table8(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
              f"Our record: `{rec['run']}`." if rec else "Our records: none with a `table8` field yet (all *missing*)."]
     return write_table(sbs, out, "table8_sft_data", "Table 8: SFT trajectory statistics", notes)
 
+# %% ../nbs/figures/00_figures.ipynb #7b37ac2e
 def _table9_labels(p: dict) -> list[str]:
     if p["stage"] == "sft": return ["SFT"]
     out = [k_label(p["n_train"])] if p["data"] == "mixed" else []
@@ -345,7 +379,6 @@ def table9(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
              coverage_note([j.name for j in jobs], qa.run.tolist())]
     return write_table(sbs, out, "table9_data_ood", "Table 9: OOD QA of the data quantity and difficulty runs (EM %)", notes)
 
-
 # %% ../nbs/figures/00_figures.ipynb #1b667659
 RECIPE = {"1.5B": ("table4", "ARPO", "rl_1.5B_arpo_macro_mixed1000_f0_s0"),        # App. D.5: the checkpoints of Fig. 1
           "3B": ("table1", "Curriculum", "rl_3B_grpo_curriculum_mixed1000_f0_s0"),
@@ -365,7 +398,8 @@ def fig1_data(results_dir) -> pd.DataFrame:
     n_runs, record, note."""
     res = Path(results_dir)
     base, t1, t4 = paper_table("fig1", res / "paper"), paper_table("table1", res / "paper"), paper_table("table4", res / "paper")
-    tp = tp_results(res); tp = tp[tp.split == "test"] if len(tp) else tp
+    tp = tp_results(res)
+    tp = tp[tp.split == "test"] if len(tp) else tp
     rows = [{"label": r.model, "group": "LLM", "paper": r.test_success, "ours": np.nan, "n_runs": 0, "record": "",
              "note": "" if pd.notna(r.test_success) else "not stated in the text"} for r in base.itertuples()]
     for s in SCALES:
@@ -400,7 +434,10 @@ def fig1(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
             ax.barh(yi - 0.18, r.ours, 0.34, color="white", edgecolor=colors[r.group], hatch="///")
             ax.text(r.ours + 0.6, yi - 0.18, f"{r.ours:.1f}", va="center", fontsize=6.5)
         else: ax.text(0.6, yi - 0.18, "ours: missing", va="center", fontsize=6.5, color="0.35")
-    ax.set_yticks(y, d.label.tolist()); ax.set_xlim(0, 75); ax.set_ylim(-0.6, len(d) - 0.2); ax.set_xlabel("TravelPlanner test success rate (%)")
+    ax.set_yticks(y, d.label.tolist())
+    ax.set_xlim(0, 75)
+    ax.set_ylim(-0.6, len(d) - 0.2)
+    ax.set_xlabel("TravelPlanner test success rate (%)")
     from matplotlib.patches import Patch
     ax.legend(handles=[Patch(color="0.55", label="leading LLM (paper)"), Patch(color=COLORS[0], label="SFT (paper)"),
                        Patch(color=COLORS[3], label="STAR RL (paper)"),
@@ -411,7 +448,8 @@ def fig1(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
 
 # %% ../nbs/figures/00_figures.ipynb #b9005d50
 def _line(ax, x, y, color, label, ours=False):
-    x, y = np.asarray(x, float), np.asarray(y, float); ok = ~np.isnan(y)
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    ok = ~np.isnan(y)
     if ok.any(): ax.plot(x, y, color=color, label=label, **(OURS_STYLE if ours else PAPER_STYLE))  # NaN breaks the line
     return bool(ok.any())
 
@@ -425,14 +463,18 @@ def fig4(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     d = sbs[sbs.method.isin(REWARDS.values())].rename(columns={"method": "reward", "success paper": "paper",
                                                               "success ours": "ours"}).reset_index(drop=True)
     fig, (ax,) = new_figure(4.6, 3.4)
-    x = np.arange(len(SCALES)); any_ours = False
+    x = np.arange(len(SCALES))
+    any_ours = False
     for c, rw in zip(COLORS, REWARDS.values()):
         g = d[d.reward == rw].set_index("scale").reindex(list(SCALES))
         _line(ax, x, g.paper, c, f"{rw} (paper)")
         any_ours |= _line(ax, x, g.ours, c, f"{rw} (ours)", ours=True)
     if not any_ours: ax.text(0.02, 0.97, f"ours: {NO_RUNS}", transform=ax.transAxes, va="top", fontsize=7, color="0.35")
-    ax.set_xticks(x, [f"Qwen2.5-{s}" for s in SCALES]); ax.set_ylabel("test success rate (%)"); ax.set_ylim(0, 80)
-    ax.legend(ncol=2, loc="lower right"); ax.set_title("Figure 4: success vs model scale per reward")
+    ax.set_xticks(x, [f"Qwen2.5-{s}" for s in SCALES])
+    ax.set_ylabel("test success rate (%)")
+    ax.set_ylim(0, 80)
+    ax.legend(ncol=2, loc="lower right")
+    ax.set_title("Figure 4: success vs model scale per reward")
     fig.tight_layout()
     return write_figure(fig, out, "fig4_scale", d)
 
@@ -445,7 +487,8 @@ def fig5(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     res, out, abl = _repo_dirs(results_dir, out_dir, ablations_dir)
     paper = paper_table("fig5", res / "paper")
     sel = dict(scale="3B", algorithm="GRPO", reward="curriculum", data="mixed", failure_rate=0.0)
-    tp = _select(tp_results(res), ("rl",), **sel); qa = _select(qa_results(res), ("rl",), **sel)
+    tp = _select(tp_results(res), ("rl",), **sel)
+    qa = _select(qa_results(res), ("rl",), **sel)
     tp = tp.assign(data=[k_label(n) for n in tp.n_train]).rename(columns={"success": "test_success"})
     qa = qa.assign(data=[k_label(n) for n in qa.n_train]).rename(columns={"avg": "ood_avg"})
     ours = pd.concat([tp[["data", "test_success"]], qa[["data", "ood_avg"]]], ignore_index=True)
@@ -460,10 +503,15 @@ def fig5(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
         for xi, v in zip(x, d[f"{m} paper"]):
             if pd.isna(v): ax.annotate("paper: not stated", (xi, 0.04), xycoords=("data", "axes fraction"),
                                        ha="center", fontsize=6, color="0.35", rotation=90)
-        ax.set_xticks(x, d.data.tolist()); ax.set_xlabel("RL training prompts"); ax.set_ylabel(yl); ax.set_title(t)
+        ax.set_xticks(x, d.data.tolist())
+        ax.set_xlabel("RL training prompts")
+        ax.set_ylabel(yl)
+        ax.set_title(t)
         ax.legend(loc="lower right")
-    axes[0].set_ylim(0, 60); axes[1].set_ylim(20, 40)
-    fig.suptitle("Figure 5: data quantity (3B, Curriculum)"); fig.tight_layout()
+    axes[0].set_ylim(0, 60)
+    axes[1].set_ylim(20, 40)
+    fig.suptitle("Figure 5: data quantity (3B, Curriculum)")
+    fig.tight_layout()
     return write_figure(fig, out, "fig5_data_quantity", d)
 
 # %% ../nbs/figures/00_figures.ipynb #302b54f6
@@ -474,6 +522,7 @@ def curves(results_dir) -> pd.DataFrame:
     fam = {r: parse_run(r)["family"] or r for r in cv.run.unique()}
     return cv.assign(family=cv.run.map(fam))
 
+# %% ../nbs/figures/00_figures.ipynb #abe3bfb1
 def curve_panels(fig_axes, cv: pd.DataFrame, panels: Sequence, metric: str, ylabel: str) -> pd.DataFrame:
     """Draw training curves: `panels` = [(title, [(series label, RL run family), ...]), ...], one per axis of
     `fig_axes`; each series plots `metric` vs `step` for every seed of its family (same colour). A series without
@@ -486,15 +535,73 @@ def curve_panels(fig_axes, cv: pd.DataFrame, panels: Sequence, metric: str, ylab
             g = cv[(cv.family == fam)] if len(cv) else cv
             g = g[g[metric].notna()] if len(g) else g
             if not len(g):
-                ax.plot([], [], color=c, linestyle=":", label=f"{label}: missing"); continue
+                ax.plot([], [], color=c, linestyle=":", label=f"{label}: missing")
+                continue
             for i, (run, gr) in enumerate(g.sort_values(["run", "step"]).groupby("run", sort=True)):
                 ax.plot(gr.step, gr[metric], color=c, label=label if i == 0 else None)
                 pts += [{"panel": title, "series": label, "run": run, "step": s, "value": v} for s, v in zip(gr.step, gr[metric])]
             drawn += 1
         if not drawn:
-            annotate_missing(ax, f"{NO_RUNS} (0 of {len(series)})"); ax.set_xlim(0, 160); ax.set_ylim(0, 1)
-        ax.set_title(title); ax.set_xlabel("training step"); ax.set_ylabel(ylabel); ax.legend(loc="best")
+            annotate_missing(ax, f"{NO_RUNS} (0 of {len(series)})")
+            ax.set_xlim(0, 160)
+            ax.set_ylim(0, 1)
+        ax.set_title(title)
+        ax.set_xlabel("training step")
+        ax.set_ylabel(ylabel)
+        ax.legend(loc="best")
     return pd.DataFrame(pts, columns=["panel", "series", "run", "step", "value"])
+
+# %% ../nbs/figures/00_figures.ipynb #c9a0e002
+def cpu_runs(results_dir) -> dict:
+    "{run: record} of our RL records at a scale the paper did not train (our CPU scale: 0.5B, tiny), by name."
+    recs = run_records(results_dir)
+    scale = lambda n, r: parse_run(n)["scale"] or r["config"].get("scale")
+    return {n: r for n, r in sorted(recs.items()) if r["kind"] == "rl" and scale(n, r) not in SCALES}
+
+# %% ../nbs/figures/00_figures.ipynb #9caea7dc
+def run_label(rec: dict) -> str:
+    "A CPU-scale run's legend label: task, reward, prompts and steps, e.g. 'TravelPlanner, Curriculum (easy8, 2 steps)'."
+    p, task = parse_run(rec["run"]), str(rec.get("task_family") or "travelplanner")
+    task = {"travelplanner": "TravelPlanner"}.get(task, task)
+    return f"{task}, {p['method']} ({p['data']}{p['n_train']}, {len(rec['curve'])} steps)"
+
+# %% ../nbs/figures/00_figures.ipynb #c9a0e005
+_PTS = ["panel", "series", "run", "step", "value"]
+
+def cpu_curves(results_dir, metric: str) -> pd.DataFrame:
+    "Points (series, run, step, value) of curve `metric` per training step of every `cpu_runs` record."
+    rows = [{"series": run_label(r), "run": n, "step": c["step"], "value": c[metric]}
+            for n, r in cpu_runs(results_dir).items() for c in r["curve"] if not math.isnan(c[metric])]
+    return pd.DataFrame(rows, columns=_PTS[1:])
+
+# %% ../nbs/figures/00_figures.ipynb #f28f7cef
+def held_out(results_dir, metric: str = "final_pass") -> pd.DataFrame:
+    """Points (series, run, step, value) of the held-out validation of every `cpu_runs` record: `validation_init`
+    (step 0) and `validation_checkpoints`, in the record's protocol (`metric` final_pass: the probe's exact match)."""
+    rows = []
+    for n, r in cpu_runs(results_dir).items():
+        init = (r.get("validation_init") or {}).get(r["config"].get("protocol", "agent_star"))
+        pts = [(0, init)] + [(v["step"], v["metrics"]) for v in r.get("validation_checkpoints") or []]
+        rows += [{"series": run_label(r), "run": n, "step": s, "value": m[metric]} for s, m in pts if m]
+    return pd.DataFrame(rows, columns=_PTS[1:])
+
+# %% ../nbs/figures/00_figures.ipynb #c9a0e009
+def ours_panel(ax, pts: pd.DataFrame, what: str, ylabel: str, runs: Sequence[str] = ()) -> pd.DataFrame:
+    """Draw `pts` (from `cpu_curves` / `held_out`) in `ax`, one dashed series per run, coloured by the run's place in
+    `runs` (default: the runs of `pts`, sorted) so a run keeps its colour across panels; an empty `pts` says 'no runs
+    yet'. Titled 'ours, 0.5B, CPU scale' over `what`. Returns `pts` with its `panel` column."""
+    runs = list(runs) or sorted(set(pts.run))
+    scales = sorted({str(parse_run(r)["scale"]) for r in pts.run})
+    title = f"ours, {', '.join(scales + ['CPU scale'])}\n{what}"
+    for run, g in pts.groupby("run", sort=True):
+        ax.plot(g.step, g.value, color=COLORS[runs.index(run) % len(COLORS)], label=g.series.iloc[0], **OURS_STYLE)
+    if not len(pts): annotate_missing(ax)
+    else: ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.28), fontsize=6, frameon=False)
+    ax.set_title(title)
+    ax.set_xlabel("training step")
+    ax.set_ylabel(ylabel)
+    return pts.assign(panel=title.replace("\n", ": "))[_PTS]
+
 
 # %% ../nbs/figures/00_figures.ipynb #99279776
 def _rl_family(name: str) -> str: return parse_run(name)["family"]
@@ -515,45 +622,65 @@ def fig6(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
                        [(f"{100 * parse_run(j.name)['failure_rate']:g}%", _rl_family(j.name)) for j in jobs])],
                        "success", "training success rate")
     tp = _select(tp_results(res), ("rl",), scale="3B", algorithm="GRPO", reward="macro", data="mixed", n_train=1000)
-    t1 = paper_table("table1", res / "paper"); p0 = t1[(t1.scale == "3B") & (t1.method == "Macro")].iloc[0]
+    t1 = paper_table("table1", res / "paper")
+    p0 = t1[(t1.scale == "3B") & (t1.method == "Macro")].iloc[0]
     rows = []
     for r in rates:
         o = tp[tp.failure_rate == r] if len(tp) else tp
         rows += [{"failure_rate": r, "metric": m, "paper": p0[m] if r == 0 else np.nan,
                   "ours": float(o[m].mean()) if len(o) else np.nan, "n_runs": len(o)} for m in TP]
     d = pd.DataFrame(rows)
-    ax = axes[1]; x = np.arange(len(rates)); any_ours = False
+    ax = axes[1]
+    x = np.arange(len(rates))
+    any_ours = False
     for c, m in zip(COLORS, TP):
         g = d[d.metric == m]
         _line(ax, x, g.paper, c, f"{m} (paper)")
         any_ours |= _line(ax, x, g.ours, c, f"{m} (ours)", ours=True)
     ax.text(0.98, 0.03, "paper: only 0 % stated (Table 1)", transform=ax.transAxes, ha="right", fontsize=6.5, color="0.35")
     if not any_ours: ax.text(0.02, 0.03, f"ours: {NO_RUNS}", transform=ax.transAxes, fontsize=7, color="0.35")
-    ax.set_xticks(x, [f"{100 * r:g}%" for r in rates]); ax.set_xlabel("train-time tool failure rate")
-    ax.set_ylabel("test metric (%)"); ax.set_ylim(0, 100); ax.set_title("(b) test performance"); ax.legend(fontsize=6, ncol=2, loc="center right")
-    fig.suptitle("Figure 6: environment stability (3B, Macro)"); fig.tight_layout()
+    ax.set_xticks(x, [f"{100 * r:g}%" for r in rates])
+    ax.set_xlabel("train-time tool failure rate")
+    ax.set_ylabel("test metric (%)")
+    ax.set_ylim(0, 100)
+    ax.set_title("(b) test performance")
+    ax.legend(fontsize=6, ncol=2, loc="center right")
+    fig.suptitle("Figure 6: environment stability (3B, Macro)")
+    fig.tight_layout()
     data = pd.concat([pts.assign(kind="curve"), d.assign(kind="test")], ignore_index=True)
     return write_figure(fig, out, "fig6_failure", data)
 
 # %% ../nbs/figures/00_figures.ipynb #abb03349
 @styled
-def _curve_figure(res, out, name, title, panels, metric, ylabel, w=7.6, h=2.8):
-    fig, axes = new_figure(w, h, ncols=len(panels))
-    pts = curve_panels(axes, curves(res), panels, metric, ylabel)
-    fig.suptitle(title); fig.tight_layout()
-    return write_figure(fig, out, name, pts)
+def _curve_figure(res, out, name, title, panels, metric, ylabel, w=7.6, h=2.8, ours=None):
+    "Top row: the paper's grid (`curve_panels`); bottom row: `ours` = [(points, what, ylabel)], our CPU-scale runs."
+    ours = ours or [(cpu_curves(res, metric), f"training {metric}", ylabel)]
+    ncols = max(len(panels), len(ours))
+    fig, axes = new_figure(w, 2 * h, ncols=ncols, nrows=2)
+    pts = [curve_panels(axes[:len(panels)], curves(res), panels, metric, ylabel)]
+    runs = sorted({r for p, _, _ in ours for r in p.run})
+    pts += [ours_panel(ax, p, what, yl, runs) for ax, (p, what, yl) in zip(axes[ncols:], ours)]
+    for ax in [*axes[len(panels):ncols], *axes[ncols + len(ours):]]: ax.set_axis_off()
+    fig.suptitle(title)
+    fig.tight_layout()
+    return write_figure(fig, out, name, pd.concat([p for p in pts if len(p)] or pts[:1], ignore_index=True))
 
 def fig7(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
-    """Figure 7 (App. D): training success rate per reward (Sum / Macro / Success / Curriculum), one panel per scale;
-    ours only (the paper's curves are not transcribed). Writes `fig7_reward_curves.{png,svg,csv}`."""
+    """Figure 7 (App. D): training success rate per reward (Sum / Macro / Success / Curriculum), one panel per scale
+    (the paper's curves are not transcribed: ours only); below, our CPU-scale runs' training reward and held-out
+    validation. Writes `fig7_reward_curves.{png,svg,csv}`."""
     res, out, abl = _repo_dirs(results_dir, out_dir, ablations_dir)
     panels = [(f"Qwen2.5-{s}", [(REWARDS[parse_run(j.name)["reward"]], _rl_family(j.name))
                                for j in _rl_jobs("table1_reward_shaping", abl, scale=s)]) for s in SCALES]
+    ours = [(cpu_curves(res, "reward"), "training reward", "mean reward of the step's rollouts"),
+            (held_out(res), "held-out validation", "pass rate (probe: exact match)")]
     return _curve_figure(res, out, "fig7_reward_curves", "Figure 7: training success rate per reward", panels,
-                         "success", "training success rate")
+                         "success", "training success rate", ours=ours)
 
+# %% ../nbs/figures/00_figures.ipynb #4c351d48
 def fig8(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
-    """Figure 8 (App. D): training success rate across scales, one panel per reward; ours only.
+    """Figure 8 (App. D): training success rate across scales, one panel per reward; ours only, our
+    CPU-scale runs below.
     Writes `fig8_scale_curves.{png,svg,csv}`."""
     res, out, abl = _repo_dirs(results_dir, out_dir, ablations_dir)
     panels = [(lab, [(parse_run(j.name)["scale"], _rl_family(j.name)) for j in _rl_jobs("table1_reward_shaping", abl, reward=rw)])
@@ -564,16 +691,17 @@ def fig8(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
 # %% ../nbs/figures/00_figures.ipynb #de0af999
 def fig9(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     """Figure 9 (App. D): policy entropy during training of (a) the data quantity runs (0.1K-2K) and (b) the
-    difficulty runs (Easy/Medium/Hard/Mixed-1K), 3B + Curriculum; ours only. Writes `fig9_entropy.{png,svg,csv}`."""
+    difficulty runs (Easy/Medium/Hard/Mixed-1K), 3B + Curriculum; ours only, our CPU-scale runs below. Writes `fig9_entropy.{png,svg,csv}`."""
     res, out, abl = _repo_dirs(results_dir, out_dir, ablations_dir)
     q = [(k_label(parse_run(j.name)["n_train"]), _rl_family(j.name)) for j in _rl_jobs("fig5_data_quantity", abl)]
     dd = [(data_label(parse_run(j.name)["data"], 1000), _rl_family(j.name)) for j in _rl_jobs("table3_difficulty", abl)]
     return _curve_figure(res, out, "fig9_entropy", "Figure 9: entropy during training (3B, Curriculum)",
                          [("(a) data quantity", q), ("(b) data difficulty", dd)], "entropy", "entropy", w=7.6, h=3.0)
 
+# %% ../nbs/figures/00_figures.ipynb #09ac2b2e
 def fig10(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     """Figure 10 (App. D): training success rate of GRPO / DAPO / ARPO, one panel per scale (Macro at 1.5B/3B, Sum
-    at 7B); ours only. Writes `fig10_algorithm_curves.{png,svg,csv}`."""
+    at 7B); ours only, our CPU-scale runs below. Writes `fig10_algorithm_curves.{png,svg,csv}`."""
     res, out, abl = _repo_dirs(results_dir, out_dir, ablations_dir)
     panels = [(f"Qwen2.5-{s}", [(parse_run(j.name)["algorithm"], _rl_family(j.name))
                                for j in _rl_jobs("table4_algorithms", abl, scale=s)]) for s in SCALES]
@@ -595,6 +723,7 @@ def build_all(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     naming the file and the reason."""
     return sorted(p for b, _ in ARTEFACTS.values() for p in b(results_dir, out_dir, ablations_dir))
 
+# %% ../nbs/figures/00_figures.ipynb #f0c14ea7
 def table_summary(csv_path, metric: str | None = None) -> str:
     """One line on how ours compares, from a table written by a builder (`<metric> paper` / `<metric> ours` columns):
     rows with our numbers, and for `metric` (default: success if present, else the last metric) the mean of ours -
@@ -611,3 +740,12 @@ def table_summary(csv_path, metric: str | None = None) -> str:
         line += f"; {metric}: ours - paper = {gap:+.1f} points on average over {int(both.sum())} rows"
     return line + "."
 
+# %% ../nbs/figures/00_figures.ipynb #72301ab2
+def curve_status(results_dir, experiments: Sequence[str]) -> str:
+    """One line under a curve figure: our CPU-scale RL records (`cpu_runs`) and how many of the paper-scale RL runs
+    of `ablations/<experiment>.yaml` are recorded."""
+    res, _, abl = _repo_dirs(results_dir)
+    jobs = [j.name for x in experiments for j in expected_jobs(x, abl, "rl")]
+    have, cpu = set(run_records(res)), list(cpu_runs(res))
+    return (f"ours at CPU scale: {len(cpu)} RL record(s) ({', '.join(cpu) or 'none'}); "
+            f"paper scale: {sum(j in have for j in jobs)} of {len(jobs)} RL runs recorded.")

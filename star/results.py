@@ -58,12 +58,14 @@ def redact(text: str) -> str:
     text = _URL_USERINFO.sub(lambda m: f"{m.group(1)}{REDACTED}@", text)
     return _URL_QUERY_KEY.sub(lambda m: f"{m.group(1)}{REDACTED}", text)
 
+# %% ../nbs/12_results.ipynb #bf1790bd
 def redact_secrets(obj):
     "A copy of `obj` (nested dicts/lists/tuples) with every string `redact`ed; other values as they are."
     if isinstance(obj, dict): return {k: redact_secrets(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)): return type(obj)(redact_secrets(v) for v in obj)
     return redact(obj) if isinstance(obj, str) else obj
 
+# %% ../nbs/12_results.ipynb #ffabc897
 def _url_secret(s: str) -> bool:
     "Does `s` hold a URL credential that is not redacted yet?"
     return any(m.group(2) != REDACTED for m in _URL_USERINFO.finditer(s)) or \
@@ -84,6 +86,7 @@ def find_secrets(obj, path: str = "") -> list[str]:
     elif isinstance(obj, str) and (_SECRET_VALUE.search(obj) or _url_secret(obj)): out.append(path)
     return out
 
+# %% ../nbs/12_results.ipynb #5f815e99
 def _package_dir():
     return Path(__file__).resolve().parent if "__file__" in globals() else None
 
@@ -95,6 +98,7 @@ def dirty_files(cwd=None) -> list[str]:
     except (OSError, subprocess.SubprocessError): return []
     return [line[3:] for line in d.stdout.splitlines() if line.strip()] if d.returncode == 0 else []
 
+# %% ../nbs/12_results.ipynb #914df4d5
 def git_commit(cwd=None) -> str | None:
     "`git rev-parse HEAD` of the repository holding `cwd` (default: this package), '+dirty' if modified; None outside git."
     try:
@@ -103,6 +107,7 @@ def git_commit(cwd=None) -> str | None:
     if h.returncode: return None
     return h.stdout.strip() + ("+dirty" if dirty_files(cwd) else "")
 
+# %% ../nbs/12_results.ipynb #9139fb3e
 def machine() -> str:
     "One line describing this machine: OS, architecture, Python, CPU count and the CUDA device (if torch is loaded)."
     parts = [f"{platform.system()} {platform.machine()}", f"Python {platform.python_version()}", f"{os.cpu_count()} CPUs"]
@@ -166,6 +171,7 @@ def record_json(rec: dict, ndigits: int = 6) -> str:
     ordered = {k: body[k] for k in _TOP if k in body} | {k: body[k] for k in body if k not in _TOP}
     return json.dumps(ordered, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
 
+# %% ../nbs/12_results.ipynb #76909684
 def fsync_path(path, directory: bool = False) -> None:
     """Flush the file `path` to disk, or with `directory` the folder's entries (a rename in it). A filesystem that
     cannot fsync a folder is passed over: the rename still orders the writes."""
@@ -175,17 +181,22 @@ def fsync_path(path, directory: bool = False) -> None:
         finally: os.close(fd)
     except OSError: pass
 
+# %% ../nbs/12_results.ipynb #22a41000
 def write_atomic(path, data: bytes | str) -> Path:
     """Write `data` to `path` atomically and durably (temporary file in the same folder, fsync, `os.replace`, fsync of
     the folder): a reader sees the old bytes or the new ones, never a part, and after a power cut the new ones stay.
     Parent folders are created; a file that already holds exactly these bytes is left untouched. Returns the Path.
     Used for run records and logs, and for checkpoints' markers and settings (`star.checkpoints`)."""
-    path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
     data = data.encode("utf-8") if isinstance(data, str) else bytes(data)
     if path.exists() and path.read_bytes() == data: return path
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "wb") as f: f.write(data); f.flush(); os.fsync(f.fileno())
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:
@@ -198,6 +209,7 @@ def write_atomic(path, data: bytes | str) -> Path:
 class CommittedRecordWarning(UserWarning):
     "A run overwrote a record that git tracks (a committed result the figures read)."
 
+# %% ../nbs/12_results.ipynb #ade9d4d2
 def git_tracked(path) -> str | None:
     """The repository-relative name of `path` if it is a file tracked by git (e.g. 'results/rl_x.json'), else None
     (untracked, outside a repository, or git unavailable)."""
@@ -209,6 +221,7 @@ def git_tracked(path) -> str | None:
     except (OSError, subprocess.SubprocessError): return None
     return r.stdout.strip() or None if r.returncode == 0 else None
 
+# %% ../nbs/12_results.ipynb #28b14de2
 def save_record(rec: dict, results_dir, ndigits: int = 6) -> Path:
     """Write `rec` as `results_dir/<run>.json` (canonical text of `record_json`, atomic) and return the path. The
     folder is always the caller's explicit choice: runs keep their records under `runs/`, and only a run asked to
@@ -226,6 +239,7 @@ def save_record(rec: dict, results_dir, ndigits: int = 6) -> Path:
 class DirtyTreeError(ValueError):
     "Publishing a record from a tree with uncommitted changes (pass allow_dirty=True to publish it marked dirty)."
 
+# %% ../nbs/12_results.ipynb #d8d6b704
 def _published(folder) -> bool:
     "Whether files written to `folder` could be committed: it lies in a git work tree and git does not ignore it."
     folder = Path(folder).resolve()
@@ -313,6 +327,7 @@ def _record_paths(results_dir) -> list[Path]:
 class UnreadableRecordWarning(UserWarning):
     "A `*.json` file in a results folder that is not a readable run record (skipped by the readers)."
 
+# %% ../nbs/12_results.ipynb #45cfaedb
 def scan_records(results_dir) -> tuple[list[tuple[Path, dict]], list[tuple[Path, str]]]:
     """Every `results_dir/*.json` (hidden files and sub-folders such as `paper/` excluded), sorted: (readable, unreadable)
     = [(path, normalised record)] and [(path, reason)] for the files that do not read as a run record (not JSON,
@@ -320,7 +335,9 @@ def scan_records(results_dir) -> tuple[list[tuple[Path, dict]], list[tuple[Path,
     good, bad = [], []
     for p in _record_paths(results_dir):
         try: rec = read_record(p)
-        except (OSError, ValueError, RecursionError) as e: bad.append((p, str(e).removeprefix(f"{p}: "))); continue
+        except (OSError, ValueError, RecursionError) as e:
+            bad.append((p, str(e).removeprefix(f"{p}: ")))
+            continue
         if not isinstance(rec.get("kind"), str): bad.append((p, "not a run record (no kind)"))
         else: good.append((p, rec))
     return good, bad
@@ -337,6 +354,7 @@ def record_columns() -> list[str]:
     return (["run", "kind", *CONFIG_KEYS] + [f"{p}.{m}" for p in PROTOCOLS for m in METRICS]
             + [f"qa.{d}" for d in QA_DATASETS] + ["qa.avg", "n_steps", *META_KEYS, "path"])
 
+# %% ../nbs/12_results.ipynb #6cfe3eee
 def load_records(results_dir="results", kind: str | None = None) -> pd.DataFrame:
     """One row per run record `results_dir/*.json` (sorted by run): the columns of `record_columns()` (missing
     values NaN; `qa.avg` is the record's own average if it has one, else the mean over the seven datasets when all
@@ -354,7 +372,8 @@ def load_records(results_dir="results", kind: str | None = None) -> pd.DataFrame
         if not math.isfinite(row.get("qa.avg", NAN)):
             row["qa.avg"] = float(np.mean(qs)) if all(math.isfinite(x) for x in qs) else NAN
         row["n_steps"] = len(r["curve"])
-        row.update({k: r["meta"][k] for k in META_KEYS}); row["path"] = str(p)
+        row.update({k: r["meta"][k] for k in META_KEYS})
+        row["path"] = str(p)
         rows.append(row)
     cols = record_columns()
     df = pd.DataFrame(rows)
@@ -362,6 +381,7 @@ def load_records(results_dir="results", kind: str | None = None) -> pd.DataFrame
     df = df.reindex(columns=cols + extra)
     return df.sort_values("run", kind="stable").reset_index(drop=True) if len(df) else df
 
+# %% ../nbs/12_results.ipynb #6e14346e
 def load_curves(results_dir="results", kind: str | None = "rl") -> pd.DataFrame:
     """Training curves in long form, one row per logged step: columns run, kind, the config keys (the config's `reward`,
     the reward *name*, as `reward_name`) and `CURVE_KEYS`. `kind`: only records of that kind (None: all)."""
@@ -412,7 +432,9 @@ def jsonl_lines(path, missing_ok: bool = False):
         prev, n, cut = None, 0, False
         while True:
             try: line = f.readline()
-            except EOFError: cut = True; break                       # gzip stream ended before its trailer
+            except EOFError:
+                cut = True
+                break                       # gzip stream ended before its trailer
             except (gzip.BadGzipFile, zlib.error) as e: raise ValueError(f"{path}, line {n + 1}: not a gzip stream ({e})") from None
             if not line: break
             n += 1
@@ -427,10 +449,12 @@ def jsonl_lines(path, missing_ok: bool = False):
             row = _jsonl_parse(path, *prev, last=True)
             if row is not _SKIP: yield prev[0], prev[1], row
 
+# %% ../nbs/12_results.ipynb #7db372ae
 def iter_jsonl(path, missing_ok: bool = False):
     "Yield the rows (dicts) of a JSON-lines file under the policy above (`jsonl_lines` without line numbers)."
     for _, _, row in jsonl_lines(path, missing_ok): yield row
 
+# %% ../nbs/12_results.ipynb #322e4428
 def read_jsonl(path, missing_ok: bool = False) -> list:
     "All rows of a JSON-lines file as a list (`iter_jsonl`: torn last line and null rows skipped with a warning, bad lines raise)."
     return list(iter_jsonl(path, missing_ok))
@@ -446,6 +470,7 @@ def append_jsonl(path, row: dict) -> None:
         while view: view = view[os.write(fd, view):]
     finally: os.close(fd)
 
+# %% ../nbs/12_results.ipynb #33d9a683
 def rewrite_jsonl(path, keep=None) -> int:
     """Rewrite the JSON-lines file `path` with only its rows (as `jsonl_lines` reads them) for which `keep(row)` is
     true (None: all), each as stored, with a final newline -- atomically (`write_atomic`), and only if that changes the
@@ -503,11 +528,13 @@ def find_results_dir(start=None) -> Path:
         if (d / "results" / "paper").is_dir(): return d / "results"
     raise FileNotFoundError(f"no results/paper folder at or above {here}")
 
+# %% ../nbs/12_results.ipynb #514561d9
 def paper_tables(paper_dir=None) -> list[str]:
     "Stems of the paper CSVs available (e.g. 'table1_reward_shaping')."
     d = Path(paper_dir) if paper_dir else find_results_dir() / "paper"
     return sorted(p.stem for p in d.glob("*.csv"))
 
+# %% ../nbs/12_results.ipynb #f209a630
 def paper_table(name: str, paper_dir=None) -> pd.DataFrame:
     """The paper's numbers for one artefact, `results/paper/<name>.csv` ('table1' matches 'table1_*'); key columns
     (scale, method, data, level, algorithm) are read as strings; empty cells are NaN (the paper gives no number).
@@ -519,6 +546,7 @@ def paper_table(name: str, paper_dir=None) -> pd.DataFrame:
     return pd.read_csv(hits[0], dtype={k: str for k in ("scale", "method", "data", "level", "algorithm")},
                        keep_default_na=False, na_values=[""])
 
+# %% ../nbs/12_results.ipynb #3dcfcc84
 def paper_metrics(records: pd.DataFrame, protocol: str = "official") -> pd.DataFrame:
     "`records` (from `load_records`) with the paper's metric columns added: cs_micro … success in percent (x100)."
     out = records.copy()
@@ -546,7 +574,9 @@ def side_by_side(ours: pd.DataFrame, paper: pd.DataFrame, keys: Sequence[str], m
     if metrics is None:
         metrics = [c for c in paper.columns if c not in keys and pd.api.types.is_numeric_dtype(paper[c])]
     P, O = paper.copy(), ours.copy()
-    for k in keys: P[f"_k_{k}"] = P[k].map(_norm); O[f"_k_{k}"] = O[k].map(_norm)
+    for k in keys:
+        P[f"_k_{k}"] = P[k].map(_norm)
+        O[f"_k_{k}"] = O[k].map(_norm)
     kk = [f"_k_{k}" for k in keys]
     have = [m for m in metrics if m in O.columns]
     for m in have: O[m] = pd.to_numeric(O[m], errors="coerce")
@@ -565,7 +595,8 @@ def side_by_side(ours: pd.DataFrame, paper: pd.DataFrame, keys: Sequence[str], m
         rows.append(row)
     for _, prow in P.iterrows():
         key = tuple(prow[kk]) if len(kk) > 1 else prow[kk[0]]
-        seen.add(key); add(tuple(prow[keys]), key, prow)
+        seen.add(key)
+        add(tuple(prow[keys]), key, prow)
     if extra_rows:
         for key in ours_mean.index:
             if key in seen: continue
@@ -589,15 +620,18 @@ def markdown_table(df: pd.DataFrame, digits: int | None = None, index: bool = Fa
     body = ["| " + " | ".join(esc(_cell(v, digits)) for v in row) + " |" for row in d.itertuples(index=False, name=None)]
     return "\n".join([head, sep, *body]) + "\n"
 
+# %% ../nbs/12_results.ipynb #107ed753
 def save_table(df: pd.DataFrame, path, digits: int | None = None, index: bool = False, title: str | None = None) -> tuple[Path, Path]:
     """Write `df` as `path.md` (optional `# title` line, then `markdown_table`) and `path.csv` (pandas, '\\n' line
     ends, NaN empty, `digits` decimals). `path` may carry a suffix (ignored). Same input -> same bytes. Returns (md, csv)."""
-    base = Path(path); base = base.with_suffix("") if base.suffix in (".md", ".csv") else base
+    base = Path(path)
+    base = base.with_suffix("") if base.suffix in (".md", ".csv") else base
     md = (f"# {title}\n\n" if title else "") + markdown_table(df, digits, index)
     buf = io.StringIO()
     df.to_csv(buf, index=index, lineterminator="\n", float_format=None if digits is None else f"%.{digits}f")
     return (write_atomic(base.with_name(base.name + ".md"), md), write_atomic(base.with_name(base.name + ".csv"), buf.getvalue()))
 
+# %% ../nbs/12_results.ipynb #cd967f57
 def figure_bytes(fig, fmt: str = "png", dpi: int | None = 150) -> bytes:
     "Render a matplotlib figure to bytes deterministically ('png' | 'svg'; see the text above). Raises ValueError for other formats."
     import matplotlib as mpl
@@ -610,6 +644,7 @@ def figure_bytes(fig, fmt: str = "png", dpi: int | None = 150) -> bytes:
     else: raise ValueError(f"unsupported figure format {fmt!r}: png or svg")
     return buf.getvalue()
 
+# %% ../nbs/12_results.ipynb #9e8dcbf4
 def save_figure(fig, path, formats: Sequence[str] | None = None, dpi: int | None = 150) -> list[Path]:
     """Write `fig` deterministically: to `path` in its suffix's format, or (no suffix / `formats` given) to
     `path.<fmt>` for each of `formats` (default png and svg). Returns the written paths."""

@@ -16,7 +16,7 @@ from typing import Callable, Mapping
 # %% auto #0
 __all__ = ['FORMAT_ERROR', 'COMPONENTS', 'ZERO', 'REWARDS', 'CURRICULUM', 'SCHEDULES', 'REWARD_NAMES', 'CURRICULUM_EPOCHS',
            'is_scorable', 'reward_components', 'sum_reward', 'macro_reward', 'success_reward', 'reward_name_at',
-           'reward', 'epoch_from_trainer_state', 'reward_fn', 'curriculum_epoch', 'curriculum_epoch_from_trainer_state']
+           'reward', 'epoch_from_trainer_state', 'curriculum_epoch', 'curriculum_epoch_from_trainer_state', 'reward_fn']
 
 # %% ../nbs/03_rewards.ipynb #5c26784f
 class _FormatError:
@@ -47,7 +47,9 @@ def _check_verdict(result):
         raise TypeError(f"a reward needs the evaluator's verdict (a PlanResult or a dict with {_VERDICT_FIELDS[:2]}), "
                         f"None or FORMAT_ERROR; got {type(result).__name__} {result!r}"[:300])
 
-def is_scorable(result) -> bool:
+def is_scorable(
+    result, # an evaluator verdict, None or FORMAT_ERROR
+) -> bool:
     """True iff `result` is a verdict on a delivered plan (not None / FORMAT_ERROR / delivered=False / crash set).
     Raises TypeError for anything that is not a verdict (a string, a number, an object without evaluator fields)."""
     _check_verdict(result)
@@ -56,7 +58,9 @@ def is_scorable(result) -> bool:
 
 
 # %% ../nbs/03_rewards.ipynb #8fd1ebb3
-def reward_components(result) -> dict:
+def reward_components(
+    result, # a `PlanResult` (or dict), None or FORMAT_ERROR
+) -> dict:
     """The five sub-scores as floats {cs_micro, cs_macro, hard_micro, hard_macro, success}, each in [0, 1].
     `result`: a `PlanResult` (or a dict with its field names); `None`, `FORMAT_ERROR`, a verdict with
     `delivered=False` or with `crash` set -> all 0.
@@ -79,15 +83,23 @@ def reward_components(result) -> dict:
     return out
 
 # %% ../nbs/03_rewards.ipynb #7ecf1bd7
-def sum_reward(c: dict) -> float:
+def sum_reward(
+    c: dict, # the five sub-scores (`reward_components`)
+) -> float:
     "Sum (0-5): the five sub-scores of `reward_components` added (Sec. 3: the densest signal)."
     return sum(c[k] for k in COMPONENTS)
 
-def macro_reward(c: dict) -> float:
+# %% ../nbs/03_rewards.ipynb #b571a87e
+def macro_reward(
+    c: dict, # the five sub-scores (`reward_components`)
+) -> float:
     "Macro (0-3): commonsense macro + hard macro + success (Sec. 3: all-or-nothing per constraint family)."
     return c["cs_macro"] + c["hard_macro"] + c["success"]
 
-def success_reward(c: dict) -> float:
+# %% ../nbs/03_rewards.ipynb #d025bb40
+def success_reward(
+    c: dict, # the five sub-scores (`reward_components`)
+) -> float:
     "Success (0/1): the plan passes every commonsense and hard check (Sec. 3: the benchmark's final pass)."
     return c["success"]
 
@@ -103,7 +115,10 @@ def _check_epoch(epoch):
         raise ValueError(f"curriculum rewards need a 1-based integer epoch, got {epoch!r}")
     return int(epoch)
 
-def reward_name_at(epoch: int, schedule: Mapping[int, str] | Callable[[int], str] | None = None) -> str:
+def reward_name_at(
+    epoch: int,                                                       # 1-based training epoch
+    schedule: Mapping[int, str] | Callable[[int], str] | None = None, # {first epoch: reward name} or a function; default `CURRICULUM`
+) -> str:
     """The reward name ('sum' | 'macro' | 'success') a curriculum `schedule` (default `CURRICULUM`) over `REWARDS` uses in 1-based
     `epoch`. Raises ValueError for a non-integer or < 1 epoch, a schedule not starting at 1, or an unknown name."""
     epoch = _check_epoch(epoch)
@@ -118,8 +133,12 @@ def reward_name_at(epoch: int, schedule: Mapping[int, str] | Callable[[int], str
 
 
 # %% ../nbs/03_rewards.ipynb #6b5c30fc
-def reward(result, name: str = "sum", epoch: int | None = None,
-           schedule: Mapping[int, str] | Callable[[int], str] | None = None) -> float:
+def reward(
+    result,                                                           # the evaluator's verdict on the rollout's plan
+    name: str = "sum",                                                # a key of `REWARDS` or `SCHEDULES`
+    epoch: int | None = None,                                         # 1-based epoch (needed by a schedule)
+    schedule: Mapping[int, str] | Callable[[int], str] | None = None, # overrides the registered schedule
+) -> float:
     """Scalar reward of one rollout. `result`: the evaluator's verdict on its plan (`PlanResult` or dict), `None`
     or `FORMAT_ERROR` (-> 0.0). `name`: a key of `REWARDS` ('sum' 0-5, 'macro' 0-3, 'success' 0/1) or of `SCHEDULES`
     ('curriculum': needs the 1-based `epoch`; `schedule` overrides the registered one). Raises ValueError for an
@@ -135,14 +154,47 @@ def reward(result, name: str = "sum", epoch: int | None = None,
     return REWARDS[name](reward_components(result))
 
 # %% ../nbs/03_rewards.ipynb #46f7e3ba
-def epoch_from_trainer_state(state) -> int:
+def epoch_from_trainer_state(
+    state, # a `transformers.TrainerState`
+) -> int:
     """1-based training epoch from a `transformers.TrainerState` (its `epoch` is 0-based fractional progress,
     None before training: epoch 1). E.g. 0.0-0.999 -> 1, 1.0-1.999 -> 2."""
     e = getattr(state, "epoch", None)
     return 1 if e is None else int(math.floor(float(e) + 1e-9)) + 1
 
-def reward_fn(name: str = "sum", schedule: Mapping[int, str] | Callable[[int], str] | None = None,
-              result_key: str = "eval_result") -> Callable[..., list[float]]:
+# %% ../nbs/03_rewards.ipynb #24f9a4b9
+CURRICULUM_EPOCHS = 5  # the paper's curriculum spans 5 epochs (App. C.2)
+
+def curriculum_epoch(
+    step: int,                       # 0-based optimiser step
+    total_steps: int,                # steps of the whole run
+    epochs: int = CURRICULUM_EPOCHS, # epochs of the schedule (the paper's 5)
+) -> int:
+    """The 1-based curriculum epoch of 0-based optimiser step `step` of a run of `total_steps` steps: the paper's
+    `epochs`-epoch schedule stretched over the whole run, `min(epochs, floor(epochs * step / total_steps) + 1)`.
+    Equals the true epoch when an epoch is total_steps / epochs steps (the paper's 155 = 5 x 31). Raises ValueError
+    for `total_steps` < 1 or `step` < 0."""
+    if isinstance(total_steps, bool) or int(total_steps) != total_steps or total_steps < 1:
+        raise ValueError(f"total_steps must be a positive integer, got {total_steps!r}")
+    if int(step) != step or step < 0: raise ValueError(f"step must be a non-negative integer, got {step!r}")
+    return min(epochs, int(step) * epochs // int(total_steps) + 1)
+
+# %% ../nbs/03_rewards.ipynb #f1810db4
+def curriculum_epoch_from_trainer_state(
+    state,                           # a `transformers.TrainerState`
+    epochs: int = CURRICULUM_EPOCHS, # epochs of the schedule (the paper's 5)
+) -> int:
+    """`curriculum_epoch(state.global_step, state.max_steps)` for a `transformers.TrainerState` (1 before training,
+    when `max_steps` is not set yet)."""
+    total = getattr(state, "max_steps", 0) or 0
+    return 1 if total < 1 else curriculum_epoch(min(getattr(state, "global_step", 0) or 0, total - 1), total, epochs)
+
+# %% ../nbs/03_rewards.ipynb #3835b1ba
+def reward_fn(
+    name: str = "sum",                                                # a key of `REWARDS` or `SCHEDULES`
+    schedule: Mapping[int, str] | Callable[[int], str] | None = None, # overrides the registered schedule
+    result_key: str = "eval_result",                                  # the kwarg holding the verdicts
+) -> Callable[..., list[float]]:
     """A TRL-style reward function `f(completions, **kwargs) -> list[float]` computing `reward(r, name, epoch,
     schedule)` for each verdict `r` in `kwargs[result_key]` (aligned with `completions`; `None`/`FORMAT_ERROR`
     entries give 0.0). Under 'curriculum' the epoch is `kwargs['epoch']` (int or per-sample list) or else taken
@@ -165,22 +217,3 @@ def reward_fn(name: str = "sum", schedule: Mapping[int, str] | Callable[[int], s
         return [reward(r, name, epoch=e, schedule=schedule) for r, e in zip(results, epochs)]
     f.__name__ = f"{str(name).lower()}_reward"
     return f
-
-# %% ../nbs/03_rewards.ipynb #24f9a4b9
-CURRICULUM_EPOCHS = 5  # the paper's curriculum spans 5 epochs (App. C.2)
-
-def curriculum_epoch(step: int, total_steps: int, epochs: int = CURRICULUM_EPOCHS) -> int:
-    """The 1-based curriculum epoch of 0-based optimiser step `step` of a run of `total_steps` steps: the paper's
-    `epochs`-epoch schedule stretched over the whole run, `min(epochs, floor(epochs * step / total_steps) + 1)`.
-    Equals the true epoch when an epoch is total_steps / epochs steps (the paper's 155 = 5 x 31). Raises ValueError
-    for `total_steps` < 1 or `step` < 0."""
-    if isinstance(total_steps, bool) or int(total_steps) != total_steps or total_steps < 1:
-        raise ValueError(f"total_steps must be a positive integer, got {total_steps!r}")
-    if int(step) != step or step < 0: raise ValueError(f"step must be a non-negative integer, got {step!r}")
-    return min(epochs, int(step) * epochs // int(total_steps) + 1)
-
-def curriculum_epoch_from_trainer_state(state, epochs: int = CURRICULUM_EPOCHS) -> int:
-    """`curriculum_epoch(state.global_step, state.max_steps)` for a `transformers.TrainerState` (1 before training,
-    when `max_steps` is not set yet)."""
-    total = getattr(state, "max_steps", 0) or 0
-    return 1 if total < 1 else curriculum_epoch(min(getattr(state, "global_step", 0) or 0, total - 1), total, epochs)

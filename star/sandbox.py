@@ -32,6 +32,7 @@ def data_dir() -> Path:
     "Folder of the packaged TravelPlanner data (`star/data/travelplanner`, found by `star.paths.data_path`)."
     return data_path('travelplanner')
 
+# %% ../nbs/00_sandbox.ipynb #b740cefa
 EMBEDDED_DB_DIR = data_dir() / 'database'
 
 #: Where each table may live inside a database folder: the official TravelPlanner layout first, then the flat
@@ -106,7 +107,8 @@ def read_table(path, cache_dir=None) -> tuple[pd.DataFrame, pa.Table]:
     if cached is not None:
         cached.parent.mkdir(parents=True, exist_ok=True)
         tmp = cached.with_suffix(f'.tmp{os.getpid()}')
-        pq.write_table(t, tmp); os.replace(tmp, cached)
+        pq.write_table(t, tmp)
+        os.replace(tmp, cached)
     return df, t
 
 # %% ../nbs/00_sandbox.ipynb #35c29305
@@ -267,6 +269,7 @@ def cells(self: _FlightIndex, col: str, rows) -> list:
     "Values of column `col` at row ids `rows` (general path only)."
     return self.table.column(col).take(pa.array(rows, type=pa.int64())).to_pylist()
 
+# %% ../nbs/00_sandbox.ipynb #2e94c5b9
 @patch
 def filter(self: _FlightIndex, dep, dest, date):
     """Row ids (file order) selected by the reference's three successive `==` filters for ANY JSON values,
@@ -312,7 +315,9 @@ class _DistanceIndex:
         "(duration, distance, driving cost, taxi cost) of row i; costs None for an empty cell."
         dur, dist = self.durations[i], self.distances[i]
         if _isnull(dur) or _isnull(dist) or dur == '' or dist == '': return (None, None, None, None)
-        try: v = km_value(dist); return (dur, dist, int(v * 0.05), int(v))
+        try:
+            v = km_value(dist)
+            return (dur, dist, int(v * 0.05), int(v))
         except Exception as e: return (dur, dist, e, e)
 
     def row(self, origin, destination) -> int | None:
@@ -431,6 +436,7 @@ class Tool:
         except Exception as e: return f'Tool calling error: {e}'
     def __repr__(self): return f'{self.name}({self.db.key})'
 
+# %% ../nbs/00_sandbox.ipynb #600b609d
 class SearchFlight(Tool):
     "SearchFlight(departure, destination, date): flights on one route and day, in file order."
     name = 'SearchFlight'
@@ -482,10 +488,12 @@ class SearchAccommodation(_CityTool):
     "SearchAccommodation(city): listings of the city (rows with any empty cell dropped), file order."
     name = 'SearchAccommodation'
 
+# %% ../nbs/00_sandbox.ipynb #a40f6f2c
 class SearchRestaurant(_CityTool):
     "SearchRestaurant(city): restaurants of the city, file order."
     name = 'SearchRestaurant'
 
+# %% ../nbs/00_sandbox.ipynb #0ccd4446
 class SearchAttraction(_CityTool):
     "SearchAttraction(city): attractions of the city, file order."
     name = 'SearchAttraction'
@@ -523,6 +531,7 @@ class ToolCall(NamedTuple):
     arguments: Any = None
     error: str | None = None
 
+# %% ../nbs/00_sandbox.ipynb #978d46c2
 def parse_tool_call(text: str) -> ToolCall | None:
     """The first tool call of an assistant reply, parsed as the reference ReAct loop does (`react_agent.py`):
     None unless the text contains both `<tool_call>` and `</tool_call>`; else the stripped text after the first
@@ -539,6 +548,7 @@ def wrap_response(text: str) -> str:
     "The user message the reference loop appends: `<tool_response>\\n{text}</tool_response>`."
     return f'<tool_response>\n{text}</tool_response>'
 
+# %% ../nbs/00_sandbox.ipynb #7873fe09
 def failure_message(tool_name) -> str:
     "The paper's injected failure (Sec. 4.6 / Fig. 6), the complete user message."
     return f'<tool_response> Error: Current tool {tool_name} is not available. </tool_response>'
@@ -548,7 +558,9 @@ def valid_text(s: str) -> str:
     """`s` as valid Unicode (encodable as UTF-8): a surrogate pair written as two code points becomes its character,
     a lone surrogate U+FFFD; any other text is returned unchanged (the same object)."""
     if s.isascii(): return s
-    try: s.encode("utf-8"); return s
+    try:
+        s.encode("utf-8")
+        return s
     except UnicodeEncodeError: return s.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 # %% ../nbs/00_sandbox.ipynb #3bc061cd
@@ -603,6 +615,7 @@ class Sandbox:
 
     def __setstate__(self, s):
         self.__init__(s['db'], s['failure_rate'], s['seed'])
-        self._rng.setstate(s['rng']); self.n_calls, self.n_failures = s['n_calls'], s['n_failures']
+        self._rng.setstate(s['rng'])
+        self.n_calls, self.n_failures = s['n_calls'], s['n_failures']
 
     def __repr__(self): return f'Sandbox({self.db.key}, failure_rate={self.failure_rate}, seed={self.seed})'

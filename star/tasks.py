@@ -131,15 +131,18 @@ def read_jsonl(path) -> list[dict]:
     from star.results import read_jsonl as _read
     return _read(path)
 
+# %% ../nbs/01_tasks.ipynb #78ff73aa
 def load_jsonl_tasks(path, split: str | None = None) -> list[Task]:
     """Tasks from a user `.jsonl`/`.jsonl.gz` file of HF-style rows (or `save_jsonl_tasks` output; Agent-STAR's
     synthetic files have this format). `split` defaults to the file stem; `idx` to the line number (0-based)."""
     name = split or Path(path).name.split(".")[0]
     return [Task.from_dict(r, split=name, idx=i) for i, r in enumerate(read_jsonl(path))]
 
+# %% ../nbs/01_tasks.ipynb #845b4431
 def save_jsonl_tasks(tasks: Iterable[Task], path) -> Path:
     "Write tasks as JSON lines (`to_dict()`, parsed values); gzip when `path` ends in `.gz`. Returns the path."
-    path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
     op = gzip.open(path, "wt", encoding="utf-8") if path.suffix == ".gz" else open(path, "w", encoding="utf-8")
     with op as f:
         for t in tasks: f.write(json.dumps(t.to_dict(), ensure_ascii=False) + "\n")
@@ -149,7 +152,7 @@ def save_jsonl_tasks(tasks: Iterable[Task], path) -> Path:
 class DatasetUnavailable(RuntimeError):
     "A remote dataset could not be fetched (offline, no cache, or unknown name)."
 
-
+# %% ../nbs/01_tasks.ipynb #050f82e8
 TRAVELPLANNER_HF = "osunlp/TravelPlanner"
 AGENT_STAR_HF = "xxwu/Agent-STAR-TravelDataset"
 AGENT_STAR_FILES = {"total_17k": "TravelTotal_17K.jsonl", "mixed_1k": "Travel_Mixed_1K_RL.jsonl",
@@ -168,7 +171,7 @@ def load_hf_tasks(split: str = "test", repo: str = TRAVELPLANNER_HF) -> list[Tas
             f"Offline, use load_tasks('train'|'validation') (embedded) or load_jsonl_tasks(path).") from e
     return [Task.from_dict(dict(r), split=split, idx=i) for i, r in enumerate(ds)]
 
-
+# %% ../nbs/01_tasks.ipynb #e31e058c
 def load_agent_star_tasks(name: str = "mixed_1k", repo: str = AGENT_STAR_HF) -> list[Task]:
     """Agent-STAR synthetic queries: `name` is a key of `AGENT_STAR_FILES` (e.g. 'total_17k', 'mixed_1k',
     'hard_1k') or a file name in `repo`. Downloads with `huggingface_hub.hf_hub_download` (cached).
@@ -217,11 +220,13 @@ def constraint_signature(t: Task) -> str:
     "The set local constraints as one label, e.g. 'house rule+room type+transportation' ('budget only' if none)."
     return "+".join(t.constraints) or "budget only"
 
+# %% ../nbs/01_tasks.ipynb #da89c0bc
 def level_counts(tasks: Iterable[Task]) -> dict:
     "Number of tasks per level, in `LEVELS` order (levels with 0 tasks included)."
     c = Counter(t.level for t in tasks)
     return {l: c.get(l, 0) for l in LEVELS}
 
+# %% ../nbs/01_tasks.ipynb #19631fce
 def describe_tasks(tasks: Sequence[Task]):
     """Per-level statistics as a pandas DataFrame (index = level): n, people_number range, share of each local
     constraint, days and visiting_city_number distributions, median budget."""
@@ -252,13 +257,17 @@ def mix_counts(n: int, ratio: Sequence[float] = (4, 3, 3)) -> dict:
         counts[i] += 1
     return dict(zip(LEVELS, counts))
 
+# %% ../nbs/01_tasks.ipynb #15000f0d
 def dedupe_tasks(tasks: Iterable[Task]) -> list[Task]:
     "Tasks with distinct `Task.key` (first occurrence kept, order preserved)."
     seen, out = set(), []
     for t in tasks:
-        if t.key not in seen: seen.add(t.key); out.append(t)
+        if t.key not in seen:
+            seen.add(t.key)
+            out.append(t)
     return out
 
+# %% ../nbs/01_tasks.ipynb #81b0b1eb
 def _keys(tasks) -> set:
     return {t.key if isinstance(t, Task) else normalize_query(t) for t in (tasks or ())}
 
@@ -306,6 +315,7 @@ def quantity_subsets(pool: Iterable[Task], sizes: Sequence[int] = (100, 200, 500
             out[size] = base_set + more
     return out
 
+# %% ../nbs/01_tasks.ipynb #436a3edf
 def split_pools(pool: Iterable[Task], n_sft: int, n_rl: int, seed: int = 0, sft_ratio: Sequence[float] | None = None,
                 rl_ratio: Sequence[float] | None = (4, 3, 3)) -> tuple[list[Task], list[Task]]:
     """Disjoint (sft, rl) query sets: `n_sft` queries for the teacher / SFT stage, then `n_rl` RL prompts drawn from

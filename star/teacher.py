@@ -48,6 +48,7 @@ def observation_text(message: str) -> str:
     m = _WRAP.match(message)
     return m.group(1) if m else message
 
+# %% ../nbs/07_teacher.ipynb #943edfa7
 def read_observation(tool: str, text: str) -> list[dict]:
     """Entries of one tool observation (reference output format, `tests/fixtures/travelplanner/README.md`) as
     dicts, in the order shown: flights {number, price, dep_time, arr_time, elapsed, distance}, accommodations
@@ -72,6 +73,7 @@ def city_name(s: str) -> str:
     "City without the `(State)` suffix the gold multi-city plans use: 'Moab(Utah)' -> 'Moab'."
     return _STATE_SUFFIX.sub("", s.strip()).strip()
 
+# %% ../nbs/07_teacher.ipynb #0a23f28b
 def split_entity(value: str) -> tuple[str, str] | None:
     "'Name, City' -> (name, city) splitting at the last ', ' (names may contain commas); '-'/'' -> None."
     value = (value or "").strip()
@@ -79,7 +81,7 @@ def split_entity(value: str) -> tuple[str, str] | None:
     name, sep, city = value.rpartition(", ")
     return (name.strip(), city_name(city)) if sep else (value, "")
 
-
+# %% ../nbs/07_teacher.ipynb #c8789bea
 @dataclass
 class Leg:
     "One transport leg of a plan: mode 'flight' | 'self-driving' | 'taxi' | 'unknown'."
@@ -91,12 +93,12 @@ class Leg:
     number: str | None = None   # flight number
     text: str = ""
 
-
+# %% ../nbs/07_teacher.ipynb #ddacafb3
 def plan_days(plan: list[dict]) -> list[dict]:
     "Non-empty days of a structured plan in STAR's schema (`canonical_plan`, padding `{}` days dropped)."
     return [d for d in canonical_plan(plan) if d and any(v not in ("", "-") for k, v in d.items() if k != "days")]
 
-
+# %% ../nbs/07_teacher.ipynb #8bf10134
 def plan_legs(plan: list[dict], dates: list[str] | None = None) -> list[Leg]:
     "Transport legs of a plan in day order (TravelPlanner transportation strings); `dates[i]` is day i+1's date."
     legs = []
@@ -280,7 +282,8 @@ def _stays(self: _Oracle, city):
     out = {}
     for k, day, name, c in self.ents:
         if k == "accommodation" and c == city:
-            n, d0 = out.get(name, (0, day)); out[name] = (n + 1, d0)
+            n, d0 = out.get(name, (0, day))
+            out[name] = (n + 1, d0)
     return [(name, n, d0) for name, (n, d0) in out.items()]
 
 # %% ../nbs/07_teacher.ipynb #5b19f5b8
@@ -314,7 +317,8 @@ def _read_explore(self: _Oracle, s, entries, obs):
                 f"({_usd(e['price'] * self.people)} for {_people(self.people)}).")
     mode = "self-driving" if s.args["mode"] == "driving" else "taxi"
     if not entries: return f"{mode.capitalize()} is not an option here: \"{_gist(obs)}\""
-    e = entries[0]; total, unit = self._ground_total(mode, e)
+    e = entries[0]
+    total, unit = self._ground_total(mode, e)
     self.alt[leg.day] = (mode, total)
     return (f"{mode.capitalize()} from {leg.org} to {leg.dest} would take {e['duration']} ({e['distance']}) at "
             f"{unit}, {_usd(total)} for {_people(self.people)}.")
@@ -333,7 +337,8 @@ def _read_leg(self: _Oracle, s, entries, obs):
                 f" -- {_usd(total)} for {_people(self.people)}.")
     else:
         if not entries: return f"The distance tool gives no route (\"{_gist(obs)}\")."
-        e = entries[0]; total, unit = self._ground_total(leg.mode, e)
+        e = entries[0]
+        total, unit = self._ground_total(leg.mode, e)
         units = math.ceil(self.people / (5 if leg.mode == "self-driving" else 4))
         text = (f"{leg.mode.capitalize()} from {leg.org} to {leg.dest} takes {e['duration']} over {e['distance']}, "
                 f"{unit}; {_people(self.people)} need {_plural(units, 'car' if leg.mode == 'self-driving' else 'taxi')}, "
@@ -356,7 +361,9 @@ def _read_accommodation(self: _Oracle, s, entries, obs):
     parts = []
     for name, nights, d0 in self._stays(s.city):
         e = by.get(name)
-        if e is None: parts.append(f"{name} is not in the results."); continue
+        if e is None:
+            parts.append(f"{name} is not in the results.")
+            continue
         rooms = math.ceil(self.people / max(e["maximum_occupancy"], 1))
         total = e["price"] * rooms * nights
         self.costs["accommodation"] += total
@@ -378,7 +385,9 @@ def _read_restaurants(self: _Oracle, s, entries, obs):
     parts, total = [], 0.0
     for d, k, n in uses:
         e = by.get(n)
-        if e is None: parts.append(f"day {d} {k}: {n} (not in the results)"); continue
+        if e is None:
+            parts.append(f"day {d} {k}: {n} (not in the results)")
+            continue
         total += e["cost"] * self.people
         parts.append(f"day {d} {k}: {n} ({_usd(e['cost'])}, {e['cuisines']})")
         for c in self.cuisines:
@@ -488,6 +497,7 @@ def openai_chat(base_url: str, model: str, api_key_env: str | None = "OPENAI_API
     generate.endpoint = ep
     return generate
 
+# %% ../nbs/07_teacher.ipynb #c4f32662
 def llm_solve(task, generate: Callable[[list[dict]], str], sandbox=None, max_turns: int = 60,
               teacher: str = "llm", **rollout_kw) -> Trajectory:
     """The paper's LLM teacher (Sec. 4.1, App. C.2: DeepSeek-V3.2-Exp-Thinking prompted with the App. E system
@@ -516,7 +526,7 @@ def accept(traj: Trajectory | None, task, protocol: str = "official", formatter:
         return False, f"not success: {bad[0]} ({r.reasons.get(bad[0], '')})" if bad else f"not success: {r.crash or 'evaluator'}"
     return True, "ok"
 
-
+# %% ../nbs/07_teacher.ipynb #a739da8f
 @dataclass
 class SFTSet:
     "Result of `build_sft_set`: kept trajectories, one (task_id, reason) per task, and where the JSONL went."
@@ -528,17 +538,20 @@ class SFTSet:
         "Counts of rejection reasons (the text before the first ':')."
         return Counter(r.split(":")[0] for _, r in self.verdicts if r != "ok")
 
+# %% ../nbs/07_teacher.ipynb #7b588304
 def _open_w(path: Path):
     return gzip.open(path, "wt", encoding="utf-8") if path.suffix == ".gz" else open(path, "w", encoding="utf-8")
 
 
 def write_sft_jsonl(trajectories: Iterable[Trajectory], path) -> Path:
     "Write chat-format SFT records `{\"messages\": […], \"meta\": {…}}`, one per line (gzip if `.gz`). Returns the path."
-    path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
     with _open_w(path) as f:
         for t in trajectories: f.write(json.dumps(t.to_json(), ensure_ascii=False) + "\n")
     return path
 
+# %% ../nbs/07_teacher.ipynb #d9d43a81
 def read_sft_jsonl(path) -> list[Trajectory]:
     """Read a file written by `write_sft_jsonl` back into Trajectories (`star.results.read_jsonl`: a last line cut
     short by an interrupted write is dropped with a warning)."""
@@ -558,7 +571,8 @@ def build_sft_set(tasks, trajectories: list | None = None, teacher: Callable | N
     if trajectories is not None and len(trajectories) != len(tasks): raise ValueError("trajectories must align with tasks")
     it = range(len(tasks))
     if progress:
-        from tqdm.auto import tqdm; it = tqdm(it)
+        from tqdm.auto import tqdm
+        it = tqdm(it)
     kept, verdicts = [], []
     for i in it:
         task = tasks[i]
@@ -582,6 +596,7 @@ def trajectory_tokens(traj: Trajectory, tokenizer) -> int:
     if hasattr(ids, "keys"): ids = ids["input_ids"]
     return len(ids)
 
+# %% ../nbs/07_teacher.ipynb #e2eea68a
 def table8_stats(trajectories: Iterable[Trajectory], tokenizer):
     """The paper's Table 8 (App. C.2) for a set of trajectories: per level (meta 'level') and overall, the count,
     its share (%), the average tool calls, the average tokens of the whole chat (`trajectory_tokens`) and the
@@ -598,6 +613,7 @@ def table8_stats(trajectories: Iterable[Trajectory], tokenizer):
                                 "Avg. Tokens of Planning": round(g.plan.mean(), 1)}
     return pd.DataFrame.from_dict(out, orient="index")
 
+# %% ../nbs/07_teacher.ipynb #be8504a4
 def table8_compare(ours):
     "Paper Table 8 next to `ours` (`table8_stats` output): a DataFrame with columns (metric, 'paper'|'ours')."
     import pandas as pd

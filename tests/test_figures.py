@@ -136,7 +136,7 @@ def test_a_record_fills_exactly_its_cell(scratch, tmp_path):
     row = t1[(t1.scale == "3B") & (t1.method == "Macro")].iloc[0]
     assert (row.n_runs, row["success paper"], row["success ours"], row["cs_micro ours"]) == ("2", "48.2", "50.0", "91.0")
     assert (t1[~((t1.scale == "3B") & (t1.method == "Macro")) & t1.scale.isin(["1.5B", "3B", "7B"])]["success ours"] == "missing").all()
-    extra = t1[t1.scale == "tiny (validation)"].iloc[0]                          # not a test number: its own row
+    extra = t1[t1.scale == "tiny (validation, CPU scale)"].iloc[0]                          # not a test number: its own row
     assert (extra.method, extra["success paper"], extra["success ours"]) == ("Base", "—", "45.0")
     f7 = pd.read_csv(fig7(scratch, tmp_path, ABL)[0])
     assert f7[["panel", "series", "step"]].values.tolist() == [["Qwen2.5-3B", "Macro", s] for s in (1, 2, 3)]
@@ -170,3 +170,15 @@ def test_expected_records_are_ablation_jobs():
         recs = set(pd.read_csv(FIGURES / f"{stem}.csv", dtype=str, keep_default_na=False).record) - {""}
         assert recs and recs <= jobs, (stem, recs - jobs)
     assert parse_run("eval_test_rl_7B_arpo_sum_mixed1000_f0_s0")["algorithm"] == "ARPO"
+
+
+def test_cpu_scale_runs_are_drawn_as_ours(scratch, tmp_path):
+    "Any RL record at a scale the paper did not train (a later, longer TravelPlanner run) lands in the 'ours, CPU scale' row."
+    curve = [{"step": s, "reward": s / 20, "success": 0.0, "entropy": 0.1} for s in range(1, 17)]
+    save_record(new_record("rl_0.5B_grpo_curriculum_easy64_f0_s0", "rl", curve=curve), scratch)
+    f7 = pd.read_csv(fig7(scratch, tmp_path, ABL)[0])
+    assert f7.panel.unique().tolist() == ["ours, 0.5B, CPU scale: training reward"]
+    assert f7.step.tolist() == list(range(1, 17)) and (f7.series == "TravelPlanner, Curriculum (easy64, 16 steps)").all()
+    assert f7.value.tolist() == [s / 20 for s in range(1, 17)]
+    committed = pd.read_csv(FIGURES / "fig7_reward_curves.csv")   # the committed records: both CPU runs are drawn
+    assert set(committed.run) == {p.stem for p in RESULTS.glob("rl_0.5B_*.json")}
