@@ -22,8 +22,8 @@ from .results import job_name
 __all__ = ['NOTEBOOKS', 'KIND_OF', 'KERNEL_ARGS', 'RUN_HELP', 'FOLDER_ERRORS', 'notebooks_root', 'Param', 'notebook_parameters',
            'Job', 'Ablation', 'AblationError', 'load_ablation', 'validate_parameters', 'job_settings', 'same_setting',
            'record_status', 'is_done', 'select_jobs', 'plan', 'format_plan', 'execute', 'default_output',
-           'run_notebook', 'papermill_executor', 'ablate', 'collect', 'unreadable', 'option_type', 'build_parser',
-           'one_line', 'main']
+           'declared_parameters', 'run_notebook', 'papermill_executor', 'ablate', 'collect', 'unreadable',
+           'option_type', 'rl_parameters', 'build_parser', 'one_line', 'main']
 
 # %% ../nbs/14_cli.ipynb #ad7868d9
 NOTEBOOKS = {"synthesize": "nbs/synthesize.ipynb", "sft": "nbs/sft.ipynb", "rl": "nbs/rl.ipynb",
@@ -174,9 +174,9 @@ def validate_parameters(notebook: str, params: dict, root=None, paths: bool = Tr
     FileNotFoundError) naming the parameter and its value."""
     full = {k: p.default for k, p in notebook_parameters(notebook, root).items()} | dict(params)
     if notebook == "rl":
-        from star.rl_config import check_text, resolve_config, run_params
+        from star.rl_config import coerce, resolve_config, run_params
         p = run_params(full)                                                # `quick` and `extra` as the notebook applies them
-        check_text("results_dir", p.pop("results_dir", None), none=True)   # publication is checked by the run itself
+        if (rd := p.pop("results_dir", None)) is not None: coerce("results_dir", rd)   # publication: checked by the run
         if not paths: p.pop("pool", None)
         cfg = resolve_config(**{**p, "use_vllm": p.get("use_vllm") or False})
         if paths:                                                          # starting weights that are not there
@@ -188,8 +188,8 @@ def validate_parameters(notebook: str, params: dict, root=None, paths: bool = Tr
         check_sft_values(full)
     elif notebook == "evaluate":
         from star.evaluation import check_qa_parameters, resolve_checkpoint
-        from star.rl_config import check_int as _int
-        if full.get("n") is not None: _int("n", full["n"], 1)
+        from star.rl_config import coerce
+        if full.get("n") is not None: coerce("n", full["n"], "int", 1)
         if full.get("scale") is not None:
             from star.models import get_spec
             get_spec(full["scale"])
@@ -198,9 +198,9 @@ def validate_parameters(notebook: str, params: dict, root=None, paths: bool = Tr
         if paths: resolve_checkpoint(str(full["checkpoint"]), full.get("base_url"))
         check_qa_parameters(full, paths=paths)
     elif notebook == "synthesize":
-        from star.rl_config import check_int as _int
+        from star.rl_config import coerce
         for k in ("n_easy", "n_medium", "n_hard"):
-            if k in full and full[k] is not None: _int(k, full[k], 0)
+            if k in full and full[k] is not None: coerce(k, full[k], "int", 0)
 
 # %% ../nbs/14_cli.ipynb #e65e895c
 _WHERE = ("out_dir", "results_dir", "out_path", "api_key_env")   # where a run writes (or finds its key): not what it ran
@@ -344,15 +344,23 @@ def default_output(notebook: str, root) -> Path:
     return Path(root) / "runs" / "papermill" / f"{notebook}-{datetime.now(timezone.utc):%Y%m%d-%H%M%S}.ipynb"
 
 # %% ../nbs/14_cli.ipynb #9cb88f34
+def declared_parameters(notebook: str, root=None) -> set:
+    "The names a run notebook takes: its papermill parameters, and for 'rl' every `RLRunConfig` field (`nbs/rl.ipynb` reads them all)."
+    names = set(notebook_parameters(notebook, root))
+    if notebook == "rl":
+        from star.rl_config import RLRunConfig
+        names |= {f.name for f in __import__("dataclasses").fields(RLRunConfig)}
+    return names
+
 def run_notebook(notebook: str, parameters: dict, output=None, root=None, dry_run: bool = False, out=print,
                  stream=None) -> Path:
     """Run the run notebook `notebook` ('synthesize' | 'sft' | 'rl' | 'evaluate') with `parameters` (names checked
-    against `notebook_parameters`): prints the papermill command and where the executed copy goes (`output`, default
+    against `declared_parameters`): prints the papermill command and where the executed copy goes (`output`, default
     `default_output`), executes it unless `dry_run`, and returns the executed notebook's path. Raises ValueError for
     an undeclared parameter or a value the run would reject (`validate_parameters`, also with `dry_run`), papermill's
     PapermillExecutionError when a cell fails."""
     root = notebooks_root(root)
-    bad = sorted(set(parameters) - set(notebook_parameters(notebook, root)))
+    bad = sorted(set(parameters) - declared_parameters(notebook, root))
     if bad: raise ValueError(f"{NOTEBOOKS[notebook]} has no parameter(s) {bad}")
     validate_parameters(notebook, parameters, root)        # a bad value fails here, not minutes into the run
     output = Path(output) if output else default_output(notebook, root)
@@ -497,6 +505,7 @@ def _add_run_command(sub, name: str, root=None):
     try: params = notebook_parameters(name, root)
     except FileNotFoundError as e:
         return sub.add_parser(name, help=RUN_HELP[name], description=f"{RUN_HELP[name]}. Unavailable here: {e}")
+    if name == "rl": return _add_rl_command(sub)
     r = sub.add_parser(name, help=RUN_HELP[name], argument_default=argparse.SUPPRESS,
                        description=f"{RUN_HELP[name]}, executed with papermill; the executed copy goes to runs/. Options "
                                    f"are the notebook's parameters; only those given are passed.")
@@ -511,6 +520,25 @@ def _add_run_command(sub, name: str, root=None):
         "; for rl also the run plan, memory per GPU included (the notebook runs up to its plan: stop_after=config, "
         "in a temporary folder)" if name == "rl" else ""))
     return r
+
+
+def _add_rl_command(sub):
+    "`star rl`: the options of `star.rl_config.run_parser` (TRL's TrlParser: one per RLRunConfig field), `--config`, `--output`, `--dry-run`."
+    from star.rl_config import run_parser
+    r = sub.add_parser("rl", parents=[run_parser(add_help=False)], help=RUN_HELP["rl"],
+                       description=f"{RUN_HELP['rl']}, executed with papermill; the executed copy goes to runs/. Options are "
+                                   "RLRunConfig's fields (nbs/08a_rl_config.ipynb); only those given are passed.")
+    r.add_argument("--config", default=None, help="YAML of fields (configs/rl/*.yaml); the flags given win")
+    r.add_argument("--output", default=None, help="where the executed notebook goes (default: runs/papermill/rl-<UTC time>.ipynb)")
+    r.add_argument("--dry-run", action="store_true", default=False, help="print the papermill command and the run plan, "
+                   "memory per GPU included (the notebook runs up to its plan: stop_after=config, in a temporary folder)")
+    return r
+
+def rl_parameters(args) -> dict:
+    "The parameters of a parsed `star rl`: its `--config` YAML (`star.rl_config.parse_run_args`), then the flags given."
+    from star.rl_config import parse_run_args
+    given = {k: v for k, v in vars(args).items() if v is not None and k not in ("cmd", "output", "dry_run", "config")}
+    return {**(parse_run_args(["--config", args.config]) if args.config else {}), **given}
 
 
 def _launch(cmd: str, yaml_path, job: Job, results) -> None:
@@ -569,6 +597,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.cmd in NOTEBOOKS:
         params = {k: v for k, v in vars(args).items() if k not in ("cmd", "output", "dry_run")}
+        if args.cmd == "rl": params = rl_parameters(args)
         try:
             if args.cmd == "rl" and args.dry_run:   # the notebook prints its plan (and refuses one that cannot fit)
                 import tempfile

@@ -32,7 +32,8 @@ from .sft import OFFLINE_SFT_DATA, announce, build_sft_dataset, sft_run_record, 
 from .synthesis import synthesize_pool
 from .tasks import DatasetUnavailable, Task, dedupe_tasks, load_jsonl_tasks, load_tasks, make_mix, mix_counts
 from .rl_config import (ALGORITHMS, DATA_MIXES, QUICK, RUN_DEFAULTS, TASK_FAMILIES, RLRunConfig, default_run_name,
-                            load_family, pool_source, resolve_config, run_dtype, scale_defaults, trl_config)
+                            key_value_args, load_family, parse_run_args, pool_source, resolve_config, run_dtype, run_params,
+                            scale_defaults, trl_config)
 from .rewards import (FORMAT_ERROR, REWARD_NAMES, curriculum_epoch_from_trainer_state, epoch_from_trainer_state,
                           SCHEDULES, reward, reward_fn, reward_name_at)
 
@@ -1490,17 +1491,12 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
     return res
 
 # %% ../nbs/10_rl.ipynb #046861a4
-def parse_cli(argv: Sequence[str]) -> dict:
-    """{key: value} from `key=value` arguments; values are Python literals where they parse (`1000`, `0.05`, `True`,
-    `None`), else strings. Raises ValueError for an argument without '='."""
-    import ast
-    out = {}
-    for a in argv:
-        if "=" not in a: raise ValueError(f"expected key=value, got {a!r}")
-        k, v = a.split("=", 1)
-        try: out[k.strip().lstrip("-").replace("-", "_")] = ast.literal_eval(v)
-        except (ValueError, SyntaxError): out[k.strip().lstrip("-").replace("-", "_")] = v
-    return out
+def parse_cli(argv:Sequence[str], # `key=value` words and/or flags (`--config run.yaml` included)
+             ) -> dict:
+    """The `resolve_config` keywords of `python -m star.rl` arguments: `key=value` words become flags
+    (`star.rl_config.key_value_args`) parsed by the one run parser (`parse_run_args`: TRL's TrlParser), then
+    `run_params` applies `quick` and `extra` as the run notebook does."""
+    return run_params(parse_run_args(key_value_args(argv)))
 
 def main(argv: Sequence[str] | None = None) -> dict:
     """CLI entry: `train_rl(resolve_config(**parse_cli(argv)))` (argv default sys.argv[1:]). `stop_after=config` stops
