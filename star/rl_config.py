@@ -34,7 +34,9 @@ INIT_CHOICES = ("auto", "base", "sft")
 LOSS_TYPES = ("grpo", "dr_grpo", "dapo", "bnpo", "cispo", "sapo", "luspo", "vespo")   # TRL 1.16 GRPOConfig.loss_type
 TASK_FAMILIES = {"probe": "star.probe:FAMILY"}
 
-def load_family(name: str):
+# %% ../nbs/08a_rl_config.ipynb #e29deb32
+def load_family(name:str, # a key of `TASK_FAMILIES`, e.g. 'probe'
+               ):
     """The registered task family `name` (`TASK_FAMILIES`). Raises KeyError for an unknown name, ImportError if its
     module is missing."""
     import importlib
@@ -90,6 +92,7 @@ class _LossFields(_RunFields):
     formatter_prompt: str = "paper"         # ... 'paper' (App. E) | 'upstream' (Agent-STAR's FORMAT_PLANNING)
     formatter_cache: str | None = None      # ... reply cache folder (default runs/formatter_cache)
 
+# %% ../nbs/08a_rl_config.ipynb #345525e3
 @dataclass(frozen=True)
 class _ModelFields(_LossFields):
     lora: bool = False               # train LoRA adapters (CPU scales) instead of all weights
@@ -159,6 +162,7 @@ class RLRunConfig(_RolloutFields):
     def results_path(self) -> Path: return Path(self.results_dir or self.out_dir) / f"{self.run_name}.json"
     def to_dict(self) -> dict: return asdict(self)
 
+# %% ../nbs/08a_rl_config.ipynb #baa5d44a
 def field_docs(cls=RLRunConfig) -> dict[str, str | None]:
     "{field: its comment} of a config dataclass, its base classes' fields included (fastcore `docments` per class)."
     from fastcore.docments import docments
@@ -215,7 +219,9 @@ RUN_DEFAULTS.update({s: dict(RUN_DEFAULTS["paper"], vllm_gpu_memory_utilization=
 def _field_defaults() -> dict:
     return {f.name: f.default for f in dataclasses.fields(RLRunConfig) if f.default is not dataclasses.MISSING}
 
-def scale_defaults(scale: str) -> dict:
+# %% ../nbs/08a_rl_config.ipynb #a80eafdd
+def scale_defaults(scale:str, # a model scale of `star.models.REGISTRY` ('tiny', '0.5B', ..., '7B')
+                  ) -> dict:
     """Every default of a run at `scale` that no other parameter decides: `RLRunConfig`'s field defaults, then the
     scale's recipe (`get_spec(scale).rl`, `.inference`: App. C.2, C.3, D.5), then `RUN_DEFAULTS[scale]` (else
     `RUN_DEFAULTS['paper']`); `use_vllm` None (decided by `resolve_config`: where vLLM imports). Raises
@@ -231,7 +237,10 @@ def scale_defaults(scale: str) -> dict:
     d.update(RUN_DEFAULTS.get(spec.scale, RUN_DEFAULTS["paper"]), use_vllm=None)
     return d
 
-def defaults_table(scales=("tiny", "0.5B", "1.5B-offline", "1.5B", "3B", "7B"), fields=None):
+# %% ../nbs/08a_rl_config.ipynb #a80e754a
+def defaults_table(scales=("tiny", "0.5B", "1.5B-offline", "1.5B", "3B", "7B"), # the scales, one column each
+                   fields=None, # the rows to show (None: the fields whose defaults differ)
+                  ):
     "The per-scale defaults side by side: a pandas DataFrame, one row per field (default: those that differ), one column per scale."
     import pandas as pd
     df = pd.DataFrame({s: {k: str(v) for k, v in scale_defaults(s).items()} for s in scales})
@@ -245,8 +254,10 @@ def bad_value(k:str, # the parameter's name
     "The ValueError of parameter `k` whose value `v` is not `want`: `k must be <want>, got <v!r>`."
     return ValueError(f"{k} must be {want}, got {v!r}")
 
+# %% ../nbs/08a_rl_config.ipynb #147d0217
 _TRUTH = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
 
+# %% ../nbs/08a_rl_config.ipynb #147df959
 def _parse(v, kind: str):
     "`v` (or its text) as a `kind` ('int' | 'float' | 'bool' | 'str'); None where it is not one."
     t = os.fspath(v) if isinstance(v, os.PathLike) else v
@@ -257,6 +268,7 @@ def _parse(v, kind: str):
     if kind == "float": return float(t)
     return int(t) if float(t).is_integer() else None
 
+# %% ../nbs/08a_rl_config.ipynb #147d6169
 def _number(text: str):
     "An int or float from its text; None otherwise."
     for f in (int, float):
@@ -276,6 +288,7 @@ def _want(kind, lo=None, hi=None, open_lo=False, open_hi=False, also=(), choices
             for i, (b, o) in enumerate(((lo, open_lo), (hi, open_hi))) if b is not None]
     return " ".join(["a finite number", " and ".join(ends)]).strip()
 
+# %% ../nbs/08a_rl_config.ipynb #07d7beed
 def coerce(k:str, # the parameter's name, for the error
            v, # its value, or its text
            kind:str="str", # 'int' | 'float' | 'bool' | 'str'
@@ -298,6 +311,7 @@ def coerce(k:str, # the parameter's name, for the error
 # %% ../nbs/08a_rl_config.ipynb #5b2d7e10
 RUN_DTYPES = ("auto", "float32", "bfloat16")   # the precisions a run offers (its help lists them); float16 is not one
 
+# %% ../nbs/08a_rl_config.ipynb #5b2dae85
 def check_dtype(k:str, # the parameter's name
                 v, # a dtype name or alias ('bf16', 'fp32'), or None ('auto')
                ) -> str:
@@ -333,15 +347,18 @@ def _trip_days(v) -> tuple:
     if not td or not set(td) <= {3, 5, 7}: raise bad_value("trip_days", "among TravelPlanner's 3, 5, 7", v)
     return tuple(sorted(set(td)))
 
+# %% ../nbs/08a_rl_config.ipynb #1356ab3d
 def _key_env(v) -> str:
     "The NAME of the formatter key's environment variable; ValueError (without echoing it: it may be a key) otherwise."
     if isinstance(v, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", v): return v
     raise bad_value("formatter_key_env", "the NAME of an environment variable (never the key itself)", "<hidden>")
 
+# %% ../nbs/08a_rl_config.ipynb #135650e6
 SPECIAL = dict(scale=lambda v: get_spec(v).scale, dtype=lambda v: check_dtype("dtype", v), trip_days=_trip_days,
                formatter_key_env=_key_env)
 DERIVED = ("run_name", "out_dir", "use_vllm", "arpo_initial")   # None: filled by `_derived`
 
+# %% ../nbs/08a_rl_config.ipynb #13569def
 def field_value(k:str, # the field's name
                 ann:str, # its annotation: 'int', 'float | None', ...
                 v, # the value given, or its text
@@ -357,7 +374,9 @@ def field_value(k:str, # the field's name
 PAPER_POOLS = {"mixed": "mixed_1k", "easy": "easy_1k", "medium": "medium_1k", "hard": "hard_1k"}
 POOL_SUFFIXES = (".jsonl", ".jsonl.gz", ".json", ".parquet")
 
-def pool_source(pool: str) -> tuple:
+# %% ../nbs/08a_rl_config.ipynb #d307f56d
+def pool_source(pool:str, # a task file, 'agent_star:<name>' or 'hf:<owner>/<dataset>/<file>'
+               ) -> tuple:
     """Where the RL prompts `pool` come from: `("file", path)` for a local file of TravelPlanner rows (`POOL_SUFFIXES`;
     a relative path that is not found here is taken from the repository root); `("hub", repo, filename)` for
     'agent_star:<name>' -- the Agent-STAR release `star.tasks.AGENT_STAR_HF`, `<name>` a key of `AGENT_STAR_FILES`
@@ -382,16 +401,27 @@ def pool_source(pool: str) -> tuple:
     if not p.name.endswith(POOL_SUFFIXES): raise ValueError(f"pool {pool!r}: a task file ends in {', '.join(POOL_SUFFIXES)}")
     return ("file", str(p))
 
-def paper_pool(data: str, n_train: int) -> str | None:
+# %% ../nbs/08a_rl_config.ipynb #d307367c
+def paper_pool(data:str, # the run's level mix (a key of `PAPER_POOLS`) or a task family
+               n_train:int, # the run's RL prompts
+              ) -> str | None:
     "The release's prompts of a run with level mix `data` and `n_train` prompts (`PAPER_POOLS`); None for a task family."
     if data not in PAPER_POOLS: return None
     return f"agent_star:{PAPER_POOLS[data]}" if n_train <= 1000 else "agent_star:total_17k"
 
 # %% ../nbs/08a_rl_config.ipynb #ab4a09b0
-def default_run_name(scale, algorithm, reward, data, n_train, failure_rate, seed) -> str:
+def default_run_name(scale, # model scale
+                     algorithm, # 'grpo' | 'dapo' | 'arpo'
+                     reward, # reward or schedule name
+                     data, # level mix or task family
+                     n_train, # RL prompts
+                     failure_rate, # tool failure probability (0-1)
+                     seed, # run seed
+                    ) -> str:
     "`rl_<scale>_<algorithm>_<reward>_<data><n_train>_f<percent>_s<seed>`, e.g. `rl_3B_grpo_curriculum_mixed1000_f0_s0`."
     return f"rl_{scale}_{algorithm}_{reward}_{data}{n_train}_f{round(100 * failure_rate):g}_s{seed}"
 
+# %% ../nbs/08a_rl_config.ipynb #ab4a550c
 def _derived(c) -> dict:
     "What follows from other fields: init 'auto', the pool aliases, `use_vllm` None, ARPO's M, the run's name and folder."
     d = {}
@@ -403,6 +433,7 @@ def _derived(c) -> dict:
     name = c.run_name or default_run_name(c.scale, c.algorithm, c.reward, c.data, c.n_train, c.failure_rate, c.seed)
     return d | dict(run_name=name, out_dir=c.out_dir or f"runs/rl/{name}")
 
+# %% ../nbs/08a_rl_config.ipynb #ab4a104b
 def _check_across(c) -> None:
     "The checks that span fields: clip-higher, the batch and its PPO mini-batches, ARPO's M, the name, the pool, the LLM formatter."
     if c.epsilon_high < c.epsilon: raise bad_value("epsilon_high (clip-higher: >= epsilon)", f"a finite number >= {c.epsilon:g}", c.epsilon_high)
@@ -420,6 +451,7 @@ def _check_across(c) -> None:
 # %% ../nbs/08a_rl_config.ipynb #055efa1e
 _PARAMS = {f.name for f in dataclasses.fields(RLRunConfig)}
 
+# %% ../nbs/08a_rl_config.ipynb #055ec909
 def resolve_config(**params) -> RLRunConfig:
     """The `RLRunConfig` of a run from its parameters (`None`: the default): `scale_defaults(scale)`, then the task
     family's `run_defaults(scale)` when `data` names one, then `params`; `epochs` given wins over a default `max_steps`.
@@ -441,11 +473,11 @@ def resolve_config(**params) -> RLRunConfig:
     return cfg
 
 # %% ../nbs/08a_rl_config.ipynb #377f4bd5
-def run_dtype(cfg: RLRunConfig) -> DtypeChoice:
+def run_dtype(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+             ) -> DtypeChoice:
     """The compute precision of run `cfg` on this machine and why (`star.models.dtype_choice(None, cfg.dtype)`): the
     autocast dtype of training (TRL's `bf16`/`fp16`), the dtype of its vLLM engine and of HF-generate rollouts."""
     return dtype_choice(None, cfg.dtype)
-
 
 # %% ../nbs/08a_rl_config.ipynb #72eb56ab
 @dataclass(frozen=True)
@@ -456,7 +488,10 @@ class BatchSplit:
     accumulation: int           # micro-batches per optimiser step = per PPO mini-batch (TRL gradient_accumulation_steps)
     mini_batches: int           # PPO mini-batches per rollout batch = optimiser steps per pass over it
 
-def batch_split(cfg, processes: int = 1) -> BatchSplit:
+# %% ../nbs/08a_rl_config.ipynb #72eb1722
+def batch_split(cfg, # anything with batch_size, group_size, per_device_batch (and ppo_mini_batch_size)
+                processes:int=1, # training processes (ranks)
+               ) -> BatchSplit:
     """The micro-batching of run `cfg` (an `RLRunConfig`, or anything with batch_size, group_size, per_device_batch and
     optionally ppo_mini_batch_size) on `processes` processes: micro-batches of `per_device_batch` episodes (fewer if a
     process's share of a mini-batch is smaller), accumulated over one PPO mini-batch of `ppo_mini_batch_size` x G
@@ -471,7 +506,10 @@ def batch_split(cfg, processes: int = 1) -> BatchSplit:
     return BatchSplit(micro, gen // (micro * processes), mb // (micro * processes), gen // mb)
 
 # %% ../nbs/08a_rl_config.ipynb #ada4660d
-def trl_config(cfg: RLRunConfig, num_processes: int | None = None, **overrides):
+def trl_config(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+               num_processes:int|None=None, # training processes (None: $WORLD_SIZE, else 1)
+               **overrides, # GRPOConfig fields set last
+              ):
     """`trl.GRPOConfig` of a run (see the list above). `num_processes` defaults to $WORLD_SIZE (1). `overrides` go to
     GRPOConfig last. Raises ValueError where `batch_split` does (a PPO mini-batch that does not split into
     micro-batches of `per_device_batch` over the processes)."""
@@ -584,7 +622,10 @@ RUN_SETTINGS = ("scale", "seed", "out_dir", "results_dir", "run_name", "formatte
                 "vllm_tensor_parallel_size", "vllm_enable_sleep_mode", "vllm_kv_cache_gib", "stop_after", "allow_dirty",
                 "gpu_memory_gb", "n_gpus", "report_to")
 
-def hyperparameter_table(scale: str = "3B", processes: int = 8):
+# %% ../nbs/08a_rl_config.ipynb #bce7799f
+def hyperparameter_table(scale:str="3B", # the scale whose values are shown
+                         processes:int=8, # processes its TRL settings are computed for
+                        ):
     """Every RL hyper-parameter of a run at `scale` (`resolve_config(scale=scale)` on `processes` processes): a pandas
     DataFrame with its value, TRL setting, source ('paper' | 'verl' | 'rLLM' | 'ARPO' | 'Agent-STAR' | 'ours') and
     reference (paper section, or framework file and commit)."""
@@ -598,7 +639,8 @@ def hyperparameter_table(scale: str = "3B", processes: int = 8):
     return pd.DataFrame(rows).set_index("parameter")
 
 # %% ../nbs/08a_rl_config.ipynb #e9a1713a
-def run_params(namespace: dict) -> dict:
+def run_params(namespace:dict, # a run notebook's `globals()` after its parameters cell
+              ) -> dict:
     """The `resolve_config` keywords of a run notebook's namespace (its `globals()` after the papermill parameters
     cell): every name that is an `RLRunConfig` field; with a true `quick`, `QUICK`'s values for those left None and
     the run name `rl_quick_<scale>`; then the dict `extra` (other fields), which wins. Raises ValueError for a
@@ -616,6 +658,7 @@ def run_params(namespace: dict) -> dict:
 # %% ../nbs/08a_rl_config.ipynb #7c1a0e02
 _ARG_TYPES = {"int": int, "float": float, "bool": bool, "str": str, "tuple": str}   # trip_days as '3,5'
 
+# %% ../nbs/08a_rl_config.ipynb #7c1ab5d6
 def _dict_arg(text) -> dict:
     "A dict from its JSON or Python-literal text (`--extra '{\"lora\": true}'`); ValueError otherwise."
     import ast
@@ -627,12 +670,13 @@ def _dict_arg(text) -> dict:
     if not isinstance(v, dict): raise ValueError(f"expected a dict of RLRunConfig fields, got {text!r}")
     return v
 
+# %% ../nbs/08a_rl_config.ipynb #7c1a9ff9
 @functools.cache
 def run_args_class() -> type:
     "`RunArgs`: `RLRunConfig`'s fields, each optional (None: the scale's default) and typed for argparse, with `quick` and `extra`."
     docs = field_docs(RLRunConfig)
     arg = lambda name, typ, doc: (name, typ, dataclasses.field(default=None, metadata={"help": doc.replace("%", "%%")}))
-    fs = [arg(f.name, Optional[_ARG_TYPES[f.type.split("|")[0].strip()]], docs[f.name]) for f in dataclasses.fields(RLRunConfig)]
+    fs = [arg(f.name, Optional[_ARG_TYPES[f.type.split("|")[0].strip()]], docs[f.name] or f.name) for f in dataclasses.fields(RLRunConfig)]
     fs += [arg("quick", Optional[bool], "smoke size (QUICK): a 2-step SFT, 1 GRPO step"), arg("extra", _dict_arg, "a dict of more fields")]
     return dataclasses.make_dataclass("RunArgs", fs)
 
@@ -642,6 +686,7 @@ def run_parser(**kwargs) -> "trl.TrlParser":
     from trl import TrlParser
     return TrlParser(run_args_class(), **kwargs)
 
+# %% ../nbs/08a_rl_config.ipynb #7c1a1311
 def parse_run_args(argv:Sequence[str]|None=None, # flags and `--config <yaml>`; None: sys.argv[1:]
                   ) -> dict:
     """The parameters given by `argv` and its YAML (flags win), by their notebook names (`quick`, `extra` included):
@@ -650,12 +695,15 @@ def parse_run_args(argv:Sequence[str]|None=None, # flags and `--config <yaml>`; 
     (a,) = run_parser().parse_args_and_config(argv)
     return {k: v for k, v in vars(a).items() if v is not None}
 
+# %% ../nbs/08a_rl_config.ipynb #7c1a0bab
 def key_value_args(argv:Sequence[str], # `key=value` words (`python -m star.rl scale=0.5B data=probe`) or flags
                   ) -> list[str]:
-    "`key=value` as the flags `--key value` (`key=None` dropped: the default); flags pass unchanged."
-    out = []
+    "`key=value` as the flags `--key value` (`key=None` dropped: the default); flags pass unchanged. ValueError for a bare word."
+    out, value_next = [], False
     for a in argv:
         k, eq, v = a.partition("=")
-        if a.startswith("-") or not eq: out.append(a)
+        if a.startswith("-") or value_next: out.append(a)       # a flag, or a flag's value
+        elif not eq: raise ValueError(f"expected key=value or a --flag, got {a!r}")
         elif v != "None": out += [f"--{k.strip()}", v]
+        value_next = a.startswith("--") and "=" not in a and not value_next
     return out

