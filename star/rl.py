@@ -68,7 +68,8 @@ class TaskFamily(Protocol):
 
 
 # %% ../nbs/10_rl.ipynb #fe777b81
-def load_pool(pool: str) -> list:
+def load_pool(pool:str, # a task file, 'agent_star:<name>' or 'hf:<owner>/<dataset>/<file>' (`pool_source`)
+             ) -> list:
     """The tasks (`star.tasks.Task`) of RL prompt source `pool` (`star.rl_config.pool_source`): a local file of
     TravelPlanner rows -- JSON lines (.jsonl, .jsonl.gz), a JSON list of rows (.json) or parquet -- or a file of a hub
     dataset, read with `datasets.load_dataset(repo, data_files=file, split="train")` (cached). Raises
@@ -100,7 +101,9 @@ def load_pool(pool: str) -> list:
         raise DatasetUnavailable(f"cannot load {fname} of the Hugging Face dataset {repo} ({type(e).__name__}: {e}): {how}") from e
     return [Task.from_dict(dict(r), split=name, idx=i) for i, r in enumerate(ds)]
 
-def rl_tasks(cfg: RLRunConfig, exclude: Sequence = ()) -> list:
+def rl_tasks(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+             exclude:Sequence=(), # tasks (or keys) the prompts must not overlap: the SFT queries
+            ) -> list:
     """`cfg.n_train` distinct RL prompts (`star.tasks.Task`) with the level mix of `cfg.data` (`DATA_MIXES`), from
     `cfg.pool` (`load_pool`: a task file or the Agent-STAR release) or a freshly synthesised pool (exactly the mix's
     per-level counts), keeping only trips of `cfg.trip_days` days (all of TravelPlanner's 3/5/7 by default). A pool of
@@ -121,7 +124,9 @@ def rl_tasks(cfg: RLRunConfig, exclude: Sequence = ()) -> list:
                                   days=cfg.trip_days)
     return make_mix(pool, cfg.n_train, cfg.mix, seed=cfg.seed, exclude=exclude)
 
-def validation_tasks(n: int, seed: int = 0) -> list:
+def validation_tasks(n:int, # how many (>= 180: the whole split)
+                     seed:int=0, # the sample's seed
+                    ) -> list:
     """`n` tasks of the 180-query TravelPlanner validation split (all 180 for n >= 180; else a seeded sample that keeps
     the split's order), the paper's model-selection set (App. C.2)."""
     val = load_tasks("validation")
@@ -130,7 +135,11 @@ def validation_tasks(n: int, seed: int = 0) -> list:
     return [t for i, t in enumerate(val) if i in keep]
 
 # %% ../nbs/10_rl.ipynb #3f215d6c
-def score_rollout(rollout, protocol: str = "agent_star", formatter: str = "auto", llm=None):
+def score_rollout(rollout, # one played episode (`star.agent.Rollout`)
+                  protocol:str="agent_star", # evaluator protocol: 'agent_star' | 'official'
+                  formatter:str="auto", # `star.formatter.format_plan` mode
+                  llm=None, # the LLM formatter (`formatter_llm`), or None
+                 ):
     """Verdict on one `star.agent.Rollout`: `FORMAT_ERROR` if it has a format error, no answer or was truncated;
     else `star.evaluator.evaluate_plan(task, format_plan(answer, task, formatter, llm).plan, protocol)` (a
     `PlanResult`; `formatter` 'auto' reads the canonical text exactly, then asks `llm` -- the LLM formatter, e.g.
@@ -142,7 +151,10 @@ def score_rollout(rollout, protocol: str = "agent_star", formatter: str = "auto"
     res.formatter = fp.formatter
     return res
 
-def rollout_rewards(results: Sequence, name: str, epoch: int = 1) -> list[float]:
+def rollout_rewards(results:Sequence, # verdicts: `PlanResult`, `FORMAT_ERROR` or None
+                    name:str, # reward or schedule name
+                    epoch:int=1, # 1-based epoch (the curriculum's stage)
+                   ) -> list[float]:
     """Scalar rewards of verdicts (`PlanResult` / `FORMAT_ERROR` / None) under reward `name` at 1-based `epoch`
     (used by 'curriculum' only). Same numbers as the TRL reward function `star.rewards.reward_fn(name)`."""
     return [reward(r, name, epoch=epoch if name in SCHEDULES else None) for r in results]
@@ -150,7 +162,8 @@ def rollout_rewards(results: Sequence, name: str, epoch: int = 1) -> list[float]
 # %% ../nbs/10_rl.ipynb #d967b078
 OVERLONG_REASONS = ("max_prompt_length_exceeded", "max_turns_exceeded", "max_response_length_exceeded")
 
-def overlong_reasons(rollout) -> tuple[str, ...]:
+def overlong_reasons(rollout, # one played episode (`star.agent.Rollout`)
+                    ) -> tuple[str, ...]:
     """Why `rollout` (a `star.agent.Rollout`) is overlong, in rLLM's terms (`OVERLONG_REASONS`, in that order): the
     context ran out (`truncated`), the tool-call or turn budget ran out (termination 'tool_budget' | 'max_turns'), a
     turn was cut at its token limit (a turn with finish_reason 'length' other than the one the context cut). Empty
@@ -160,12 +173,17 @@ def overlong_reasons(rollout) -> tuple[str, ...]:
              any(t.get("finish_reason") == "length" for t in turns))
     return tuple(r for r, f in zip(OVERLONG_REASONS, found) if f)
 
-def masked_overlong(rollout, cfg: RLRunConfig) -> bool:
+def masked_overlong(rollout, # one played episode (`star.agent.Rollout`)
+                    cfg:RLRunConfig, # the run (an `RLRunConfig`)
+                   ) -> bool:
     "Whether `rollout` leaves the loss: one of its `overlong_reasons` has its switch `cfg.mask_<reason>` on."
     return any(getattr(cfg, f"mask_{r}") for r in overlong_reasons(rollout))
 
 # %% ../nbs/10_rl.ipynb #1ab2b9ce
-def dynamic_sampling_mask(rewards: Sequence[float], group_size: int, tol: float = 1e-6) -> list[bool]:
+def dynamic_sampling_mask(rewards:Sequence[float], # one reward per rollout, groups consecutive
+                          group_size:int, # G: rollouts per prompt
+                          tol:float=1e-6, # rewards closer than this are equal
+                         ) -> list[bool]:
     """Per-rollout keep flags of DAPO dynamic sampling: rollouts come in consecutive groups of `group_size` (one
     prompt each); a group is kept iff max - min of its rewards > `tol`. Raises ValueError if len(rewards) is not a
     multiple of group_size. Source: Yu et al. 2025 (DAPO) Sec. 3.2; Agent-STAR App. D.4 (no over-sampling)."""
@@ -178,13 +196,21 @@ def dynamic_sampling_mask(rewards: Sequence[float], group_size: int, tol: float 
     return keep
 
 # %% ../nbs/10_rl.ipynb #b1a025ef
-def turn_entropy(rollout, span: tuple, k: int = 20, vocab_size: int = 151_665) -> float:
+def turn_entropy(rollout, # one played episode (`star.agent.Rollout`)
+                 span:tuple, # (start, end, kind) of a policy turn in `completion_ids`
+                 k:int=20, # tokens measured
+                 vocab_size:int=151_665, # normaliser: entropy / log(vocab_size)
+                ) -> float:
     """Normalised entropy of one policy turn: Σ of the first `k` token entropies (nats) of `span` = (start, end, kind)
     in `rollout.completion_ids`, divided by ln(vocab_size) (ARPO reference `_calc_entropy / log(V)`)."""
     s, e = span[0], span[1]
     return float(sum(rollout.entropies[s:min(e, s + k)])) / math.log(vocab_size)
 
-def entropy_deltas(rollout, k: int = 20, vocab_size: int = 151_665, first: int = 1) -> list[tuple[int, float]]:
+def entropy_deltas(rollout, # one played episode (`star.agent.Rollout`)
+                   k:int=20, # tokens measured per turn
+                   vocab_size:int=151_665, # entropy normaliser
+                   first:int=1, # first 1-based turn considered
+                  ) -> list[tuple[int, float]]:
     """[(n, ΔH_n)] for each policy turn n >= `first` (1-based) of `rollout` that made a tool call and got the
     environment's reply (a branch point: `Rollout.prefix(n)` exists): ΔH_n = turn_entropy(turn n) −
     turn_entropy(turn `first`) -- the ARPO reference's entropy of the turn just generated minus the rollout's initial
@@ -221,8 +247,14 @@ class ArpoPlan:
     def n_fresh(self) -> int: return sum(n.kind == "fresh" for n in self.nodes)
 
 # %% ../nbs/10_rl.ipynb #26f63aae
-def arpo_round(plans: Sequence[ArpoPlan], r: int, group_size: int, branch: int = 2, entropy_weight: float = 0.2,
-               threshold: float = 0.5, rng: random.Random | None = None) -> tuple[list, list]:
+def arpo_round(plans:Sequence[ArpoPlan], # one `ArpoPlan` per prompt
+               r:int, # the round (1-based)
+               group_size:int, # G: rollouts per prompt
+               branch:int=2, # Z: a branch point yields Z - 1 partial rollouts
+               entropy_weight:float=0.2, # weight of the entropy rise
+               threshold:float=0.5, # branch where the weighted rise exceeds this
+               rng:random.Random|None=None, # `random.Random` of the branch draws
+              ) -> tuple[list, list]:
     """Round `r` of ARPO's lock-step loop (see above) over the prompts' `plans`: for each prompt short of `group_size`
     rollouts, its nodes that made a tool call in round r (turn r − start is a branch point) are visited in order, each
     trying `branch` − 1 branches, one uniform draw `u` of `rng` each (made iff clip(u − entropy_weight·ΔH, 0, 1) <=
@@ -245,9 +277,17 @@ def arpo_round(plans: Sequence[ArpoPlan], r: int, group_size: int, branch: int =
                 if ok: branches.append((p, i, n)); made += 1
     return branches, fresh
 
-def arpo_schedule(groups: Sequence[Sequence], group_size: int, play: Callable, branch: int = 2,
-                  entropy_weight: float = 0.2, threshold: float = 0.5, k: int = 20, rng: random.Random | None = None,
-                  vocab_size: int = 151_665, max_rounds: int = 10_000) -> list[ArpoPlan]:
+def arpo_schedule(groups:Sequence[Sequence], # each prompt's played global rollouts
+                  group_size:int, # G: rollouts per prompt
+                  play:Callable, # plays partial rollouts to their end: list of prefixes -> list of rollouts
+                  branch:int=2, # Z: a branch point yields Z - 1 partial rollouts
+                  entropy_weight:float=0.2, # weight of the entropy rise
+                  threshold:float=0.5, # branch where the weighted rise exceeds this
+                  k:int=20, # tokens measured per turn
+                  rng:random.Random|None=None, # `random.Random` of the branch draws
+                  vocab_size:int=151_665, # entropy normaliser
+                  max_rounds:int=10_000, # rounds at most
+                 ) -> list[ArpoPlan]:
     """ARPO's adaptive rollout of the prompts whose global rollouts (played to their end) are `groups`, one list per
     prompt: rounds r = 1, 2, … of `arpo_round` until every prompt has `group_size` rollouts, each round's new rollouts
     played before the next round is decided by `play(prefixes, fresh, r)` -> (branch rollouts, fresh rollouts): the
@@ -268,7 +308,10 @@ def arpo_schedule(groups: Sequence[Sequence], group_size: int, play: Callable, b
 
 # %% ../nbs/10_rl.ipynb #be826b3c
 @contextmanager
-def generation_policy(trainer, tokenizer, top_logprobs: int = 0):
+def generation_policy(trainer, # TRL's `GRPOTrainer` (its weights, rank and step)
+                      tokenizer, # the policy's tokenizer
+                      top_logprobs:int=0, # log-probs per token vLLM returns (ARPO's entropy; 0: none)
+                     ):
     """A `star.agent` policy over `trainer`'s current weights, for the duration of a `with` block. With
     `trainer.use_vllm` (colocate mode): the colocated engine as `VLLMPolicy` -- TRL has reloaded the weights before
     `rollout_func`; under sleep mode the engine's weights are re-synced if asleep and its KV cache woken on entry, and
@@ -309,7 +352,8 @@ def generation_policy(trainer, tokenizer, top_logprobs: int = 0):
             m.train(was_training)
 
 # %% ../nbs/10_rl.ipynb #0a41ae6c
-def rollout_rank(trainer) -> tuple[int, int]:
+def rollout_rank(trainer, # TRL's `GRPOTrainer` (its weights, rank and step)
+                ) -> tuple[int, int]:
     """`(rank, n)` of this process among the `n` groups that play *different* rollouts: the data-parallel processes,
     where the ranks of one vLLM tensor-parallel group (which must send identical requests) count as one. `(0, 1)`
     for a trainer without an accelerator (tests)."""
@@ -322,12 +366,20 @@ def _tp_size(trainer) -> int:
     if not getattr(trainer, "use_vllm", False): return 1
     return int(getattr(getattr(trainer, "vllm_generation", None), "tensor_parallel_size", 1) or 1)
 
-def step_seed(seed: int, step: int, rank: int = 0) -> int:
+def step_seed(seed:int, # the run seed
+              step:int, # optimiser step
+              rank:int=0, # rollout rank (`rollout_rank`)
+             ) -> int:
     """Sampling seed of optimiser step `step` on rollout rank `rank`: a pure function of the run seed, the step and
     the rank, so a resumed run samples exactly what the uninterrupted one would have, and ranks differ."""
     return (int(seed) * 1_000_003 + int(step)) * 1_009 + int(rank)
 
-def step_sandbox(db, failure_rate: float, seed: int, step: int, rank: int = 0):
+def step_sandbox(db, # the sandbox's database
+                 failure_rate:float, # probability an executed tool call fails
+                 seed:int, # the run seed
+                 step:int, # optimiser step
+                 rank:int=0, # rollout rank
+                ):
     """A `star.sandbox.Sandbox` over `db` whose failure draws (paper Sec. 4.6; `failure_rate` per executed tool call)
     come from `random.Random(f"fail-{seed}-{step}-{rank}")`: independent across ranks, reproducible on resume."""
     return Sandbox(db, failure_rate=failure_rate, seed=f"fail-{seed}-{step}-{rank}")
@@ -359,9 +411,16 @@ def _rollout_kwargs(cfg: RLRunConfig, sandbox, seed, system=None, progress=False
                 max_new_tokens_per_turn=cfg.max_new_tokens_per_turn, temperature=cfg.temperature, top_p=1.0, seed=seed,
                 progress=progress)
 
-def arpo_rollouts(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbox, seed: int | None = None,
-                  rng: random.Random | None = None, system: str | None = None,
-                  progress=False) -> tuple[list, list[ArpoPlan]]:
+def arpo_rollouts(policy, # a `star.agent` policy
+                  tokenizer, # the policy's tokenizer
+                  tasks:Sequence, # one task per prompt
+                  cfg:RLRunConfig, # the run (an `RLRunConfig`)
+                  sandbox, # the episodes' `star.sandbox.Sandbox`
+                  seed:int|None=None, # sampling seed (None: unseeded)
+                  rng:random.Random|None=None, # `random.Random` of the branch draws (None: from `seed`)
+                  system:str|None=None, # system prompt (None: the paper's)
+                  progress=False, # show a progress bar
+                 ) -> tuple[list, list[ArpoPlan]]:
     """G = cfg.group_size rollouts per task by ARPO's adaptive rollout (see above): M = cfg.arpo_initial global
     rollouts per task in one `rollout_batch` call, then `arpo_schedule`'s rounds, each playing the branches it makes
     (`rollout_batch(prefixes=…)`) and the fresh rollouts in one call per kind, each kind and round from its own seed
@@ -426,7 +485,8 @@ def _summary(rows: list[dict], group_size: int = 1, **extra) -> dict:
                 [float(x["reward"]) for x in rows[i:i + group_size]] for i in range(0, len(rows), group_size)))}
 
 # %% ../nbs/10_rl.ipynb #12981e27
-def rollout_reward_fn(name: str) -> Callable[..., list[float]]:
+def rollout_reward_fn(name:str, # the run's reward name (the function's `__name__`, what TRL logs)
+                     ) -> Callable[..., list[float]]:
     """The TRL reward function of a run: the rewards `rollout_func` already computed with the task family's rule
     (`kwargs['star_reward']`, one per completion; for TravelPlanner the numbers of `star.rewards.reward_fn(name)`).
     Raises KeyError without them, ValueError on a length mismatch or for a reward that is not a finite number (NaN or
@@ -471,8 +531,15 @@ def _best_sample(trainer, rollouts: Sequence, results: Sequence, rewards: Sequen
         "n_tool_calls": rollouts[b].n_tool_calls, "messages": rollouts[b].messages})]), key=lambda x: (x[0], -x[1]))[2]
 
 # %% ../nbs/10_rl.ipynb #e687bf15
-def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None, policy_fn=generation_policy,
-                      stats: list | None = None, log_dir=None, family=None) -> Callable:
+def make_rollout_func(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+                      tasks:Sequence, # the RL prompts' tasks
+                      tokenizer, # the policy's tokenizer
+                      sandbox=None, # a fixed sandbox (None: `step_sandbox` per step)
+                      policy_fn=generation_policy, # context manager (trainer, tokenizer, top_logprobs) -> policy
+                      stats:list|None=None, # list the per-step statistics go to
+                      log_dir=None, # folder of rollout_stats.jsonl / samples.jsonl (None: not written)
+                      family=None, # the task family (None: `task_family(cfg)`)
+                     ) -> Callable:
     """TRL `rollout_func(prompts, trainer) -> dict` for `GRPOTrainer(rollout_func=…)`: maps each prompt (a task's query
     string) to its task, plays G = trainer.num_generations rollouts per distinct prompt with the trainer's policy
     (`policy_fn(trainer, tokenizer)`; ARPO adds `top_logprobs=cfg.arpo_top_logprobs`, the entropies it branches on) and the task family's system prompt (`family`, default `task_family(cfg)`), on a
@@ -543,8 +610,16 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
     return rollout_func
 
 # %% ../nbs/10_rl.ipynb #795f701c
-def evaluate_policy(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbox=None, seed: int | None = None,
-                    family=None, trainer=None, progress: bool | str = False) -> dict:
+def evaluate_policy(policy, # a `star.agent` policy
+                    tokenizer, # the policy's tokenizer
+                    tasks:Sequence, # validation tasks
+                    cfg:RLRunConfig, # the run (an `RLRunConfig`)
+                    sandbox=None, # a sandbox (None: failure-free)
+                    seed:int|None=None, # sampling seed (None: cfg.seed)
+                    family=None, # the task family (None: `task_family(cfg)`)
+                    trainer=None, # the trainer, to share queries across ranks (None: one process)
+                    progress:bool|str=False, # show a progress bar
+                   ) -> dict:
     """Validation metrics of `policy` on `tasks` (one rollout each, `cfg.val_*` sampling, failure-free sandbox by
     default, the family's system prompt). With `trainer` on several processes each rollout rank plays only its share
     (`tasks[rank::n]`) and the verdicts are all-gathered, so every process returns the same metrics over all tasks,
@@ -583,7 +658,6 @@ def evaluate_policy(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbo
                      "success": bool(getattr(v, "success", False))} for t, s, v in zip(tasks, summaries, verdicts)])
     return m
 
-
 # %% ../nbs/10_rl.ipynb #29897e0d
 @dataclass
 class TravelPlannerFamily:
@@ -611,7 +685,8 @@ class TravelPlannerFamily:
         "`star.run.travelplanner_sft_dataset`: `star.sft.OFFLINE_SFT_DATA` (48 trajectories), or its first `n`."
         return travelplanner_sft_dataset(exclude, n)
 
-def formatter_llm(cfg: RLRunConfig):
+def formatter_llm(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+                 ):
     """The LLM formatter of a run's rewards and validation (paper: free-form plans are formatted by an LLM before
     checking): `star.formatter.eval_formatter` on `cfg.formatter_base_url` / `cfg.formatter_model` with the prompt
     `cfg.formatter_prompt`, the key read from `$<cfg.formatter_key_env>` at call time, replies cached; None without an
@@ -619,7 +694,8 @@ def formatter_llm(cfg: RLRunConfig):
     return eval_formatter(cfg.formatter, cfg.formatter_base_url, cfg.formatter_model, cfg.formatter_key_env,
                           cfg.formatter_prompt, cfg.formatter_cache)
 
-def task_family(cfg: RLRunConfig):
+def task_family(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+               ):
     "The `TaskFamily` of a run: `load_family(cfg.data)` for a registered family, else `TravelPlannerFamily`."
     if cfg.data in TASK_FAMILIES: return load_family(cfg.data)
     return TravelPlannerFamily(cfg.protocol, cfg.formatter, formatter_llm(cfg))
@@ -682,7 +758,10 @@ def _validation_callback_cls():
     return ValidationCallback
 
 # %% ../nbs/10_rl.ipynb #cfbaa0a8
-def group_advantages(rewards: Sequence[float], group_size: int, eps: float = 1e-6) -> list[float]:
+def group_advantages(rewards:Sequence[float], # one reward per rollout, groups consecutive
+                     group_size:int, # G: rollouts per prompt
+                     eps:float=1e-6, # added to the std
+                    ) -> list[float]:
     """GRPO's outcome advantage of each reward: (r − mean) / (std + `eps`) within its group of `group_size` consecutive
     rewards, std with Bessel's correction -- verl's `compute_grpo_outcome_advantage` (epsilon 1e-6) and TRL's
     `scale_rewards="group"` (which fixes eps at 1e-4). Raises ValueError if len(rewards) is not a multiple of
@@ -705,7 +784,9 @@ _UNTRIMMABLE = ("pixel_values", "image_grid_thw", "pixel_attention_mask", "spati
 # losses whose step gradient is a sum over the step's episodes with one scale: micro-batches may be re-cut
 REGROUPABLE_LOSSES = ("dapo", "grpo", "dr_grpo", "cispo", "sapo", "luspo", "vespo")
 
-def update_checkpointing(cfg: RLRunConfig, available: float | None = None) -> tuple[bool, str]:
+def update_checkpointing(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+                         available:float|None=None, # GiB of memory free (None: measured now)
+                        ) -> tuple[bool, str]:
     """(gradient checkpointing, why) of a run's update on a CPU: `cfg.gradient_checkpointing` unless the memory plan
     says a micro-batch of `cfg.max_context` tokens, all scored, fits without it (`star.memory.needs_checkpointing`,
     float32 base weights, LoRA rank `cfg.lora_r` if `cfg.lora`) in `available` GiB (default: free now) less the
@@ -721,12 +802,17 @@ def update_checkpointing(cfg: RLRunConfig, available: float | None = None) -> tu
                                   lora_r=cfg.lora_r if cfg.lora else 0, available=free)
     return ck, why + (" (after the vLLM engine)" if cfg.use_vllm else "")
 
-def loss_mask(inputs: dict):
+def loss_mask(inputs:dict, # one TRL micro-batch: completion_mask, tool_mask, advantages, ...
+             ):
     "The loss mask of a TRL micro-batch (B, C): `completion_mask` times `tool_mask` (our `env_mask`) when present."
     m = inputs["completion_mask"]
     return m * inputs["tool_mask"] if inputs.get("tool_mask") is not None else m
 
-def row_signal(inputs: dict, beta: float = 0.0, entropy_bonus: bool = False, tol: float = ZERO_ADVANTAGE):
+def row_signal(inputs:dict, # one TRL micro-batch: completion_mask, tool_mask, advantages, ...
+               beta:float=0.0, # KL coefficient
+               entropy_bonus:bool=False, # whether an entropy term is in the loss
+               tol:float=ZERO_ADVANTAGE, # |advantage| at or below this carries no signal
+              ):
     """Bool tensor (B,): which episodes of a TRL micro-batch can move the weights. An episode does when it has a loss
     token and, without a KL term (`beta` 0) or entropy bonus, an advantage of magnitude above `tol` on one of them
     (per episode (B,) or per token (B, C) advantages). Source of the rule: the clipped surrogate `-min(ρA, clip(ρ)A)`
@@ -744,7 +830,8 @@ def _extent(mask, side: str) -> int:
     if side == "left": return int(cols.min()) if len(cols) else mask.shape[1] - 1
     return int(cols.max()) + 1 if len(cols) else 1
 
-def trim_micro_batch(inputs: dict) -> tuple[dict, tuple[int, int, int]]:
+def trim_micro_batch(inputs:dict, # one TRL micro-batch: completion_mask, tool_mask, advantages, ...
+                    ) -> tuple[dict, tuple[int, int, int]]:
     """A TRL micro-batch cut to its own extent: prompt columns before the first prompt token of any episode (TRL pads
     prompts on the left) and completion columns after the last completion token of any (on the right) are dropped from
     every tensor that has them (ids, masks, advantages and log-probs per token). Returns (inputs, (positions before,
@@ -761,7 +848,8 @@ def trim_micro_batch(inputs: dict) -> tuple[dict, tuple[int, int, int]]:
         out[k] = v
     return out, (B * (P + C), B * (P - p0 + c1), real)
 
-def minimal_inputs(inputs: dict) -> dict:
+def minimal_inputs(inputs:dict, # one TRL micro-batch: completion_mask, tool_mask, advantages, ...
+                  ) -> dict:
     """The smallest micro-batch with `inputs`' structure: its first episode's last prompt token and first completion
     token, with a loss mask of zeros (`tool_mask` 0): the loss TRL computes on it is exactly 0 with a 0 gradient, and
     the forward/backward passes through every layer as a real one does (for the collectives of DDP and ZeRO-3)."""
@@ -778,7 +866,9 @@ def minimal_inputs(inputs: dict) -> dict:
     out["advantages"] = out["advantages"].new_zeros(out["advantages"].shape)
     return out
 
-def regroup_window(micro_batches: Sequence[dict], signal=None) -> list[dict]:
+def regroup_window(micro_batches:Sequence[dict], # the micro-batches of one optimiser step
+                   signal=None, # (inputs) -> bool per episode (None: `row_signal`)
+                  ) -> list[dict]:
     """The micro-batches of one optimiser step re-cut so that each holds episodes of similar length: all episodes
     sorted by (has signal, real length) -- `signal`, a bool per episode in order, default `row_signal` without KL --
     and cut again into as many micro-batches of the same size. Tensors with a batch dimension are permuted together;
@@ -980,8 +1070,17 @@ def _grpo_trainer_cls():
     return StarGRPOTrainer
 
 # %% ../nbs/10_rl.ipynb #f1b494e2
-def build_trainer(cfg: RLRunConfig, model, tokenizer, train_tasks: Sequence, val_tasks: Sequence = (),
-                  sandbox=None, stats: list | None = None, args=None, family=None, **trl_overrides):
+def build_trainer(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+                  model, # the policy model
+                  tokenizer, # the policy's tokenizer
+                  train_tasks:Sequence, # the RL prompts' tasks
+                  val_tasks:Sequence=(), # validation tasks
+                  sandbox=None, # a fixed sandbox (None: per step)
+                  stats:list|None=None, # list the per-step statistics go to
+                  args=None, # a prebuilt `trl_config(cfg)` (None: built here)
+                  family=None, # the task family (None: `task_family(cfg)`)
+                  **trl_overrides, # GRPOConfig fields set last
+                 ):
     """A `trl.GRPOTrainer` for `cfg`: dataset = one row {"prompt": query} per task; `rollout_func` from
     `make_rollout_func` (logging per-step stats and samples under `cfg.out_dir` on the main process);
     `rollout_reward_fn(cfg.reward)` as reward function; LoRA (`cfg.lora`) through TRL's `peft_config`; a
@@ -1011,8 +1110,13 @@ def build_trainer(cfg: RLRunConfig, model, tokenizer, train_tasks: Sequence, val
     return use_step_progress(trainer, "GRPO steps", keys=("reward", "star/success", "star/tool_calls", "clip_ratio/region_mean"))
 
 # %% ../nbs/10_rl.ipynb #1774bfa7
-def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: Sequence | None = None,
-             model=None, tokenizer=None, **trl_overrides) -> dict:
+def train_rl(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+             train_tasks:Sequence|None=None, # the RL prompts (None: the family's)
+             val_tasks:Sequence|None=None, # validation tasks (None: the family's)
+             model=None, # a loaded model (None: from `init_model_source`)
+             tokenizer=None, # its tokenizer (None: loaded)
+             **trl_overrides, # GRPOConfig fields set last
+            ) -> dict:
     """Run (or resume) one RL run and write its results JSON (`cfg.results_path`, main process); returns the results
     dict. Before any work: the device (`require_device`), the publication (`star.results.check_publish`: a
     `results_dir` from a tree with uncommitted changes needs `allow_dirty`) and the checkpoint to resume from
@@ -1091,7 +1195,8 @@ def parse_cli(argv:Sequence[str], # `key=value` words and/or flags (`--config ru
     `run_params` applies `quick` and `extra` as the run notebook does."""
     return run_params(parse_run_args(key_value_args(argv)))
 
-def main(argv: Sequence[str] | None = None) -> dict:
+def main(argv:Sequence[str]|None=None, # command-line words (None: sys.argv[1:])
+        ) -> dict:
     """CLI entry: `train_rl(resolve_config(**parse_cli(argv)))` (argv default sys.argv[1:]). `stop_after=config` stops
     as the run notebook does -- `<out_dir>/config.json` written and the plan printed, nothing trained (it used to
     train anyway) -- and `stop_after=data` after drawing the tasks too. Returns the record, or {'config': ...}."""
