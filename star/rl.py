@@ -101,6 +101,7 @@ def load_pool(pool:str, # a task file, 'agent_star:<name>' or 'hf:<owner>/<datas
         raise DatasetUnavailable(f"cannot load {fname} of the Hugging Face dataset {repo} ({type(e).__name__}: {e}): {how}") from e
     return [Task.from_dict(dict(r), split=name, idx=i) for i, r in enumerate(ds)]
 
+# %% ../nbs/10_rl.ipynb #fe77610d
 def rl_tasks(cfg:RLRunConfig, # the run (an `RLRunConfig`)
              exclude:Sequence=(), # tasks (or keys) the prompts must not overlap: the SFT queries
             ) -> list:
@@ -124,6 +125,7 @@ def rl_tasks(cfg:RLRunConfig, # the run (an `RLRunConfig`)
                                   days=cfg.trip_days)
     return make_mix(pool, cfg.n_train, cfg.mix, seed=cfg.seed, exclude=exclude)
 
+# %% ../nbs/10_rl.ipynb #fe77a53d
 def validation_tasks(n:int, # how many (>= 180: the whole split)
                      seed:int=0, # the sample's seed
                     ) -> list:
@@ -151,6 +153,7 @@ def score_rollout(rollout, # one played episode (`star.agent.Rollout`)
     res.formatter = fp.formatter
     return res
 
+# %% ../nbs/10_rl.ipynb #3f214f74
 def rollout_rewards(results:Sequence, # verdicts: `PlanResult`, `FORMAT_ERROR` or None
                     name:str, # reward or schedule name
                     epoch:int=1, # 1-based epoch (the curriculum's stage)
@@ -162,6 +165,7 @@ def rollout_rewards(results:Sequence, # verdicts: `PlanResult`, `FORMAT_ERROR` o
 # %% ../nbs/10_rl.ipynb #d967b078
 OVERLONG_REASONS = ("max_prompt_length_exceeded", "max_turns_exceeded", "max_response_length_exceeded")
 
+# %% ../nbs/10_rl.ipynb #d9677ddb
 def overlong_reasons(rollout, # one played episode (`star.agent.Rollout`)
                     ) -> tuple[str, ...]:
     """Why `rollout` (a `star.agent.Rollout`) is overlong, in rLLM's terms (`OVERLONG_REASONS`, in that order): the
@@ -173,6 +177,7 @@ def overlong_reasons(rollout, # one played episode (`star.agent.Rollout`)
              any(t.get("finish_reason") == "length" for t in turns))
     return tuple(r for r, f in zip(OVERLONG_REASONS, found) if f)
 
+# %% ../nbs/10_rl.ipynb #d967edc8
 def masked_overlong(rollout, # one played episode (`star.agent.Rollout`)
                     cfg:RLRunConfig, # the run (an `RLRunConfig`)
                    ) -> bool:
@@ -206,6 +211,7 @@ def turn_entropy(rollout, # one played episode (`star.agent.Rollout`)
     s, e = span[0], span[1]
     return float(sum(rollout.entropies[s:min(e, s + k)])) / math.log(vocab_size)
 
+# %% ../nbs/10_rl.ipynb #b1a03832
 def entropy_deltas(rollout, # one played episode (`star.agent.Rollout`)
                    k:int=20, # tokens measured per turn
                    vocab_size:int=151_665, # entropy normaliser
@@ -224,6 +230,7 @@ def entropy_deltas(rollout, # one played episode (`star.agent.Rollout`)
             if n >= first and n <= len(turns) and turns[n - 1].get("action") == "tool_call"
             and j + 1 < len(spans) and spans[j + 1][2] == "env"]
 
+# %% ../nbs/10_rl.ipynb #b1a0146d
 @dataclass
 class ArpoNode:
     "One rollout of a prompt in ARPO's schedule; its own turn n is played in round `start` + n, from turn `first` on."
@@ -235,6 +242,7 @@ class ArpoNode:
     turn: int | None = None      # ... after the tool response of that node's turn `turn`
     deltas: dict = field(default_factory=dict)   # {turn n: ΔH_n} of its branch points (`entropy_deltas`)
 
+# %% ../nbs/10_rl.ipynb #b1a04a5c
 @dataclass
 class ArpoPlan:
     """ARPO's schedule of one prompt: its `nodes` (the global rollouts, then the others in order of creation) and
@@ -277,6 +285,7 @@ def arpo_round(plans:Sequence[ArpoPlan], # one `ArpoPlan` per prompt
                 if ok: branches.append((p, i, n)); made += 1
     return branches, fresh
 
+# %% ../nbs/10_rl.ipynb #26f61daf
 def arpo_schedule(groups:Sequence[Sequence], # each prompt's played global rollouts
                   group_size:int, # G: rollouts per prompt
                   play:Callable, # plays partial rollouts to their end: list of prefixes -> list of rollouts
@@ -341,7 +350,8 @@ def generation_policy(trainer, # TRL's `GRPOTrainer` (its weights, rank and step
                                      gradient_checkpointing_kwargs=trainer.args.gradient_checkpointing_kwargs) as m:
         was_training, conf = m.training, m.config
         old_cache = getattr(conf, "use_cache", None)
-        m.eval(); conf.use_cache = True
+        m.eval()
+        conf.use_cache = True
         import torch
         half = torch.bfloat16 if trainer.args.bf16 else torch.float16 if trainer.args.fp16 else None
         try:
@@ -362,10 +372,12 @@ def rollout_rank(trainer, # TRL's `GRPOTrainer` (its weights, rank and step)
     tp = _tp_size(trainer)
     return acc.process_index // tp, max(1, acc.num_processes // tp)
 
+# %% ../nbs/10_rl.ipynb #0a413e1e
 def _tp_size(trainer) -> int:
     if not getattr(trainer, "use_vllm", False): return 1
     return int(getattr(getattr(trainer, "vllm_generation", None), "tensor_parallel_size", 1) or 1)
 
+# %% ../nbs/10_rl.ipynb #0a417fb9
 def step_seed(seed:int, # the run seed
               step:int, # optimiser step
               rank:int=0, # rollout rank (`rollout_rank`)
@@ -374,6 +386,7 @@ def step_seed(seed:int, # the run seed
     the rank, so a resumed run samples exactly what the uninterrupted one would have, and ranks differ."""
     return (int(seed) * 1_000_003 + int(step)) * 1_009 + int(rank)
 
+# %% ../nbs/10_rl.ipynb #0a41204c
 def step_sandbox(db, # the sandbox's database
                  failure_rate:float, # probability an executed tool call fails
                  seed:int, # the run seed
@@ -384,6 +397,7 @@ def step_sandbox(db, # the sandbox's database
     come from `random.Random(f"fail-{seed}-{step}-{rank}")`: independent across ranks, reproducible on resume."""
     return Sandbox(db, failure_rate=failure_rate, seed=f"fail-{seed}-{step}-{rank}")
 
+# %% ../nbs/10_rl.ipynb #0a4112a5
 def _gather(trainer, items: list) -> list:
     "`items` of every process, concatenated in process order (all-gather; `items` itself on one process)."
     acc = getattr(trainer, "accelerator", None)
@@ -391,6 +405,7 @@ def _gather(trainer, items: list) -> list:
     from accelerate.utils import gather_object
     return [x for part in gather_object([list(items)]) for x in part]
 
+# %% ../nbs/10_rl.ipynb #0a41d973
 def _tp_union(trainer, tasks: list) -> tuple[list, slice]:
     """With vLLM tensor parallelism every rank of a TP group must send the engine identical requests: the group's
     tasks are all-gathered, each rank plays all of them (identically: same seeds, same sandbox draws) and keeps its
@@ -411,6 +426,7 @@ def _rollout_kwargs(cfg: RLRunConfig, sandbox, seed, system=None, progress=False
                 max_new_tokens_per_turn=cfg.max_new_tokens_per_turn, temperature=cfg.temperature, top_p=1.0, seed=seed,
                 progress=progress)
 
+# %% ../nbs/10_rl.ipynb #e15b839d
 def arpo_rollouts(policy, # a `star.agent` policy
                   tokenizer, # the policy's tokenizer
                   tasks:Sequence, # one task per prompt
@@ -454,6 +470,7 @@ def _own_failures(r) -> int:
     start = r.meta.get("branched_at", 0)
     return sum(bool(c.get("failed")) for c in r.meta.get("tool_calls", []) if c.get("turn", 0) >= start)
 
+# %% ../nbs/10_rl.ipynb #2ebd2dda
 def _row(r, verdict, reward_: float, kept: bool, masked: bool = False) -> dict:
     """The per-rollout numbers the step statistics are made of (small: they are all-gathered across ranks); `kept`:
     DAPO kept its group, `masked`: out of the loss as overlong (`masked_overlong`)."""
@@ -465,6 +482,7 @@ def _row(r, verdict, reward_: float, kept: bool, masked: bool = False) -> dict:
             "overlong": list(overlong_reasons(r)),
             "masked": bool(masked)}
 
+# %% ../nbs/10_rl.ipynb #2ebdb780
 def _summary(rows: list[dict], group_size: int = 1, **extra) -> dict:
     """Step statistics of `rows` (`_row`, consecutive groups of `group_size`): means per rollout, token-weighted
     entropy, termination counts, every rollout's reward and the number of groups whose rewards differ (the groups that
@@ -518,9 +536,13 @@ def _trl_completions(rollouts: Sequence, keep: Sequence[bool], ends: Sequence[in
         if not ids or (not r.truncated and ids[-1] not in ends):
             ids, mask, lps = ids + [ends[0]], mask + [0], lps + [0.0]
         if not k: mask = [0] * len(ids)
-        prompt_ids.append(list(r.prompt_ids)); completion_ids.append(ids); logprobs.append(lps); env_mask.append(mask)
+        prompt_ids.append(list(r.prompt_ids))
+        completion_ids.append(ids)
+        logprobs.append(lps)
+        env_mask.append(mask)
     return prompt_ids, completion_ids, logprobs, env_mask
 
+# %% ../nbs/10_rl.ipynb #371c5ab2
 def _best_sample(trainer, rollouts: Sequence, results: Sequence, rewards: Sequence[float], step: int, rank: int) -> dict:
     """The step's `samples.jsonl` row: the highest-reward rollout over every rank (ties: one that answered, then the
     lowest rank) -- step, task, reward, success, termination, tool calls and its chat messages. A collective call."""
@@ -685,6 +707,7 @@ class TravelPlannerFamily:
         "`star.run.travelplanner_sft_dataset`: `star.sft.OFFLINE_SFT_DATA` (48 trajectories), or its first `n`."
         return travelplanner_sft_dataset(exclude, n)
 
+# %% ../nbs/10_rl.ipynb #2989ac7d
 def formatter_llm(cfg:RLRunConfig, # the run (an `RLRunConfig`)
                  ):
     """The LLM formatter of a run's rewards and validation (paper: free-form plans are formatted by an LLM before
@@ -694,6 +717,7 @@ def formatter_llm(cfg:RLRunConfig, # the run (an `RLRunConfig`)
     return eval_formatter(cfg.formatter, cfg.formatter_base_url, cfg.formatter_model, cfg.formatter_key_env,
                           cfg.formatter_prompt, cfg.formatter_cache)
 
+# %% ../nbs/10_rl.ipynb #29895cfc
 def task_family(cfg:RLRunConfig, # the run (an `RLRunConfig`)
                ):
     "The `TaskFamily` of a run: `load_family(cfg.data)` for a registered family, else `TravelPlannerFamily`."
@@ -784,6 +808,7 @@ _UNTRIMMABLE = ("pixel_values", "image_grid_thw", "pixel_attention_mask", "spati
 # losses whose step gradient is a sum over the step's episodes with one scale: micro-batches may be re-cut
 REGROUPABLE_LOSSES = ("dapo", "grpo", "dr_grpo", "cispo", "sapo", "luspo", "vespo")
 
+# %% ../nbs/10_rl.ipynb #59d35200
 def update_checkpointing(cfg:RLRunConfig, # the run (an `RLRunConfig`)
                          available:float|None=None, # GiB of memory free (None: measured now)
                         ) -> tuple[bool, str]:
@@ -802,12 +827,14 @@ def update_checkpointing(cfg:RLRunConfig, # the run (an `RLRunConfig`)
                                   lora_r=cfg.lora_r if cfg.lora else 0, available=free)
     return ck, why + (" (after the vLLM engine)" if cfg.use_vllm else "")
 
+# %% ../nbs/10_rl.ipynb #59d3f5fc
 def loss_mask(inputs:dict, # one TRL micro-batch: completion_mask, tool_mask, advantages, ...
              ):
     "The loss mask of a TRL micro-batch (B, C): `completion_mask` times `tool_mask` (our `env_mask`) when present."
     m = inputs["completion_mask"]
     return m * inputs["tool_mask"] if inputs.get("tool_mask") is not None else m
 
+# %% ../nbs/10_rl.ipynb #59d31b55
 def row_signal(inputs:dict, # one TRL micro-batch: completion_mask, tool_mask, advantages, ...
                beta:float=0.0, # KL coefficient
                entropy_bonus:bool=False, # whether an entropy term is in the loss
@@ -830,6 +857,7 @@ def _extent(mask, side: str) -> int:
     if side == "left": return int(cols.min()) if len(cols) else mask.shape[1] - 1
     return int(cols.max()) + 1 if len(cols) else 1
 
+# %% ../nbs/10_rl.ipynb #7a7588b8
 def trim_micro_batch(inputs:dict, # one TRL micro-batch: completion_mask, tool_mask, advantages, ...
                     ) -> tuple[dict, tuple[int, int, int]]:
     """A TRL micro-batch cut to its own extent: prompt columns before the first prompt token of any episode (TRL pads
@@ -848,6 +876,7 @@ def trim_micro_batch(inputs:dict, # one TRL micro-batch: completion_mask, tool_m
         out[k] = v
     return out, (B * (P + C), B * (P - p0 + c1), real)
 
+# %% ../nbs/10_rl.ipynb #7a75b5c3
 def minimal_inputs(inputs:dict, # one TRL micro-batch: completion_mask, tool_mask, advantages, ...
                   ) -> dict:
     """The smallest micro-batch with `inputs`' structure: its first episode's last prompt token and first completion
@@ -866,6 +895,7 @@ def minimal_inputs(inputs:dict, # one TRL micro-batch: completion_mask, tool_mas
     out["advantages"] = out["advantages"].new_zeros(out["advantages"].shape)
     return out
 
+# %% ../nbs/10_rl.ipynb #7a750462
 def regroup_window(micro_batches:Sequence[dict], # the micro-batches of one optimiser step
                    signal=None, # (inputs) -> bool per episode (None: `row_signal`)
                   ) -> list[dict]:
@@ -907,6 +937,7 @@ def _cpu_map_location():
     try: yield
     finally: torch.load = orig
 
+# %% ../nbs/10_rl.ipynb #5d28279f
 def _replay_epochs(sampler, epoch: int) -> None:
     """`set_epoch` for TRL's `RepeatSampler`: its shuffle draws one permutation per epoch from one seeded generator, so
     a fresh sampler (a resumed run) would repeat epoch 0's order in every later epoch. Re-seeded and fast-forwarded by
@@ -969,7 +1000,8 @@ class _UpdateRows:
                 lp = torch.zeros(e - s, 1, device=input_ids.device)
                 en = torch.zeros_like(lp) if compute_entropy else None
             pad = lambda x: torch.nn.functional.pad(x.float(), (0, logits_to_keep - x.size(1)))
-            logps.append(pad(lp)); ents.append(pad(en) if compute_entropy else None)
+            logps.append(pad(lp))
+            ents.append(pad(en) if compute_entropy else None)
         return torch.cat(logps), (torch.cat(ents) if compute_entropy else None), None
 
     def log(self, logs, start_time=None):
@@ -1015,7 +1047,9 @@ class _UpdateMixin(_UpdateRows):
         "Padding of the micro-batch about to be computed (`_prepare_inputs` left its numbers)."
         before, after, real = getattr(self, "_star_trim_stats", None) or (0, 0, 0)
         acc, self._star_trim_stats = self._star_counts(), None
-        acc[2] += after - real; acc[3] += after; acc[4] += before - after   # padding, positions, positions trimmed off
+        acc[2] += after - real
+        acc[3] += after
+        acc[4] += before - after   # padding, positions, positions trimmed off
 
     def _rows_signal(self, mbs):
         import torch
@@ -1143,7 +1177,8 @@ def train_rl(cfg:RLRunConfig, # the run (an `RLRunConfig`)
     check_fits(cfg, training=True)   # a plan that cannot fit, or GPUs without a launcher, stop here (see `run_plan`)
     cfg = dataclasses.replace(cfg, out_dir=str(in_repo(cfg.out_dir)),
                               results_dir=str(in_repo(cfg.results_dir)) if cfg.results_dir else None)
-    require_device(cfg); require_init(cfg)
+    require_device(cfg)
+    require_init(cfg)
     commit = check_publish(cfg.results_dir, cfg.allow_dirty)
     from star.checkpoints import run_lock
     with run_folder(cfg.out_dir), run_lock(cfg.out_dir):   # one run per folder; a folder it cannot write stops it here
@@ -1153,7 +1188,8 @@ def train_rl(cfg:RLRunConfig, # the run (an `RLRunConfig`)
         val_tasks = fam.val_tasks(cfg.n_val, cfg.seed) if val_tasks is None else list(val_tasks)
         src = init_model_source(cfg, exclude=train_tasks, family=fam)
         if cfg.use_vllm and not on_cuda():
-            patch_vllm(keep_weights=True); set_cpu_kv_cache(cfg.vllm_kv_cache_gib)
+            patch_vllm(keep_weights=True)
+            set_cpu_kv_cache(cfg.vllm_kv_cache_gib)
         if cfg.use_vllm and cfg.vllm_mode == "colocate": ensure_master_port()
         args = trl_config(cfg, **trl_overrides)   # before the model: under ZeRO-3, from_pretrained then partitions it
         check_resume(cfg, point, rl_run_params(cfg, args, src, train_tasks, val_tasks))   # the same run, or stop here
@@ -1195,6 +1231,7 @@ def parse_cli(argv:Sequence[str], # `key=value` words and/or flags (`--config ru
     `run_params` applies `quick` and `extra` as the run notebook does."""
     return run_params(parse_run_args(key_value_args(argv)))
 
+# %% ../nbs/10_rl.ipynb #046821ed
 def main(argv:Sequence[str]|None=None, # command-line words (None: sys.argv[1:])
         ) -> dict:
     """CLI entry: `train_rl(resolve_config(**parse_cli(argv)))` (argv default sys.argv[1:]). `stop_after=config` stops
@@ -1213,6 +1250,7 @@ def main(argv:Sequence[str]|None=None, # command-line words (None: sys.argv[1:])
         print(len(fam.train_tasks(cfg)), "RL prompts |", len(fam.val_tasks(cfg.n_val, cfg.seed)), "validation queries", flush=True)
     return {"config": cfg.to_dict()}
 
+# %% ../nbs/10_rl.ipynb #0468bacf
 # Errors of input or of the run folder: one line on stderr and exit status 2 (no traceback), as `star` does.
 INPUT_ERRORS = ("ValueError", "TypeError", "FileNotFoundError", "UnknownScaleError", "RunMismatchError", "RunLockedError",
                 "RunFolderError", "NoUsableCheckpointError", "MemoryPlanError", "LauncherError", "DirtyTreeError")
