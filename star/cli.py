@@ -25,13 +25,14 @@ from .results import job_name
 __all__ = ['NOTEBOOKS', 'KIND_OF', 'KERNEL_ARGS', 'RUN_HELP', 'FOLDER_ERRORS', 'notebooks_root', 'Param', 'notebook_parameters',
            'Job', 'Ablation', 'AblationError', 'load_ablation', 'validate_parameters', 'job_settings', 'same_setting',
            'record_status', 'is_done', 'select_jobs', 'plan', 'format_plan', 'execute', 'default_output',
-           'run_notebook', 'papermill_executor', 'ablate', 'collect', 'unreadable', 'option_type', 'build_parser',
-           'one_line', 'main']
+           'declared_parameters', 'run_notebook', 'papermill_executor', 'ablate', 'collect', 'unreadable',
+           'option_type', 'rl_parameters', 'build_parser', 'one_line', 'main']
 
 # %% ../nbs/14_cli.ipynb #ad7868d9
 NOTEBOOKS = {"synthesize": "nbs/synthesize.ipynb", "sft": "nbs/sft.ipynb", "rl": "nbs/rl.ipynb",
              "evaluate": "nbs/evaluate.ipynb"}
 
+# %% ../nbs/14_cli.ipynb #ad780acc
 def notebooks_root(root=None) -> Path:
     """The checkout whose `nbs/` holds the run notebooks: `root` if given and it has them, else `repo_root()` of the
     working directory if it has them, else the checkout `star` was imported from (editable install). Raises
@@ -46,7 +47,7 @@ def notebooks_root(root=None) -> Path:
     raise FileNotFoundError("the run notebooks (nbs/rl.ipynb, ...) are not here: run `star` from a clone of the "
                             f"repository (looked in {', '.join(str(c) for c in cands) or 'nothing'})")
 
-
+# %% ../nbs/14_cli.ipynb #ad7836fa
 @dataclass(frozen=True)
 class Param:
     "One papermill parameter of a run notebook: name, default value, its type name, help (the line's comment)."
@@ -56,6 +57,7 @@ class Param:
     help: str
     source: str          # the default as written in the notebook
 
+# %% ../nbs/14_cli.ipynb #ad7829d5
 def _literal(text: str):
     try: return ast.literal_eval(text)
     except (ValueError, SyntaxError): return text
@@ -63,6 +65,7 @@ def _literal(text: str):
 # %% ../nbs/14_cli.ipynb #523a3ddd
 _PARAM_CACHE: dict = {}
 
+# %% ../nbs/14_cli.ipynb #523aaef2
 def notebook_parameters(notebook: str, root=None) -> dict[str, Param]:
     """{name: Param} of the run notebook `notebook` ('synthesize' | 'sft' | 'rl' | 'evaluate', or a path), in cell
     order, as papermill infers them (`papermill.inspect_notebook`). Raises ValueError for an unknown name or a
@@ -97,7 +100,7 @@ class Job:
     @property
     def path(self) -> str: return NOTEBOOKS[self.notebook]
 
-
+# %% ../nbs/14_cli.ipynb #8b66ebf2
 @dataclass
 class Ablation:
     "A parsed `ablations/*.yaml`: experiment, artefact, description and the jobs in file order."
@@ -107,10 +110,11 @@ class Ablation:
     jobs: list
     source: str = ""
 
+# %% ../nbs/14_cli.ipynb #8b666239
 class AblationError(ValueError):
     "An ablation file that cannot be used; the message is one line: `<file>: <problem>` (or `<file> job <i>: …`)."
 
-
+# %% ../nbs/14_cli.ipynb #8b66fd6d
 def _yaml_problem(path: Path, e) -> str:
     mark = getattr(e, "problem_mark", None)
     where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
@@ -177,9 +181,9 @@ def validate_parameters(notebook: str, params: dict, root=None, paths: bool = Tr
     FileNotFoundError) naming the parameter and its value."""
     full = {k: p.default for k, p in notebook_parameters(notebook, root).items()} | dict(params)
     if notebook == "rl":
-        from star.rl_config import check_text, resolve_config, run_params
+        from star.rl_config import coerce, resolve_config, run_params
         p = run_params(full)                                                # `quick` and `extra` as the notebook applies them
-        check_text("results_dir", p.pop("results_dir", None), none=True)   # publication is checked by the run itself
+        if (rd := p.pop("results_dir", None)) is not None: coerce("results_dir", rd)   # publication: checked by the run
         if not paths: p.pop("pool", None)
         cfg = resolve_config(**{**p, "use_vllm": p.get("use_vllm") or False})
         if paths:                                                          # starting weights that are not there
@@ -191,8 +195,8 @@ def validate_parameters(notebook: str, params: dict, root=None, paths: bool = Tr
         check_sft_values(full)
     elif notebook == "evaluate":
         from star.evaluation import check_qa_parameters, resolve_checkpoint
-        from star.rl_config import check_int as _int
-        if full.get("n") is not None: _int("n", full["n"], 1)
+        from star.rl_config import coerce
+        if full.get("n") is not None: coerce("n", full["n"], "int", 1)
         if full.get("scale") is not None:
             from star.models import get_spec
             get_spec(full["scale"])
@@ -201,20 +205,22 @@ def validate_parameters(notebook: str, params: dict, root=None, paths: bool = Tr
         if paths: resolve_checkpoint(str(full["checkpoint"]), full.get("base_url"))
         check_qa_parameters(full, paths=paths)
     elif notebook == "synthesize":
-        from star.rl_config import check_int as _int
+        from star.rl_config import coerce
         for k in ("n_easy", "n_medium", "n_hard"):
-            if k in full and full[k] is not None: _int(k, full[k], 0)
+            if k in full and full[k] is not None: coerce(k, full[k], "int", 0)
 
 # %% ../nbs/14_cli.ipynb #e65e895c
 _WHERE = ("out_dir", "results_dir", "out_path", "api_key_env")   # where a run writes (or finds its key): not what it ran
 KIND_OF = {"synthesize": ("synthesis",), "sft": ("sft",), "rl": ("rl",), "evaluate": ("eval", "qa")}
 
+# %% ../nbs/14_cli.ipynb #e65eaa0d
 def job_settings(job: Job) -> dict:
     "The settings a record must show for `job`: its parameters minus `_WHERE`, with the RL `extra` dict flattened."
     p = {k: v for k, v in job.parameters.items() if k not in _WHERE and k != "extra"}
     p.update({k: v for k, v in (job.parameters.get("extra") or {}).items() if k != "run_name"})
     return p
 
+# %% ../nbs/14_cli.ipynb #e65e9caa
 def same_setting(a, b) -> bool:
     "Equal as settings: numbers by value (2e-06 == '2.0e-6'), booleans by truth, lists element-wise, dicts by key, else by text."
     if isinstance(a, dict) and isinstance(b, dict): return a.keys() == b.keys() and all(same_setting(a[k], b[k]) for k in a)
@@ -226,11 +232,13 @@ def same_setting(a, b) -> bool:
     except OverflowError: return str(a) == str(b)                        # an integer beyond any float (> 1e308)
     except (TypeError, ValueError): return str(a) == str(b)
 
+# %% ../nbs/14_cli.ipynb #e65e280d
 def _short(v, limit: int = 60) -> str:
     "`repr(v)`, cut to `limit` characters (a 400-digit integer in a record is named, not printed whole)."
     r = repr(v)
     return r if len(r) <= limit else f"{r[:limit]}… ({len(r)} characters)"
 
+# %% ../nbs/14_cli.ipynb #e65eb7df
 def record_status(job: Job, results="results") -> tuple[str, str]:
     """(status, reason) of `job` against `results/<job.name>.json`: 'done' (a readable record of the job's kind with
     every setting of `job_settings`), 'missing' (no file), 'unreadable' (reason names the file) or 'mismatch' (reason
@@ -252,6 +260,7 @@ def record_status(job: Job, results="results") -> tuple[str, str]:
         elif not same_setting(want, raw[k]): diff.append(f"{k}: {_short(raw[k])} recorded, {_short(want)} asked")
     return ("mismatch", "; ".join(diff)) if diff else ("done", "")
 
+# %% ../nbs/14_cli.ipynb #e65e9d41
 def is_done(job: Job, results="results") -> bool:
     "Whether `record_status(job, results)` is 'done'."
     return record_status(job, results)[0] == "done"
@@ -263,7 +272,8 @@ def select_jobs(jobs: Sequence[Job], selectors: Iterable[str] = (), with_needs: 
     sels = []
     for s in selectors:
         if "=" not in s: raise ValueError(f"selector {s!r}: expected key=pattern")
-        k, v = s.split("=", 1); sels.append((k.strip(), [x.strip() for x in v.split(",")]))
+        k, v = s.split("=", 1)
+        sels.append((k.strip(), [x.strip() for x in v.split(",")]))
     def value(j, k):
         return {"name": j.name, "notebook": j.notebook, "experiment": j.experiment}.get(k, j.parameters.get(k))
     keep = {j.name for j in jobs if all(any(fnmatch.fnmatchcase(str(value(j, k)), p) for p in pats) for k, pats in sels)}
@@ -275,10 +285,12 @@ def select_jobs(jobs: Sequence[Job], selectors: Iterable[str] = (), with_needs: 
                 if n not in keep and not is_done(by[n], results): keep.add(n); stack.append(n)
     return [j for j in jobs if j.name in keep]
 
+# %% ../nbs/14_cli.ipynb #f89576f8
 def plan(jobs: Sequence[Job], results="results") -> list[tuple[Job, str, str]]:
     "(job, status, reason) for each job (`record_status`)."
     return [(j, *record_status(j, results)) for j in jobs]
 
+# %% ../nbs/14_cli.ipynb #f89520be
 def _pm_args(params: dict) -> str:
     """papermill command-line options for `params`, as shown (credentials inside URLs redacted,
     `star.results.redact`): `-p name value` for scalars, `-y` YAML for dicts and lists."""
@@ -289,6 +301,7 @@ def _pm_args(params: dict) -> str:
     if ys: ps.append(f"-y {shlex.quote(yaml.safe_dump(ys, default_flow_style=True).strip())}")
     return " ".join(ps)
 
+# %% ../nbs/14_cli.ipynb #f89500f1
 def format_plan(planned: Sequence[tuple[Job, str, str]]) -> str:
     """The plan as text, one line per job: index, 'done' or 'todo', name, its papermill command; a job whose record
     is unreadable or has other settings gets a second line saying why it runs again."""
@@ -306,15 +319,17 @@ class _Echo(logging.Handler):
     def __init__(self, stream): super().__init__(logging.INFO); self.stream = stream
     def emit(self, record):
         msg = record.getMessage()
-        self.stream.write(msg if msg.endswith(("\n", "\r")) else msg + "\n"); self.stream.flush()
+        self.stream.write(msg if msg.endswith(("\n", "\r")) else msg + "\n")
+        self.stream.flush()
 
-
+# %% ../nbs/14_cli.ipynb #8a6252e1
 # The kernel logs only what is critical: on Ctrl-C the terminal interrupts the kernel and `star` at once, `star` shuts
 # the kernel down, and the kernel's reply to the interrupted cell then fails on its closed socket -- a ZMQError
 # traceback in its log, after the one line that matters. (Cell output reaches the terminal through papermill, not
 # through this log.)
 KERNEL_ARGS = ["--IPKernelApp.log_level=CRITICAL"]
 
+# %% ../nbs/14_cli.ipynb #8a622c01
 def execute(notebook, output, parameters: dict, root, stream=None) -> Path:
     """Execute the notebook `notebook` into `output` with papermill (kernel `python3`, working directory `root`),
     streaming cell outputs to `stream` (default stdout). Returns the output Path; raises papermill's
@@ -323,10 +338,13 @@ def execute(notebook, output, parameters: dict, root, stream=None) -> Path:
     process can take)."""
     import papermill as pm
     from star.memory import allocator_env
-    output = Path(output); output.parent.mkdir(parents=True, exist_ok=True)
+    output = Path(output)
+    output.parent.mkdir(parents=True, exist_ok=True)
     log = logging.getLogger("papermill")
     handler, saved = _Echo(stream or sys.stdout), (log.level, log.propagate)
-    log.addHandler(handler); log.setLevel(logging.INFO); log.propagate = False
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    log.propagate = False
     streamed, preload = os.environ.get("STAR_STREAMED"), os.environ.get("LD_PRELOAD")
     os.environ["STAR_STREAMED"] = "1"          # the kernel inherits it: `star.sft.announce` then prints once
     fast = allocator_env().get("LD_PRELOAD")  # one lookup (`ldconfig -p`), not one per use
@@ -335,27 +353,38 @@ def execute(notebook, output, parameters: dict, root, stream=None) -> Path:
         pm.execute_notebook(str(notebook), str(output), parameters=parameters, cwd=str(root), kernel_name="python3",
                             log_output=True, progress_bar=False, extra_arguments=KERNEL_ARGS)
     finally:
-        log.removeHandler(handler); log.setLevel(saved[0]); log.propagate = saved[1]
+        log.removeHandler(handler)
+        log.setLevel(saved[0])
+        log.propagate = saved[1]
         for k, v in (("STAR_STREAMED", streamed), ("LD_PRELOAD", preload)):
             if v is None: os.environ.pop(k, None)
             else: os.environ[k] = v
     return output
 
-
+# %% ../nbs/14_cli.ipynb #8a62c396
 def default_output(notebook: str, root) -> Path:
     "`root/runs/papermill/<notebook>-<UTC YYYYmmdd-HHMMSS>.ipynb`: where a `star <notebook>` run keeps its executed copy."
     return Path(root) / "runs" / "papermill" / f"{notebook}-{datetime.now(timezone.utc):%Y%m%d-%H%M%S}.ipynb"
 
 # %% ../nbs/14_cli.ipynb #9cb88f34
+def declared_parameters(notebook: str, root=None) -> set:
+    "The names a run notebook takes: its papermill parameters, and for 'rl' every `RLRunConfig` field (`nbs/rl.ipynb` reads them all)."
+    names = set(notebook_parameters(notebook, root))
+    if notebook == "rl":
+        from star.rl_config import RLRunConfig
+        names |= {f.name for f in __import__("dataclasses").fields(RLRunConfig)}
+    return names
+
+# %% ../nbs/14_cli.ipynb #9cb8a1b0
 def run_notebook(notebook: str, parameters: dict, output=None, root=None, dry_run: bool = False, out=print,
                  stream=None) -> Path:
     """Run the run notebook `notebook` ('synthesize' | 'sft' | 'rl' | 'evaluate') with `parameters` (names checked
-    against `notebook_parameters`): prints the papermill command and where the executed copy goes (`output`, default
+    against `declared_parameters`): prints the papermill command and where the executed copy goes (`output`, default
     `default_output`), executes it unless `dry_run`, and returns the executed notebook's path. Raises ValueError for
     an undeclared parameter or a value the run would reject (`validate_parameters`, also with `dry_run`), papermill's
     PapermillExecutionError when a cell fails."""
     root = notebooks_root(root)
-    bad = sorted(set(parameters) - set(notebook_parameters(notebook, root)))
+    bad = sorted(set(parameters) - declared_parameters(notebook, root))
     if bad: raise ValueError(f"{NOTEBOOKS[notebook]} has no parameter(s) {bad}")
     validate_parameters(notebook, parameters, root)        # a bad value fails here, not minutes into the run
     output = Path(output) if output else default_output(notebook, root)
@@ -367,11 +396,12 @@ def run_notebook(notebook: str, parameters: dict, output=None, root=None, dry_ru
     t0 = time.time()
     try: execute(root / NOTEBOOKS[notebook], output, parameters, root, stream)
     except BaseException:
-        out(f"stopped after {time.time() - t0:.0f} s; the cells it ran are in {shown}"); raise
+        out(f"stopped after {time.time() - t0:.0f} s; the cells it ran are in {shown}")
+        raise
     out(f"executed notebook: {shown} ({time.time() - t0:.0f} s)")
     return output
 
-
+# %% ../nbs/14_cli.ipynb #9cb821f7
 def papermill_executor(job: Job, root) -> None:
     """Execute an ablation `job` (see above) into `runs/papermill/<name>.ipynb` (one per rank under `accelerate
     launch`: `<name>.rank<R>.ipynb`), streaming its output. Raises PapermillExecutionError when a cell fails."""
@@ -396,6 +426,7 @@ def _results_folder(results, root=None) -> tuple[Path, Path]:
                             f"run records that count as done are in the repository's results/")
     return root, res
 
+# %% ../nbs/14_cli.ipynb #7831f070
 def ablate(path, selectors: Iterable[str] = (), dry_run: bool = False, results="results",
            executor: Callable[[Job, Path], None] | None = None, root=None, index: int | None = None,
            out=print, with_needs: bool = True) -> list[dict]:
@@ -426,7 +457,8 @@ def ablate(path, selectors: Iterable[str] = (), dry_run: bool = False, results="
                     (executor or papermill_executor)(j, root)
                     st["status"] = "ran" if is_done(j, res) else "ran-no-record"
                 except Exception as e:
-                    st["status"] = "failed"; failed.add(j.name)
+                    st["status"] = "failed"
+                    failed.add(j.name)
                     out(f"FAILED {j.name}: {type(e).__name__}: {str(e)[:500]}")
                 st["seconds"] = round(time.time() - t0, 1)
             out(f"{st['status']:>13}  {j.name}  ({st['seconds']} s)")
@@ -457,6 +489,7 @@ def collect(files: Iterable | None = None, results="results", root=None):
                     "status": st, "done": st == "done", "reason": why})
     return pd.DataFrame(out, columns=["name", "notebook", "experiments", "status", "done", "reason"])
 
+# %% ../nbs/14_cli.ipynb #91757d9e
 def unreadable(results="results", root=None) -> list[tuple[Path, str]]:
     "(path, reason) for every `*.json` in the results folder that is not a readable run record (`star.results.scan_records`)."
     from star.results import scan_records
@@ -467,6 +500,7 @@ def unreadable(results="results", root=None) -> list[tuple[Path, str]]:
 # %% ../nbs/14_cli.ipynb #7736e879
 _NONE = ("None", "none", "null")
 
+# %% ../nbs/14_cli.ipynb #77360992
 def option_type(p: Param) -> Callable[[str], Any]:
     """The argparse `type` of a parameter: the default's type (bool: true/false/yes/no/1/0; int; float; str), any
     Python literal (else the text) for a `None` default, a Python or JSON literal for dict/list; 'None' -> None always."""
@@ -495,11 +529,13 @@ RUN_HELP = {"synthesize": "synthesize a query pool (nbs/synthesize.ipynb)", "sft
             "rl": "RL: GRPO / DAPO / ARPO on TravelPlanner (nbs/rl.ipynb)",
             "evaluate": "evaluate a checkpoint on TravelPlanner or OOD QA (nbs/evaluate.ipynb)"}
 
+# %% ../nbs/14_cli.ipynb #ca0a2deb
 def _add_run_command(sub, name: str, root=None):
     "A subparser for run notebook `name`: one option per papermill parameter (help = its comment and default)."
     try: params = notebook_parameters(name, root)
     except FileNotFoundError as e:
         return sub.add_parser(name, help=RUN_HELP[name], description=f"{RUN_HELP[name]}. Unavailable here: {e}")
+    if name == "rl": return _add_rl_command(sub)
     r = sub.add_parser(name, help=RUN_HELP[name], argument_default=argparse.SUPPRESS,
                        description=f"{RUN_HELP[name]}, executed with papermill; the executed copy goes to runs/. Options "
                                    f"are the notebook's parameters; only those given are passed.")
@@ -515,7 +551,27 @@ def _add_run_command(sub, name: str, root=None):
         "in a temporary folder)" if name == "rl" else ""))
     return r
 
+# %% ../nbs/14_cli.ipynb #ca0a72fa
+def _add_rl_command(sub):
+    "`star rl`: the options of `star.rl_config.run_parser` (TRL's TrlParser: one per RLRunConfig field), `--config`, `--output`, `--dry-run`."
+    from star.rl_config import run_parser
+    r = sub.add_parser("rl", parents=[run_parser(add_help=False)], help=RUN_HELP["rl"],
+                       description=f"{RUN_HELP['rl']}, executed with papermill; the executed copy goes to runs/. Options are "
+                                   "RLRunConfig's fields (nbs/08a_rl_config.ipynb); only those given are passed.")
+    r.add_argument("--config", default=None, help="YAML of fields (configs/rl/*.yaml); the flags given win")
+    r.add_argument("--output", default=None, help="where the executed notebook goes (default: runs/papermill/rl-<UTC time>.ipynb)")
+    r.add_argument("--dry-run", action="store_true", default=False, help="print the papermill command and the run plan, "
+                   "memory per GPU included (the notebook runs up to its plan: stop_after=config, in a temporary folder)")
+    return r
 
+# %% ../nbs/14_cli.ipynb #ca0ad494
+def rl_parameters(args) -> dict:
+    "The parameters of a parsed `star rl`: its `--config` YAML (`star.rl_config.parse_run_args`), then the flags given."
+    from star.rl_config import parse_run_args
+    given = {k: v for k, v in vars(args).items() if v is not None and k not in ("cmd", "output", "dry_run", "config")}
+    return {**(parse_run_args(["--config", args.config]) if args.config else {}), **given}
+
+# %% ../nbs/14_cli.ipynb #ca0a0352
 def _launch(cmd: str, yaml_path, job: Job, results) -> None:
     argv = [*shlex.split(cmd), "-m", "star.cli", "ablate", str(yaml_path), "--select", f"name={job.name}",
             "--results", str(results), "--no-needs"]
@@ -546,7 +602,7 @@ def build_parser(root=None) -> argparse.ArgumentParser:
     c.add_argument("--missing", action="store_true", help="list only the jobs that are not done")
     return ap
 
-
+# %% ../nbs/14_cli.ipynb #cfb0ab7b
 def one_line(e: BaseException, limit: int = 2000) -> str:
     """A failure as one line for the terminal: a failed notebook cell as `<exception>: <message>` (papermill's
     `ename`/`evalue`, not its whole traceback), anything else as `<type>: <message>`; newlines become spaces and a
@@ -563,6 +619,7 @@ def one_line(e: BaseException, limit: int = 2000) -> str:
 # checkpoints, none of them is usable, it cannot be written.
 FOLDER_ERRORS = ("RunLockedError", "RunMismatchError", "NoUsableCheckpointError", "RunFolderError")
 
+# %% ../nbs/14_cli.ipynb #31429b37
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `star` command. Returns the exit status: 2 for unusable input (a parameter value the run
     would reject, an ablation file `load_ablation` rejects, a bad `--select` or `--index`, a `--results` folder that
@@ -572,6 +629,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.cmd in NOTEBOOKS:
         params = {k: v for k, v in vars(args).items() if k not in ("cmd", "output", "dry_run")}
+        if args.cmd == "rl": params = rl_parameters(args)
         try:
             if args.cmd == "rl" and args.dry_run:   # the notebook prints its plan (and refuses one that cannot fit)
                 import tempfile
@@ -621,5 +679,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(summary)
     return 0
 
+# %% ../nbs/14_cli.ipynb #3142ed3d
 if __name__ == "__main__" and not hasattr(sys, "ps1") and "ipykernel" not in sys.modules:
     sys.exit(main())

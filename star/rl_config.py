@@ -1,6 +1,5 @@
-"""Every setting of an RL run in one frozen dataclass, its defaults per model scale in one table, and the checks that
-turn notebook or command-line parameters into it before anything is loaded (Agent-STAR, arXiv 2603.21972, App. C.2
-and D).
+"""Every setting of an RL run in one frozen dataclass that checks itself, its defaults per model scale in one table,
+and one parser (TRL's `TrlParser`) for flags, YAML and papermill (Agent-STAR, arXiv 2603.21972, App. C.2 and D).
 
 Start with `resolve_config(**parameters)` (the parameters of `nbs/rl.ipynb` → a checked `RLRunConfig`),
 `scale_defaults(scale)` and `trl_config(cfg)` (the `GRPOConfig` handed to TRL)."""
@@ -10,9 +9,10 @@ Start with `resolve_config(**parameters)` (the parameters of `nbs/rl.ipynb` → 
 # %% ../nbs/08a_rl_config.ipynb #c1fe82c2
 from __future__ import annotations
 
-import dataclasses, math, os, re
+import dataclasses, functools, json, math, os, re
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Optional, Sequence
 
 from .evaluator import PROTOCOLS
 from .formatter import FORMAT_PROMPTS, FORMATTERS
@@ -24,11 +24,11 @@ from .tasks import AGENT_STAR_FILES, AGENT_STAR_HF
 
 # %% auto #0
 __all__ = ['ALGORITHMS', 'DATA_MIXES', 'INIT_CHOICES', 'LOSS_TYPES', 'TASK_FAMILIES', 'RUN_DEFAULTS', 'QUICK', 'RUN_DTYPES',
-           'PAPER_POOLS', 'POOL_SUFFIXES', 'HYPERPARAMETERS', 'TRL_SETTINGS', 'RUN_SETTINGS', 'load_family',
-           'RLRunConfig', 'field_docs', 'scale_defaults', 'defaults_table', 'bad_value', 'check_int', 'check_float',
-           'check_bool', 'check_choice', 'check_dtype', 'check_text', 'default_run_name', 'pool_source', 'paper_pool',
-           'resolve_config', 'run_dtype', 'BatchSplit', 'batch_split', 'trl_config', 'hyperparameter_table',
-           'run_params']
+           'RULES', 'REPORT_TO', 'CHOICES', 'SPECIAL', 'DERIVED', 'PAPER_POOLS', 'POOL_SUFFIXES', 'HYPERPARAMETERS',
+           'TRL_SETTINGS', 'RUN_SETTINGS', 'load_family', 'RLRunConfig', 'field_docs', 'scale_defaults',
+           'defaults_table', 'bad_value', 'coerce', 'check_dtype', 'field_value', 'pool_source', 'paper_pool',
+           'default_run_name', 'resolve_config', 'run_dtype', 'BatchSplit', 'batch_split', 'trl_config',
+           'hyperparameter_table', 'run_params', 'run_args_class', 'run_parser', 'parse_run_args', 'key_value_args']
 
 # %% ../nbs/08a_rl_config.ipynb #e29d8b37
 ALGORITHMS = ("grpo", "dapo", "arpo")
@@ -37,7 +37,9 @@ INIT_CHOICES = ("auto", "base", "sft")
 LOSS_TYPES = ("grpo", "dr_grpo", "dapo", "bnpo", "cispo", "sapo", "luspo", "vespo")   # TRL 1.16 GRPOConfig.loss_type
 TASK_FAMILIES = {"probe": "star.probe:FAMILY"}
 
-def load_family(name: str):
+# %% ../nbs/08a_rl_config.ipynb #e29deb32
+def load_family(name:str, # a key of `TASK_FAMILIES`, e.g. 'probe'
+               ):
     """The registered task family `name` (`TASK_FAMILIES`). Raises KeyError for an unknown name, ImportError if its
     module is missing."""
     import importlib
@@ -93,11 +95,12 @@ class _LossFields(_RunFields):
     formatter_prompt: str = "paper"         # ... 'paper' (App. E) | 'upstream' (Agent-STAR's FORMAT_PLANNING)
     formatter_cache: str | None = None      # ... reply cache folder (default runs/formatter_cache)
 
+# %% ../nbs/08a_rl_config.ipynb #345525e3
 @dataclass(frozen=True)
 class _ModelFields(_LossFields):
     lora: bool = False               # train LoRA adapters (CPU scales) instead of all weights
     lora_r: int = 16                 # LoRA rank
-    lora_alpha: int = 32             # LoRA scaling numerator
+    lora_alpha: float = 32           # LoRA scaling numerator
     dtype: str = "float32"           # compute precision: 'auto' (the hardware's, run_dtype) or a dtype name
     gradient_checkpointing: bool = False  # recompute activations in the backward pass
     per_device_batch: int = 2        # completions per forward/backward micro-batch
@@ -111,7 +114,7 @@ class _RolloutFields(_ModelFields):
     val_top_p: float = 0.95          # validation nucleus sampling
     val_max_context: int = 32 * K    # tokens of a validation episode
     val_tool_budget: int = 60        # tool calls of a validation episode
-    arpo_initial: int = 4            # M: global rollouts per prompt
+    arpo_initial: int | None = None  # M: global rollouts per prompt (None: G // 2)
     arpo_branch: int = 2             # Z: a branch point yields Z - 1 partial rollouts
     arpo_entropy_weight: float = 0.2  # weight of the entropy rise in the branching probability
     arpo_threshold: float = 0.5      # branch where the weighted entropy rise exceeds this
@@ -121,7 +124,7 @@ class _RolloutFields(_ModelFields):
     trip_days: tuple = (3, 5, 7)     # trip lengths of the RL prompts (TravelPlanner: 3, 5, 7; CPU scales: 3 only)
     sft_steps: int | None = None     # SFT steps when init='sft' on an offline scale
     sft_n: int | None = None         # ... and its trajectories (None: the family's SFT set, e.g. OFFLINE_SFT_DATA)
-    use_vllm: bool = False           # roll out on a colocated vLLM engine (None in resolve_config: where vLLM imports)
+    use_vllm: bool | None = False    # roll out on a colocated vLLM engine (None: where vLLM imports)
     vllm_mode: str = "colocate"      # 'colocate' | 'server'
     vllm_gpu_memory_utilization: float = 0.3   # GPU share of each colocated engine (the rest trains)
     vllm_tensor_parallel_size: int = 1         # GPUs per engine
@@ -132,12 +135,19 @@ class _RolloutFields(_ModelFields):
 # %% ../nbs/08a_rl_config.ipynb #baa51a0c
 @dataclass(frozen=True)
 class RLRunConfig(_RolloutFields):
-    """One RL run, fully resolved (`resolve_config`); fields documented in groups (`field_docs`). Paper values:
-    App. C.2 / D.5."""
+    """One RL run, checked and resolved on construction (`__post_init__`; `resolve_config` adds the scale's defaults);
+    fields documented in groups (`field_docs`). Paper values: App. C.2 / D.5."""
     stop_after: str | None = None    # 'config' | 'data' | 'train' (tests / dry runs)
     allow_dirty: bool = False        # publish (results_dir in the repository) from a tree with uncommitted changes
     gpu_memory_gb: float | None = None  # memory plan (star.memory): GiB per GPU (None: this machine's GPU, if any)
     n_gpus: int | None = None           # ... and ranks (None: the launcher's $WORLD_SIZE, else 1)
+    report_to: str = "none"          # curves to 'none' | 'tensorboard' | 'trackio' | 'wandb' (TRL's report_to), in <out_dir>/runs
+
+    def __post_init__(self):
+        "Each field read as its type within `RULES`; then what follows from other fields (`_derived`); then `_check_across`."
+        for f in dataclasses.fields(self): object.__setattr__(self, f.name, field_value(f.name, f.type, getattr(self, f.name)))
+        for k, v in _derived(self).items(): object.__setattr__(self, k, v)
+        _check_across(self)
 
     @property
     def mix(self): return DATA_MIXES.get(self.data)
@@ -155,6 +165,7 @@ class RLRunConfig(_RolloutFields):
     def results_path(self) -> Path: return Path(self.results_dir or self.out_dir) / f"{self.run_name}.json"
     def to_dict(self) -> dict: return asdict(self)
 
+# %% ../nbs/08a_rl_config.ipynb #baa5d44a
 def field_docs(cls=RLRunConfig) -> dict[str, str | None]:
     "{field: its comment} of a config dataclass, its base classes' fields included (fastcore `docments` per class)."
     from fastcore.docments import docments
@@ -211,7 +222,9 @@ RUN_DEFAULTS.update({s: dict(RUN_DEFAULTS["paper"], vllm_gpu_memory_utilization=
 def _field_defaults() -> dict:
     return {f.name: f.default for f in dataclasses.fields(RLRunConfig) if f.default is not dataclasses.MISSING}
 
-def scale_defaults(scale: str) -> dict:
+# %% ../nbs/08a_rl_config.ipynb #a80eafdd
+def scale_defaults(scale:str, # a model scale of `star.models.REGISTRY` ('tiny', '0.5B', ..., '7B')
+                  ) -> dict:
     """Every default of a run at `scale` that no other parameter decides: `RLRunConfig`'s field defaults, then the
     scale's recipe (`get_spec(scale).rl`, `.inference`: App. C.2, C.3, D.5), then `RUN_DEFAULTS[scale]` (else
     `RUN_DEFAULTS['paper']`); `use_vllm` None (decided by `resolve_config`: where vLLM imports). Raises
@@ -227,131 +240,136 @@ def scale_defaults(scale: str) -> dict:
     d.update(RUN_DEFAULTS.get(spec.scale, RUN_DEFAULTS["paper"]), use_vllm=None)
     return d
 
-def defaults_table(scales=("tiny", "0.5B", "1.5B-offline", "1.5B", "3B", "7B"), fields=None):
+# %% ../nbs/08a_rl_config.ipynb #a80e754a
+def defaults_table(scales=("tiny", "0.5B", "1.5B-offline", "1.5B", "3B", "7B"), # the scales, one column each
+                   fields=None, # the rows to show (None: the fields whose defaults differ)
+                  ):
     "The per-scale defaults side by side: a pandas DataFrame, one row per field (default: those that differ), one column per scale."
     import pandas as pd
     df = pd.DataFrame({s: {k: str(v) for k, v in scale_defaults(s).items()} for s in scales})
     return df.loc[list(fields)] if fields else df[df.nunique(axis=1) > 1]
 
 # %% ../nbs/08a_rl_config.ipynb #147d2e05
-def bad_value(k, want, v) -> ValueError:
+def bad_value(k:str, # the parameter's name
+              want:str, # what it must be
+              v, # the value it got
+             ) -> ValueError:
     "The ValueError of parameter `k` whose value `v` is not `want`: `k must be <want>, got <v!r>`."
     return ValueError(f"{k} must be {want}, got {v!r}")
 
-def check_int(k, v, lo=None, hi=None, also=()):
-    "An int from an int, an integral float or its text; ValueError naming `k` otherwise or outside [lo, hi] (`also`: extra allowed values)."
-    want = "an integer" + (f" >= {lo}" if lo is not None and hi is None else "") + (f" in [{lo}, {hi}]" if hi is not None else "") \
-           + (f" (or {', '.join(map(str, also))})" if also else "")
-    x = v
-    if isinstance(x, str):
-        try: x = int(x.strip())
-        except ValueError: raise bad_value(k, want, v) from None
-    if isinstance(x, float) and math.isfinite(x) and x.is_integer(): x = int(x)
-    if isinstance(x, bool) or not isinstance(x, int): raise bad_value(k, want, v)
-    if x in also: return x
-    if (lo is not None and x < lo) or (hi is not None and x > hi): raise bad_value(k, want, v)
-    return x
+# %% ../nbs/08a_rl_config.ipynb #147d0217
+_TRUTH = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
 
-def check_float(k, v, lo=None, hi=None, lo_open=False, hi_open=False):
-    "A finite float from a number or its text; ValueError naming `k` otherwise (NaN, inf, bool) or outside the range."
-    rng = ("" if lo is None else f"{'>' if lo_open else '>='} {lo:g}") + (" and " if lo is not None and hi is not None else "") \
-          + ("" if hi is None else f"{'<' if hi_open else '<='} {hi:g}")
-    want = "a finite number" + (f" {rng}" if rng else "")
-    x = v
-    if isinstance(x, str):
-        try: x = float(x.strip())
-        except ValueError: raise bad_value(k, want, v) from None
-    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x): raise bad_value(k, want, v)
-    x = float(x)
-    if lo is not None and (x < lo or (lo_open and x == lo)): raise bad_value(k, want, v)
-    if hi is not None and (x > hi or (hi_open and x == hi)): raise bad_value(k, want, v)
-    return x
+# %% ../nbs/08a_rl_config.ipynb #147df959
+def _parse(v, kind: str):
+    "`v` (or its text) as a `kind` ('int' | 'float' | 'bool' | 'str'); None where it is not one."
+    t = os.fspath(v) if isinstance(v, os.PathLike) else v
+    if kind == "str": return t if isinstance(t, str) and t.strip() else None
+    if isinstance(t, str): t = _TRUTH.get(t.strip().lower()) if kind == "bool" else _number(t.strip())
+    if kind == "bool": return bool(t) if isinstance(t, int) and t in (0, 1) else None
+    if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t): return None
+    if kind == "float": return float(t)
+    return int(t) if float(t).is_integer() else None
 
+# %% ../nbs/08a_rl_config.ipynb #147d6169
+def _number(text: str):
+    "An int or float from its text; None otherwise."
+    for f in (int, float):
+        try: return f(text)
+        except ValueError: pass
+    return None
 
 # %% ../nbs/08a_rl_config.ipynb #07d7649e
-def check_bool(k, v) -> bool:
-    "A bool from a bool, 0/1 or true/false/yes/no text; ValueError naming `k` otherwise."
-    if isinstance(v, bool): return v
-    if isinstance(v, int) and v in (0, 1): return bool(v)
-    if isinstance(v, str) and v.strip().lower() in ("true", "false", "yes", "no", "1", "0"):
-        return v.strip().lower() in ("true", "yes", "1")
-    raise bad_value(k, "true or false", v)
+def _want(kind, lo=None, hi=None, open_lo=False, open_hi=False, also=(), choices=()) -> str:
+    "What a value must be, in words: 'an integer >= 1 (or -1)', 'a finite number > 0 and <= 1', 'one of (...)'."
+    if choices: return f"one of {tuple(choices)}"
+    if kind in ("bool", "str"): return {"bool": "true or false", "str": "a non-empty string"}[kind]
+    if kind == "int":
+        rng = f" in [{lo}, {hi}]" if hi is not None else f" >= {lo}" if lo is not None else ""
+        return f"an integer{rng}" + (f" (or {', '.join(map(str, also))})" if also else "")
+    ends = [f"{'>' if o else '>='} {b:g}".replace(">", "<" if i else ">")
+            for i, (b, o) in enumerate(((lo, open_lo), (hi, open_hi))) if b is not None]
+    return " ".join(["a finite number", " and ".join(ends)]).strip()
 
-def check_choice(k, v, options, lower=True):
-    "`v` (lower-cased text if `lower`) when it is one of `options`; ValueError naming `k` otherwise."
-    x = v.strip().lower() if isinstance(v, str) and lower else v
-    if not isinstance(x, str) or x not in options: raise bad_value(k, f"one of {tuple(options)}", v)
+# %% ../nbs/08a_rl_config.ipynb #07d7beed
+def coerce(k:str, # the parameter's name, for the error
+           v, # its value, or its text
+           kind:str="str", # 'int' | 'float' | 'bool' | 'str'
+           lo=None, # lowest value allowed
+           hi=None, # highest value allowed
+           open_lo:bool=False, # `lo` itself excluded
+           open_hi:bool=False, # `hi` itself excluded
+           also:tuple=(), # values allowed outside the range (max_steps: -1)
+           choices:tuple=(), # the allowed texts (compared stripped and lower-cased)
+          ):
+    """`v` read as a `kind` (`_parse`: numbers from text too; NaN, inf and booleans are not numbers), within [lo, hi]
+    or among `choices`. Raises ValueError `<k> must be <what>, got <v!r>` (`bad_value`) otherwise."""
+    x = _parse(v, kind)
+    if choices and x is not None: x = x.strip().lower()
+    inside = x is not None and (lo is None or x > lo or (x == lo and not open_lo)) and (hi is None or x < hi or (x == hi and not open_hi))
+    if x is None or not (inside or x in also) or (choices and x not in choices):
+        raise bad_value(k, _want(kind, lo, hi, open_lo, open_hi, also, choices), v)
     return x
 
+# %% ../nbs/08a_rl_config.ipynb #5b2d7e10
 RUN_DTYPES = ("auto", "float32", "bfloat16")   # the precisions a run offers (its help lists them); float16 is not one
 
-def check_dtype(k, v):
-    """A run's compute precision: `star.models.normalize_dtype(v)` ('bf16' -> 'bfloat16', None -> 'auto'), which must
-    be one of `RUN_DTYPES` -- float16 is refused (`--dtype fp16` used to be accepted though no run offers it: its
-    training would need loss scaling, and CPUs have no float16 autocast). ValueError naming `k` otherwise."""
+# %% ../nbs/08a_rl_config.ipynb #5b2dae85
+def check_dtype(k:str, # the parameter's name
+                v, # a dtype name or alias ('bf16', 'fp32'), or None ('auto')
+               ) -> str:
+    """A run's compute precision: `star.models.normalize_dtype(v)`, which must be one of `RUN_DTYPES` -- float16 is
+    refused (its training would need loss scaling, and CPUs have no float16 autocast). ValueError naming `k` otherwise."""
     try: d = normalize_dtype(v)
     except ValueError: raise bad_value(k, f"one of {RUN_DTYPES} (or bf16, fp32)", v) from None
     if d not in RUN_DTYPES: raise bad_value(k, f"one of {RUN_DTYPES} (float16 is not supported)", v)
     return d
 
-def check_text(k, v, none=False):
-    "A non-empty string (a path-like as its text; None if `none`); ValueError naming `k` otherwise."
-    if v is None and none: return None
-    if isinstance(v, os.PathLike): v = os.fspath(v)
-    if not isinstance(v, str) or not v.strip(): raise bad_value(k, "a non-empty string" + (" or None" if none else ""), v)
-    return v
-
-
 # %% ../nbs/08a_rl_config.ipynb #83c6750e
-def default_run_name(scale, algorithm, reward, data, n_train, failure_rate, seed) -> str:
-    "`rl_<scale>_<algorithm>_<reward>_<data><n_train>_f<percent>_s<seed>`, e.g. `rl_3B_grpo_curriculum_mixed1000_f0_s0`."
-    return f"rl_{scale}_{algorithm}_{reward}_{data}{n_train}_f{round(100 * failure_rate):g}_s{seed}"
-
-def _check_names(c: dict) -> None:
-    "The named choices of `c`, in place: reward, algorithm, loss, dtype, protocol, formatter, engine mode, stop point."
-    c["reward"] = check_choice("reward", c["reward"], (*REWARDS, *SCHEDULES))
-    c["algorithm"] = check_choice("algorithm", c["algorithm"], ALGORITHMS)
-    c["loss_type"] = check_choice("loss_type", c["loss_type"], LOSS_TYPES)
-    c["dtype"] = check_dtype("dtype", c["dtype"])
-    c["protocol"] = check_choice("protocol", c["protocol"], PROTOCOLS)
-    c["formatter"] = check_choice("formatter", c["formatter"], FORMATTERS)
-    c["formatter_prompt"] = check_choice("formatter_prompt", c["formatter_prompt"], tuple(FORMAT_PROMPTS))
-    c["vllm_mode"] = check_choice("vllm_mode", c["vllm_mode"], ("colocate", "server"))
-    if c["stop_after"] is not None: c["stop_after"] = check_choice("stop_after", c["stop_after"], ("config", "data", "train"))
+_AT_LEAST = {0: "n_val seed", 2: "group_size arpo_branch",
+             1: "n_train batch_size epochs max_context tool_budget max_new_tokens_per_turn per_device_batch save_steps "
+                "vllm_tensor_parallel_size vllm_kv_cache_gib lora_r val_max_context val_tool_budget arpo_k ppo_epochs "
+                "arpo_top_logprobs save_total_limit sft_steps sft_n ppo_mini_batch_size n_gpus arpo_initial"}
+RULES = {k: dict(lo=lo) for lo, ks in _AT_LEAST.items() for k in ks.split()}
+RULES |= {k: dict(lo=0, open_lo=True) for k in "lr temperature max_grad_norm adv_epsilon lora_alpha gpu_memory_gb".split()}
+RULES |= {k: dict(lo=0) for k in "val_temperature beta weight_decay".split()}
+RULES |= dict(max_steps=dict(lo=1, also=(-1,)), failure_rate=dict(lo=0, hi=1), arpo_threshold=dict(lo=0, hi=1),
+              val_top_p=dict(lo=0, hi=1, open_lo=True), vllm_gpu_memory_utilization=dict(lo=0, hi=1, open_lo=True),
+              epsilon=dict(lo=0, hi=1, open_hi=True), clip_ratio_c=dict(lo=1, open_lo=True))
+REPORT_TO = ("none", "tensorboard", "trackio", "wandb")
+CHOICES = dict(reward=(*REWARDS, *SCHEDULES), algorithm=ALGORITHMS, data=(*DATA_MIXES, *TASK_FAMILIES),
+               loss_type=LOSS_TYPES, protocol=PROTOCOLS, formatter=FORMATTERS, formatter_prompt=tuple(FORMAT_PROMPTS),
+               vllm_mode=("colocate", "server"), stop_after=("config", "data", "train"), report_to=REPORT_TO)
+RULES |= {k: dict(choices=v) for k, v in CHOICES.items()}
 
 # %% ../nbs/08a_rl_config.ipynb #1356bd9d
-_INT_MIN = (("n_train", 1), ("group_size", 2), ("batch_size", 1), ("epochs", 1), ("max_context", 1), ("tool_budget", 1),
-            ("n_val", 0), ("max_new_tokens_per_turn", 1), ("per_device_batch", 1), ("save_steps", 1), ("seed", 0),
-            ("vllm_tensor_parallel_size", 1), ("vllm_kv_cache_gib", 1), ("lora_r", 1), ("val_max_context", 1),
-            ("val_tool_budget", 1), ("arpo_branch", 2), ("arpo_k", 1), ("ppo_epochs", 1),
-            ("arpo_top_logprobs", 1))
-_BOOLS = ("lora", "gradient_checkpointing", "vllm_enable_sleep_mode", "vllm_importance_sampling_correction", "allow_dirty",
-          "mask_max_prompt_length_exceeded", "mask_max_response_length_exceeded", "mask_max_turns_exceeded")
+def _trip_days(v) -> tuple:
+    "3 | '3,5' | [3, 5] -> (3, 5): TravelPlanner's trip lengths, sorted, once each; ValueError otherwise."
+    try: td = (v,) if isinstance(v, int) else tuple(int(d) for d in (v.split(",") if isinstance(v, str) else v))
+    except (TypeError, ValueError): td = ()
+    if not td or not set(td) <= {3, 5, 7}: raise bad_value("trip_days", "among TravelPlanner's 3, 5, 7", v)
+    return tuple(sorted(set(td)))
 
-def _check_numbers(c: dict) -> None:
-    "The numbers and switches of `c`, in place (each with its range); `use_vllm` None becomes `vllm_available()`."
-    for k, lo in _INT_MIN: c[k] = check_int(k, c[k], lo)
-    c["max_steps"] = check_int("max_steps", c["max_steps"], 1, also=(-1,))
-    for k in ("save_total_limit", "sft_steps", "sft_n"):
-        if c[k] is not None: c[k] = check_int(k, c[k], 1)
-    c["failure_rate"] = check_float("failure_rate", c["failure_rate"], 0, 1)
-    c["lr"] = check_float("lr", c["lr"], 0, lo_open=True)
-    c["temperature"] = check_float("temperature", c["temperature"], 0, lo_open=True)
-    c["val_temperature"] = check_float("val_temperature", c["val_temperature"], 0)
-    c["val_top_p"] = check_float("val_top_p", c["val_top_p"], 0, 1, lo_open=True)
-    c["epsilon"] = check_float("epsilon", c["epsilon"], 0, 1, hi_open=True)
-    c["epsilon_high"] = check_float("epsilon_high (clip-higher: >= epsilon)", c["epsilon_high"], c["epsilon"])
-    c["beta"] = check_float("beta", c["beta"], 0)
-    if c["clip_ratio_c"] is not None: c["clip_ratio_c"] = check_float("clip_ratio_c", c["clip_ratio_c"], 1, lo_open=True)
-    c["weight_decay"] = check_float("weight_decay", c["weight_decay"], 0)
-    c["max_grad_norm"] = check_float("max_grad_norm", c["max_grad_norm"], 0, lo_open=True)
-    c["adv_epsilon"] = check_float("adv_epsilon", c["adv_epsilon"], 0, lo_open=True)
-    c["lora_alpha"] = check_float("lora_alpha", c["lora_alpha"], 0, lo_open=True)
-    c["arpo_entropy_weight"] = check_float("arpo_entropy_weight", c["arpo_entropy_weight"])
-    c["arpo_threshold"] = check_float("arpo_threshold", c["arpo_threshold"], 0, 1)
-    c["vllm_gpu_memory_utilization"] = check_float("vllm_gpu_memory_utilization", c["vllm_gpu_memory_utilization"], 0, 1, lo_open=True)
-    for k in _BOOLS: c[k] = check_bool(k, c[k])
-    c["use_vllm"] = vllm_available() if c["use_vllm"] is None else check_bool("use_vllm", c["use_vllm"])
+# %% ../nbs/08a_rl_config.ipynb #1356ab3d
+def _key_env(v) -> str:
+    "The NAME of the formatter key's environment variable; ValueError (without echoing it: it may be a key) otherwise."
+    if isinstance(v, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", v): return v
+    raise bad_value("formatter_key_env", "the NAME of an environment variable (never the key itself)", "<hidden>")
+
+# %% ../nbs/08a_rl_config.ipynb #135650e6
+SPECIAL = dict(scale=lambda v: get_spec(v).scale, dtype=lambda v: check_dtype("dtype", v), trip_days=_trip_days,
+               formatter_key_env=_key_env)
+DERIVED = ("run_name", "out_dir", "use_vllm", "arpo_initial")   # None: filled by `_derived`
+
+# %% ../nbs/08a_rl_config.ipynb #13569def
+def field_value(k:str, # the field's name
+                ann:str, # its annotation: 'int', 'float | None', ...
+                v, # the value given, or its text
+               ):
+    "`v` read as field `k`: None where the annotation or `DERIVED` allows it, `SPECIAL[k]`, else `coerce` by `RULES[k]`."
+    if v is None and ("None" in ann or k in DERIVED): return None
+    if k in SPECIAL: return SPECIAL[k](v)
+    return coerce(k, v, ann.split("|")[0].strip(), **RULES.get(k, {}))
 
 # %% ../nbs/08a_rl_config.ipynb #d3071275
 # the Agent-STAR release's prompt file of each level mix (star.tasks.AGENT_STAR_FILES; App. D.2, Table 3); a run of more
@@ -359,7 +377,9 @@ def _check_numbers(c: dict) -> None:
 PAPER_POOLS = {"mixed": "mixed_1k", "easy": "easy_1k", "medium": "medium_1k", "hard": "hard_1k"}
 POOL_SUFFIXES = (".jsonl", ".jsonl.gz", ".json", ".parquet")
 
-def pool_source(pool: str) -> tuple:
+# %% ../nbs/08a_rl_config.ipynb #d307f56d
+def pool_source(pool:str, # a task file, 'agent_star:<name>' or 'hf:<owner>/<dataset>/<file>'
+               ) -> tuple:
     """Where the RL prompts `pool` come from: `("file", path)` for a local file of TravelPlanner rows (`POOL_SUFFIXES`;
     a relative path that is not found here is taken from the repository root); `("hub", repo, filename)` for
     'agent_star:<name>' -- the Agent-STAR release `star.tasks.AGENT_STAR_HF`, `<name>` a key of `AGENT_STAR_FILES`
@@ -384,85 +404,83 @@ def pool_source(pool: str) -> tuple:
     if not p.name.endswith(POOL_SUFFIXES): raise ValueError(f"pool {pool!r}: a task file ends in {', '.join(POOL_SUFFIXES)}")
     return ("file", str(p))
 
-def paper_pool(data: str, n_train: int) -> str | None:
+# %% ../nbs/08a_rl_config.ipynb #d307367c
+def paper_pool(data:str, # the run's level mix (a key of `PAPER_POOLS`) or a task family
+               n_train:int, # the run's RL prompts
+              ) -> str | None:
     "The release's prompts of a run with level mix `data` and `n_train` prompts (`PAPER_POOLS`); None for a task family."
     if data not in PAPER_POOLS: return None
     return f"agent_star:{PAPER_POOLS[data]}" if n_train <= 1000 else "agent_star:total_17k"
 
 # %% ../nbs/08a_rl_config.ipynb #ab4a09b0
-def _check_sources(c: dict, init_default: str) -> None:
-    """Where the run starts and reads from, in place: `init` ('auto' -> the scale's), the paths, the task pool (a file or
-    the hub, `pool_source`; 'agent_star': the release's file for the run's data, `paper_pool`; 'synthetic': None),
-    the formatter's key variable (a NAME, never a key), and `trip_days` (3 | "3,5" | [3, 5] -> (3, 5))."""
-    c["init"] = check_text("init", c["init"])
-    if c["init"] == "auto": c["init"] = init_default
-    for k in ("out_dir", "results_dir", "pool", "formatter_base_url", "formatter_model", "formatter_cache"):
-        if k in c: c[k] = check_text(k, c[k], none=True)
-    if c["pool"] == "agent_star": c["pool"] = paper_pool(c["data"], c["n_train"])   # the release (hub) of this data
-    elif c["pool"] == "synthetic": c["pool"] = None                                   # synthesised offline
-    if c["pool"] is not None: pool_source(c["pool"])
-    if not isinstance(c["formatter_key_env"], str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", c["formatter_key_env"]):
-        raise bad_value("formatter_key_env", "the NAME of an environment variable (never the key itself)", "<hidden>")
-    td = c["trip_days"]
-    try: td = (td,) if isinstance(td, int) else tuple(int(d) for d in (td.split(",") if isinstance(td, str) else td))
-    except (TypeError, ValueError): raise bad_value("trip_days", "among TravelPlanner's 3, 5, 7", c["trip_days"]) from None
-    if not td or not set(td) <= {3, 5, 7}: raise ValueError(f"trip_days must be among TravelPlanner's 3, 5, 7; got {c['trip_days']!r}")
-    c["trip_days"] = tuple(sorted(set(td)))
+def default_run_name(scale, # model scale
+                     algorithm, # 'grpo' | 'dapo' | 'arpo'
+                     reward, # reward or schedule name
+                     data, # level mix or task family
+                     n_train, # RL prompts
+                     failure_rate, # tool failure probability (0-1)
+                     seed, # run seed
+                    ) -> str:
+    "`rl_<scale>_<algorithm>_<reward>_<data><n_train>_f<percent>_s<seed>`, e.g. `rl_3B_grpo_curriculum_mixed1000_f0_s0`."
+    return f"rl_{scale}_{algorithm}_{reward}_{data}{n_train}_f{round(100 * failure_rate):g}_s{seed}"
 
-def _check_shape(c: dict, p: dict) -> None:
-    """What depends on several values: batch within the data, the PPO mini-batch within the batch, ARPO's M within G,
-    the memory plan's hardware, the LLM formatter's endpoint."""
-    if c["batch_size"] > c["n_train"]: raise ValueError(f"batch_size {c['batch_size']} > n_train {c['n_train']}")
-    if c["ppo_mini_batch_size"] is not None:
-        mb = c["ppo_mini_batch_size"] = check_int("ppo_mini_batch_size", c["ppo_mini_batch_size"], 1)
-        if c["batch_size"] % mb:
-            raise ValueError(f"ppo_mini_batch_size {mb} does not divide batch_size {c['batch_size']} into PPO mini-batches"
-                             + ("" if "ppo_mini_batch_size" in p else " (the scale's default: set ppo_mini_batch_size too)"))
-    c["arpo_initial"] = check_int("arpo_initial", c["arpo_initial"] if "arpo_initial" in p else max(1, c["group_size"] // 2),
-                                  1, c["group_size"])
-    if c["gpu_memory_gb"] is not None: c["gpu_memory_gb"] = check_float("gpu_memory_gb", c["gpu_memory_gb"], 0, lo_open=True)
-    if c["n_gpus"] is not None: c["n_gpus"] = check_int("n_gpus", c["n_gpus"], 1)
-    if c["formatter"] == "llm" and not (c["formatter_base_url"] and c["formatter_model"]):
+# %% ../nbs/08a_rl_config.ipynb #ab4a550c
+def _derived(c) -> dict:
+    "What follows from other fields: init 'auto', the pool aliases, `use_vllm` None, ARPO's M, the run's name and folder."
+    d = {}
+    if c.init == "auto": d["init"] = scale_defaults(c.scale)["init"]
+    if c.pool == "agent_star": d["pool"] = paper_pool(c.data, c.n_train)     # the release (hub) of this data
+    if c.pool == "synthetic": d["pool"] = None                                 # synthesised offline
+    if c.use_vllm is None: d["use_vllm"] = vllm_available()
+    if c.arpo_initial is None: d["arpo_initial"] = max(1, c.group_size // 2)
+    name = c.run_name or default_run_name(c.scale, c.algorithm, c.reward, c.data, c.n_train, c.failure_rate, c.seed)
+    return d | dict(run_name=name, out_dir=c.out_dir or f"runs/rl/{name}")
+
+# %% ../nbs/08a_rl_config.ipynb #ab4a104b
+def _check_across(c) -> None:
+    "The checks that span fields: clip-higher, the batch and its PPO mini-batches, ARPO's M, the name, the pool, the LLM formatter."
+    if c.epsilon_high < c.epsilon: raise bad_value("epsilon_high (clip-higher: >= epsilon)", f"a finite number >= {c.epsilon:g}", c.epsilon_high)
+    if c.batch_size > c.n_train: raise ValueError(f"batch_size {c.batch_size} > n_train {c.n_train}")
+    if c.ppo_mini_batch_size and c.batch_size % c.ppo_mini_batch_size:
+        raise ValueError(f"ppo_mini_batch_size {c.ppo_mini_batch_size} does not divide batch_size {c.batch_size} into "
+                         "PPO mini-batches (set ppo_mini_batch_size to a divisor of it)")
+    if c.arpo_initial > c.group_size: raise bad_value("arpo_initial", f"an integer in [1, {c.group_size}]", c.arpo_initial)
+    if not RUN_NAME.match(c.run_name):
+        raise bad_value("run_name", f"a record name ({RUN_NAME.pattern}: letters, digits, '._+-', no spaces)", c.run_name)
+    if c.pool is not None: pool_source(c.pool)
+    if c.formatter == "llm" and not (c.formatter_base_url and c.formatter_model):
         raise ValueError("formatter='llm' needs formatter_base_url and formatter_model")
 
 # %% ../nbs/08a_rl_config.ipynb #055efa1e
 _PARAMS = {f.name for f in dataclasses.fields(RLRunConfig)}
 
+# %% ../nbs/08a_rl_config.ipynb #055ec909
 def resolve_config(**params) -> RLRunConfig:
-    """The `RLRunConfig` of a run from the notebook parameters (`None`: the default). Defaults: `scale_defaults(scale)`,
-    then the task family's `run_defaults(scale)` when `data` names one (`TASK_FAMILIES`), then `params`; `epochs` set
-    explicitly wins over a default `max_steps`; `use_vllm=None` means "where vLLM imports". Relative `out_dir` /
-    `results_dir` stay relative (`train_rl` resolves them against the repository root, `star.paths.in_repo`); default
-    `out_dir` `runs/rl/<run_name>`, `results_dir` None (publishing to `results/` is an explicit choice, refused from a
-    tree with uncommitted changes unless `allow_dirty`). Raises TypeError for an unknown parameter, ValueError naming
-    the parameter and the value for an invalid one (`star.models.UnknownScaleError` for an unknown scale,
-    `star.results.DirtyTreeError` for a refused publication)."""
+    """The `RLRunConfig` of a run from its parameters (`None`: the default): `scale_defaults(scale)`, then the task
+    family's `run_defaults(scale)` when `data` names one, then `params`; `epochs` given wins over a default `max_steps`.
+    Relative `out_dir` / `results_dir` stay relative (`star.paths.in_repo` resolves them); publishing to `results_dir`
+    is refused from a modified tree unless `allow_dirty` (`star.results.check_publish`). Raises TypeError for an
+    unknown parameter, ValueError naming the parameter and the value for an invalid one (`RLRunConfig.__post_init__`;
+    `star.models.UnknownScaleError` for an unknown scale, `star.results.DirtyTreeError` for a refused publication)."""
     unknown = sorted(set(params) - _PARAMS)
     if unknown: raise TypeError(f"unknown RL parameter(s) {unknown}; known: {sorted(_PARAMS)}")
     p = {k: v for k, v in params.items() if v is not None}
     scale = get_spec(p.pop("scale", "tiny")).scale
-    c = scale_defaults(scale)
-    data = check_choice("data", p.get("data", c["data"]), (*DATA_MIXES, *TASK_FAMILIES))
+    c = scale_defaults(scale) | dict(scale=scale, run_name=None, out_dir=None, results_dir=None)
+    data = coerce("data", p.get("data", c["data"]), choices=CHOICES["data"])
     if data in TASK_FAMILIES: c.update(load_family(data).run_defaults(scale))
-    c.update(p)
+    c.update(p, data=data)
     if "epochs" in p and "max_steps" not in p: c["max_steps"] = -1
-    c["scale"], c["data"] = scale, data
-    _check_names(c); _check_numbers(c); _check_sources(c, scale_defaults(scale)["init"]); _check_shape(c, p)
-    c.setdefault("run_name", default_run_name(scale, c["algorithm"], c["reward"], c["data"], c["n_train"],
-                                              c["failure_rate"], c["seed"]))
-    if not isinstance(c["run_name"], str) or not RUN_NAME.match(c["run_name"]):
-        raise bad_value("run_name", f"a record name ({RUN_NAME.pattern}: letters, digits, '._+-', no spaces)", c["run_name"])
-    c.setdefault("out_dir", f"runs/rl/{c['run_name']}")
-    c.setdefault("results_dir", None)
-    if c["results_dir"]: check_publish(in_repo(c["results_dir"]), c["allow_dirty"])
-    return RLRunConfig(**c)
+    cfg = RLRunConfig(**c)
+    if cfg.results_dir: check_publish(in_repo(cfg.results_dir), cfg.allow_dirty)
+    return cfg
 
 # %% ../nbs/08a_rl_config.ipynb #377f4bd5
-def run_dtype(cfg: RLRunConfig) -> DtypeChoice:
+def run_dtype(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+             ) -> DtypeChoice:
     """The compute precision of run `cfg` on this machine and why (`star.models.dtype_choice(None, cfg.dtype)`): the
     autocast dtype of training (TRL's `bf16`/`fp16`), the dtype of its vLLM engine and of HF-generate rollouts."""
     return dtype_choice(None, cfg.dtype)
-
 
 # %% ../nbs/08a_rl_config.ipynb #72eb56ab
 @dataclass(frozen=True)
@@ -473,7 +491,10 @@ class BatchSplit:
     accumulation: int           # micro-batches per optimiser step = per PPO mini-batch (TRL gradient_accumulation_steps)
     mini_batches: int           # PPO mini-batches per rollout batch = optimiser steps per pass over it
 
-def batch_split(cfg, processes: int = 1) -> BatchSplit:
+# %% ../nbs/08a_rl_config.ipynb #72eb1722
+def batch_split(cfg, # anything with batch_size, group_size, per_device_batch (and ppo_mini_batch_size)
+                processes:int=1, # training processes (ranks)
+               ) -> BatchSplit:
     """The micro-batching of run `cfg` (an `RLRunConfig`, or anything with batch_size, group_size, per_device_batch and
     optionally ppo_mini_batch_size) on `processes` processes: micro-batches of `per_device_batch` episodes (fewer if a
     process's share of a mini-batch is smaller), accumulated over one PPO mini-batch of `ppo_mini_batch_size` x G
@@ -488,7 +509,10 @@ def batch_split(cfg, processes: int = 1) -> BatchSplit:
     return BatchSplit(micro, gen // (micro * processes), mb // (micro * processes), gen // mb)
 
 # %% ../nbs/08a_rl_config.ipynb #ada4660d
-def trl_config(cfg: RLRunConfig, num_processes: int | None = None, **overrides):
+def trl_config(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+               num_processes:int|None=None, # training processes (None: $WORLD_SIZE, else 1)
+               **overrides, # GRPOConfig fields set last
+              ):
     """`trl.GRPOConfig` of a run (see the list above). `num_processes` defaults to $WORLD_SIZE (1). `overrides` go to
     GRPOConfig last. Raises ValueError where `batch_split` does (a PPO mini-batch that does not split into
     micro-batches of `per_device_batch` over the processes)."""
@@ -505,7 +529,7 @@ def trl_config(cfg: RLRunConfig, num_processes: int | None = None, **overrides):
               max_grad_norm=cfg.max_grad_norm, mask_truncated_completions=False, max_completion_length=cfg.max_context,
               bf16=dt == "bfloat16", fp16=dt == "float16", use_cpu=not cuda,
               gradient_checkpointing=cfg.gradient_checkpointing, logging_steps=k, save_strategy="steps",
-              save_steps=cfg.save_steps * k, save_total_limit=cfg.save_total_limit, report_to="none", seed=cfg.seed,
+              save_steps=cfg.save_steps * k, save_total_limit=cfg.save_total_limit, report_to=cfg.report_to, seed=cfg.seed,
               data_seed=cfg.seed, shuffle_dataset=True, remove_unused_columns=False, dataloader_num_workers=0,
               disable_dropout=True, use_vllm=cfg.use_vllm, vllm_mode=cfg.vllm_mode,
               vllm_importance_sampling_correction=cfg.vllm_importance_sampling_correction,
@@ -599,9 +623,12 @@ RUN_SETTINGS = ("scale", "seed", "out_dir", "results_dir", "run_name", "formatte
                 "formatter_key_env", "formatter_cache", "gradient_checkpointing", "per_device_batch", "save_steps",
                 "save_total_limit", "sft_steps", "sft_n", "use_vllm", "vllm_mode", "vllm_gpu_memory_utilization",
                 "vllm_tensor_parallel_size", "vllm_enable_sleep_mode", "vllm_kv_cache_gib", "stop_after", "allow_dirty",
-                "gpu_memory_gb", "n_gpus")
+                "gpu_memory_gb", "n_gpus", "report_to")
 
-def hyperparameter_table(scale: str = "3B", processes: int = 8):
+# %% ../nbs/08a_rl_config.ipynb #bce7799f
+def hyperparameter_table(scale:str="3B", # the scale whose values are shown
+                         processes:int=8, # processes its TRL settings are computed for
+                        ):
     """Every RL hyper-parameter of a run at `scale` (`resolve_config(scale=scale)` on `processes` processes): a pandas
     DataFrame with its value, TRL setting, source ('paper' | 'verl' | 'rLLM' | 'ARPO' | 'Agent-STAR' | 'ours') and
     reference (paper section, or framework file and commit)."""
@@ -615,7 +642,8 @@ def hyperparameter_table(scale: str = "3B", processes: int = 8):
     return pd.DataFrame(rows).set_index("parameter")
 
 # %% ../nbs/08a_rl_config.ipynb #e9a1713a
-def run_params(namespace: dict) -> dict:
+def run_params(namespace:dict, # a run notebook's `globals()` after its parameters cell
+              ) -> dict:
     """The `resolve_config` keywords of a run notebook's namespace (its `globals()` after the papermill parameters
     cell): every name that is an `RLRunConfig` field; with a true `quick`, `QUICK`'s values for those left None and
     the run name `rl_quick_<scale>`; then the dict `extra` (other fields), which wins. Raises ValueError for a
@@ -629,3 +657,56 @@ def run_params(namespace: dict) -> dict:
     extra = namespace.get("extra") or {}
     if not isinstance(extra, dict): raise ValueError(f"extra must be a dict of RLRunConfig fields, got {extra!r}")
     return {**p, **extra}
+
+# %% ../nbs/08a_rl_config.ipynb #7c1a0e02
+_ARG_TYPES = {"int": int, "float": float, "bool": bool, "str": str, "tuple": str}   # trip_days as '3,5'
+
+# %% ../nbs/08a_rl_config.ipynb #7c1ab5d6
+def _dict_arg(text) -> dict:
+    "A dict from its JSON or Python-literal text (`--extra '{\"lora\": true}'`); ValueError otherwise."
+    import ast
+    if isinstance(text, dict): return text
+    try: v = json.loads(text)
+    except json.JSONDecodeError:
+        try: v = ast.literal_eval(text)
+        except (ValueError, SyntaxError): v = None
+    if not isinstance(v, dict): raise ValueError(f"expected a dict of RLRunConfig fields, got {text!r}")
+    return v
+
+# %% ../nbs/08a_rl_config.ipynb #7c1a9ff9
+@functools.cache
+def run_args_class() -> type:
+    "`RunArgs`: `RLRunConfig`'s fields, each optional (None: the scale's default) and typed for argparse, with `quick` and `extra`."
+    docs = field_docs(RLRunConfig)
+    arg = lambda name, typ, doc: (name, typ, dataclasses.field(default=None, metadata={"help": doc.replace("%", "%%")}))
+    fs = [arg(f.name, Optional[_ARG_TYPES[f.type.split("|")[0].strip()]], docs[f.name] or f.name) for f in dataclasses.fields(RLRunConfig)]
+    fs += [arg("quick", Optional[bool], "smoke size (QUICK): a 2-step SFT, 1 GRPO step"), arg("extra", _dict_arg, "a dict of more fields")]
+    return dataclasses.make_dataclass("RunArgs", fs)
+
+# %% ../nbs/08a_rl_config.ipynb #7c1a0e03
+def run_parser(**kwargs) -> "trl.TrlParser":
+    "TRL's `TrlParser` over `run_args_class()`; `kwargs` go to argparse (e.g. `add_help=False` for a parent parser)."
+    from trl import TrlParser
+    return TrlParser(run_args_class(), **kwargs)
+
+# %% ../nbs/08a_rl_config.ipynb #7c1a1311
+def parse_run_args(argv:Sequence[str]|None=None, # flags and `--config <yaml>`; None: sys.argv[1:]
+                  ) -> dict:
+    """The parameters given by `argv` and its YAML (flags win), by their notebook names (`quick`, `extra` included):
+    what `nbs/rl.ipynb` takes from papermill. `resolve_config(**run_params(...))` makes the run. Argparse exits with
+    status 2 naming the flag for a value of the wrong type; TrlParser raises ValueError for an unknown YAML key."""
+    (a,) = run_parser().parse_args_and_config(argv)
+    return {k: v for k, v in vars(a).items() if v is not None}
+
+# %% ../nbs/08a_rl_config.ipynb #7c1a0bab
+def key_value_args(argv:Sequence[str], # `key=value` words (`python -m star.rl scale=0.5B data=probe`) or flags
+                  ) -> list[str]:
+    "`key=value` as the flags `--key value` (`key=None` dropped: the default); flags pass unchanged. ValueError for a bare word."
+    out, value_next = [], False
+    for a in argv:
+        k, eq, v = a.partition("=")
+        if a.startswith("-") or value_next: out.append(a)       # a flag, or a flag's value
+        elif not eq: raise ValueError(f"expected key=value or a --flag, got {a!r}")
+        elif v != "None": out += [f"--{k.strip()}", v]
+        value_next = a.startswith("--") and "=" not in a and not value_next
+    return out

@@ -697,6 +697,7 @@ SFT_PARAMETERS = dict(
     out_dir=None,        # checkpoints + final model; None -> runs/sft_<run>
     results_dir=None,    # also write sft_<run>.json here (e.g. "results"); None -> only under out_dir
     allow_dirty=False,   # publish to results_dir from a tree with uncommitted changes (the record is marked dirty)
+    report_to="none",    # training curves: 'none' | 'tensorboard' | 'trackio' | 'wandb' (TRL report_to; tensorboard: <out_dir>/runs)
 )
 
 
@@ -721,9 +722,10 @@ def check_sft_values(P: dict) -> dict:
     """`P` (the notebook's parameters, `check_parameters`) with every value checked and normalised before anything
     is loaded: the scale is registered, `run` makes a valid record name, counts are integers in range (`max_steps`
     -1 or >= 1), `lr` a finite positive number, `mix` three non-negative integers (`"1:0:0"` or a list), `data_path`
-    an existing file, `allow_dirty` a boolean, `dtype` 'auto' or a dtype name. Raises ValueError naming the parameter and the value
+    an existing file, `allow_dirty` a boolean, `dtype` 'auto' or a dtype name, `report_to` one of `REPORT_TO`. Raises ValueError naming the parameter and the value
     (`star.models.UnknownScaleError` for the scale)."""
-    from star.rl_config import bad_value as _bad, check_bool as _bool, check_float as _float, check_int as _int, check_text as _text
+    from star.rl_config import REPORT_TO, bad_value as _bad, coerce
+    _int = lambda k, v, lo, also=(): coerce(k, v, "int", lo, also=also)
     from star.results import RUN_NAME
     P = dict(P)
     P["scale"] = get_spec(P["scale"]).scale
@@ -733,17 +735,18 @@ def check_sft_values(P: dict) -> dict:
     P["max_steps"] = _int("max_steps", P["max_steps"], 1, also=(-1,))
     for k in ("batch_size", "max_length"):
         if P[k] is not None: P[k] = _int(k, P[k], 1)
-    if P["epochs"] is not None: P["epochs"] = _float("epochs", P["epochs"], 0, lo_open=True)
-    if P["lr"] is not None: P["lr"] = _float("lr", P["lr"], 0, lo_open=True)
+    for k in ("epochs", "lr"):
+        if P[k] is not None: P[k] = coerce(k, P[k], "float", 0, open_lo=True)
     if P["mix"] is not None:
         parts = P["mix"].split(":") if isinstance(P["mix"], str) else P["mix"]
         try: mix = [_int("mix", x, 0) for x in parts]
         except (TypeError, ValueError): raise _bad("mix", "easy:medium:hard counts such as '1:0:0'", P["mix"]) from None
         if len(mix) != 3 or not sum(mix): raise _bad("mix", "easy:medium:hard counts such as '1:0:0'", P["mix"])
-    for k in ("data_path", "out_dir", "results_dir"): P[k] = _text(k, P[k], none=True)
+    for k in ("data_path", "out_dir", "results_dir"): P[k] = None if P[k] is None else coerce(k, P[k])
     if P["data_path"] is not None and not Path(P["data_path"]).is_file():
         raise ValueError(f"data_path must be an SFT JSON-lines file, got {P['data_path']!r} (no such file)")
-    P["allow_dirty"] = _bool("allow_dirty", P["allow_dirty"])
+    P["allow_dirty"] = coerce("allow_dirty", P["allow_dirty"], "bool")
+    P["report_to"] = coerce("report_to", P.get("report_to", "none"), choices=REPORT_TO)
     if "dtype" in P:
         from star.rl_config import check_dtype
         P["dtype"] = check_dtype("dtype", P["dtype"])

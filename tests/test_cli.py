@@ -18,6 +18,7 @@ import yaml
 from star.cli import (NOTEBOOKS, AblationError, Job, ablate, build_parser, collect, job_name, job_settings, load_ablation, main,
                       notebook_parameters, record_status, select_jobs)
 from star.results import new_record, save_record
+from star.rl_config import RLRunConfig, field_docs, parse_run_args, resolve_config, run_params
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = sorted((ROOT / "ablations").glob("*.yaml"))
@@ -309,8 +310,13 @@ def test_help_on_every_option():
     assert set(sub.choices) == {"synthesize", "sft", "rl", "evaluate", "ablate", "collect"}
     for name in NOTEBOOKS:                                            # every papermill parameter, with its comment
         h = " ".join(_options(ap, name).format_help().split())
+        if name == "rl": continue                                     # rl: the run parser's options (below)
         for prm in notebook_parameters(name, ROOT).values():
             assert f"--{prm.name.replace('_', '-')}" in h and (" ".join(prm.help.split()) in h), (name, prm.name)
+    h = " ".join(_options(ap, "rl").format_help().split())           # `star rl`: one option per RLRunConfig field, with its comment
+    for k, doc in field_docs(RLRunConfig).items():
+        assert f"--{k}" in h and " ".join(doc.split())[:40] in h, k
+    assert set(notebook_parameters("rl", ROOT)) <= set(field_docs(RLRunConfig)) | {"quick", "extra"}
 
 
 def test_option_types():
@@ -431,3 +437,35 @@ def test_ctrl_c_prints_one_line(tmp_path):
     assert p.returncode == 130, (out[-2000:], err[-2000:])
     assert "star synthesize: interrupted" in err and "Traceback" not in err and "ZMQError" not in err, err[-3000:]
     assert "executed notebook" not in out and "stopped after" in out
+
+
+def test_one_configuration_by_every_route(tmp_path, monkeypatch):
+    """`star rl` flags, `star rl --config` YAML, `python -m star.rl key=value`, `TrlParser` flags and the papermill
+    namespace of nbs/rl.ipynb resolve to the same RLRunConfig."""
+    from star.cli import rl_parameters
+    from star.rl import parse_cli
+    given = dict(scale="tiny", algorithm="dapo", reward="macro", n_train=8, lr=1e-5, trip_days="3,5", lora=True,
+                 report_to="tensorboard", use_vllm=False)
+    flags = [w for k, v in given.items() for w in (f"--{k.replace('_', '-')}", str(v))]
+    (tmp_path / "run.yaml").write_text(yaml.safe_dump(given))
+    namespace = {k: p.default for k, p in notebook_parameters("rl", ROOT).items()} | given      # papermill -p
+    routes = {
+        "star rl flags": run_params(rl_parameters(build_parser(ROOT).parse_args(["rl", *flags]))),
+        "star rl --config": run_params(rl_parameters(build_parser(ROOT).parse_args(["rl", "--config", str(tmp_path / "run.yaml")]))),
+        "python -m star.rl k=v": parse_cli([f"{k}={v}" for k, v in given.items()]),
+        "TrlParser --config + flag": run_params(parse_run_args(["--config", str(tmp_path / "run.yaml"), "--lr", "1e-5"])),
+        "papermill": run_params(namespace),
+    }
+    cfgs = {k: resolve_config(**p).to_dict() for k, p in routes.items()}
+    want = cfgs["papermill"]
+    assert (want["algorithm"], want["n_train"], want["trip_days"], want["report_to"]) == ("dapo", 8, (3, 5), "tensorboard")
+    for k, c in cfgs.items(): assert c == want, (k, {f: (c[f], want[f]) for f in c if c[f] != want[f]})
+
+
+def test_configs_rl_yaml_load_through_the_parser():
+    "Every configs/rl/*.yaml parses with the run parser (TrlParser `--config`) and resolves."
+    files = sorted((ROOT / "configs" / "rl").glob("*.yaml"))
+    assert files
+    for f in files:
+        p = parse_run_args(["--config", str(f)])
+        assert resolve_config(**run_params(p), use_vllm=False).scale == p["scale"], f

@@ -58,8 +58,9 @@ def test_parameters_are_normalised_from_their_text():
 
 def test_a_gpu_scale_on_a_cpu_fails_at_once(monkeypatch):
     "`-p scale 3b` on a CPU: a 'needs a GPU' error before any hub lookup (it used to retry the hub for 60 s)."
-    import star.rl
+    import star.rl, star.run
     monkeypatch.setattr(star.rl, "on_cuda", lambda: False)
+    monkeypatch.setattr(star.run, "on_cuda", lambda: False)                # require_device lives in star.run
     for scale in ("3b", "3B", "7B", "1.5B"):
         cfg = resolve_config(scale=scale, use_vllm=False)       # resolving the paper's config needs no GPU
         with pytest.raises(RuntimeError, match=f"scale '{cfg.scale}' needs a GPU .* on a CPU use scale 'tiny', '0.5B'"):
@@ -117,8 +118,10 @@ def test_bad_selection(capsys, monkeypatch):
 @pytest.mark.parametrize("argv, problem", [
     (["rl", "--failure-rate", "2"], "failure_rate must be a finite number >= 0 and <= 1, got 2.0"),
     (["rl", "--failure-rate", "nan"], "failure_rate must be a finite number >= 0 and <= 1, got nan"),
-    (["rl", "--n-train", "abc"], "n_train must be an integer >= 1, got 'abc'"),
     (["rl", "--extra", '{"run_name": "my run"}'], "run_name must be a record name"),
+    (["rl", "--run-name", "my run"], "run_name must be a record name"),
+    (["rl", "--report-to", "mlflow"], "report_to must be one of ('none', 'tensorboard', 'trackio', 'wandb'), got 'mlflow'"),
+    (["sft", "--report-to", "mlflow"], "report_to must be one of ('none', 'tensorboard', 'trackio', 'wandb'), got 'mlflow'"),
     (["sft", "--mix", "1:x:0"], "mix must be easy:medium:hard counts"),
     (["sft", "--lr", "nan"], "lr must be a finite number > 0, got 'nan'"),
     (["evaluate", "--checkpoint", "/nonexistent"], "checkpoint '/nonexistent': no such local folder"),
@@ -135,6 +138,13 @@ def test_run_commands_check_values_before_running(capsys, monkeypatch, argv, pro
     rc, err = _run(capsys, *argv, "--dry-run")
     assert rc == 2 and problem in err and "\n" not in err, err
     assert err.endswith((")", "'", "0", "nan", "]")) and "Traceback" not in err   # whole, not cut mid-word
+
+
+def test_a_flag_of_the_wrong_type_is_refused_by_the_parser(capsys, monkeypatch):
+    "`star rl --n-train abc`: the run parser (TrlParser) refuses it, naming the flag, before anything runs."
+    monkeypatch.chdir(ROOT)
+    with pytest.raises(SystemExit) as e: main(["rl", "--n-train", "abc", "--dry-run"])
+    assert e.value.code == 2 and "--n-train: invalid int value: 'abc'" in capsys.readouterr().err
 
 
 def test_one_line_keeps_words_whole():

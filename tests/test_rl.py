@@ -580,7 +580,8 @@ def test_rl_reward_reads_free_form_answers(val, tmp_path):
 def test_run_plan_states_measured_costs_only_where_measured(monkeypatch):
     """The plan prints the measured CPU cost of its scale, compute path and variant (steps scaled by rollouts per step,
     the SFT only when its checkpoint is missing), and says "not measured" for anything else."""
-    monkeypatch.setattr(star_rl, "on_cuda", lambda: False)
+    import star.run
+    monkeypatch.setattr(star.run, "on_cuda", lambda: False)                # run_plan and cpu_cost live in star.run
     cost = star_rl.CPU_COSTS["0.5B"]["bfloat16"]["default"]
     cfg = resolve_config(scale="0.5B", group_size=16, n_val=0, dtype="bfloat16")   # twice the measured rollouts
     plan = star_rl.run_plan(cfg)

@@ -114,6 +114,17 @@ def test_tiny_sft_learns_resumes_and_saves(ds, tmp_path):
     assert [p["loss"] for p in log2["loss_curve"]][:4] == losses
 
 
+def test_report_to_tensorboard_writes_event_files(ds, tmp_path):
+    "`report_to='tensorboard'` (the SFT notebook's and RLRunConfig's field) reaches TRL: a tiny run writes its loss curve under <out_dir>/runs."
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+    short = ds.select(range(2)).map(lambda r: {"messages": r["messages"][1:3]})
+    train_sft("tiny", short, tmp_path, max_steps=2, batch_size=2, report_to="tensorboard")
+    events = sorted((tmp_path / "runs").glob("*/events.out.tfevents.*"))
+    assert events, sorted(p.name for p in tmp_path.iterdir())
+    acc = EventAccumulator(str(events[0].parent)).Reload()
+    assert [e.step for e in acc.Scalars("train/loss")] == [1, 2]
+
+
 def test_check_parameters():
     before = {"json", "Path"}
     g = {"json": 1, "Path": 2, "_before": before, "In": [], **SFT_PARAMETERS, "scale": "3B"}
