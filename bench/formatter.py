@@ -29,11 +29,15 @@ import random
 import re
 import sys
 import time
+from pathlib import Path
 
 from star.agent import parse_turn
 from star.evaluator import evaluate_plan, from_to, name_city, strip_state
-from star.formatter import (FREEFORM_STYLES, agreement_fixtures, format_grounded, format_plan, grounding_index,
-                            parse_plan, parse_plan_tolerant, render_freeform, render_plan)
+from star.formatter import format_plan
+from star.grounded import format_grounded, grounding_index
+from star.plan import parse_plan, parse_plan_tolerant, render_plan
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / 'tools'))
+from agreement import FREEFORM_STYLES, agreement_fixtures, render_freeform  # noqa: E402
 from star.tasks import load_tasks
 
 # the patterns replaced in issue 9 (kept here only to measure them)
@@ -67,7 +71,7 @@ def throughput():
     rows.append(('exact / canonical', len(canon), sum(map(len, canon)), timed(lambda: [parse_plan(x) for x in canon])))
     md = [render_freeform(p, t, 'markdown') for _, t, p in fixtures]
     rows.append(('tolerant / markdown', len(md), sum(map(len, md)), timed(lambda: [parse_plan_tolerant(x) for x in md])))
-    from star.formatter import real_answers
+    from agreement import real_answers
     val = {t.idx: t for t in load_tasks('validation')}
     real = [(r['text'], val[r['idx']]) for r in real_answers()]
     rows.append((f'auto / real answers', len(real), sum(len(x) for x, _ in real), timed(lambda: [format_plan(x, t) for x, t in real])))

@@ -4,6 +4,7 @@ import json
 import random
 import re
 import signal
+import sys
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -11,10 +12,12 @@ import pytest
 
 from star.agent import parse_turn
 from star.evaluator import evaluate_plan, from_to, name_city, run_check, strip_state
-from star.formatter import (FREEFORM_STYLES, VIOLATIONS, LLMFormatError, LLMFormatter, agreement, agreement_fixtures, render_plan,
-                            fake_formatter_server, format_grounded, format_messages, format_plan, grounding_index,
-                            llm_formatter, normalize_test_transportation, plain_plan, plan_json_schema,
-                            render_freeform, violation_plans)
+from star.formatter import (LLMFormatError, LLMFormatter, fake_formatter_server, format_messages, format_plan, llm_formatter,
+                            normalize_test_transportation, plan_json_schema)
+from star.grounded import format_grounded, grounding_index, plain_plan
+from star.plan import render_plan
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / 'tools'))
+from agreement import FREEFORM_STYLES, VIOLATIONS, agreement, agreement_fixtures, render_freeform, violation_plans  # noqa: E402
 from star.tasks import load_tasks
 
 FIX = Path(__file__).parent / 'fixtures' / 'travelplanner' / 'appendix_f_answers.json'

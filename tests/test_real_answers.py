@@ -3,8 +3,12 @@ split, and the agreement of our reading with the benchmark's own parser (GPT-4) 
 part and on the held-out part (scored once, after the reader was written). A few seconds: no model runs here."""
 import pytest
 
-from star.formatter import (ANSWER_RUNS, HELDOUT_RUN, METRICS, format_plan, heldout_queries, reading_agreement,
-                            real_answers)
+import sys
+from pathlib import Path
+
+from star.formatter import format_plan
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / 'tools'))
+from agreement import ANSWER_RUNS, HELDOUT_RUN, METRICS, heldout_queries, reading_agreement, real_answers  # noqa: E402
 from star.tasks import load_tasks
 
 VAL = {t.idx: t for t in load_tasks('validation')}
