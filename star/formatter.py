@@ -63,7 +63,8 @@ def _unfence(s: str) -> str:
     while True:
         j = s.find('```', i)
         if j < 0: break
-        out.append(s[i:j]); i = j + 3
+        out.append(s[i:j])
+        i = j + 3
         if s[i:i + 4].lower() == 'json': i += 4
     out.append(s[i:])
     return ''.join(out)
@@ -189,8 +190,11 @@ def fake_formatter_server(reply, status: int = 200):
             server.requests.append(payload)
             content = reply(payload) if callable(reply) else replies[(len(server.requests) - 1) % len(replies)]
             body = json.dumps({'choices': [{'index': 0, 'message': {'role': 'assistant', 'content': content}}]}).encode()
-            self.send_response(status); self.send_header('Content-Type', 'application/json')
-            self.send_header('Content-Length', str(len(body))); self.end_headers(); self.wfile.write(body)
+            self.send_response(status)
+            self.send_header('Content-Type', 'application/json')
+            self.send_header('Content-Length', str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
         def log_message(self, *a): pass
     server = ThreadingHTTPServer(('127.0.0.1', 0), Handler)
     server.requests = []
@@ -265,7 +269,8 @@ def _apply_alts(plan: list[dict], alts) -> list[dict]:
         for got, other in pairs.items():
             i = v.find(got, pos)
             if i < 0: continue
-            parts += [v[pos:i], other]; pos = i + len(got)
+            parts += [v[pos:i], other]
+            pos = i + len(got)
         row[fld] = ''.join(parts) + v[pos:]
     return out
 
@@ -373,8 +378,11 @@ def _replace_words(text: str, old: tuple, new: str) -> str:
         if text[i].isalpha():
             j = i
             while j < n and text[j].isalpha(): j += 1
-            out.append(new if text[i:j] in old else text[i:j]); i = j
-        else: out.append(text[i]); i += 1
+            out.append(new if text[i:j] in old else text[i:j])
+            i = j
+        else:
+            out.append(text[i])
+            i += 1
     return ''.join(out)
 
 def normalize_test_transportation(plan: list[dict]) -> list[dict]:
@@ -389,7 +397,9 @@ def normalize_test_transportation(plan: list[dict]) -> list[dict]:
             low = {w.w for w in words(t)}
             if not ({'flight', 'taxi'} & low) and 'self-driving' not in t.lower():
                 for old in (('driving', 'Driving'), ('drive', 'Drive'), ('car', 'Car')):
-                    if old[0] in low: t = _replace_words(t, old, 'Self-driving'); break
+                    if old[0] in low:
+                        t = _replace_words(t, old, 'Self-driving')
+                        break
             if t.startswith(('from', 'Cost:')): t = 'Self-driving, ' + t
             day = {**day, 'transportation': t}
         out.append(day)

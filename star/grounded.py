@@ -103,7 +103,9 @@ class Trie:
         while stack:                                         # post-order without recursion
             node, done = stack.pop()
             if not done:
-                stack.append((node, True)); stack.extend((c, False) for c in node[0].values()); continue
+                stack.append((node, True))
+                stack.extend((c, False) for c in node[0].values())
+                continue
             node[2] = (1 if node[1] else 0) + sum(c[2] for c in node[0].values())
             if node[2] == 1: node[3] = node if node[1] else next(c[3] for c in node[0].values() if c[2])
         return self
@@ -127,7 +129,9 @@ def find_matches(ws: list[Word], trie: Trie, lo: int = 0, hi: int | None = None,
     keep = keep or (lambda es: list(es))
     out, i = [], lo
     while i < hi:
-        if covered is not None and covered[i]: i += 1; continue
+        if covered is not None and covered[i]:
+            i += 1
+            continue
         node, k, best = trie.root, i, None
         while k < hi and (k == i or not ws[k].strong) and (covered is None or not covered[k]):
             nxt = node[0].get(ws[k].w)
@@ -135,10 +139,14 @@ def find_matches(ws: list[Word], trie: Trie, lo: int = 0, hi: int | None = None,
             node, k = nxt, k + 1
             if node[1] and (es := keep(node[1])): best = (k, es)
         if best is not None:
-            out.append(Match(i, best[0], best[1], True)); i = best[0]; continue
+            out.append(Match(i, best[0], best[1], True))
+            i = best[0]
+            continue
         if (min_prefix and k - i >= min_prefix and node[2] == 1 and (k == hi or ws[k].strong or ws[k].weak or ws[k].w in stop)
                 and tuple(w.w for w in ws[i:k]) not in reject and (es := keep(node[3][1]))):
-            out.append(Match(i, k, es, False)); i = k; continue
+            out.append(Match(i, k, es, False))
+            i = k
+            continue
         i += 1
     return out
 
@@ -188,15 +196,20 @@ def clauses(ws: list[Word], s: int, e: int, covered) -> list[Clause]:
     out, k = [Clause('time', s, s, e)], s
     while k < e:
         if ws[k].strong and out[-1].kind in ('breakfast', 'lunch', 'dinner', 'accommodation') and covered[k] == 1 and 1 in covered[out[-1].lo:k]:
-            out[-1].hi = k; out.append(Clause('time', k, k, e))   # 'Lunch at X.' then a line 'Y.': Y is no second lunch
-        if covered[k]: k += 1; continue
+            out[-1].hi = k
+            out.append(Clause('time', k, k, e))  # 'Lunch at X.' then a line 'Y.': Y is no second lunch
+        if covered[k]:
+            k += 1
+            continue
         two = (ws[k].w, ws[k + 1].w) if k + 1 < e and not covered[k + 1] else None
         seq = two if two in _SLOTS else (ws[k].w,) if (ws[k].w,) in _SLOTS else None
         if seq is not None:
             gate, last = _GATED.get(seq), k + len(seq) - 1
             if gate == 'colon' and not ws[last].colon: seq = None
             elif gate == 'at' and not (ws[last].colon or (last + 1 < e and ws[last + 1].w == 'at')): seq = None
-        if seq is None: k += 1; continue
+        if seq is None:
+            k += 1
+            continue
         out[-1].hi = k
         out.append(Clause(_SLOTS[seq], k, k + len(seq), e))
         k += len(seq)
@@ -276,7 +289,8 @@ def day_marks(text: str, ws: list[Word], anywhere: bool = False) -> list[tuple[i
         head = after - 1
         if anywhere or _line_start(text, ws, k) or _label_follows(ws, after) or ((ws[head].colon or _dash_after(text, ws, head))
                                                     and not (k and not ws[k].strong and ws[k - 1].w in _NOT_BEFORE_DAY)):
-            out.append((n, k, last)); skip = after
+            out.append((n, k, last))
+            skip = after
     return out
 
 def _in_sequence(marks: list) -> list:
@@ -329,7 +343,9 @@ class GroundingIndex:
         self.cities, self.city_seqs = Trie(), {}
         d = db.distance
         for c in sorted(set(map(str, d['origin'])) | set(map(str, d['destination'])) | set(dict(db.city_state))):
-            if _seq(c): self.cities.add(_seq(c), c); self.city_seqs[_seq(c)] = c
+            if _seq(c):
+                self.cities.add(_seq(c), c)
+                self.city_seqs[_seq(c)] = c
         self.cities.freeze()
         self.by_city, self.venues = {}, Trie()
         for table, frame, name_col, city_col in (('restaurants', db.restaurants, 'Name', 'City'),
@@ -446,7 +462,9 @@ def clean_piece(piece: str, city_seqs=()) -> str | None:
     else:
         low = p.lower()
         for lead in ('at ', 'in ', 'visit ', 'eat at ', 'dine at '):
-            if low.startswith(lead): p = p[len(lead):]; break
+            if low.startswith(lead):
+                p = p[len(lead):]
+                break
         p = p[:min((i for i in (p.find(c) for c in _CUTS) if i >= 0), default=len(p))]
     if p in ('-', '—', '–'): return '-'
     p = p.strip(' \t.,;:*_-–—')
@@ -476,10 +494,13 @@ def unstate(v: str) -> str:
     while True:
         j = v.find('(', i)
         k = v.find(')', j) if j >= 0 else -1
-        if k < 0: out.append(v[i:]); return ''.join(out)
+        if k < 0:
+            out.append(v[i:])
+            return ''.join(out)
         inner = v[j + 1:k]
         glued = j > 0 and v[j - 1] != ' ' and inner[:1].isupper() and ',' not in inner
-        out.append(v[i:j] if glued else v[i:k + 1]); i = k + 1
+        out.append(v[i:j] if glued else v[i:k + 1])
+        i = k + 1
 
 def plain_value(v: str) -> str:
     "A value without markdown emphasis, links and backticks, typographic quotes straightened, outer spaces stripped."
@@ -613,18 +634,23 @@ def labelled_fields(text: str, a: int, b: int, unknown: list | None = None) -> d
         key, rev, qual = label_key(f[0]) if f else (None, False, False)
         if f and key is None and unknown is not None: unknown.append((f[0].strip(' *_'), e - len(f[1]), e))
         if key is not None and not dash_first(f[1]) and not any(ch.isalpha() for ch in f[1][:200].split('(')[0]):
-            pending = None; continue                        # 'Day 1 Lunch (Frog Hollow Tavern): $40' is a cost line
+            pending = None
+            continue  # 'Day 1 Lunch (Frog Hollow Tavern): $40' is a cost line
         if key is not None:
             v0 = s if qual else e - len(f[1])              # a qualified label's words are part of the value
             empty = not f[1].strip(' *_')
             if rev and key in out and not dash_first(f[1]): out[key] = [(v0, e)]
             elif key == 'attraction' and key in out: out[key].append((v0, e))
             elif key not in out: out[key] = [(v0, e)]
-            else: pending = None; continue
+            else:
+                pending = None
+                continue
             pending = key if empty else None
             continue
         item = _bullet_item(line) if pending is not None else None
-        if item is not None: out[pending].append((e - len(item), e)); continue
+        if item is not None:
+            out[pending].append((e - len(item), e))
+            continue
         pending = None
     return out
 
@@ -685,7 +711,9 @@ class Reading:
         "`[(city, first word, end word)]` named in the words `[lo, hi)`, in order."
         i, out = bisect.bisect_left(self.city_keys, lo), []
         while i < len(self.city_keys) and self.city_keys[i] < hi:
-            q = self.city_keys[i]; out.append((self.city_at[q][0], q, self.city_at[q][1])); i += 1
+            q = self.city_keys[i]
+            out.append((self.city_at[q][0], q, self.city_at[q][1]))
+            i += 1
         return out
     def venues_in(self, lo: int, hi: int) -> list: return [self.venue_at[q] for q in range(lo, hi) if q in self.venue_at]
 
@@ -842,7 +870,10 @@ def route_as_written(r: Reading, lo: int, hi: int, day: int | None, where: str, 
         w, alt, kind, skip = city_as_written(r, c, q, q_end, hi)
         r.city_forms[c] = (w, alt if alt is not None else w)
         if (route and route[-1] == c) or len(route) >= limit: continue
-        route.append(c); written.append(w); alts.append(alt if alt is not None else w); kinds.append(kind)
+        route.append(c)
+        written.append(w)
+        alts.append(alt if alt is not None else w)
+        kinds.append(kind)
     if not route: return '-', []
     join = lambda ws: ws[0] if len(ws) == 1 else 'from ' + ' to '.join(ws)
     city = join(written)
@@ -909,7 +940,9 @@ def drop_bracket_states(v: str, states) -> str:
     while True:
         j = v.find('(', i)
         k = v.find(')', j) if j >= 0 else -1
-        if k < 0: out.append(v[i:]); return ''.join(out)
+        if k < 0:
+            out.append(v[i:])
+            return ''.join(out)
         if tuple(folded_words(v[j + 1:k])) in states: out.append(v[i:j].rstrip(' '))
         else: out.append(v[i:k + 1])
         i = k + 1
@@ -1064,7 +1097,9 @@ def _comma_items(r: Reading, s: int, e: int, named: list) -> list:
     parts = _list_pieces(text, s, e, ', ')
     for ps, pe in parts:
         lo, hi = r.wrange(ps, pe)
-        if lo >= hi: kinds.append('remark'); continue
+        if lo >= hi:
+            kinds.append('remark')
+            continue
         cs = r.cities_in(lo, lo + 1)
         if cs and city_as_written(r, cs[0][0], lo, cs[0][2], hi)[3] >= hi: kinds.append('city')
         elif tuple(w.w for w in r.ws[lo:hi]) in _states(r.index) or (hi == lo + 1 and _abbr(text, r.ws[lo])): kinds.append('city')
@@ -1100,6 +1135,7 @@ def _slot_in_parens(text: str, s: int, e: int) -> tuple[str | None, int]:
         if w[:1] == [m] or w[-1:] == [m]: return m, e
     return None, e
 
+# %% ../nbs/04b_grounded.ipynb #05046cf7
 def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: bool):
     """Fill `day`'s meals, attractions and accommodation from its labelled values `lab` (`labelled_fields`): each as
     written (`written_item`); '-' when the value is empty (`empty_lead`) and names no venue of its slot, the previous
@@ -1108,10 +1144,16 @@ def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: boo
     for key in ('breakfast', 'lunch', 'dinner', 'accommodation'):
         if key not in lab: continue
         table, (s, e) = _MEAL_TABLE[key], _span(lab[key])
-        if dash_first(r.text[s:e]): day.slots[key] = '-'; continue
+        if dash_first(r.text[s:e]):
+            day.slots[key] = '-'
+            continue
         named = any(v.table == table for m in r.venues_in(*r.wrange(s, e)) for v in m.entries)
-        if not named and same_lead(r.text[s:e]): day.slots[key] = _SAME; continue
-        if not named and empty_lead(r.text[s:e]): day.slots[key] = '-'; continue
+        if not named and same_lead(r.text[s:e]):
+            day.slots[key] = _SAME
+            continue
+        if not named and empty_lead(r.text[s:e]):
+            day.slots[key] = '-'
+            continue
         item = next((x for s2, e2 in lab[key] for p in _pieces(r.text, s2, e2)
                      if (x := written_item(r, *p, table, order, key, travel, day.number))), None)
         day.slots[key] = item or '-'
@@ -1167,7 +1209,8 @@ def fill_narrative(r: Reading, day: _Day, cls: list[Clause], order: list, travel
         for m in ms:
             v = _pick(r, m, 'attractions', order, travel=travel)
             if v and c.kind in ('attraction', 'time'):
-                day.attractions[_venue_text(r, m, v)] = None; found = True
+                day.attractions[_venue_text(r, m, v)] = None
+                found = True
             elif c.kind == 'time' and 'accommodation' not in day.slots and (v := _pick(r, m, 'accommodations', order, travel=travel)):
                 day.slots['accommodation'], day.stay_city = _venue_text(r, m, v), v.city
         if c.kind == 'attraction' and not found:
@@ -1381,8 +1424,10 @@ def tables_as_text(text: str) -> str | None:
                     out += [f"{cells[c]}: {_unlabelled(row[c], cells[c])}" for c in range(min(len(row), len(cells))) if head[c] not in (None, 'day')]
                     out.append('')
                 j += 1
-            i = j; continue
-        out.append(lines[i]); i += 1
+            i = j
+            continue
+        out.append(lines[i])
+        i += 1
     return '\n'.join(out) if found else None
 
 _ORDINALS = {w: i for i, w in enumerate('first second third fourth fifth sixth seventh eighth ninth tenth eleventh '
@@ -1414,10 +1459,15 @@ class _CityOrState:
         cs = self.index.city_seqs
         return seq in cs or any(seq[:i] in cs and seq[i:] in _states(self.index) for i in range(1, len(seq)))
 
+# %% ../nbs/04b_grounded.ipynb #4cd82ae3
 def _format_grounded(text, task, notes, db, alts=None):
     index, text = grounding_index(db), extract_answer(text)
-    if (conv := json_as_text(text)) is not None: text = conv; notes.append(Note("the plan is JSON: read key by key", 'layout'))
-    elif (conv := tables_as_text(text)) is not None: text = conv; notes.append(Note("a table with one day per row: read by its header", 'layout'))
+    if (conv := json_as_text(text)) is not None:
+        text = conv
+        notes.append(Note("the plan is JSON: read key by key", 'layout'))
+    elif (conv := tables_as_text(text)) is not None:
+        text = conv
+        notes.append(Note("a table with one day per row: read by its header", 'layout'))
     ws = words(text)
     marks = day_marks(text, ws)
     if not marks:

@@ -170,10 +170,14 @@ def _tol_field(line: str) -> tuple[str, str] | None:
     s, n = line, len(line)
     i = _skip(s, 0)
     while i < n:                                          # bullets: '-', '*', '+', '•', '>', '1.', '2)'
-        if s[i] in '-*+•>' and i + 1 < n and s[i + 1].isspace(): i = _skip(s, i + 1); continue
+        if s[i] in '-*+•>' and i + 1 < n and s[i + 1].isspace():
+            i = _skip(s, i + 1)
+            continue
         j = i
         while j < n and s[j].isdecimal(): j += 1
-        if j > i and j + 1 < n and s[j] in '.)' and s[j + 1].isspace(): i = _skip(s, j + 1); continue
+        if j > i and j + 1 < n and s[j] in '.)' and s[j + 1].isspace():
+            i = _skip(s, j + 1)
+            continue
         break
     i = _skip(s, _skip_mark(s, i))
     if i >= n or not ('a' <= s[i].lower() <= 'z'): return None
@@ -215,9 +219,11 @@ def _unlink(v: str) -> str:
         if b > a + 1 and v.startswith('(', b + 1):
             c = v.find(')', b + 2)
             if c < 0: break
-            out.append(v[i:a] + v[a + 1:b]); i = c + 1
+            out.append(v[i:a] + v[a + 1:b])
+            i = c + 1
         else:
-            out.append(v[i:b + 1]); i = b + 1
+            out.append(v[i:b + 1])
+            i = b + 1
     out.append(v[i:])
     return ''.join(out)
 
@@ -250,7 +256,8 @@ def parse_plan_tolerant(text: str) -> list[dict]:
         if cur is None: continue
         st = line.strip()
         if (st.startswith(('#', '|')) or (st.startswith('**') and st.endswith('**'))) and _tol_end(st):
-            cur, pending = None, None; continue      # a budget/summary/notes section after the days ends the plan
+            cur, pending = None, None
+            continue  # a budget/summary/notes section after the days ends the plan
         f = _tol_field(line)
         key = _SYN.get(' '.join(f[0].lower().split())) if f else None
         if key is not None:
