@@ -967,11 +967,12 @@ def _first_end(text: str, a: int, e: int) -> int:
 # %% ../nbs/04b_grounded.ipynb #e768de42
 def _best_hit(r: Reading, k: int, hi: int, table: str, order: list, slot: str, travel: bool):
     """`(Match, Venue)` of the venue of `table` an item (words `[k, hi)`) names, or None: a complete name the database
-    has in the city it is read in first, then any name it has there, then any (named where the database does not have
-    it: a note)."""
+    has in the city it is read in first (the longest of them), then any name it has there, then any
+    (named where the database does not have it: a note)."""
     cands = [(m, v) for m in r.venues_in(k, hi) if (v := _pick(r, m, table, order, slot, travel, note=False))]
     home = lambda mv: mv[1] in r.index.by_city.get(mv[1].city, ())
-    hit = next((mv for mv in cands if mv[0].full and home(mv)), None) or next((mv for mv in cands if home(mv)), None) or \
+    full = [mv for mv in cands if mv[0].full and home(mv)]      # the longest: 'Private room, …, Cozy Private Room in …'
+    hit = max(full, key=lambda mv: mv[0].j - mv[0].i, default=None) or next((mv for mv in cands if home(mv)), None) or \
         next(iter(cands), None)
     if hit and not home(hit): _pick(r, hit[0], table, order, slot, travel)
     return hit
