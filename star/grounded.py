@@ -38,6 +38,7 @@ def _fold(s: str) -> str:
     if s.isascii(): return s.lower()
     return ''.join(c for c in unicodedata.normalize('NFKD', s) if not unicodedata.combining(c)).casefold()
 
+# %% ../nbs/04b_grounded.ipynb #328819ad
 @dataclass(slots=True)
 class Word:
     "A word of a text: folded form `w`, span `[a, b)` in the text, and what separates it from the previous word."
@@ -48,6 +49,7 @@ class Word:
     weak: bool = False     # other punctuation lies between them
     colon: bool = False    # the text after this word (spaces and `*`, `_` skipped) starts with ':'
 
+# %% ../nbs/04b_grounded.ipynb #21b0b35d
 def words(text: str) -> list[Word]:
     """The words of `text` in one linear pass: runs of letters and digits (an apostrophe between two of them is
     dropped) and the symbols `&`, `+`, each folded by `_fold`, with their separators (see `Word`)."""
@@ -110,6 +112,7 @@ class Trie:
             if node[2] == 1: node[3] = node if node[1] else next(c[3] for c in node[0].values() if c[2])
         return self
 
+# %% ../nbs/04b_grounded.ipynb #bd2e2380
 @dataclass
 class Match:
     "Words `[i, j)` name `entries` (every kept entry of that exact name if `full`, else of the one longer name they begin)."
@@ -240,6 +243,7 @@ def _line_start(text: str, ws: list[Word], k: int) -> bool:
     if nl < 0 and k: return False
     return all(c in _MARKUP or unicodedata.category(c) in _SYMBOL_CATS for c in text[nl + 1:ws[k].a])
 
+# %% ../nbs/04b_grounded.ipynb #7d61c565
 _SYMBOL_CATS = frozenset({'So', 'Sk', 'Mn', 'Me', 'Cf', 'Zs'})   # emoji, keycaps, variation selectors: markup before a heading
 
 def _dash_after(text: str, ws: list[Word], k: int) -> bool:
@@ -247,11 +251,13 @@ def _dash_after(text: str, ws: list[Word], k: int) -> bool:
     while s < end and text[s] in ' \t*_': s += 1
     return s < end and text[s] in '-–—'
 
+# %% ../nbs/04b_grounded.ipynb #83bb426a
 def _day_number(w: str) -> int | None:
     "The day a (folded) word names: 1 to `_MAX_DAY` in ASCII digits, or `one` … `fourteen`; else None."
     if w.isascii() and w.isdigit() and len(w) <= 2: return int(w) or None
     return _NUM_WORDS.get(w)
 
+# %% ../nbs/04b_grounded.ipynb #0b8ba3b5
 _RANGE_GAPS = frozenset(f'{a}{b}' for a in ('-', '–', '—', '&', 'to', 'and', 'through', 'thru', 'till', 'until')
                         for b in ('', 'day', 'days'))
 
@@ -275,6 +281,7 @@ def _label_follows(ws: list[Word], j: int) -> bool:
         if ws[m].colon: return ' '.join(w.w for w in ws[j:m + 1]) in LABELS
     return False
 
+# %% ../nbs/04b_grounded.ipynb #0837c41a
 def day_marks(text: str, ws: list[Word], anywhere: bool = False) -> list[tuple[int, int, int]]:
     """`[(n, k, last)]`: the words `Day <n>` (word k; a range `Day <n> to Day <last>` / `Days <n>-<last>`) that head a
     day -- at the start of a line (after markup), before a field label (`Revised Day 1 Accommodation: …`), or followed
@@ -293,6 +300,7 @@ def day_marks(text: str, ws: list[Word], anywhere: bool = False) -> list[tuple[i
             skip = after
     return out
 
+# %% ../nbs/04b_grounded.ipynb #f9432759
 def _in_sequence(marks: list) -> list:
     "The marks that continue 1, 2, 3, … (in running text a later mention of a day is no new day)."
     out = []
@@ -300,6 +308,7 @@ def _in_sequence(marks: list) -> list:
         if n == (out[-1][2] + 1 if out else 1): out.append((n, k, last))
     return out
 
+# %% ../nbs/04b_grounded.ipynb #21102874
 def _closing(text: str, ws: list[Word], k: int, e: int) -> int:
     """The first word of a closing section (Budget Summary, Key Highlights, Notes:, …) in the words `[k+2, e)`, else
     e: a heading at the start of a line -- anywhere in an answer written on one line (`… Key Highlights Total Budget:
@@ -332,8 +341,10 @@ class Venue:
     name: str
     city: str
 
+# %% ../nbs/04b_grounded.ipynb #2ed98fed
 def _seq(name: str) -> tuple: return tuple(folded_words(name))
 
+# %% ../nbs/04b_grounded.ipynb #2db0843d
 class GroundingIndex:
     """What the grounded formatter looks up in a database `db` (`star.sandbox.TravelDB` frames): `cities` (a trie of
     every city name), `venues` (a trie of every venue name of every city, entries `Venue`), `by_city`
@@ -399,6 +410,7 @@ def transport_text(index: GroundingIndex, mode: str | None, a: str, b: str, numb
         return f"{label}, from {a} to {b}, duration: {dur}, distance: {dist}, cost: {int(km) if mode == 'taxi' else int(km * 0.05)}"
     return f"from {a} to {b}"
 
+# %% ../nbs/04b_grounded.ipynb #381a97a7
 def _flight_number(w: str) -> str | None:
     "`F` + at least 4 digits (a folded word) -> the flight number, else None."
     return w.upper() if len(w) >= 5 and w[0] == 'f' and w[1:].isdecimal() and w[1:].isascii() else None
@@ -449,6 +461,7 @@ def _written(text: str, ws: list[Word], i: int, j: int) -> str:
     "The text of words `[i, j)` as written (typographic quotes straightened)."
     return text[ws[i].a:ws[j - 1].b].translate(_QUOTES)
 
+# %% ../nbs/04b_grounded.ipynb #e1831eb9
 def clean_piece(piece: str, city_seqs=()) -> str | None:
     """A venue name as written in one piece of a slot's text: the bracketed name, or the text up to the first
     separator (`|`, `(`, ` - `, `, `, `. `, `: ` …) without a leading 'At' / 'In' / 'Visit'; '-' for an explicitly empty slot; None when the piece names
@@ -502,23 +515,28 @@ def unstate(v: str) -> str:
         out.append(v[i:j] if glued else v[i:k + 1])
         i = k + 1
 
+# %% ../nbs/04b_grounded.ipynb #e7ccf2db
 def plain_value(v: str) -> str:
     "A value without markdown emphasis, links and backticks, typographic quotes straightened, outer spaces stripped."
     return _unlink(v).replace('**', '').replace('__', '').replace('`', '').translate(_QUOTES).strip()
 
+# %% ../nbs/04b_grounded.ipynb #da831454
 def dash_first(v: str) -> bool:
     "Does the value start with a dash marker (`-`, `--`, `— no stay needed`) rather than a name (`-Cafe`)? Empty: yes."
     p = plain_value(v).lstrip(' *_>•')
     return not p or (p[0] in _DASHES and (len(p) == 1 or not p[1].isalnum()))
 
+# %% ../nbs/04b_grounded.ipynb #f1b71456
 def _lead(v: str, n: int = 4) -> list[str]: return folded_words(plain_value(v[:200])[:80])[:n]
 
+# %% ../nbs/04b_grounded.ipynb #ae78294d
 def empty_lead(v: str) -> bool:
     "Is the value empty: a dash marker, no letter, or first words in `_EMPTY_LEAD` (`N/A`, `Not applicable`, `No stay`)?"
     if dash_first(v) or not any(c.isalpha() for c in v[:200]): return True
     ws = _lead(v)
     return any(' '.join(ws[:k]) in _EMPTY_LEAD for k in (1, 2, 3))
 
+# %% ../nbs/04b_grounded.ipynb #5d5ddcb9
 def same_lead(v: str) -> bool:
     "Does the value refer to the previous day's (first words in `_SAME_LEAD`)?"
     ws = _lead(v, 2)
@@ -535,6 +553,7 @@ def _cut(v: str, seps) -> str:
     "v up to the first of the separators `seps` (not at position 0), stripped of spaces and punctuation."
     return v[:min((i for i in (v.find(c) for c in seps) if i > 0), default=len(v))].strip(' \t.,;:*_-–—')
 
+# %% ../nbs/04b_grounded.ipynb #3da4307f
 def named_in(piece: str) -> str | None:
     """The name a piece of prose gives: quoted or bracketed (`check into "Cozy Inn"`), or after `such as` / `e.g.` /
     `like` up to ` or `, a comma or a bracket (`lunch at a French restaurant, such as Le Bec-Fin`); None otherwise."""
@@ -611,6 +630,7 @@ def _field_line(line: str) -> tuple[str, str] | None:
     f = _tol_field(head + line[i:])
     return (f[0], line[len(line) - len(f[1]):]) if f else None
 
+# %% ../nbs/04b_grounded.ipynb #57ce5d7c
 def _line_spans(text: str, a: int, b: int):
     "(start, end) of every line of text[a:b]."
     while a < b:
@@ -660,6 +680,7 @@ def _task_cities(task) -> tuple:
     get = task.get if isinstance(task, dict) else (lambda k, d=None: getattr(task, k, d))
     return get('org'), get('dest')
 
+# %% ../nbs/04b_grounded.ipynb #f829282a
 @dataclass
 class _Day:
     number: int
@@ -673,6 +694,7 @@ class _Day:
     checkin: bool = False           # its stay was written as a check-in ('Check into X'): it lasts until a check-out
     checkout: bool = False          # it checks out ('Check out of X')
 
+# %% ../nbs/04b_grounded.ipynb #744a5006
 _MEAL_TABLE = {'breakfast': 'restaurants', 'lunch': 'restaurants', 'dinner': 'restaurants', 'accommodation': 'accommodations'}
 
 _SAME = '\x00same'                  # a slot that says "same as the day before", resolved after all days are read
@@ -688,6 +710,7 @@ class Note(str):
         s.kind = kind
         return s
 
+# %% ../nbs/04b_grounded.ipynb #9b0ebccc
 class Reading:
     """One answer being read: its text, words, the names found in it (`venue_at`, `city_at`), the index, the notes, and
     the alternative readings `alts` (`(kind, day, field, as read, alternative)`, see `note`)."""
@@ -735,6 +758,7 @@ def _pick(r: Reading, m: Match, table: str, order: list, slot: str | None = None
     if note: r.note(f"{es[0].name!r} is named on a day in {day_cities[0]}; the database has it in {es[0].city}", 'elsewhere')
     return Venue(table, es[0].name, day_cities[0])
 
+# %% ../nbs/04b_grounded.ipynb #67484396
 def _venue_text(r: Reading, m: Match, v: Venue) -> str:
     "`Name, City`: the name as written (the database's own spelling where the text writes exactly that)."
     a = r.ws[m.i].a - (len(v.name) - len(v.name.lstrip("'\"([*~ ")))      # names may start with a quote, '*', '~' 
@@ -773,11 +797,13 @@ def _item_as_written(r: Reading, s: int, e: int, city: str, day: int, slot: str,
     r.note(f"day {day}: {slot} {name!r} is not in the database (kept as written)", 'prose-name')
     return f"{name}, {city or '-'}"
 
+# %% ../nbs/04b_grounded.ipynb #5c51fd11
 def _looks_like_name(name: str) -> bool:
     "Does a name found in prose look like a proper name (its first word after 'the' capitalised: `the Trout Museum`, not `the area`)?"
     p = name[4:] if name.lower().startswith('the ') else name
     return bool(p) and p[0].isupper()
 
+# %% ../nbs/04b_grounded.ipynb #8d2478e3
 def _pieces(text: str, s: int, e: int, sep: str = ';') -> list[tuple[int, int]]:
     "`(start, end)` of the non-blank `sep`-separated pieces of `text[s:e]`."
     out = []
@@ -788,6 +814,7 @@ def _pieces(text: str, s: int, e: int, sep: str = ';') -> list[tuple[int, int]]:
         s = j + len(sep)
     return out
 
+# %% ../nbs/04b_grounded.ipynb #d664549a
 def _list_pieces(text: str, s: int, e: int, sep: str = ';') -> list[tuple[int, int]]:
     "`_pieces` of a list value, not split inside round brackets (`Riverwalk (a night walk; free)`). One pass."
     out, depth, a, i, n = [], 0, s, s, len(sep)
@@ -813,10 +840,12 @@ def _span(ranges: list) -> tuple[int, int]:
     full = [(s, e) for s, e in ranges if e > s] or ranges
     return full[0][0], full[-1][1]
 
+# %% ../nbs/04b_grounded.ipynb #0f8df1a6
 def _abbr(text: str, w) -> bool:
     "Is word `w` a US state's postal code written in capitals (`TX`, `IL`)?"
     return w.b - w.a == 2 and text[w.a:w.b].isupper() and w.w in _POSTAL
 
+# %% ../nbs/04b_grounded.ipynb #d93233ae
 _POSTAL = frozenset('al ak az ar ca co ct de fl ga hi id il in ia ks ky la me md ma mi mn ms mo mt ne nv nh nj nm ny nc '
                     'nd oh ok or pa ri sc sd tn tx ut vt va wa wv wi wy dc'.split())
 
@@ -860,6 +889,7 @@ def read_current_city(r: Reading, s: int, e: int, day: int | None = None) -> tup
     city, route = route_as_written(r, *r.wrange(s, e), day, f"current city {raw[:60]!r}")
     return (city, route) if route else (_cut(raw, _SEPS) or '-', [])
 
+# %% ../nbs/04b_grounded.ipynb #7efaeb28
 def route_as_written(r: Reading, lo: int, hi: int, day: int | None, where: str, limit: int = 99) -> tuple[str, list]:
     """`(current_city, route)` from the cities named in the words `[lo, hi)` (at most `limit`): `from A to B` (`… to C`)
     when they are several, the city when one, each as written (`city_as_written`, each kind a note with the other
@@ -932,6 +962,7 @@ def read_transportation(r: Reading, s: int, e: int, here: str | None, route: lis
                kind, (day, 'transportation', written, other))
     return written, leg, mode
 
+# %% ../nbs/04b_grounded.ipynb #ec89b7aa
 def drop_bracket_states(v: str, states) -> str:
     """`v` without the bracketed states written after its cities (`from Chicago to Albany (New York)` -> `from Chicago to
     Albany`): the benchmark's `City(State)` convention, which its evaluator strips. `states`: folded word sequences of
@@ -960,6 +991,7 @@ def _states(index) -> frozenset:
         st = index._states = frozenset(_seq(v) for v in dict(eval_index().city_state).values() if isinstance(v, str))
     return st
 
+# %% ../nbs/04b_grounded.ipynb #8f221011
 def _first_end(text: str, a: int, e: int) -> int:
     "The first name end (`_NAME_ENDS`) in `text[a:e]`, else e."
     return min((i for i in (text.find(c, a, e) for c in _NAME_ENDS) if i >= 0), default=e)
@@ -977,6 +1009,7 @@ def _best_hit(r: Reading, k: int, hi: int, table: str, order: list, slot: str, t
     if hit and not home(hit): _pick(r, hit[0], table, order, slot, travel)
     return hit
 
+# %% ../nbs/04b_grounded.ipynb #4cceb732
 def _name_span(r: Reading, s: int, e: int, k: int, hi: int, hit) -> tuple[int, int]:
     """`(start, end)` of an item's name as written: from word k (with the symbols a database name starts with, `☆ HUGE
     …`) to the first separator after the database name `hit`; without one, to the first separator, or to the city
@@ -1080,6 +1113,7 @@ def _noted(r: Reading, day: int, slot: str, value: str, other: str, kind: str, w
     r.note(f"day {day}: {slot} {what}", kind, (day, slot, value, other))
     return value
 
+# %% ../nbs/04b_grounded.ipynb #a11f098f
 def _ends_with_city(r: Reading, k: int, nk: int, m) -> bool:
     "Do the words `[k, nk)` of a written name end with a city's name after ', ' or ' - ' (`Museum, Alamosa`)?"
     ws = r.ws
@@ -1115,6 +1149,7 @@ def _comma_items(r: Reading, s: int, e: int, named: list) -> list:
         elif kind == 'city' and out: out[-1] = (out[-1][0], pe)
     return out
 
+# %% ../nbs/04b_grounded.ipynb #da4b5f2d
 _MEAL_SEPS = (' · ', '·', ' • ', '; ', ' | ', ', ', ' / ')
 
 def _meal_pieces(text: str, s: int, e: int) -> list:
@@ -1123,6 +1158,7 @@ def _meal_pieces(text: str, s: int, e: int) -> list:
         if text.find(sep, s, e) >= 0: return _pieces(text, s, e, sep)
     return [(s, e)]
 
+# %% ../nbs/04b_grounded.ipynb #ee373c29
 def _slot_in_parens(text: str, s: int, e: int) -> tuple[str | None, int]:
     "`(meal, where the name ends)` of `Name (lunch)` / `Lunch: Name` / `Name for dinner`; (None, e) when it names no meal."
     i = text.find('(', s, e)
@@ -1252,6 +1288,7 @@ def _header_route(r, k: int, day: int | None = None) -> tuple[str, list]:
     nl = r.text.find('\n', r.ws[k].a)
     return route_as_written(r, k, r.wrange(r.ws[k].a, len(r.text) if nl < 0 else nl)[1], day, f"day {day} heading", limit=2)
 
+# %% ../nbs/04b_grounded.ipynb #49f542a2
 def _labelled_day(r, day, lab: dict, vs: list, here, org, cands: list, where) -> None:
     """Read a day written with field labels (`Current City:`, `Transportation:`, …) into `day`: its route first (the
     transportation's leg when the city field gives none: the benchmark parser's rule), then each labelled field."""
@@ -1330,6 +1367,7 @@ def _carry_over(days: list, notes=None) -> None:
             notes(f"day {d.number}: no stay written for a night in {d.end} after one at {prev.slots['accommodation'][:40]!r} (not carried)",
                   'empty-night', (d.number, 'accommodation', '-', prev.slots['accommodation']))
 
+# %% ../nbs/04b_grounded.ipynb #9261cf85
 def _plan_rows(days: list) -> list[dict]:
     "The plan of the days read: one TravelPlanner row per day, '-' for what the answer does not give."
     return [{'days': d.number, 'current_city': d.city, 'transportation': d.transportation,
@@ -1348,6 +1386,7 @@ def _label_words(key: str) -> str:
         out.append(' ' if c in '_-' else c.lower())
     return ' '.join(''.join(out).split())
 
+# %% ../nbs/04b_grounded.ipynb #0810fec5
 def _json_days(obj, depth: int = 0):
     "The first list of day objects (dicts with a day key) in a decoded JSON value, searched breadth-first to depth 4."
     if depth > 4: return None
@@ -1358,6 +1397,7 @@ def _json_days(obj, depth: int = 0):
         if (got := _json_days(v, depth + 1)) is not None: return got
     return None
 
+# %% ../nbs/04b_grounded.ipynb #0d90d7ed
 def _json_value(v) -> str:
     if isinstance(v, list): return '; '.join(_json_value(x) for x in v)
     if isinstance(v, dict):
@@ -1365,6 +1405,7 @@ def _json_value(v) -> str:
         return str(name) if name is not None else ', '.join(f"{_json_value(x)}" for x in v.values())
     return '-' if v is None else str(v)
 
+# %% ../nbs/04b_grounded.ipynb #f54c5144
 def json_as_text(text: str) -> str | None:
     """A plan written as JSON inside prose (`{"itinerary": [{"dayNumber": 1, "city": …, "meals": {"lunch": …}}]}`, in a
     ```json block or bare), rewritten as labelled days (`Day 1:` then `Label: value` per key, nested objects one line
@@ -1395,6 +1436,7 @@ def json_as_text(text: str) -> str | None:
         out.append('')
     return '\n'.join(out)
 
+# %% ../nbs/04b_grounded.ipynb #c5b8d4fd
 def _cells(line: str) -> list[str]:
     s = line.strip()
     return [c.strip() for c in s.strip('|').split('|')]
@@ -1407,6 +1449,7 @@ def _unlabelled(cell: str, header: str) -> str:
         return cell[i + 1:].strip()
     return cell
 
+# %% ../nbs/04b_grounded.ipynb #7f100a98
 def tables_as_text(text: str) -> str | None:
     """Markdown tables with one day per row (a header cell `Day` and at least two header cells that are field labels:
     `| Day | Route | Breakfast | … |`) rewritten as labelled days (`Day 1:` then `Header: cell`); other tables and the
@@ -1431,6 +1474,7 @@ def tables_as_text(text: str) -> str | None:
         i += 1
     return '\n'.join(out) if found else None
 
+# %% ../nbs/04b_grounded.ipynb #825df12a
 _ORDINALS = {w: i for i, w in enumerate('first second third fourth fifth sixth seventh eighth ninth tenth eleventh '
                                         'twelfth thirteenth fourteenth'.split(), 1)}
 

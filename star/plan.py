@@ -21,9 +21,11 @@ def _as_int(s: str) -> int | None:
     "`int(s)` for 1 to 9 ASCII digits, else None (`'²'` and 4,301-digit numbers are no day numbers, and `int` raises on them)."
     return int(s) if 0 < len(s) <= 9 and s.isascii() and s.isdigit() else None
 
+# %% ../nbs/04a_plan.ipynb #b7b10d05
 class PlanFormatError(ValueError):
     "The text holds no plan the chosen formatter can read; `str(err)` is the reason recorded with the score."
 
+# %% ../nbs/04a_plan.ipynb #1423f2a3
 def canonical_plan(plan: list[dict]) -> list[dict]:
     """Return `plan` in STAR's schema: key `day` renamed `days` (digit strings become int), keys outside
     `PLAN_KEYS` dropped, `days` first, other keys in their original order, values untouched.
@@ -72,6 +74,7 @@ def extract_answer(text: str) -> str:
     j = body.find(_ANSWER_CLOSE)
     return body if j < 0 else body[:j]
 
+# %% ../nbs/04a_plan.ipynb #05b40c98
 _LABEL_KEYS = {v: k for k, v in FIELD_LABELS.items()}
 
 def _canon_header(line: str) -> str | None:
@@ -80,6 +83,7 @@ def _canon_header(line: str) -> str | None:
         return line[4:-1]
     return None
 
+# %% ../nbs/04a_plan.ipynb #053c34f1
 def _lines(text: str) -> list[tuple[int, str]]:
     "Numbered lines split on '\\n' only (values may hold other Unicode separators), '\\r' dropped, outer blank lines cut."
     lines = [(n, l[:-1] if l.endswith('\r') else l) for n, l in enumerate(text.split('\n'), 1)]
@@ -133,17 +137,20 @@ def _skip(s: str, i: int, chars: str = '') -> int:
     while i < len(s) and (s[i].isspace() or s[i] in chars): i += 1
     return i
 
+# %% ../nbs/04a_plan.ipynb #5bdc7fd5
 def _word_at(s: str, i: int) -> str:
     "The run of word characters (letters, digits, '_') of `s` starting at i."
     j = i
     while j < len(s) and (s[j].isalnum() or s[j] == '_'): j += 1
     return s[i:j]
 
+# %% ../nbs/04a_plan.ipynb #168bda13
 def _skip_mark(s: str, i: int) -> int:
     "Skip one markdown emphasis marker (`**`, `__`, `*` or `_`) at i."
     if s.startswith(('**', '__'), i): return i + 2
     return i + 1 if i < len(s) and s[i] in '*_' else i
 
+# %% ../nbs/04a_plan.ipynb #06afca7a
 def _tol_header(line: str) -> tuple[int, int] | None:
     "(day number, index after it) when `line` (markup skipped) starts with `Day <n>` followed by a non-word character."
     i = _skip(line, 0, '#>*_-•+')
@@ -154,6 +161,7 @@ def _tol_header(line: str) -> tuple[int, int] | None:
     if k == j or (k < len(line) and (line[k].isalnum() or line[k] == '_')) or _as_int(line[j:k]) is None: return None
     return _as_int(line[j:k]), k
 
+# %% ../nbs/04a_plan.ipynb #7e65e9e0
 def _tol_end(line: str) -> bool:
     "Is `line` (markup skipped) a budget / costs / summary / notes / tips / highlights / breakdown heading?"
     i = _skip(line, 0, '#>*_|-')
@@ -194,6 +202,7 @@ def _tol_field(line: str) -> tuple[str, str] | None:
     v = _skip(s, v + 2) if s.startswith(('**', '__'), v) else v
     return label, s[v:]
 
+# %% ../nbs/04a_plan.ipynb #29d24d19
 def _bullet_item(line: str) -> str | None:
     "The item of a bullet line (`- x`, `* x`, `1. x`, `2) x`), else None."
     i, n = _skip(line, 0), len(line)
@@ -227,6 +236,7 @@ def _unlink(v: str) -> str:
     out.append(v[i:])
     return ''.join(out)
 
+# %% ../nbs/04a_plan.ipynb #3232bb95
 def _clean(v: str) -> str:
     v = _unlink(v).replace('**', '').replace('__', '').replace('`', '').strip()
     return '-' if v.lower().rstrip('.') in _EMPTY else v
