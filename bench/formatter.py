@@ -1,9 +1,9 @@
-"""Benchmark: the plan formatters (`star.formatter`) and the linear-time parsers (issue 9).
+"""Benchmark: the plan formatters (`star.plan`, `star.grounded`, `star.formatter`) and the linear-time parsers (issue 9).
 
 1. Throughput: plans/s of the grounded formatter on the agreement fixture set (the 45 gold train plans and their
    single-edit violations, rendered in the five free-form styles; texts rendered before timing), next to the exact
    parser on the canonical text of the same plans and the layout-only tolerant parser on the markdown rendering; and
-   `format_plan` ('auto', no LLM) on the real answers of `star.formatter.real_answers()`, next to the grounded reader
+   `format_plan` ('auto', no LLM) on the real answers of `real_answers()` (tools/agreement.py), next to the grounded reader
    alone on them (the difference is what judging the doubts costs: `reading_doubts` evaluates the other readings).
 2. Adversarial inputs: time of the new linear scans next to the backtracking regular expressions they replace (the
    formatter's former tolerant-line patterns, the evaluator's `from_to` / `strip_state` / `name_city` patterns,
@@ -17,7 +17,7 @@
 4. Memory (issue 34): peak traced memory (`tracemalloc`) of `format_plan` on real answers concatenated to 10 KB, 100 KB
    and 1 MB, as a multiple of the answer's own size in memory (`sys.getsizeof`); and of the grounded reader without its
    length limit (`format_grounded(..., max_chars=None)`), the cost per character that the limit
-   (`star.formatter.MAX_GROUNDED_CHARS`) bounds. The issue's bar: at most 10x at 1 MB.
+   (`star.grounded.MAX_GROUNDED_CHARS`) bounds. The issue's bar: at most 10x at 1 MB.
 
 Everything is measured side by side in one run. Usage: `python bench/formatter.py [--throughput-only | --scaling-only |
 --memory-only]`
@@ -29,11 +29,15 @@ import random
 import re
 import sys
 import time
+from pathlib import Path
 
 from star.agent import parse_turn
 from star.evaluator import evaluate_plan, from_to, name_city, strip_state
-from star.formatter import (FREEFORM_STYLES, agreement_fixtures, format_grounded, format_plan, grounding_index,
-                            parse_plan, parse_plan_tolerant, render_freeform, render_plan)
+from star.formatter import format_plan
+from star.grounded import format_grounded, grounding_index
+from star.plan import parse_plan, parse_plan_tolerant, render_plan
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / 'tools'))
+from agreement import FREEFORM_STYLES, agreement_fixtures, render_freeform  # noqa: E402
 from star.tasks import load_tasks
 
 # the patterns replaced in issue 9 (kept here only to measure them)
@@ -67,7 +71,7 @@ def throughput():
     rows.append(('exact / canonical', len(canon), sum(map(len, canon)), timed(lambda: [parse_plan(x) for x in canon])))
     md = [render_freeform(p, t, 'markdown') for _, t, p in fixtures]
     rows.append(('tolerant / markdown', len(md), sum(map(len, md)), timed(lambda: [parse_plan_tolerant(x) for x in md])))
-    from star.formatter import real_answers
+    from agreement import real_answers
     val = {t.idx: t for t in load_tasks('validation')}
     real = [(r['text'], val[r['idx']]) for r in real_answers()]
     rows.append((f'auto / real answers', len(real), sum(len(x) for x, _ in real), timed(lambda: [format_plan(x, t) for x, t in real])))

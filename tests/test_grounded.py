@@ -4,6 +4,7 @@ import json
 import random
 import re
 import signal
+import sys
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -11,10 +12,12 @@ import pytest
 
 from star.agent import parse_turn
 from star.evaluator import evaluate_plan, from_to, name_city, run_check, strip_state
-from star.formatter import (FREEFORM_STYLES, VIOLATIONS, LLMFormatError, LLMFormatter, agreement, agreement_fixtures, render_plan,
-                            fake_formatter_server, format_grounded, format_messages, format_plan, grounding_index,
-                            llm_formatter, normalize_test_transportation, plain_plan, plan_json_schema,
-                            render_freeform, violation_plans)
+from star.formatter import (LLMFormatError, LLMFormatter, fake_formatter_server, format_messages, format_plan, llm_formatter,
+                            normalize_test_transportation, plan_json_schema)
+from star.grounded import format_grounded, grounding_index, plain_plan
+from star.plan import render_plan
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / 'tools'))
+from agreement import FREEFORM_STYLES, VIOLATIONS, agreement, agreement_fixtures, render_freeform, violation_plans  # noqa: E402
 from star.tasks import load_tasks
 
 FIX = Path(__file__).parent / 'fixtures' / 'travelplanner' / 'appendix_f_answers.json'
@@ -522,3 +525,18 @@ def test_doubts_are_readings_a_verdict_turns_on():
     assert {n.kind for n in fp.doubts} == {'repeated-day'}                        # the draft has no dinners: Complete Information turns
     unknown = format_plan(gold.replace('Burpee Museum', 'Rockford Giant Ferris Wheel'), TRAIN[0])
     assert [n.kind for n in unknown.notes] == ['unknown'] and not unknown.doubtful  # a name the database lacks fails either way
+
+
+def test_a_listing_named_like_a_room_type_does_not_hide_the_listing_written():
+    """Knoxville has a listing named `Private Room`; in `Private room, 1 bed, 2 guests, <listing>, Knoxville` the name
+    the text writes is the longer listing (the longest complete database name of the item), kept as written with the
+    room-type words before it (a near-match doubt), never `Private Room, Knoxville` (another listing)."""
+    task = next(t for t in VAL if t.idx == 147)
+    listing = 'Cozy Private Room in Chinatown/ Lower East Side'
+    text = ("**Days: 1**\n**Current City:** from Nashville to Knoxville\n**Accommodation:** Private room, 1 bed, 2 guests, "
+            f"{listing}, Knoxville, cost: 132, maximum occupancy: 2\n")
+    fp = format_plan(text, task, formatter='grounded')
+    assert fp.plan[0]['accommodation'] == f'Private room, 1 bed, 2 guests, {listing}, Knoxville'
+    assert 'near-match' in {n.kind for n in fp.notes}
+    one = format_plan(text.replace(f'1 bed, 2 guests, {listing}, ', ''), task, formatter='grounded')
+    assert one.plan[0]['accommodation'] == 'Private room, Knoxville'      # the listing 'Private Room' itself

@@ -3,8 +3,12 @@ split, and the agreement of our reading with the benchmark's own parser (GPT-4) 
 part and on the held-out part (scored once, after the reader was written). A few seconds: no model runs here."""
 import pytest
 
-from star.formatter import (ANSWER_RUNS, HELDOUT_RUN, METRICS, format_plan, heldout_queries, reading_agreement,
-                            real_answers)
+import sys
+from pathlib import Path
+
+from star.formatter import format_plan
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / 'tools'))
+from agreement import ANSWER_RUNS, HELDOUT_RUN, METRICS, heldout_queries, reading_agreement, real_answers  # noqa: E402
 from star.tasks import load_tasks
 
 VAL = {t.idx: t for t in load_tasks('validation')}
@@ -68,10 +72,11 @@ def test_issue34_split_and_record():
     curve = dev['doubt_curve']                                                           # flagged share falls as kinds are dropped
     assert curve[0][0] is None and all(a[1] >= b[1] for a, b in zip(curve, curve[1:])) and curve[-1][1] == 0
     assert held['n'] == 1610 and held['success'] >= 0.98 and held['sure_checks'] >= 0.99
-    # scored once (reader of fe2c8f9): per check 94.96 % (bar 95 %), the dataset metrics within 5.0 points (bar 3: hard
-    # micro 26.8 vs 31.8, stricter than the parser), 6 violations read as passes (bar: none) -- the bars this reader misses
+    # scored once per reader: fe2c8f9's per check 94.96 %, 6 violations read as passes; issue 35's (the longest complete
+    # name of an item is the one it names) per check 94.97 % (bar 95 %), the dataset metrics within 5.0 points (bar 3:
+    # hard micro 26.8 vs 31.8, stricter than the parser), 5 violations read as passes (bar: none) -- the bars it misses
     assert held['checks'] >= 0.949 and all(abs(a - b) <= 5.0 for a, b in held['metrics'].values())
-    assert len(held['violations_read_as_passes']['success']) <= 6
+    assert len(held['violations_read_as_passes']['success']) <= 5
     old = rec['results']['issue19-public/heldout']
     assert old['n'] == 347 and old['checks'] >= 0.95
     from real_answers import LAYOUTS

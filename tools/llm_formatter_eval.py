@@ -66,7 +66,8 @@ def main():
     ap.add_argument('--workers', type=int, default=4); ap.add_argument('--max-tokens', type=int, default=2048)
     ap.add_argument('--seed', type=int, default=0)
     a = ap.parse_args()
-    from star.formatter import (format_plan, llm_formatter, plan_json_schema, reading_agreement, real_answers, METRICS)
+    from star.formatter import format_plan, llm_formatter, plan_json_schema
+    from agreement import reading_agreement, real_answers, METRICS
     from star.tasks import load_tasks
     tasks = {t.idx: t for t in load_tasks('validation')}
     name = a.model or a.scale

@@ -157,7 +157,8 @@ def measure(rows: list[dict], name: str = '') -> dict:
     without a doubt, and the share of doubtful readings (what `auto` sends to an LLM formatter when one is configured)."""
     from collections import Counter
     from star.evaluator import evaluate_plan
-    from star.formatter import format_plan, reading_agreement, METRICS
+    from star.formatter import format_plan
+    from agreement import reading_agreement, METRICS
     from star.tasks import load_tasks
     tasks = {t.idx: t for t in load_tasks('validation')}
     fps = {id(r): format_plan(r['text'], tasks[r['idx']]) for r in rows}
@@ -234,7 +235,7 @@ def record(out: str):
     (runs/answers34/aamas.jsonl.gz, `aamas` first), the packaged real answers of issue 19 (dev / held-out), and, without a
     reference reading (delivery, doubts, Success readings only), MetaCrew's crewAI answers and our offline model's
     answers under layout instructions (tests/fixtures)."""
-    from star.formatter import real_answers
+    from agreement import real_answers
     res = {}
     if (NEW_OUT / 'aamas.jsonl.gz').exists():
         for part in ('dev', 'heldout'):
@@ -374,7 +375,8 @@ def disagreements(file: str, show: int = 0):
     (`cause_label`) of its disagreements, and per cause the answers it touches, flagged (a doubt) or not. The held-out
     part is never read here."""
     from collections import Counter, defaultdict
-    from star.formatter import format_plan, real_answers
+    from star.formatter import format_plan
+    from agreement import real_answers
     from star.tasks import load_tasks
     tasks, states = {t.idx: t for t in load_tasks('validation')}, _state_names()
     rows = ([r for r in real_answers('dev') if r['source'] == 'public'] if file == 'public' else new_rows(file, 'dev'))
