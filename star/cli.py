@@ -282,7 +282,9 @@ def select_jobs(jobs: Sequence[Job], selectors: Iterable[str] = (), with_needs: 
         stack = list(keep)
         while stack:
             for n in by[stack.pop()].needs:
-                if n not in keep and not is_done(by[n], results): keep.add(n); stack.append(n)
+                if n not in keep and not is_done(by[n], results):
+                    keep.add(n)
+                    stack.append(n)
     return [j for j in jobs if j.name in keep]
 
 # %% ../nbs/14_cli.ipynb #f89576f8
@@ -450,7 +452,9 @@ def ablate(path, selectors: Iterable[str] = (), dry_run: bool = False, results="
         done = status == "done"
         st = {"name": j.name, "notebook": j.notebook, "status": "done" if done else "planned", "seconds": 0.0}
         if not done and not dry_run:
-            if any(n in failed for n in j.needs): st["status"] = "blocked"; failed.add(j.name)
+            if any(n in failed for n in j.needs):
+                st["status"] = "blocked"
+                failed.add(j.name)
             else:
                 t0 = time.time()
                 try:

@@ -206,7 +206,8 @@ def measure_step(arch: Arch, seq: int, batch: int = 1, *, param_dtype: str = "fl
     model.train()
     ids = torch.randint(0, arch.vocab - 1000, (batch, seq), generator=torch.Generator().manual_seed(seed))
     P = int(seq * prompt_frac)
-    labels = ids.clone(); labels[:, :P] = -100
+    labels = ids.clone()
+    labels[:, :P] = -100
     marking = [False]
     def mark(phase):
         if marking[0]:
@@ -228,14 +229,17 @@ def measure_step(arch: Arch, seq: int, batch: int = 1, *, param_dtype: str = "fl
     marking[0] = True
     t0 = time.time()
     with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
-        mark("layers_forward"); step()
+        mark("layers_forward")
+        step()
     seconds = time.time() - t0
     events = sorted((e.start_ns(), e.name(), e.nbytes()) for e in prof.profiler.kineto_results.events()
                     if e.name() == "[memory]" or e.name().startswith("star-phase:"))
     live, peaks, phase = 0, {}, PHASES[0]
     for _, name, nbytes in events:
         if name.startswith("star-phase:"):
-            phase = name.split(":", 1)[1]; peaks.setdefault(phase, live); continue
+            phase = name.split(":", 1)[1]
+            peaks.setdefault(phase, live)
+            continue
         live += nbytes
         peaks[phase] = max(peaks.get(phase, live), live)
     return dict(peaks=peaks, scored=batch * (seq - P), seconds=round(seconds, 1), balance=live)
@@ -514,7 +518,8 @@ def fit_advice(cfg, n_gpus: int, gpu_gb: float, zero_stage: int | None = None, r
             if not c.use_vllm: break
             ch = share(c)[0]
             if ch is None: break
-        acc.update(ch); c = replace(c, **ch)
+        acc.update(ch)
+        c = replace(c, **ch)
         if (p := fit(c)).fits: return [show(acc, p)]
     return []
 
@@ -643,7 +648,8 @@ def preload_allocator(argv: list | None = None) -> None:
     thing in a script's `main` (the allocator must be there before the first allocation)."""
     if allocator_in_use() != "glibc" or os.environ.get("STAR_MALLOC_EXEC") or fast_allocator() is None: return
     env = allocator_env() | {"STAR_MALLOC_EXEC": "1"}
-    sys.stdout.flush(); sys.stderr.flush()
+    sys.stdout.flush()
+    sys.stderr.flush()
     os.execve(sys.executable, [sys.executable] + list(sys.argv if argv is None else argv), env)
 
 

@@ -277,7 +277,9 @@ def arpo_round(plans:Sequence[ArpoPlan], # one `ArpoPlan` per prompt
         room = group_size - len(plan.nodes)
         if room <= 0: continue
         active = [(i, r - nd.start) for i, nd in enumerate(plan.nodes) if r - nd.start in nd.deltas]
-        if not active: fresh.append(p); continue
+        if not active:
+            fresh.append(p)
+            continue
         made = 0
         for i, n in active:
             if made >= room: break
@@ -285,7 +287,9 @@ def arpo_round(plans:Sequence[ArpoPlan], # one `ArpoPlan` per prompt
                 u, dh = rng.random(), plan.nodes[i].deltas[n]
                 ok = min(1.0, max(0.0, u - entropy_weight * dh)) <= threshold
                 plan.draws.append((r, i, n, dh, u, ok))
-                if ok: branches.append((p, i, n)); made += 1
+                if ok:
+                    branches.append((p, i, n))
+                    made += 1
     return branches, fresh
 
 # %% ../nbs/10_rl.ipynb #26f61daf

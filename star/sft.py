@@ -322,7 +322,8 @@ class ProtocolRows:
 
     def register(self, owner, name: str = "star_protocol_rows"):
         "Add `param` to `owner`'s parameters (as attribute `name`) so that an optimizer built from it trains the rows."
-        setattr(owner, name, self.param); self.owner = (owner, name)
+        setattr(owner, name, self.param)
+        self.owner = (owner, name)
         return self
 
     def _sync(self, module, args):
@@ -368,7 +369,9 @@ class ProtocolRows:
         self._sync(None, None)
         for h in self._hooks: h.remove()
         self.model.forward = self._forward
-        if self.owner is not None: delattr(*self.owner); self.owner = None
+        if self.owner is not None:
+            delattr(*self.owner)
+            self.owner = None
         self._hidden = None
 
 # %% ../nbs/09_sft.ipynb #108f7bd7
@@ -660,7 +663,9 @@ def step_progress(desc: str, keys: Sequence[str] = ("loss",), lines: bool | None
             # clamped: a run resumed past its max_steps must not push tqdm past its total (it then drops the total
             # and the bar format raises)
             if self.bar is not None: self.bar.update(max(0, min(state.global_step, self.bar.total) - self.bar.n))
-            if as_lines: self._flush(); self.due = (state.global_step, state.max_steps, time.time())   # printed at its log
+            if as_lines:
+                self._flush()
+                self.due = (state.global_step, state.max_steps, time.time())   # printed at its log
         def on_log(self, args, state, control, logs=None, **kw):
             vals = {k: round(float(v), 3) for k, v in (logs or {}).items() if k in keys and isinstance(v, (int, float))}
             if vals: self.vals = vals
@@ -668,7 +673,9 @@ def step_progress(desc: str, keys: Sequence[str] = ("loss",), lines: bool | None
             if as_lines and self.main: self._flush()
         def on_train_end(self, args, state, control, **kw):
             if as_lines and self.main: self._flush()
-            if self.bar is not None: self.bar.close(); self.bar = None
+            if self.bar is not None:
+                self.bar.close()
+                self.bar = None
     return StepProgress()
 
 def use_step_progress(trainer, desc: str, keys: Sequence[str] = ("loss",), lines: bool | None = None):

@@ -68,12 +68,20 @@ def _self_matched(names):
 @dataclass
 class Rest:
     "A restaurant as the evaluator charges it: name (stripped), Average Cost (USD per person), Cuisines, rating."
-    name: str; cost: int; cuisines: str; rating: float
+    name: str
+    cost: int
+    cuisines: str
+    rating: float
 
 @dataclass
 class Acc:
     "An accommodation: name, price (USD per night per room), room type, house rules, minimum nights, maximum occupancy."
-    name: str; price: float; room_type: str; house_rules: str; min_nights: float; max_occupancy: int
+    name: str
+    price: float
+    room_type: str
+    house_rules: str
+    min_nights: float
+    max_occupancy: int
 
 # %% ../nbs/06_synthesis.ipynb #cf230ee8
 class SynthesisIndex:
@@ -133,7 +141,9 @@ class SynthesisIndex:
             seen, out = set(), []
             for (n,) in rows:
                 n = str(n).strip()
-                if n and ";" not in n and n not in seen: seen.add(n); out.append(n)
+                if n and ";" not in n and n not in seen:
+                    seen.add(n)
+                    out.append(n)
             self.attractions[city] = out
 
 # %% ../nbs/06_synthesis.ipynb #9e33575f
@@ -175,7 +185,9 @@ def _compositions(total, k):
     return sorted(out, key=lambda c: (max(c) - min(c), c))
 
 def _set_partitions(items):
-    if not items: yield []; return
+    if not items:
+        yield []
+        return
     first, rest = items[0], items[1:]
     for p in _set_partitions(rest):
         for i in range(len(p)): yield p[:i] + [[first] + p[i]] + p[i + 1:]
@@ -209,7 +221,9 @@ def _meal_options(rests, R, cap, K):
                 for block in part:
                     bm = sum(1 << b for b in block)
                     i = next((i for i in range(len(rests)) if masks[i] & bm == bm and i not in chosen), None)
-                    if i is None: ok = False; break
+                    if i is None:
+                        ok = False
+                        break
                     chosen.append(i)
                 if ok: add(chosen)
     return best
@@ -218,7 +232,9 @@ def _meal_options(rests, R, cap, K):
 def _day_layout(task_days, cities, nights):
     "Day index (0-based) of each arrival into cities[i]; the return leg is on the last day."
     arr, d = [], 0
-    for n in nights: arr.append(d); d += n
+    for n in nights:
+        arr.append(d)
+        d += n
     return arr
 
 # %% ../nbs/06_synthesis.ipynb #410edff7
@@ -303,10 +319,14 @@ def _route_bounds(sv, cands, nights, arr, regime):
             for b, cb in enumerate(cands):
                 if a == b or not np.isfinite(stays[i][b]): continue
                 M[a, b] = _leg_bound(sv, ca, cb, day, regime)
-        shape = [1] * k; shape[i - 1] = len(cands); shape[i] = len(cands)
-        shp = [1] * k; shp[i] = len(cands)
+        shape = [1] * k
+        shape[i - 1] = len(cands)
+        shape[i] = len(cands)
+        shp = [1] * k
+        shp[i] = len(cands)
         tot = tot + M.reshape(shape) + stays[i].reshape(shp)
-    shp = [1] * k; shp[k - 1] = len(cands)
+    shp = [1] * k
+    shp[k - 1] = len(cands)
     tot = tot + (last.reshape(shp) if k > 1 else last)
     tot = np.broadcast_to(tot, [len(cands)] * k).copy() if k > 1 else tot
     if k > 1:  # distinct cities
@@ -433,7 +453,10 @@ def _build_plan(sv: _Solver, r: dict, budget=None, rng=None, fill_optional=True)
                 cand = _shuffled(rng, pool[:5])
                 for x in cand:
                     if budget is None or cost + x.cost * p <= budget:
-                        plan[d][m] = f"{x.name}, {c}"; cost += x.cost * p; pool.remove(x); used.add(x.name)
+                        plan[d][m] = f"{x.name}, {c}"
+                        cost += x.cost * p
+                        pool.remove(x)
+                        used.add(x.name)
                         break
         attrs = list(r["stays"][i][2])
         attrs = _shuffled(rng, attrs)
@@ -486,7 +509,8 @@ def find_plan(task, db=None, rng=None, fill_optional=True):
 def min_cost(task, db=None):
     "Cost (USD, official cost formula) of the cheapest plan the solver finds for `task` ignoring its budget; None if infeasible."
     import copy
-    t = copy.copy(task); t.budget = None
+    t = copy.copy(task)
+    t.budget = None
     r = search_plan(t, synthesis_index(db), fill_optional=False)
     return None if r is None else r[1]
 
@@ -495,7 +519,8 @@ def diagnose(task, db=None) -> str:
     """Why `find_plan(task)` finds no plan: the first missing piece in the loaded database ('no transport ...' when a
     leg has neither a flight on its date nor a ground route shorter than a day, 'no accommodation ...', ...), or
     'over budget (cheapest X > budget)', or 'feasible'."""
-    ix = synthesis_index(db); sv = _Solver(ix, task)
+    ix = synthesis_index(db)
+    sv = _Solver(ix, task)
     cands, k = sv.candidates()
     D, dates, t = int(task.days), list(task.date), task
     if not cands: return f"no candidate city for {task.dest!r}"
@@ -536,7 +561,8 @@ def typical_costs(task, db=None) -> dict:
     people`) and satisfy room type / house rule; restaurants serve a wanted cuisine. Transport prices are the
     flights from the origin on the trip dates, or (no flight / none in the table) the self-driving cost of the
     ground routes from the origin. Raises ValueError when a pool is empty."""
-    ix = synthesis_index(db); sv = _Solver(ix, task)
+    ix = synthesis_index(db)
+    sv = _Solver(ix, task)
     cands, _ = sv.candidates()
     p, days, dates = int(task.people_number), int(task.days), set(task.date)
     m = _MULT.get(days, {"flight": len(cands) + 1, "hotel": days, "restaurant": 3 * days})
@@ -657,7 +683,9 @@ def sample_local_constraint(level: str, people: int, rng) -> dict:
             acc = 0.0
             for k, p in zip(ks, w):
                 acc += p
-                if u < acc: kinds.append(k); break
+                if u < acc:
+                    kinds.append(k)
+                    break
             else: kinds.append(ks[-1])
     for k in kinds:
         if k == "room type": lc[k] = pick(list(ROOM_TYPES) if people <= 2 else ["private room", "entire room"])
@@ -875,11 +903,15 @@ def synthesize(n: int, level: str, seed: int = 0, db=None, backend: str = "templ
         t = Task(org=org, dest=dest, days=d, visiting_city_number=VISITING_CITY_NUMBER.get(d, 1), date=dates,
                  people_number=people, local_constraint=lc, budget=None, query="", level=level)
         key = _element_key(t)
-        if key in seen: stats.duplicates += 1; continue
-        seen.add(key); stats.sampled += 1
+        if key in seen:
+            stats.duplicates += 1
+            continue
+        seen.add(key)
+        stats.sampled += 1
         cost = min_cost(t, db)
         if cost is None:
-            r = _reason(diagnose(t, db)); stats.infeasible[r] = stats.infeasible.get(r, 0) + 1
+            r = _reason(diagnose(t, db))
+            stats.infeasible[r] = stats.infeasible.get(r, 0) + 1
             continue
         t.budget = estimate_budget(t, cost, db)
         used, q = backend, None
@@ -890,7 +922,9 @@ def synthesize(n: int, level: str, seed: int = 0, db=None, backend: str = "templ
             except RuntimeError: q = None
             if q is None: used = "template(llm-fallback)"
         if q is None: q = template_query(t, rng)
-        if q.lower() in seen: stats.duplicates += 1; continue
+        if q.lower() in seen:
+            stats.duplicates += 1
+            continue
         t.query = q
         i = len(out)
         t.idx, t.split, t.id, t.source = i, "synthetic", f"synthetic-{level}-s{seed}-{i}", "star.synthesis"
@@ -899,10 +933,13 @@ def synthesize(n: int, level: str, seed: int = 0, db=None, backend: str = "templ
         if verify:
             from star.evaluator import evaluate_plan
             p = find_plan(t, db)
-            if p is None or not evaluate_plan(t, p, db=db).success: stats.verified_failures += 1; continue
+            if p is None or not evaluate_plan(t, p, db=db).success:
+                stats.verified_failures += 1
+                continue
         stats.feasible += 1
         stats.backends[used] = stats.backends.get(used, 0) + 1
-        seen.add(q.lower()); out.append(t)
+        seen.add(q.lower())
+        out.append(t)
     stats.seconds += time.time() - t0
     return out
 
