@@ -9,6 +9,7 @@ Start with `train_sft` (one SFT run: data, LoRA or full fine-tuning, resumable c
 from __future__ import annotations
 
 import functools, hashlib, json, os, resource, shutil, time
+from fastcore.basics import patch
 from pathlib import Path
 from typing import Sequence
 
@@ -339,40 +340,45 @@ class ProtocolRows:
 
     def _keep_hidden(self, module, args, out): self._hidden = out
 
-    def _output_side(self, *args, fused_lm_head=False, labels=None, **kwargs):
-        import torch
-        if kwargs.get("shift_labels") is not None: raise ValueError("ProtocolRows does not take pre-shifted labels")
-        out = self._forward(*args, fused_lm_head=fused_lm_head, labels=labels, **kwargs)
-        if not fused_lm_head or not torch.is_grad_enabled() or labels is None: return out
-        with torch.autocast(out.log_probs.device.type, enabled=False):   # the rows' gradient in float32
-            s = self._surrogate(out, labels)
-        out.log_probs = out.log_probs + torch.zeros_like(out.log_probs).masked_scatter(out.label_mask, s.to(out.log_probs.dtype))
-        n = kwargs.get("num_items_in_batch")
-        out.loss = -out.log_probs.sum() / (out.label_mask.sum().clamp(min=1) if n is None else n)
-        return out
+# %% ../nbs/09_sft.ipynb #b09a0031
+# the output side, its surrogate and removal (methods of `ProtocolRows`, fastcore's `patch`)
+@patch
+def _output_side(self:ProtocolRows, *args, fused_lm_head=False, labels=None, **kwargs):
+    import torch
+    if kwargs.get("shift_labels") is not None: raise ValueError("ProtocolRows does not take pre-shifted labels")
+    out = self._forward(*args, fused_lm_head=fused_lm_head, labels=labels, **kwargs)
+    if not fused_lm_head or not torch.is_grad_enabled() or labels is None: return out
+    with torch.autocast(out.log_probs.device.type, enabled=False):   # the rows' gradient in float32
+        s = self._surrogate(out, labels)
+    out.log_probs = out.log_probs + torch.zeros_like(out.log_probs).masked_scatter(out.label_mask, s.to(out.log_probs.dtype))
+    n = kwargs.get("num_items_in_batch")
+    out.loss = -out.log_probs.sum() / (out.label_mask.sum().clamp(min=1) if n is None else n)
+    return out
 
-    def _surrogate(self, out, labels):
-        import torch
-        mask = out.label_mask
-        h = self._hidden[:, :-1][mask].detach().float()                  # (N, H): the scored positions
-        y = labels[:, 1:][mask]
-        W = self.W.detach()
-        z_y = (h * W[y].float()).sum(-1)
-        log_z = z_y - out.log_probs[mask].detach().float()
-        z_r = h @ W[self.rows].float().t()                               # (N, n_rows)
-        coef = (y.unsqueeze(-1) == self._ids.to(y.device)).float() - torch.exp(z_r - log_z.unsqueeze(-1))
-        delta = self.param - self.param.detach()
-        return (coef * (h @ delta.t())).sum(-1)                         # value 0; d/d param = the rows' gradient
+@patch
+def _surrogate(self:ProtocolRows, out, labels):
+    import torch
+    mask = out.label_mask
+    h = self._hidden[:, :-1][mask].detach().float()                  # (N, H): the scored positions
+    y = labels[:, 1:][mask]
+    W = self.W.detach()
+    z_y = (h * W[y].float()).sum(-1)
+    log_z = z_y - out.log_probs[mask].detach().float()
+    z_r = h @ W[self.rows].float().t()                               # (N, n_rows)
+    coef = (y.unsqueeze(-1) == self._ids.to(y.device)).float() - torch.exp(z_r - log_z.unsqueeze(-1))
+    delta = self.param - self.param.detach()
+    return (coef * (h @ delta.t())).sum(-1)                         # value 0; d/d param = the rows' gradient
 
-    def remove(self):
-        "Write the rows into the embedding a last time, remove the hooks, the forward wrapper and the parameter."
-        self._sync(None, None)
-        for h in self._hooks: h.remove()
-        self.model.forward = self._forward
-        if self.owner is not None:
-            delattr(*self.owner)
-            self.owner = None
-        self._hidden = None
+@patch
+def remove(self:ProtocolRows):
+    "Write the rows into the embedding a last time, remove the hooks, the forward wrapper and the parameter."
+    self._sync(None, None)
+    for h in self._hooks: h.remove()
+    self.model.forward = self._forward
+    if self.owner is not None:
+        delattr(*self.owner)
+        self.owner = None
+    self._hidden = None
 
 # %% ../nbs/09_sft.ipynb #108f7bd7
 def _peak_rss_gib() -> float:
