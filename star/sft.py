@@ -32,6 +32,8 @@ __all__ = ['SFT_SEED', 'TABLE8_MIX', 'IM_END', 'CPU_SCALES', 'LORA_DEFAULTS', 'O
 SFT_SEED = 2603  # synthesis seed of the SFT query pool; RL pools use other seeds (and `exclude` keeps them disjoint)
 TABLE8_MIX = (627, 373, 198)  # easy:medium:hard of the paper's 1,198 kept trajectories (App. C.2, Table 8)
 
+
+# %% ../nbs/09_sft.ipynb #f2bf70dc
 def sft_tasks(n: int, seed: int = SFT_SEED, ratio=TABLE8_MIX, exclude=()) -> list:
     """`n` synthetic queries for the teacher (paper Sec. 4.1 / App. C.2: the SFT queries come from the synthetic
     pool and never overlap the RL prompts). Levels in proportion `ratio` (default: Table 8's kept shares 52:31:17,
@@ -51,6 +53,7 @@ def sft_tasks(n: int, seed: int = SFT_SEED, ratio=TABLE8_MIX, exclude=()) -> lis
         seen |= {_element_key(t) for t in got} | {t.query.lower() for t in got}
         out += got
     return out
+
 
 # %% ../nbs/09_sft.ipynb #54b5ae8f
 def build_sft_dataset(tasks=None, n: int = 64, seed: int = SFT_SEED, path=None, exclude=(), out=None,
@@ -107,6 +110,8 @@ def dataset_trajectories(ds) -> list:
 # %% ../nbs/09_sft.ipynb #4a2e3614
 IM_END = "<|im_end|>"
 
+
+# %% ../nbs/09_sft.ipynb #c14f9607
 def assistant_spans(messages: list, tokenizer) -> tuple[str, list]:
     """The chat rendered by the tokenizer's chat template (no generation prompt) and the character spans
     `[start, end)` of every assistant turn's trained text: the message content plus its closing `<|im_end|>`,
@@ -127,6 +132,7 @@ def assistant_spans(messages: list, tokenizer) -> tuple[str, list]:
     return text, spans
 
 
+# %% ../nbs/09_sft.ipynb #4862ba16
 def tokenize_sft(messages: list, tokenizer) -> dict:
     """`{'input_ids': [...], 'assistant_masks': [...]}` for one chat (TRL's pre-tokenised format: SFTTrainer turns
     mask 0 into label -100). Token ids are `tokenizer(chat_text)` (= `apply_chat_template(messages)`); the mask is
@@ -144,6 +150,7 @@ def tokenize_sft(messages: list, tokenizer) -> dict:
             raise ValueError(f"token at chars {s}-{e} straddles the end of an assistant turn")
         mask.append(int(inside))
     return {"input_ids": list(enc["input_ids"]), "assistant_masks": mask}
+
 
 # %% ../nbs/09_sft.ipynb #5763ba57
 def tokenize_dataset(ds, tokenizer):
@@ -166,11 +173,14 @@ LORA_DEFAULTS = dict(r=16, lora_alpha=32, lora_dropout=0.0, bias="none", task_ty
 # scales' 6,400-token cutoff (the short end of the teacher's 5K-16K-token range: 3-day trips, 5-6 tool calls).
 OFFLINE_SFT_DATA = dict(n=48, ratio=(1, 0, 0), max_tokens=6400)
 
+
+# %% ../nbs/09_sft.ipynb #22fcde00
 def _n_devices() -> int:
     import torch
     return int(os.environ.get("WORLD_SIZE") or max(torch.cuda.device_count(), 1))
 
 
+# %% ../nbs/09_sft.ipynb #6484ef2e
 def sft_dtype(scale: str, dtype="auto", cpu: bool | None = None) -> DtypeChoice:
     """The SFT compute precision of `scale` and why (`.dtype`: 'float32' | 'bfloat16' | 'float16'): `dtype` as asked,
     or for "auto" float32 on 'tiny' (a test model) and otherwise `star.models.dtype_choice` of the device SFT trains
@@ -183,11 +193,13 @@ def sft_dtype(scale: str, dtype="auto", cpu: bool | None = None) -> DtypeChoice:
     return choice
 
 
+# %% ../nbs/09_sft.ipynb #00cd63e7
 def uses_lora(scale: str) -> bool:
     "Whether `train_sft` fine-tunes `scale` with LoRA: the offline CPU LMs ('0.5B', '1.5B-offline'); full FT otherwise."
     return get_spec(scale).offline is not None
 
 
+# %% ../nbs/09_sft.ipynb #77cdd341
 def sft_base_dtype(scale: str, dtype="auto", cpu: bool | None = None) -> str:
     """The dtype `train_sft` loads `scale`'s weights in: under LoRA the base is frozen, so where the compute dtype is
     bf16 (`sft_dtype`: a CPU with native bf16) the base weights are bf16 too -- autocast then casts no weight, and the
@@ -197,6 +209,7 @@ def sft_base_dtype(scale: str, dtype="auto", cpu: bool | None = None) -> str:
     return "bfloat16" if uses_lora(scale) and sft_dtype(scale, dtype, cpu).dtype == "bfloat16" else "float32"
 
 
+# %% ../nbs/09_sft.ipynb #aadfd600
 def sft_checkpointing(scale: str, data, base_dtype: str = "float32", lora_r: int = 0,
                       available: float | None = None) -> tuple[bool, str]:
     """(gradient checkpointing, why) for training `scale` on CPU on `data` (rows of `tokenize_dataset`): on only when
@@ -209,6 +222,7 @@ def sft_checkpointing(scale: str, data, base_dtype: str = "float32", lora_r: int
     seq = max(len(x) for x in data["input_ids"])
     scored = max(sum(m) for m in data["assistant_masks"])
     return needs_checkpointing(arch, seq, scored, param_dtype=base_dtype, lora_r=lora_r, available=available)
+
 
 # %% ../nbs/09_sft.ipynb #9934b501
 def sft_config(scale: str = "tiny", out_dir="runs/sft", dtype="auto", **overrides):
@@ -254,12 +268,16 @@ def sft_config(scale: str = "tiny", out_dir="runs/sft", dtype="auto", **override
 # %% ../nbs/09_sft.ipynb #bff1f824
 PROTOCOL_TOKENS = ("<tool_call>", "</tool_call>")  # Qwen2.5 added tokens the ReAct protocol emits (ids 151657/151658)
 
+
+# %% ../nbs/09_sft.ipynb #979944c8
 def lora_config(scale: str, **overrides):
     "peft `LoraConfig` (`LORA_DEFAULTS` + `overrides`) for a scale `uses_lora`, else None (full fine-tuning)."
     if not uses_lora(scale): return None
     from peft import LoraConfig
     return LoraConfig(**(LORA_DEFAULTS | overrides))
 
+
+# %% ../nbs/09_sft.ipynb #48b87581
 def protocol_token_ids(tokenizer) -> list[int]:
     "Ids of `PROTOCOL_TOKENS` in `tokenizer` ([151657, 151658] for Qwen2.5). Raises KeyError if one is missing."
     ids = [tokenizer.convert_tokens_to_ids(t) for t in PROTOCOL_TOKENS]
@@ -267,6 +285,7 @@ def protocol_token_ids(tokenizer) -> list[int]:
     return ids
 
 
+# %% ../nbs/09_sft.ipynb #6767e1ea
 def train_embedding_rows(model, token_ids):
     """Make rows `token_ids` of `model`'s input embedding trainable on top of LoRA (the output layer is tied to it,
     so its rows train too): `requires_grad` on the matrix and a gradient hook that zeroes every other row, so with
@@ -280,6 +299,7 @@ def train_embedding_rows(model, token_ids):
     W.requires_grad_(True)
     W.register_hook(lambda g: g * mask.to(g.device, g.dtype))
     return W
+
 
 # %% ../nbs/09_sft.ipynb #a42816fc
 class ProtocolRows:
@@ -355,6 +375,8 @@ def _output_side(self:ProtocolRows, *args, fused_lm_head=False, labels=None, **k
     out.loss = -out.log_probs.sum() / (out.label_mask.sum().clamp(min=1) if n is None else n)
     return out
 
+
+# %% ../nbs/09_sft.ipynb #2dd358aa
 @patch
 def _surrogate(self:ProtocolRows, out, labels):
     import torch
@@ -369,6 +391,8 @@ def _surrogate(self:ProtocolRows, out, labels):
     delta = self.param - self.param.detach()
     return (coef * (h @ delta.t())).sum(-1)                         # value 0; d/d param = the rows' gradient
 
+
+# %% ../nbs/09_sft.ipynb #eea43b61
 @patch
 def remove(self:ProtocolRows):
     "Write the rows into the embedding a last time, remove the hooks, the forward wrapper and the parameter."
@@ -380,11 +404,13 @@ def remove(self:ProtocolRows):
         self.owner = None
     self._hidden = None
 
+
 # %% ../nbs/09_sft.ipynb #108f7bd7
 def _peak_rss_gib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # Linux: KiB
 
 
+# %% ../nbs/09_sft.ipynb #e33f5684
 def last_checkpoint(out_dir):
     """The newest *complete* `checkpoint-*` folder under `out_dir` (`star.checkpoints.find_resume_checkpoint`, reading
     only: nothing is moved), or None. Raises `NoUsableCheckpointError` when checkpoints were completed there and none
@@ -393,6 +419,8 @@ def last_checkpoint(out_dir):
     point = find_resume_checkpoint(out_dir, move=False)
     return str(point.checkpoint) if point.checkpoint else None
 
+
+# %% ../nbs/09_sft.ipynb #dca1407f
 def _save_rows(pr: ProtocolRows):
     """`f(folder)` writing the trained embedding rows (`pr.param`, float32) into a checkpoint folder
     (`embedding_rows.pt`, before it is marked complete)."""
@@ -401,6 +429,7 @@ def _save_rows(pr: ProtocolRows):
     return save
 
 
+# %% ../nbs/09_sft.ipynb #07015d1f
 def _publish_folder(tmp: Path, final: Path) -> Path:
     "Replace `final` by the folder `tmp` with renames only: a reader sees the old complete folder or the new one."
     old = final.with_name(f".{final.name}.old")
@@ -411,6 +440,7 @@ def _publish_folder(tmp: Path, final: Path) -> Path:
     return final
 
 
+# %% ../nbs/09_sft.ipynb #727fe2b6
 def _train_protocol_rows(scale, model, data, tok, out_dir, rows, steps, lr, max_length, dtype="auto"):
     """Second SFT stage of the LoRA scales: only the `rows` of the (merged) model's tied embedding train, with a
     constant, large learning rate on the first `max_length` tokens of each trajectory (its first tool calls).
@@ -425,6 +455,7 @@ def _train_protocol_rows(scale, model, data, tok, out_dir, rows, steps, lr, max_
     tr.train()
     pr.remove()
     return model, [{"step": h["step"], "loss": h["loss"]} for h in tr.state.log_history if "loss" in h]
+
 
 # %% ../nbs/09_sft.ipynb #5793c8f2
 def train_sft(scale: str, dataset, out_dir, *, model=None, tokenizer=None, resume: bool = True,
@@ -450,6 +481,8 @@ _SFT_IDENTITY = ("learning_rate", "lr_scheduler_type", "warmup_steps", "weight_d
                  "adam_beta2", "adam_epsilon", "max_grad_norm", "per_device_train_batch_size",
                  "gradient_accumulation_steps", "max_length", "seed", "data_seed", "gradient_checkpointing")
 
+
+# %% ../nbs/09_sft.ipynb #baefe76d
 def _run_identity(scale, cfg, data, lora, row_steps, row_lr, row_max_length, base_dtype="float32") -> dict:
     """What determines an SFT run's weights (`star.checkpoints.check_same_run`): the data's SHA-256, the compute
     precision (`dtype`: the autocast of `cfg`) and the base weights' dtype (`base_dtype`: bf16 under LoRA where bf16
@@ -470,6 +503,8 @@ def _run_identity(scale, cfg, data, lora, row_steps, row_lr, row_max_length, bas
                                                                          + (("peft",) if uses_lora(scale) else ())),
             **{k: getattr(cfg, k) for k in _SFT_IDENTITY}}
 
+
+# %% ../nbs/09_sft.ipynb #492befd8
 def _check_resume(out_dir, point, cfg, identity: dict) -> None:
     """Before the model loads: the checkpoint `point` is resumed only by the same run (`check_same_run`, which also
     records `identity` for a fresh start) and only if it is not past `cfg.max_steps` (RunMismatchError otherwise)."""
@@ -480,6 +515,7 @@ def _check_resume(out_dir, point, cfg, identity: dict) -> None:
         raise RunMismatchError(f"{out_dir}: its newest checkpoint ({Path(point.checkpoint).name}) is past max_steps="
                                f"{cfg.max_steps}: resuming would train nothing and publish a longer run's weights. Use "
                                f"another output folder (run name), or delete this one to start over.")
+
 
 # %% ../nbs/09_sft.ipynb #d055b22d
 def _sft_rows(dataset, tok, max_length: int):
@@ -617,6 +653,7 @@ def announce(text: str) -> None:
         except (OSError, ValueError): pass
 
 
+# %% ../nbs/09_sft.ipynb #82af3acb
 def hms(seconds: float) -> str:
     "`seconds` as `H:MM:SS` (`M:SS` under an hour): the elapsed / ETA fields of the progress lines."
     s = max(0, int(round(seconds)))
@@ -624,6 +661,7 @@ def hms(seconds: float) -> str:
     return f"{h}:{m:02d}:{s % 60:02d}" if h else f"{m}:{s % 60:02d}"
 
 
+# %% ../nbs/09_sft.ipynb #bcbc45ba
 def progress_line(desc: str, step: int, total: int, seconds: float, steps_timed: int, values: dict | None = None) -> str:
     """One progress line: `desc: step/total (pct) | s/step | elapsed | ETA | key value ...`. `seconds`: wall time of
     the `steps_timed` steps this process ran (a resumed run times only its own); the ETA is their mean times the
@@ -634,6 +672,7 @@ def progress_line(desc: str, step: int, total: int, seconds: float, steps_timed:
              f"{per:.1f} s/step" if per is not None else "- s/step", f"elapsed {hms(seconds)}", f"ETA {eta}"]
     parts += [f"{k} {v:.4g}" for k, v in (values or {}).items()]
     return " | ".join(parts)
+
 
 # %% ../nbs/09_sft.ipynb #6a105f80
 def step_progress(desc: str, keys: Sequence[str] = ("loss",), lines: bool | None = None):
@@ -684,6 +723,8 @@ def step_progress(desc: str, keys: Sequence[str] = ("loss",), lines: bool | None
                 self.bar = None
     return StepProgress()
 
+
+# %% ../nbs/09_sft.ipynb #de5922de
 def use_step_progress(trainer, desc: str, keys: Sequence[str] = ("loss",), lines: bool | None = None):
     "Replace `trainer`'s default progress / log-printing callbacks by `step_progress(desc, keys, lines)`. Returns the trainer."
     from transformers.trainer_callback import PrinterCallback, ProgressCallback
@@ -691,6 +732,7 @@ def use_step_progress(trainer, desc: str, keys: Sequence[str] = ("loss",), lines
     for c in (PrinterCallback, ProgressCallback, NotebookProgressCallback): trainer.remove_callback(c)
     trainer.add_callback(step_progress(desc, keys, lines))
     return trainer
+
 
 # %% ../nbs/09_sft.ipynb #0985b87b
 # The parameters of the run notebook `nbs/sft.ipynb` (its papermill `parameters` cell assigns exactly these names).
@@ -714,6 +756,7 @@ SFT_PARAMETERS = dict(
 )
 
 
+# %% ../nbs/09_sft.ipynb #decf4675
 def check_parameters(namespace: dict, before, declared: dict = SFT_PARAMETERS) -> dict:
     """The run notebook's parameters as a dict, after papermill's injected cell: every name that appeared in
     `namespace` (the notebook's `globals()`) since the snapshot `before` must be a declared parameter (a key of
@@ -729,6 +772,7 @@ def check_parameters(namespace: dict, before, declared: dict = SFT_PARAMETERS) -
         named = ", ".join(f"{k!r}" + (f" (did you mean {near(k)[0]!r}?)" if near(k) else "") for k in unknown)
         raise ValueError(f"unknown parameter{'s' if len(unknown) > 1 else ''} {named}; this notebook takes {sorted(declared)}")
     return {k: namespace.get(k, v) for k, v in declared.items()}
+
 
 # %% ../nbs/09_sft.ipynb #7315c34d
 def check_sft_values(P: dict) -> dict:
