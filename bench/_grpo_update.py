@@ -37,8 +37,15 @@ def replayed_rollouts(n: int, max_context: int = 7168):
     from star.tasks import load_tasks
     from star.teacher import solve
     tok = load_tokenizer("tiny")   # the packaged Qwen2.5 tokenizer of every scale
-    tasks = [t for t in load_tasks("validation") if t.level == "easy"][:n]
-    pol = ScriptedPolicy(tok, [solve(t) for t in tasks], eos=True)
+    # the first `n` easy validation tasks the solver finds a plan for (for some, none exists: `solve` returns None)
+    tasks, trajs = [], []
+    for t in (t for t in load_tasks("validation") if t.level == "easy"):
+        if len(tasks) == n: break
+        if (tr := solve(t)) is not None:
+            tasks.append(t)
+            trajs.append(tr)
+    if len(tasks) < n: raise SystemExit(f"--episodes {n}: only {len(tasks)} easy validation tasks have a solver plan")
+    pol = ScriptedPolicy(tok, trajs, eos=True)
     return tasks, rollout_batch(pol, tok, tasks, group_size=1, max_context=max_context, max_new_tokens_per_turn=8192,
                                 max_turns=30)
 
