@@ -3,11 +3,12 @@
 The update (forward/backward of the rollout batch and the optimiser step): the same rollouts -- real multi-turn
 TravelPlanner episodes, replayed (`star.agent.ScriptedPolicy` plays the oracle teacher's turns through
 `star.agent.rollout_batch` against the real sandbox, cut at the default run's 7,168-token context) -- the same
-rewards, model, LoRA (r 16, all linears, no dropout), loss (`dapo`, KL-free, clip-higher) and seed go through
+rewards, model, LoRA (r 16, all linears, no dropout), loss (`dapo`, KL-free, clip-higher, dual clip), sampling
+temperature (the policy whose log-probs are trained: 0.6 at the 0.5B), optimiser and seed go through
   - `trl`: `GRPOTrainer(model=AutoModelForCausalLM.from_pretrained(...), args=GRPOConfig(...), peft_config=LoraConfig(...),
-    rollout_func=...)` as a user writes it: TRL's defaults (float32 weights under bf16 autocast where native,
-    gradient checkpointing, its fused LM head scoring every position off Triton devices, micro-batches padded to the
-    longest rollout of the batch), glibc's malloc;
+    rollout_func=...)` as a user writes it, the run's settings above and otherwise TRL's defaults (float32 weights
+    under bf16 autocast where native, gradient checkpointing, its fused LM head scoring every position off Triton
+    devices, micro-batches padded to the longest rollout of the batch), glibc's malloc;
   - `ours`: `star.rl`'s trainer (`_grpo_trainer_cls`, `trl_config` of the default 0.5B run): micro-batches trimmed to
     their own rollouts, micro-batches without signal skipped, the compact LM head, gradient checkpointing as the run
     has it, tcmalloc/jemalloc where installed;
@@ -37,8 +38,15 @@ def replayed_rollouts(n: int, max_context: int = 7168):
     from star.tasks import load_tasks
     from star.teacher import solve
     tok = load_tokenizer("tiny")   # the packaged Qwen2.5 tokenizer of every scale
-    tasks = [t for t in load_tasks("validation") if t.level == "easy"][:n]
-    pol = ScriptedPolicy(tok, [solve(t) for t in tasks], eos=True)
+    # the first `n` easy validation tasks the solver finds a plan for (for some, none exists: `solve` returns None)
+    tasks, trajs = [], []
+    for t in (t for t in load_tasks("validation") if t.level == "easy"):
+        if len(tasks) == n: break
+        if (tr := solve(t)) is not None:
+            tasks.append(t)
+            trajs.append(tr)
+    if len(tasks) < n: raise SystemExit(f"--episodes {n}: only {len(tasks)} easy validation tasks have a solver plan")
+    pol = ScriptedPolicy(tok, trajs, eos=True)
     return tasks, rollout_batch(pol, tok, tasks, group_size=1, max_context=max_context, max_new_tokens_per_turn=8192,
                                 max_turns=30)
 
@@ -84,11 +92,17 @@ def update_arm(name: str, model: str, n: int, steps: int, signal: bool, dtype: s
         from transformers import AutoModelForCausalLM
         from trl import GRPOConfig, GRPOTrainer
         ours = trl_config(cfg)
+        # the run's step, as a user sets it: its sampling temperature (TRL divides the logits by it when it scores
+        # the rollouts -- TRL's default 1.0 is another policy: at the 0.5B's 0.6 the gradient is ~1.7x smaller,
+        # issue 32), clip range and dual clip, optimiser; the rest TRL's defaults
         args = GRPOConfig(output_dir=out, per_device_train_batch_size=1, gradient_accumulation_steps=n,
                           steps_per_generation=n, num_generations=n, max_steps=steps, learning_rate=cfg.lr,
-                          loss_type="dapo", beta=0.0, epsilon_high=ours.epsilon_high, max_completion_length=cfg.max_context,
-                          bf16=run_dtype(cfg).dtype == "bfloat16", use_cpu=True, seed=0, logging_steps=1,
-                          save_strategy="no", report_to="none", disable_tqdm=True, use_vllm=False)
+                          lr_scheduler_type=ours.lr_scheduler_type, weight_decay=ours.weight_decay,
+                          max_grad_norm=ours.max_grad_norm, temperature=ours.temperature, loss_type="dapo", beta=0.0,
+                          epsilon=ours.epsilon, epsilon_high=ours.epsilon_high, delta=ours.delta,
+                          max_completion_length=cfg.max_context, bf16=run_dtype(cfg).dtype == "bfloat16",
+                          use_cpu=True, seed=0, logging_steps=1, save_strategy="no", report_to="none",
+                          disable_tqdm=True, use_vllm=False)
         tr = GRPOTrainer(model=AutoModelForCausalLM.from_pretrained(model_path(model)), args=args, **kw)
     else:
         cpu_compact_logprobs(True)
@@ -105,7 +119,7 @@ def update_arm(name: str, model: str, n: int, steps: int, signal: bool, dtype: s
                 episode_tokens=n_tok, policy_tokens=[sum(r.env_mask) for r in ros], rewards=rewards,
                 loss=log.get("loss"), grad_norm=log.get("grad_norm"), skipped=log.get("star/skipped"),
                 padding=log.get("star/padding"), padding_untrimmed=log.get("star/padding_untrimmed"),
-                checkpointing=args.gradient_checkpointing, allocator=allocator_in_use(),
+                checkpointing=args.gradient_checkpointing, temperature=args.temperature, allocator=allocator_in_use(),
                 compute="bfloat16" if args.bf16 else "float32")
 
 
@@ -148,8 +162,8 @@ def update_part(args) -> dict:
             r["fraction_of_peak"] = round(r["gflops_per_s"] / peak, 3)
             print(f"{name:>15}: {r['seconds_per_step']:.2f} s/step (steps {r['step_seconds']}), {r['tokens_per_s']:.0f} "
                   f"tokens/s, {r['gflops_per_s']:.0f} GFLOP/s = {r['fraction_of_peak']:.0%} of peak; loss {r['loss']}, "
-                  f"grad norm {r['grad_norm']}, skipped {r['skipped']}, padding {r['padding']} (untrimmed "
-                  f"{r['padding_untrimmed']}); checkpointing {r['checkpointing']}, {r['allocator']}; peak RSS "
+                  f"grad norm {r['grad_norm']} (temperature {r['temperature']}), skipped {r['skipped']}, padding "
+                  f"{r['padding']} (untrimmed {r['padding_untrimmed']}); checkpointing {r['checkpointing']}, {r['allocator']}; peak RSS "
                   f"{r['peak_rss_gib']:.2f} GiB; process {time.perf_counter() - t0:.0f}s", flush=True)
     d, c = res["trl"], res["ours"]
     ratio = d["seconds_per_step"] / c["seconds_per_step"]

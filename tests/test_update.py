@@ -1,7 +1,8 @@
 """The GRPO update (star.rl `_UpdateMixin`, issue 32): micro-batches without signal are skipped on every path -- one
 process, and two gloo ranks whose collectives must stay matched -- with the weights of the unskipped run; micro-batches
-are trimmed to their own rollouts; the old log-probs of episodes without signal are not computed."""
-import json, os, subprocess, sys
+are trimmed to their own rollouts; the old log-probs of episodes without signal are not computed; and the gradient a
+step takes is the DAPO gradient computed by hand, with gradient checkpointing on and off."""
+import json, math, os, subprocess, sys
 from pathlib import Path
 
 import pytest
@@ -211,3 +212,131 @@ def test_two_ranks_skip_without_mismatched_collectives(tmp_path):
     assert on[0]["log"]["star/skipped"] == 0.5 and off[0]["log"]["star/skipped"] == 0.0
     assert on[0]["log"]["grad_norm"] == pytest.approx(off[0]["log"]["grad_norm"], rel=1e-6) and on[0]["log"]["grad_norm"] > 0
     for k in weights["1"]: torch.testing.assert_close(weights["1"][k], weights["0"][k], rtol=0, atol=0)
+
+
+# -- the step's gradient against a hand-computed DAPO gradient (issue 32) -------------------------------------------
+
+@pytest.fixture(scope="module")
+def replayed():
+    """Four real episodes, as `bench/_grpo_update.py` replays them: the oracle teacher's trajectories on the first easy
+    validation tasks with a solver plan, played through the rollout engine, cut at 1,400 tokens (the prompt is ~1,250:
+    each keeps ~150 completion tokens, policy and environment)."""
+    from star.agent import ScriptedPolicy, eos_ids, rollout_batch
+    from star.models import load_tokenizer
+    from star.rl import _trl_completions
+    from star.teacher import solve
+    tok = load_tokenizer("tiny")
+    tasks, trajs = [], []
+    for t in (t for t in load_tasks("validation") if t.level == "easy"):
+        if len(tasks) == 4: break
+        if (tr := solve(t)) is not None: tasks.append(t); trajs.append(tr)
+    ros = rollout_batch(ScriptedPolicy(tok, trajs, eos=True), tok, tasks, group_size=1, max_context=1400,
+                        max_new_tokens_per_turn=8192, max_turns=30)
+    P, C, _, M = _trl_completions(ros, [True] * len(ros), eos_ids(tok))
+    assert all(0 < sum(m) < len(c) for m, c in zip(M, C))     # policy tokens in the loss, environment tokens out
+    return tok, tasks, ros, (P, C, M)
+
+
+_LORA = dict(r=16, lora_alpha=32, target_modules="all-linear", lora_dropout=0.0, task_type="CAUSAL_LM")
+
+
+def _ours_step_grads(tmp_path, replayed, rewards, group_size, micro, checkpointing, temperature):
+    """One optimiser step of our trainer (`_grpo_trainer_cls`, `trl_config`; skip, trim and regroup on) on the replayed
+    episodes with `rewards`, LoRA with its B matrices set random (so A gets a gradient too): (the trainable weights
+    before the step, their gradients when the optimiser steps (no clipping), the forward passes of decoder layer 0
+    in the update, recomputations included)."""
+    from datasets import Dataset
+    from peft import LoraConfig
+    from transformers import TrainerCallback
+    from star.agent import eos_ids
+    from star.models import load_model
+    from star.rl import _grpo_trainer_cls, _trl_completions, rollout_reward_fn
+    from star.rl_config import trl_config
+    tok, tasks, ros, _ = replayed
+    n = len(ros)
+    cfg = resolve_config(scale="tiny", use_vllm=False, batch_size=n // group_size, group_size=group_size,
+                         per_device_batch=micro, dtype="float32", max_steps=1, n_val=0, out_dir=str(tmp_path), lr=1e-5,
+                         max_context=1400, temperature=temperature, lora=True, lora_r=16, lora_alpha=32)
+    P, C, L, M = _trl_completions(ros, [True] * n, eos_ids(tok))
+    def replay(prompts, trainer):
+        trainer._star_rewards = list(rewards)
+        return {"prompt_ids": P, "completion_ids": C, "logprobs": L, "env_mask": M, "star_reward": list(rewards)}
+    os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
+    grads = {}
+    class Grab(TrainerCallback):
+        def on_pre_optimizer_step(self, args, state, control, model=None, **kw):
+            grads.update({k: p.grad.detach().clone() for k, p in model.named_parameters() if p.requires_grad})
+    args = trl_config(cfg, save_strategy="no", disable_tqdm=True, max_grad_norm=0.0, gradient_checkpointing=checkpointing)
+    tr = _grpo_trainer_cls()(model=load_model("tiny", dtype="float32"), args=args, reward_funcs=[rollout_reward_fn("sum")],
+                             train_dataset=Dataset.from_list([{"prompt": t.query} for t in tasks]), processing_class=tok,
+                             peft_config=LoraConfig(**_LORA), rollout_func=replay, callbacks=[Grab()])
+    tr.star_adv_epsilon = cfg.adv_epsilon
+    g = torch.Generator().manual_seed(0)
+    with torch.no_grad():
+        for k, p in tr.model.named_parameters():
+            if "lora_B" in k: p.copy_(torch.randn(p.shape, generator=g) * 0.02)
+    init = {k: p.detach().clone() for k, p in tr.model.named_parameters()}
+    from transformers.models.qwen2.modeling_qwen2 import Qwen2DecoderLayer
+    calls, forward = [], Qwen2DecoderLayer.forward
+    def counted(layer, *a, **k):
+        calls.append(layer.self_attn.layer_idx)
+        return forward(layer, *a, **k)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(Qwen2DecoderLayer, "forward", counted)
+        tr.train()
+    assert tr.model.is_gradient_checkpointing == checkpointing
+    return init, grads, calls.count(0)
+
+
+def _dapo_grads(init, completions, rewards, group_size, temperature, eps, clip=(0.2, 0.28), delta=3.0):
+    """Hand-computed gradient of TRL's `loss_type="dapo"` objective (trl 1.16 `GRPOTrainer._compute_loss`) at the step's
+    start, with plain autograd and no checkpointing, one episode at a time: advantages (r - mean) / (std + eps) per group
+    (Bessel's std), log-probs of the completion tokens under logits / `temperature` (the sampling policy TRL scores),
+    per token -min(ρA, clip(ρ, 1 - low, 1 + high)A) with ρ = min(exp(lp - lp_old), delta) and lp_old = lp (first
+    step, on-policy), summed over the loss mask and divided by the loss tokens of the whole batch (`num_items_in_batch`,
+    one process, one optimiser step per generation batch)."""
+    from peft import LoraConfig, get_peft_model
+    from star.models import load_model
+    P, C, M = completions
+    m = get_peft_model(load_model("tiny", dtype="float32"), LoraConfig(**_LORA))
+    params = dict(m.named_parameters())
+    assert params.keys() == init.keys()
+    with torch.no_grad():
+        for k, p in params.items(): p.copy_(init[k])
+    m.train()
+    r = torch.tensor(rewards, dtype=torch.float64).view(-1, group_size)
+    adv = ((r - r.mean(1, keepdim=True)) / (r.std(1, keepdim=True) + eps)).flatten().float()
+    n_items = sum(map(sum, M))
+    for p_ids, c_ids, mask, a in zip(P, C, M, adv):
+        logits = m(input_ids=torch.tensor([p_ids + c_ids]), logits_to_keep=len(c_ids) + 1).logits[0, :-1] / temperature
+        lp = torch.log_softmax(logits.float(), -1).gather(-1, torch.tensor(c_ids)[:, None])[:, 0]
+        rho = torch.exp(lp - lp.detach())
+        per_token = -torch.min(rho.clamp(max=delta) * a, rho.clamp(1 - clip[0], 1 + clip[1]) * a)
+        ((per_token * torch.tensor(mask, dtype=torch.float32)).sum() / n_items).backward()
+    return {k: p.grad for k, p in params.items() if p.requires_grad}
+
+
+def _rel(a, b):
+    "||a - b|| / ||b|| over all tensors of two gradient dicts."
+    return math.sqrt(sum(((a[k] - b[k]) ** 2).sum() for k in b) / sum((b[k] ** 2).sum() for k in b))
+
+
+@pytest.mark.parametrize("checkpointing,micro", [(False, 1), (True, 1), (True, 2)])
+def test_step_gradient_is_the_dapo_gradient(tmp_path, replayed, checkpointing, micro):
+    """Issue 32: the gradient our trainer steps with equals the DAPO gradient computed by hand, per parameter (LoRA A
+    and B, every layer) to float32 rounding -- with gradient checkpointing off and on (layer 0 runs twice per computed
+    micro-batch: recomputed in the backward), one episode per micro-batch (4 micro-batches, the flat group's 2 skipped)
+    and two (regrouped by signal and length and trimmed: 1 computed). Two groups of 2, one flat (no signal, but its
+    loss tokens count in the normaliser), at temperature 0.6 (the 0.5B run's): the log-probs are those of the sampling
+    policy, logits / 0.6, whose gradient is ~1/0.6 of the one at temperature 1.0 -- the bench's plain-TRL arm, left at
+    TRL's default 1.0, logged a 1.7x smaller gradient norm for the same loss."""
+    rewards, G, T = [1.0, 1.0, 0.0, 2.0], 2, 0.6
+    init, grads, calls = _ours_step_grads(tmp_path, replayed, rewards, G, micro, checkpointing, T)
+    assert calls == (2 if checkpointing else 1) * (2 // micro)
+    ref = _dapo_grads(init, replayed[3], rewards, G, T, eps=1e-6)
+    assert grads.keys() == ref.keys() and sum("lora_A" in k for k in ref) == sum("lora_B" in k for k in ref) == 14
+    assert all(ref[k].abs().max() > 0 for k in ref)                          # every LoRA matrix of every layer moves
+    assert _rel(grads, ref) < 1e-5, _rel(grads, ref)
+    for k in ref: assert (grads[k] - ref[k]).abs().max() <= 1e-4 * ref[k].abs().max(), k
+    if not checkpointing and micro == 1:                                      # the test sees the sampling temperature
+        assert _rel(grads, _dapo_grads(init, replayed[3], rewards, G, 1.0, eps=1e-6)) > 0.2
