@@ -157,11 +157,16 @@ def update_part(args) -> dict:
             lines = [l for l in p.stdout.splitlines() if l.startswith("ARM ")]
             if p.returncode or not lines: raise SystemExit(f"{name} arm failed:\n{p.stderr[-4000:]}")
             r = res[name] = json.loads(lines[-1][4:])
-            r["tokens_per_s"] = round(sum(lens) / r["seconds_per_step"], 1)
-            r["gflops_per_s"] = round(work / r["seconds_per_step"] / 1e9, 1)
-            r["fraction_of_peak"] = round(r["gflops_per_s"] / peak, 3)
-            print(f"{name:>15}: {r['seconds_per_step']:.2f} s/step (steps {r['step_seconds']}), {r['tokens_per_s']:.0f} "
-                  f"tokens/s, {r['gflops_per_s']:.0f} GFLOP/s = {r['fraction_of_peak']:.0%} of peak; loss {r['loss']}, "
+            r["load_after"] = round(os.getloadavg()[0], 2)   # the machine's load while the arm ran (1-min average)
+            if signal:   # a step without signal does no useful work: no rate, no fraction of the peak
+                r["tokens_per_s"] = round(sum(lens) / r["seconds_per_step"], 1)
+                r["gflops_per_s"] = round(work / r["seconds_per_step"] / 1e9, 1)
+                r["fraction_of_peak"] = round(r["gflops_per_s"] / peak, 3)
+                rate = (f"{r['tokens_per_s']:.0f} tokens/s, {r['gflops_per_s']:.0f} GFLOP/s = "
+                        f"{r['fraction_of_peak']:.0%} of peak")
+            else: rate = "no useful work (every advantage 0)"
+            print(f"{name:>15}: {r['seconds_per_step']:.2f} s/step (steps {r['step_seconds']}), {rate}; load "
+                  f"{r['load_after']}; loss {r['loss']}, "
                   f"grad norm {r['grad_norm']} (temperature {r['temperature']}), skipped {r['skipped']}, padding "
                   f"{r['padding']} (untrimmed {r['padding_untrimmed']}); checkpointing {r['checkpointing']}, {r['allocator']}; peak RSS "
                   f"{r['peak_rss_gib']:.2f} GiB; process {time.perf_counter() - t0:.0f}s", flush=True)
