@@ -21,8 +21,8 @@ from .plan import PLAN_KEYS, PlanFormatError, _bullet_item, _tol_field, _unlink,
 # %% auto #0
 __all__ = ['LABEL_VOCABULARY', 'LABELS', 'MAX_GROUNDED_CHARS', 'Word', 'words', 'folded_words', 'Trie', 'Match', 'find_matches',
            'Clause', 'clauses', 'day_marks', 'day_versions', 'Venue', 'GroundingIndex', 'grounding_index',
-           'transport_text', 'day_leg', 'clean_piece', 'unstate', 'plain_value', 'dash_first', 'empty_lead',
-           'same_lead', 'named_in', 'label_key', 'labelled_fields', 'Note', 'Reading', 'city_as_written',
+           'transport_text', 'day_leg', 'clean_piece', 'drop_brackets', 'unstate', 'plain_value', 'dash_first',
+           'empty_lead', 'same_lead', 'named_in', 'label_key', 'labelled_fields', 'Note', 'Reading', 'city_as_written',
            'read_current_city', 'route_as_written', 'read_transportation', 'drop_bracket_states', 'written_item',
            'read_labelled_day', 'fill_narrative', 'format_grounded', 'json_as_text', 'tables_as_text', 'inferred_marks',
            'plain_plan']
@@ -504,8 +504,9 @@ _SAME_LEAD = frozenset({'same', 'already', 'continue', 'continued', 'continuing'
                         'still', 'as above', 'as before', 'see above'})
 "First words of a value that refers to the previous day's (`Same as Day 1`, `Already paid for on Day 1`)."
 
-def unstate(v: str) -> str:
-    "`v` with every city's glued `(State)` suffix removed (`from Abilene(Texas) to Dallas` -> `from Abilene to Dallas`)."
+def drop_brackets(v: str, drop) -> str:
+    """`v` without each `(…)` group for which `drop(v, j, inner)` holds (`j`: the index of its `(`, `inner`: the text
+    between the brackets), and without the spaces before a dropped group. One pass over the brackets of `v`."""
     out, i = [], 0
     while True:
         j = v.find('(', i)
@@ -513,10 +514,16 @@ def unstate(v: str) -> str:
         if k < 0:
             out.append(v[i:])
             return ''.join(out)
-        inner = v[j + 1:k]
-        glued = j > 0 and v[j - 1] != ' ' and inner[:1].isupper() and ',' not in inner
-        out.append(v[i:j] if glued else v[i:k + 1])
+        out.append(v[i:j].rstrip(' ') if drop(v, j, v[j + 1:k]) else v[i:k + 1])
         i = k + 1
+
+def _glued_state(v: str, j: int, inner: str) -> bool:
+    "Is the group at `v[j]` a `(State)` glued to the word before it (no space, capitalised, no comma)?"
+    return j > 0 and v[j - 1] != ' ' and inner[:1].isupper() and ',' not in inner
+
+def unstate(v: str) -> str:
+    "`v` with every city's glued `(State)` suffix removed (`from Abilene(Texas) to Dallas` -> `from Abilene to Dallas`)."
+    return drop_brackets(v, _glued_state)
 
 # %% ../nbs/04b_grounded.ipynb #e7ccf2db
 def plain_value(v: str) -> str:
@@ -969,17 +976,8 @@ def read_transportation(r: Reading, s: int, e: int, here: str | None, route: lis
 def drop_bracket_states(v: str, states) -> str:
     """`v` without the bracketed states written after its cities (`from Chicago to Albany (New York)` -> `from Chicago to
     Albany`): the benchmark's `City(State)` convention, which its evaluator strips. `states`: folded word sequences of
-    state names. One pass over the brackets of `v`."""
-    out, i = [], 0
-    while True:
-        j = v.find('(', i)
-        k = v.find(')', j) if j >= 0 else -1
-        if k < 0:
-            out.append(v[i:])
-            return ''.join(out)
-        if tuple(folded_words(v[j + 1:k])) in states: out.append(v[i:j].rstrip(' '))
-        else: out.append(v[i:k + 1])
-        i = k + 1
+    state names (`drop_brackets`)."""
+    return drop_brackets(v, lambda v, j, inner: tuple(folded_words(inner)) in states)
 
 # %% ../nbs/04b_grounded.ipynb #c32f539e
 _NAME_ENDS = (', ', ' (', ' [', ']', ' | ', '|', ' - ', ' – ', ' — ', '. ', ' / ', '; ', ': ', ' + $', ' @ ', '\n')
