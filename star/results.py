@@ -98,7 +98,6 @@ def dirty_files(cwd=None) -> list[str]:
     except (OSError, subprocess.SubprocessError): return []
     return [line[3:] for line in d.stdout.splitlines() if line.strip()] if d.returncode == 0 else []
 
-# %% ../nbs/12_results.ipynb #914df4d5
 def git_commit(cwd=None) -> str | None:
     "`git rev-parse HEAD` of the repository holding `cwd` (default: this package), '+dirty' if modified; None outside git."
     try:
@@ -181,7 +180,6 @@ def fsync_path(path, directory: bool = False) -> None:
         finally: os.close(fd)
     except OSError: pass
 
-# %% ../nbs/12_results.ipynb #22a41000
 def write_atomic(path, data: bytes | str) -> Path:
     """Write `data` to `path` atomically and durably (temporary file in the same folder, fsync, `os.replace`, fsync of
     the folder): a reader sees the old bytes or the new ones, never a part, and after a power cut the new ones stay.
@@ -209,7 +207,6 @@ def write_atomic(path, data: bytes | str) -> Path:
 class CommittedRecordWarning(UserWarning):
     "A run overwrote a record that git tracks (a committed result the figures read)."
 
-# %% ../nbs/12_results.ipynb #ade9d4d2
 def git_tracked(path) -> str | None:
     """The repository-relative name of `path` if it is a file tracked by git (e.g. 'results/rl_x.json'), else None
     (untracked, outside a repository, or git unavailable)."""
@@ -239,7 +236,6 @@ def save_record(rec: dict, results_dir, ndigits: int = 6) -> Path:
 class DirtyTreeError(ValueError):
     "Publishing a record from a tree with uncommitted changes (pass allow_dirty=True to publish it marked dirty)."
 
-# %% ../nbs/12_results.ipynb #d8d6b704
 def _published(folder) -> bool:
     "Whether files written to `folder` could be committed: it lies in a git work tree and git does not ignore it."
     folder = Path(folder).resolve()
@@ -301,7 +297,6 @@ def read_record(src) -> dict:
     except (AttributeError, TypeError, ValueError) as e:
         raise ValueError(f"{where}: not a run record ({type(e).__name__}: {e})") from None
 
-# %% ../nbs/12_results.ipynb #f75830f8
 def _normalise(rec: dict, src) -> dict:
     out = dict(rec)
     out["run"] = rec.get("run", Path(src).stem if not isinstance(src, dict) else NAN)
@@ -418,7 +413,6 @@ def _jsonl_parse(path, lineno: int, raw: bytes, last: bool):
     if not isinstance(row, dict): raise ValueError(f"{path}, line {lineno}: a JSON {type(row).__name__}, not an object")
     return row
 
-# %% ../nbs/12_results.ipynb #1aef5afe
 def jsonl_lines(path, missing_ok: bool = False):
     """Yield `(lineno, raw, row)` for every row of the JSON-lines file `path` (gzip when the name ends in `.gz`) under
     the policy above: `lineno` 1-based, `raw` the line's bytes as stored (with its `\\n`, except a last line that
