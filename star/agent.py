@@ -29,7 +29,6 @@ def prompt_template(
     "Text of a packaged prompt template `star/data/prompts/{name}.txt` (exact bytes). Raises FileNotFoundError."
     return data_path("prompts", f"{name}.txt").read_text(encoding="utf-8")
 
-# %% ../nbs/04_agent.ipynb #1fb6eb19
 def system_prompt(
     tools_block: str | None = None, # tool descriptions; default `star.sandbox.TOOLS_BLOCK`
 ) -> str:
@@ -262,7 +261,6 @@ class Generation:
     entropies: list
     finish_reason: str
 
-# %% ../nbs/04_agent.ipynb #c40ed611
 @runtime_checkable
 class Policy(Protocol):
     """A generation backend that continues a batch of token prompts (`HFPolicy`, `VLLMPolicy`, `ScriptedPolicy`).
@@ -821,7 +819,6 @@ class _Run:
         "End the trajectory: its `termination` becomes `why` (and `truncated` is set)."
         self.ro.termination, self.ro.truncated = why, truncated
 
-# %% ../nbs/04_agent.ipynb #882cdbe5
 def _task_id(task):
     "The id of a task: `task.id` for a `Task`, `task['id']` (or None) for a dict, None for a query string."
     return getattr(task, "id", None) if not isinstance(task, (str, dict)) else (task.get("id") if isinstance(task, dict) else None)
