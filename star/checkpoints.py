@@ -18,8 +18,8 @@ from .results import fsync_path, redact_secrets, write_atomic
 # %% auto #0
 __all__ = ['MARKER', 'SAVING', 'HASH_LIMIT', 'LOCK', 'RUN_PARAMS', 'TRAINING_PACKAGES', 'checkpoint_step', 'begin_save',
            'mark_complete', 'check_checkpoint', 'NoUsableCheckpointError', 'ResumePoint', 'checkpoint_dirs',
-           'find_resume_checkpoint', 'set_aside', 'model_fingerprint', 'rotate_checkpoints', 'save_failure',
-           'AtomicCheckpoints', 'atomic_trainer', 'RunFolderError', 'run_folder', 'RunLockedError', 'run_lock',
+           'find_resume_checkpoint', 'set_aside', 'model_fingerprint', 'rotate_checkpoints', 'RunFolderError',
+           'save_failure', 'AtomicCheckpoints', 'atomic_trainer', 'run_folder', 'RunLockedError', 'run_lock',
            'RunMismatchError', 'run_params_diff', 'check_same_run', 'package_versions']
 
 # %% ../nbs/17_checkpoints.ipynb #b76eb052
@@ -150,7 +150,6 @@ class ResumePoint:
         return {"checkpoint": self.checkpoint and self.checkpoint.name, "step": self.step,
                 "skipped": [{"checkpoint": p.name, "reason": why} for p, why in self.skipped]}
 
-# %% ../nbs/17_checkpoints.ipynb #e1502360
 def checkpoint_dirs(out_dir) -> list[Path]:
     "The `checkpoint-<step>` folders directly under `out_dir`, by step (oldest first); [] for a missing folder."
     d = Path(out_dir)
@@ -186,7 +185,6 @@ def find_resume_checkpoint(out_dir, move: bool = True, log=None) -> ResumePoint:
     point = ResumePoint(chosen, checkpoint_step(chosen) if chosen else 0, skipped)
     return set_aside(point, log) if move else point
 
-# %% ../nbs/17_checkpoints.ipynb #3a20434a
 def set_aside(point: ResumePoint, log=None) -> ResumePoint:
     """Move every checkpoint `point` skipped to `<run>/incomplete/` (the resumed run saves that step again) and say so
     through `log` (default: print to stderr): one line per checkpoint with its reason, then where the run resumes.
@@ -232,7 +230,10 @@ def rotate_checkpoints(out_dir, limit: int | None, keep=()) -> list[Path]:
         gone.append(p)
     return gone
 
-# %% ../nbs/17_checkpoints.ipynb #29913a8b
+# %% ../nbs/17_checkpoints.ipynb #0fa370a9
+class RunFolderError(RuntimeError):
+    "A run folder that cannot be written (read-only, no permission, no space left): the message names it and why."
+
 def save_failure(ckpt, e: BaseException) -> "RunFolderError | None":
     """The `RunFolderError` naming checkpoint folder `ckpt` when `e` -- raised while writing it -- means its device is
     full or read-only (errno ENOSPC, EDQUOT, EROFS, EACCES, or a writer that says so in words, as safetensors does:
@@ -280,7 +281,6 @@ class AtomicCheckpoints:
             rotate_checkpoints(out.parent, limit, keep=[self.state.best_model_checkpoint])
         self.accelerator.wait_for_everyone()
 
-# %% ../nbs/17_checkpoints.ipynb #c99d3b22
 _ATOMIC: dict = {}
 
 def atomic_trainer(cls):
@@ -289,10 +289,6 @@ def atomic_trainer(cls):
         _ATOMIC[cls] = type(cls.__name__, (AtomicCheckpoints, cls), {"__doc__": f"{cls.__doc__ or cls.__name__} "
                                                                      "(checkpoints marked complete: star.checkpoints)"})
     return _ATOMIC[cls]
-
-# %% ../nbs/17_checkpoints.ipynb #0fa370a9
-class RunFolderError(RuntimeError):
-    "A run folder that cannot be written (read-only, no permission, no space left): the message names it and why."
 
 # %% ../nbs/17_checkpoints.ipynb #384982fc
 @contextmanager
@@ -404,7 +400,6 @@ RUN_PARAMS = "run_params.json"
 class RunMismatchError(ValueError):
     "A run folder holds checkpoints of a run with other settings than the run asked to resume them."
 
-# %% ../nbs/17_checkpoints.ipynb #19cbdb9a
 def _flat(d: dict, prefix: str = "") -> dict:
     "A nested dict as {dotted key: leaf value} (`{'versions': {'torch': '2.1'}}` -> `{'versions.torch': '2.1'}`)."
     out = {}
