@@ -152,7 +152,6 @@ def save_jsonl_tasks(tasks: Iterable[Task], path) -> Path:
 class DatasetUnavailable(RuntimeError):
     "A remote dataset could not be fetched (offline, no cache, or unknown name)."
 
-# %% ../nbs/01_tasks.ipynb #050f82e8
 TRAVELPLANNER_HF = "osunlp/TravelPlanner"
 AGENT_STAR_HF = "xxwu/Agent-STAR-TravelDataset"
 AGENT_STAR_FILES = {"total_17k": "TravelTotal_17K.jsonl", "mixed_1k": "Travel_Mixed_1K_RL.jsonl",
@@ -171,7 +170,6 @@ def load_hf_tasks(split: str = "test", repo: str = TRAVELPLANNER_HF) -> list[Tas
             f"Offline, use load_tasks('train'|'validation') (embedded) or load_jsonl_tasks(path).") from e
     return [Task.from_dict(dict(r), split=split, idx=i) for i, r in enumerate(ds)]
 
-# %% ../nbs/01_tasks.ipynb #e31e058c
 def load_agent_star_tasks(name: str = "mixed_1k", repo: str = AGENT_STAR_HF) -> list[Task]:
     """Agent-STAR synthetic queries: `name` is a key of `AGENT_STAR_FILES` (e.g. 'total_17k', 'mixed_1k',
     'hard_1k') or a file name in `repo`. Downloads with `huggingface_hub.hf_hub_download` (cached).
