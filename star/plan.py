@@ -24,7 +24,6 @@ def _as_int(s: str) -> int | None:
     "`int(s)` for 1 to 9 ASCII digits, else None (`'²'` and 4,301-digit numbers are no day numbers, and `int` raises on them)."
     return int(s) if 0 < len(s) <= 9 and s.isascii() and s.isdigit() else None
 
-# %% ../nbs/04a_plan.ipynb #b7b10d05
 class PlanFormatError(ValueError):
     "The text holds no plan the chosen formatter can read; `str(err)` is the reason recorded with the score."
 
@@ -86,7 +85,6 @@ def _canon_header(line: str) -> str | None:
         return line[4:-1]
     return None
 
-# %% ../nbs/04a_plan.ipynb #053c34f1
 def _lines(text: str) -> list[tuple[int, str]]:
     "Numbered lines split on '\\n' only (values may hold other Unicode separators), '\\r' dropped, outer blank lines cut."
     lines = [(n, l[:-1] if l.endswith('\r') else l) for n, l in enumerate(text.split('\n'), 1)]
@@ -164,7 +162,6 @@ def _tol_header(line: str) -> tuple[int, int] | None:
     if k == j or (k < len(line) and (line[k].isalnum() or line[k] == '_')) or _as_int(line[j:k]) is None: return None
     return _as_int(line[j:k]), k
 
-# %% ../nbs/04a_plan.ipynb #7e65e9e0
 def _tol_end(line: str) -> bool:
     "Is `line` (markup skipped) a budget / costs / summary / notes / tips / highlights / breakdown heading?"
     i = _skip(line, 0, '#>*_|-')
