@@ -53,7 +53,6 @@ class Retrieved:
     ground_searched: set = field(default_factory=set)    # (org, dest) pairs asked of GoogleDistanceMatrix
     cities: dict = field(default_factory=dict)           # state -> [city names] (SearchCity)
 
-# %% ../nbs/13_diagnostics.ipynb #533962c0
 _CITY_TOOL = {"SearchAccommodation": "accommodations", "SearchRestaurant": "restaurants", "SearchAttraction": "attractions"}
 
 def retrieved_options(messages: list[dict]) -> Retrieved:
@@ -138,7 +137,6 @@ class DeadEnd:
     confirmed: bool       # True when the full database has no satisfying option either (a real dead end)
     evidence: dict = field(default_factory=dict)
 
-# %% ../nbs/13_diagnostics.ipynb #31f2c94e
 @dataclass
 class BacktrackDiagnosis:
     "Per-trajectory result of `diagnose_backtracking`."
