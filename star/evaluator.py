@@ -118,7 +118,6 @@ class EvalIndex:
         costs = self.roads.get((origin, dest))
         return None if costs is None else costs[0 if driving else 1]
 
-# %% ../nbs/02_evaluator.ipynb #1ebb4d3b
 _INDEXES = {}
 
 def eval_index(
@@ -809,7 +808,6 @@ class PlanResult:
 
     def to_dict(self): return asdict(self)
 
-# %% ../nbs/02_evaluator.ipynb #554c8227
 def _run(fn, q, plan, ix):
     "(verdict, reason, exception type or None) of one check, never raising."
     try:
