@@ -32,7 +32,6 @@ def data_dir() -> Path:
     "Folder of the packaged TravelPlanner data (`star/data/travelplanner`, found by `star.paths.data_path`)."
     return data_path('travelplanner')
 
-# %% ../nbs/00_sandbox.ipynb #b740cefa
 EMBEDDED_DB_DIR = data_dir() / 'database'
 
 #: Where each table may live inside a database folder: the official TravelPlanner layout first, then the flat
@@ -269,7 +268,6 @@ def cells(self: _FlightIndex, col: str, rows) -> list:
     "Values of column `col` at row ids `rows` (general path only)."
     return self.table.column(col).take(pa.array(rows, type=pa.int64())).to_pylist()
 
-# %% ../nbs/00_sandbox.ipynb #2e94c5b9
 @patch
 def filter(self: _FlightIndex, dep, dest, date):
     """Row ids (file order) selected by the reference's three successive `==` filters for ANY JSON values,
@@ -436,7 +434,6 @@ class Tool:
         except Exception as e: return f'Tool calling error: {e}'
     def __repr__(self): return f'{self.name}({self.db.key})'
 
-# %% ../nbs/00_sandbox.ipynb #600b609d
 class SearchFlight(Tool):
     "SearchFlight(departure, destination, date): flights on one route and day, in file order."
     name = 'SearchFlight'
@@ -493,7 +490,6 @@ class SearchRestaurant(_CityTool):
     "SearchRestaurant(city): restaurants of the city, file order."
     name = 'SearchRestaurant'
 
-# %% ../nbs/00_sandbox.ipynb #0ccd4446
 class SearchAttraction(_CityTool):
     "SearchAttraction(city): attractions of the city, file order."
     name = 'SearchAttraction'
@@ -531,7 +527,6 @@ class ToolCall(NamedTuple):
     arguments: Any = None
     error: str | None = None
 
-# %% ../nbs/00_sandbox.ipynb #978d46c2
 def parse_tool_call(text: str) -> ToolCall | None:
     """The first tool call of an assistant reply, parsed as the reference ReAct loop does (`react_agent.py`):
     None unless the text contains both `<tool_call>` and `</tool_call>`; else the stripped text after the first
