@@ -96,7 +96,6 @@ def macro_reward(
     "Macro (0-3): commonsense macro + hard macro + success (Sec. 3: all-or-nothing per constraint family)."
     return c["cs_macro"] + c["hard_macro"] + c["success"]
 
-# %% ../nbs/03_rewards.ipynb #d025bb40
 def success_reward(
     c: dict, # the five sub-scores (`reward_components`)
 ) -> float:
