@@ -721,7 +721,8 @@ def run_args_class(cls:type=None, # a config dataclass (None: `RLRunConfig`)
         kind, d = f.type.split("|")[0].strip(), defaults.get(f.name)
         if kind == "bool": return bool if isinstance(d, bool) else Optional[bool]
         return _text_arg(kind, rl or "None" in f.type)       # RL: None is the default
-    fs = [arg(f.name, typ(f), docs[f.name] or f.name, defaults.get(f.name)) for f in dataclasses.fields(cls)]
+    shown = lambda f: "" if rl else f" (default: {defaults.get(f.name)!r})"
+    fs = [arg(f.name, typ(f), (docs[f.name] or f.name) + shown(f), defaults.get(f.name)) for f in dataclasses.fields(cls)]
     if rl: fs += [arg("quick", Optional[bool], "smoke size (QUICK): a 2-step SFT, 1 GRPO step"), arg("extra", _dict_arg, "a dict of more fields")]
     return dataclasses.make_dataclass("RunArgs" if rl else f"{cls.__name__}Args", fs)
 
