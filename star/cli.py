@@ -22,11 +22,11 @@ from .results import job_name
 
 
 # %% auto #0
-__all__ = ['NOTEBOOKS', 'KIND_OF', 'KERNEL_ARGS', 'RUN_HELP', 'FOLDER_ERRORS', 'notebooks_root', 'Param', 'notebook_parameters',
-           'Job', 'Ablation', 'AblationError', 'load_ablation', 'validate_parameters', 'job_settings', 'same_setting',
-           'record_status', 'is_done', 'select_jobs', 'plan', 'format_plan', 'execute', 'default_output',
-           'declared_parameters', 'run_notebook', 'papermill_executor', 'ablate', 'collect', 'unreadable',
-           'option_type', 'rl_parameters', 'build_parser', 'one_line', 'main']
+__all__ = ['NOTEBOOKS', 'KIND_OF', 'KERNEL_ARGS', 'CONFIGS', 'RUN_HELP', 'FOLDER_ERRORS', 'notebooks_root', 'Param',
+           'notebook_parameters', 'Job', 'Ablation', 'AblationError', 'load_ablation', 'validate_parameters',
+           'job_settings', 'same_setting', 'record_status', 'is_done', 'select_jobs', 'plan', 'format_plan', 'execute',
+           'default_output', 'declared_parameters', 'run_notebook', 'papermill_executor', 'ablate', 'collect',
+           'unreadable', 'option_type', 'config_class', 'run_parameters', 'build_parser', 'one_line', 'main']
 
 # %% ../nbs/14_cli.ipynb #ad7868d9
 NOTEBOOKS = {"synthesize": "nbs/synthesize.ipynb", "sft": "nbs/sft.ipynb", "rl": "nbs/rl.ipynb",
@@ -174,11 +174,10 @@ def load_ablation(path, root=None, check_values: bool = True) -> Ablation:
 def validate_parameters(notebook: str, params: dict, root=None, paths: bool = True) -> None:
     """Check the values of a run's parameters before anything runs, as the notebook will: 'rl' through
     `star.rl_config.resolve_config` (assembled as `nbs/rl.ipynb` does: `quick`, `extra`; the publication check is left to the
-    run), 'sft' through `star.sft.check_sft_values`, 'evaluate' the checkpoint (`star.evaluation.resolve_checkpoint`:
-    a local path must exist), its dtype, counts and OOD QA settings (`star.evaluation.check_qa_parameters`),
-    'synthesize' its counts; for 'rl' also its starting weights (`star.rl.require_init`). `paths=False` skips the
-    files other jobs produce (pool, data_path, checkpoint, init, QA corpus). Raises ValueError (or TypeError,
-    FileNotFoundError) naming the parameter and its value."""
+    run), 'sft' through `star.sft.SFTRunConfig`, 'evaluate' through `star.evaluation.EvalRunConfig` and its checkpoint
+    (`star.evaluation.resolve_checkpoint`: a local path must exist), 'synthesize' its counts; for 'rl' also its
+    starting weights (`star.rl.require_init`). `paths=False` skips the files other jobs produce (pool, data_path,
+    checkpoint, init, QA corpus). Raises ValueError (or TypeError, FileNotFoundError) naming the parameter and its value."""
     full = {k: p.default for k, p in notebook_parameters(notebook, root).items()} | dict(params)
     if notebook == "rl":
         from star.rl_config import coerce, resolve_config, run_params
@@ -190,20 +189,12 @@ def validate_parameters(notebook: str, params: dict, root=None, paths: bool = Tr
             from star.rl import require_init
             require_init(cfg)
     elif notebook == "sft":
-        from star.sft import check_sft_values
-        if not paths: full["data_path"] = None
-        check_sft_values(full)
+        from star.sft import SFTRunConfig
+        SFTRunConfig(**(full if paths else full | {"data_path": None}))
     elif notebook == "evaluate":
-        from star.evaluation import check_qa_parameters, resolve_checkpoint
-        from star.rl_config import coerce
-        if full.get("n") is not None: coerce("n", full["n"], "int", 1)
-        if full.get("scale") is not None:
-            from star.models import get_spec
-            get_spec(full["scale"])
-        from star.rl_config import check_dtype
-        check_dtype("dtype", full.get("dtype", "auto"))
-        if paths: resolve_checkpoint(str(full["checkpoint"]), full.get("base_url"))
-        check_qa_parameters(full, paths=paths)
+        from star.evaluation import EvalRunConfig, resolve_checkpoint
+        cfg = EvalRunConfig(**(full if paths else full | {"corpus": "wiki"}))
+        if paths: resolve_checkpoint(cfg.checkpoint, cfg.base_url)
     elif notebook == "synthesize":
         from star.rl_config import coerce
         for k in ("n_easy", "n_medium", "n_hard"):
@@ -529,9 +520,18 @@ def option_type(p: Param) -> Callable[[str], Any]:
     return conv
 
 # %% ../nbs/14_cli.ipynb #ca0a5ddd
+# the runs whose parameters are one config dataclass, parsed by `star.rl_config.run_parser`
+CONFIGS = {"rl": "star.rl_config:RLRunConfig", "sft": "star.sft:SFTRunConfig", "evaluate": "star.evaluation:EvalRunConfig"}
 RUN_HELP = {"synthesize": "synthesize a query pool (nbs/synthesize.ipynb)", "sft": "SFT on teacher trajectories (nbs/sft.ipynb)",
             "rl": "RL: GRPO / DAPO / ARPO on TravelPlanner (nbs/rl.ipynb)",
             "evaluate": "evaluate a checkpoint on TravelPlanner or OOD QA (nbs/evaluate.ipynb)"}
+
+# %% ../nbs/14_cli.ipynb #ced0711f
+def config_class(notebook: str) -> type:
+    "The config dataclass of run notebook `notebook` (`CONFIGS`). Raises KeyError for a run without one ('synthesize')."
+    import importlib
+    mod, name = CONFIGS[notebook].split(":")
+    return getattr(importlib.import_module(mod), name)
 
 # %% ../nbs/14_cli.ipynb #ca0a2deb
 def _add_run_command(sub, name: str, root=None):
@@ -539,7 +539,7 @@ def _add_run_command(sub, name: str, root=None):
     try: params = notebook_parameters(name, root)
     except FileNotFoundError as e:
         return sub.add_parser(name, help=RUN_HELP[name], description=f"{RUN_HELP[name]}. Unavailable here: {e}")
-    if name == "rl": return _add_rl_command(sub)
+    if name in CONFIGS: return _add_config_command(sub, name)
     r = sub.add_parser(name, help=RUN_HELP[name], argument_default=argparse.SUPPRESS,
                        description=f"{RUN_HELP[name]}, executed with papermill; the executed copy goes to runs/. Options "
                                    f"are the notebook's parameters; only those given are passed.")
@@ -550,30 +550,33 @@ def _add_run_command(sub, name: str, root=None):
                        help=f"{p.help} (default: {p.source})".replace("%", "%%").replace(" ()", ""))
     r.add_argument("--output", default=None, help="where the executed notebook goes (default: "
                    f"runs/papermill/{name}-<UTC time>.ipynb)")
-    r.add_argument("--dry-run", action="store_true", default=False, help="print the papermill command, run nothing" + (
-        "; for rl also the run plan, memory per GPU included (the notebook runs up to its plan: stop_after=config, "
-        "in a temporary folder)" if name == "rl" else ""))
+    r.add_argument("--dry-run", action="store_true", default=False, help="print the papermill command, run nothing")
     return r
 
 # %% ../nbs/14_cli.ipynb #ca0a72fa
-def _add_rl_command(sub):
-    "`star rl`: the options of `star.rl_config.run_parser` (TRL's TrlParser: one per RLRunConfig field), `--config`, `--output`, `--dry-run`."
+def _add_config_command(sub, name: str):
+    """`star rl | sft | evaluate`: the options of `star.rl_config.run_parser` over the run's config dataclass (TRL's
+    TrlParser: one per field, only those given are kept), `--config`, `--output`, `--dry-run`."""
     from star.rl_config import run_parser
-    r = sub.add_parser("rl", parents=[run_parser(add_help=False)], help=RUN_HELP["rl"],
-                       description=f"{RUN_HELP['rl']}, executed with papermill; the executed copy goes to runs/. Options are "
-                                   "RLRunConfig's fields (nbs/08a_rl_config.ipynb); only those given are passed.")
-    r.add_argument("--config", default=None, help="YAML of fields (configs/rl/*.yaml); the flags given win")
-    r.add_argument("--output", default=None, help="where the executed notebook goes (default: runs/papermill/rl-<UTC time>.ipynb)")
-    r.add_argument("--dry-run", action="store_true", default=False, help="print the papermill command and the run plan, "
-                   "memory per GPU included (the notebook runs up to its plan: stop_after=config, in a temporary folder)")
+    cls = config_class(name)
+    r = sub.add_parser(name, parents=[run_parser(cls, add_help=False)], help=RUN_HELP[name],
+                       description=f"{RUN_HELP[name]}, executed with papermill; the executed copy goes to runs/. Options are "
+                                   f"{cls.__name__}'s fields ({cls.__module__}); only those given are passed.")
+    for a in r._actions: a.default = argparse.SUPPRESS          # a flag not given is not a parameter
+    r.add_argument("--config", default=None, help="YAML of fields (e.g. configs/rl/*.yaml); the flags given win")
+    r.add_argument("--output", default=None, help=f"where the executed notebook goes (default: runs/papermill/{name}-<UTC time>.ipynb)")
+    r.add_argument("--dry-run", action="store_true", default=False, help="print the papermill command" + (
+        " and the run plan, memory per GPU included (the notebook runs up to its plan: stop_after=config, in a temporary "
+        "folder)" if name == "rl" else ", run nothing"))
     return r
 
 # %% ../nbs/14_cli.ipynb #ca0ad494
-def rl_parameters(args) -> dict:
-    "The parameters of a parsed `star rl`: its `--config` YAML (`star.rl_config.parse_run_args`), then the flags given."
+def run_parameters(args) -> dict:
+    """The parameters of a parsed `star rl | sft | evaluate`: its `--config` YAML (`star.rl_config.parse_run_args` over
+    the run's config class), then the flags given."""
     from star.rl_config import parse_run_args
-    given = {k: v for k, v in vars(args).items() if v is not None and k not in ("cmd", "output", "dry_run", "config")}
-    return {**(parse_run_args(["--config", args.config]) if args.config else {}), **given}
+    given = {k: v for k, v in vars(args).items() if k not in ("cmd", "output", "dry_run", "config")}
+    return {**(parse_run_args(["--config", args.config], config_class(args.cmd)) if args.config else {}), **given}
 
 # %% ../nbs/14_cli.ipynb #ca0a0352
 def _launch(cmd: str, yaml_path, job: Job, results) -> None:
@@ -633,8 +636,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.cmd in NOTEBOOKS:
         params = {k: v for k, v in vars(args).items() if k not in ("cmd", "output", "dry_run")}
-        if args.cmd == "rl": params = rl_parameters(args)
         try:
+            if args.cmd in CONFIGS: params = run_parameters(args)      # a YAML key that is no field: one line, status 2
             if args.cmd == "rl" and args.dry_run:   # the notebook prints its plan (and refuses one that cannot fit)
                 import tempfile
                 with tempfile.TemporaryDirectory() as d:

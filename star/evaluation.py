@@ -21,7 +21,7 @@ from .checkpoints import MARKER, SAVING, check_checkpoint
 from .diagnostics import backtracking_rate, diagnose_backtracking
 from .endpoint import ChatEndpoint, EndpointError
 from .evaluator import COMMONSENSE_CHECKS, HARD_CHECKS, PAPER_TERMS, PROTOCOLS, dataset_metrics, evaluate_plan
-from .formatter import (FIELD_LABELS, FormattedPlan, PlanFormatError, canonical_plan, eval_formatter, format_plan,
+from .formatter import (FIELD_LABELS, FORMAT_PROMPTS, FORMATTERS, FormattedPlan, PlanFormatError, canonical_plan, eval_formatter, format_plan,
                             normalize_test_transportation)
 from .models import (InferenceDefaults, UnknownScaleError, dtype_choice, engine_dtype, get_spec, load_model,
                          load_tokenizer, normalize_dtype, offline_checkpoint)
@@ -30,20 +30,21 @@ from .qa import (CLOSED_CORPORA, E5_MODEL, QA_BENCHMARKS, QA_FILES, QA_SOURCES, 
                      open_corpus, qa_system_prompt, retrieve_url)
 from .paths import repo_relative
 from .results import best_checkpoint, job_name, new_record, read_jsonl
+from .rl_config import check_dtype, check_fields, env_name
 from .sandbox import Sandbox
 from .tasks import load_jsonl_tasks, load_tasks
 from .teacher import solve
 
 # %% auto #0
-__all__ = ['SERVER_ERROR_REPLY', 'TERMINATIONS', 'QA_RETRIEVERS', 'WIKI18_PASSAGES', 'EVAL_PARAMETERS', 'EvalSettings',
+__all__ = ['SERVER_ERROR_REPLY', 'TERMINATIONS', 'QA_RETRIEVERS', 'WIKI18_PASSAGES', 'EVAL_RULES', 'EVAL_SPECIAL', 'EvalSettings',
            'inference_settings', 'parse_chatml', 'ChatPolicy', 'EndpointPolicy', 'teacher_policy', 'model_dir',
            'resolve_checkpoint', 'load_policy', 'eval_tasks', 'run_episodes', 'teacher_episodes', 'Scored',
            'day_count_reason', 'episode_format', 'episode_plan', 'score_episodes', 'check_applies',
            'constraint_breakdown', 'termination_breakdown', 'formatter_breakdown', 'backtracking_summary',
            'submission_plan', 'submission_rows', 'write_submission', 'evaluate_travelplanner', 'breakdown_frame',
-           'qa_records', 'qa_benchmarks', 'qa_search', 'retrieval_info', 'qa_protocol_deviations',
-           'check_qa_parameters', 'qa_episodes', 'qa_predictions', 'evaluate_qa_episodes', 'eval_run_name',
-           'travelplanner_record', 'qa_run_record', 'write_episodes']
+           'qa_records', 'qa_benchmarks', 'qa_search', 'retrieval_info', 'qa_protocol_deviations', 'qa_episodes',
+           'qa_predictions', 'evaluate_qa_episodes', 'eval_run_name', 'travelplanner_record', 'qa_run_record',
+           'write_episodes', 'EvalRunConfig']
 
 # %% ../nbs/15_evaluation.ipynb #3338b885
 @dataclass
@@ -567,40 +568,6 @@ def qa_protocol_deviations(retrieval: dict, sources: dict | None = None) -> list
     out += [f"{d}: {p['note']}" for d, p in (sources or {}).items() if p.get("note")]
     return out
 
-# %% ../nbs/15_evaluation.ipynb #335f98ca
-def check_qa_parameters(p: dict, paths: bool = True) -> None:
-    """Check the OOD QA settings of an evaluation (the run notebook's `qa_datasets`, `qa_source`, `retriever`,
-    `corpus`, `index_path`, `index_factory`, `nprobe`, `retriever_model`, `retriever_url`, `retriever_timeout`)
-    before anything loads. `paths=False` skips the existence of the corpus file. Raises ValueError naming the
-    parameter and its value."""
-    g = lambda k, default=None: p.get(k, default)
-    if g("retriever", "bm25") not in QA_RETRIEVERS:
-        raise ValueError(f"retriever must be one of {QA_RETRIEVERS}, got {g('retriever')!r}")
-    if g("qa_source", "auto") not in QA_SOURCES: raise ValueError(f"qa_source must be one of {QA_SOURCES}, got {g('qa_source')!r}")
-    ds = g("qa_datasets")
-    if ds is not None and (isinstance(ds, str) or not all(d in QA_FILES for d in ds)):
-        raise ValueError(f"qa_datasets must be None or a list of {sorted(QA_FILES)}, got {ds!r}")
-    nprobe = g("nprobe")
-    if nprobe is not None and (isinstance(nprobe, bool) or not isinstance(nprobe, int) or nprobe < 1):
-        raise ValueError(f"nprobe must be None or an integer >= 1, got {nprobe!r}")
-    t = g("retriever_timeout", 60.0)
-    if isinstance(t, bool) or not isinstance(t, (int, float)) or not t > 0:
-        raise ValueError(f"retriever_timeout must be a number of seconds > 0, got {t!r}")
-    if not isinstance(g("index_factory", "Flat"), str) or not g("index_factory", "Flat"):
-        raise ValueError(f"index_factory must be a faiss.index_factory string such as 'Flat', got {g('index_factory')!r}")
-    if g("retriever_url") is not None:
-        try: retrieve_url(g("retriever_url"))
-        except ValueError as e: raise ValueError(str(e)) from None
-        if g("index_path") is not None:
-            raise ValueError("retriever_url and index_path exclude each other: the server searches its own index")
-        return
-    if g("index_path") is not None and g("retriever", "bm25") == "bm25":
-        raise ValueError(f"index_path={g('index_path')!r} needs retriever='e5' (FAISS) or 'dense' (.npy), not 'bm25'")
-    c = g("corpus", "wiki")
-    if paths and not (str(c) == "wiki" or str(c) in CLOSED_CORPORA or Path(str(c)).is_file()):
-        raise ValueError(f"corpus must be a packaged corpus ({['wiki', *CLOSED_CORPORA]}) or a corpus file "
-                         f"(Search-R1's wiki-18.jsonl), got {c!r}")
-
 # %% ../nbs/15_evaluation.ipynb #91c19dc2
 def qa_episodes(policy, tokenizer, records: Sequence[dict], search, settings: EvalSettings,
                 progress: Callable[[str], None] | None = None) -> list[Rollout]:
@@ -670,11 +637,96 @@ def write_episodes(path, rollouts: Sequence, scored: Sequence[Scored] = (), extr
     return path
 
 # %% ../nbs/15_evaluation.ipynb #ff0ccbab
-EVAL_PARAMETERS = dict(
-    checkpoint="teacher", split="validation", protocol="official", n=2, out_dir=None, results_dir=None, scale=None,
-    temperature=None, top_p=None, max_context=None, tool_budget=None, max_new_tokens_per_turn=None, batch_size=None,
-    seed=0, formatter="auto", formatter_base_url=None, formatter_model="deepseek-chat",
-    formatter_api_key_env="DEEPSEEK_API_KEY", formatter_prompt="paper", formatter_cache=None, strict_format=False,
-    diagnose=True, base_url=None, api_key_env="OPENAI_API_KEY", max_workers=8, device=None, dtype="auto", use_vllm=False,
-    qa_datasets=None, qa_source="auto", retriever="bm25", corpus="wiki", index_path=None, index_factory="Flat", nprobe=None,
-    retriever_model="auto", retriever_url=None, retriever_timeout=60.0)
+def _qa_datasets(v) -> tuple:
+    "None | ['nq', 'popqa'] | 'nq,popqa' | \"['nq']\" -> ('nq', 'popqa'): names of `star.qa.QA_FILES`; ValueError otherwise."
+    import ast
+    if isinstance(v, str):
+        try: v = ast.literal_eval(v) if v.strip()[:1] in "[(" else [x.strip() for x in v.split(",")]
+        except (ValueError, SyntaxError): pass
+    if isinstance(v, (list, tuple)) and v and all(isinstance(d, str) and d in QA_FILES for d in v): return tuple(v)
+    raise ValueError(f"qa_datasets must be None or a list of {sorted(QA_FILES)}, got {v!r}")
+
+# %% ../nbs/15_evaluation.ipynb #3fc61546
+EVAL_RULES = dict(n=dict(lo=1), temperature=dict(lo=0), top_p=dict(lo=0, hi=1, open_lo=True), max_context=dict(lo=1),
+                  tool_budget=dict(lo=0), max_new_tokens_per_turn=dict(lo=1), batch_size=dict(lo=1), seed=dict(lo=0),
+                  max_workers=dict(lo=1), nprobe=dict(lo=1), retriever_timeout=dict(lo=0, open_lo=True),
+                  protocol=dict(choices=PROTOCOLS), formatter=dict(choices=FORMATTERS),
+                  formatter_prompt=dict(choices=tuple(FORMAT_PROMPTS)), qa_source=dict(choices=QA_SOURCES),
+                  retriever=dict(choices=QA_RETRIEVERS))
+EVAL_SPECIAL = dict(scale=lambda v: get_spec(v).scale, dtype=lambda v: check_dtype("dtype", v), qa_datasets=_qa_datasets,
+                    api_key_env=lambda v: env_name("api_key_env", v),
+                    formatter_api_key_env=lambda v: env_name("formatter_api_key_env", v))
+
+# %% ../nbs/15_evaluation.ipynb #8ca2e72a
+def _check_eval(c) -> None:
+    """The checks that span fields: the LLM formatter's endpoint and model (as `eval_formatter`), a retrieval server
+    or an index and its retriever, a corpus that is packaged or a file."""
+    if c.formatter == "llm" and not (c.formatter_base_url and c.formatter_model):
+        raise ValueError("formatter='llm' needs formatter_base_url and formatter_model (an OpenAI-compatible endpoint)")
+    if c.formatter_base_url and c.formatter in ("auto", "llm") and not c.formatter_model:
+        raise ValueError("formatter_base_url needs formatter_model")
+    if c.retriever_url is not None:
+        retrieve_url(c.retriever_url)                    # ValueError naming retriever_url
+        if c.index_path is not None:
+            raise ValueError("retriever_url and index_path exclude each other: the server searches its own index")
+        return
+    if c.index_path is not None and c.retriever == "bm25":
+        raise ValueError(f"index_path={c.index_path!r} needs retriever='e5' (FAISS) or 'dense' (.npy), not 'bm25'")
+    if not (c.corpus == "wiki" or c.corpus in CLOSED_CORPORA or Path(c.corpus).is_file()):
+        raise ValueError(f"corpus must be a packaged corpus ({['wiki', *CLOSED_CORPORA]}) or a corpus file "
+                         f"(Search-R1's wiki-18.jsonl), got {c.corpus!r} (no such file)")
+
+# %% ../nbs/15_evaluation.ipynb #45e9ff1d
+@dataclass(frozen=True)
+class EvalRunConfig:
+    """One evaluation run (`nbs/evaluate.ipynb`), checked on construction (`__post_init__`): every field read as its
+    type within `EVAL_RULES` / `EVAL_SPECIAL`, then `_check_eval`. Raises ValueError naming the field and the value
+    (`star.models.UnknownScaleError` for an unknown `scale`). Whether `checkpoint` exists is `resolve_checkpoint`'s
+    question, asked by the notebook."""
+    checkpoint: str = "teacher"   # 'teacher' | registry scale ('tiny', '0.5B', '3B', ...) | local folder | hub id | endpoint model name
+    split: str = "validation"     # 'validation' | 'train' | 'test' | 'agent_star:<name>' | path to a JSONL task file | 'qa'
+    protocol: str = "official"    # primary protocol (diagnostic, printed breakdown); both protocols are always recorded
+    n: int | None = 2             # tasks (the first n of the split); for 'qa': questions per dataset; None: all
+    out_dir: str | None = None    # default runs/eval/<name>; the record name is basename(out_dir) when given
+    results_dir: str | None = None  # also write <name>.json here (e.g. "results"); None: only under out_dir
+    scale: str | None = None      # whose inference budgets apply (default: the checkpoint's scale, else the paper's 32K / 60)
+    temperature: float | None = None  # None: 0.6 (paper App. C.3)
+    top_p: float | None = None    # None: 0.95
+    max_context: int | None = None  # tokens per episode; None: the scale's (paper 32K)
+    tool_budget: int | None = None  # tool calls per episode; None: the scale's (paper 60)
+    max_new_tokens_per_turn: int | None = None  # None: 8192 (reference max_tokens)
+    batch_size: int | None = None  # episodes per batched rollout call; None: all at once
+    seed: int = 0                 # sampling seed
+    formatter: str = "auto"       # plan reader: 'auto' (exact, else the LLM formatter if configured, else grounded) | 'exact' | 'grounded' | 'llm' | 'tolerant'
+    formatter_base_url: str | None = None  # LLM formatter endpoint (OpenAI-compatible, e.g. https://api.deepseek.com/v1 or a local vllm serve); None: no LLM formatter
+    formatter_model: str | None = "deepseek-chat"  # model name served there (the paper formats with DeepSeek-V3.2-Exp)
+    formatter_api_key_env: str | None = "DEEPSEEK_API_KEY"  # name of the environment variable holding the formatter key (read at call time, never stored)
+    formatter_prompt: str = "paper"  # 'paper' (App. E as printed, with its Self-driving sentence) | 'upstream' (Agent-STAR FORMAT_PLANNING)
+    formatter_cache: str | None = None  # directory caching formatter replies for offline replay; None: runs/formatter_cache
+    strict_format: bool = False   # True: a malformed turn voids the plan (the RL reward's rule)
+    diagnose: bool = True         # global-backtracking diagnostic on the failed plans
+    base_url: str | None = None   # OpenAI-compatible endpoint (checkpoint: the served model name)
+    api_key_env: str | None = "OPENAI_API_KEY"  # environment variable with the endpoint's key (read at call time, never stored)
+    max_workers: int = 8          # concurrent endpoint requests
+    device: str | None = None     # None: cuda if available else cpu
+    dtype: str = "auto"           # model precision: 'auto' (bf16 where the hardware has it natively, else float32) | 'float32' | 'bfloat16'
+    use_vllm: bool = False        # GPU: serve the model with vLLM
+    qa_datasets: tuple | None = None  # None: the seven of Table 2
+    qa_source: str = "auto"       # 'auto' (full TriviaQA / PopQA test sets from the hub when reachable, else the packaged 1K subsets, noted in the record) | 'packaged' | 'hub'
+    retriever: str = "bm25"       # 'bm25' | 'dense' (in memory) | 'e5' (FAISS index, Table 2's retrieval: see star/data/qa/README.md)
+    corpus: str = "wiki"          # packaged QA corpus (star.qa.closed_corpus) or a corpus file, e.g. Search-R1's wiki-18.jsonl
+    index_path: str | None = None  # 'e5': FAISS index to load (Search-R1's e5_Flat.index), or where to save the one built from corpus; None: built in memory
+    index_factory: str = "Flat"   # 'e5', building an index: faiss.index_factory string ('Flat' exact, as Search-R1; 'IVF<nlist>,Flat'; 'HNSW64')
+    nprobe: int | None = None     # IVF lists visited per query (None: faiss's default, 1; all nlist lists: exact search)
+    retriever_model: str = "auto"  # encoder: 'auto' (the index's own; Search-R1's index: intfloat/e5-base-v2; building: E5 online, MiniLM offline) or a sentence-transformers name
+    retriever_url: str | None = None  # a Search-R1 retrieval server (http://host:8000/retrieve), used instead of retriever/corpus/index_path
+    retriever_timeout: float = 60.0  # seconds per request to retriever_url
+
+    def __post_init__(self):
+        "Each field read as its type within `EVAL_RULES` (`check_fields`); then `_check_eval`."
+        check_fields(self, EVAL_RULES, EVAL_SPECIAL)
+        _check_eval(self)
+
+    @property
+    def name(self) -> str: return eval_run_name(self.checkpoint, self.split, self.out_dir)
+    def to_dict(self) -> dict: return asdict(self)

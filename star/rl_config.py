@@ -25,10 +25,11 @@ from .tasks import AGENT_STAR_FILES, AGENT_STAR_HF
 # %% auto #0
 __all__ = ['ALGORITHMS', 'DATA_MIXES', 'INIT_CHOICES', 'LOSS_TYPES', 'TASK_FAMILIES', 'RUN_DEFAULTS', 'QUICK', 'RUN_DTYPES',
            'RULES', 'REPORT_TO', 'CHOICES', 'SPECIAL', 'DERIVED', 'PAPER_POOLS', 'POOL_SUFFIXES', 'HYPERPARAMETERS',
-           'TRL_SETTINGS', 'RUN_SETTINGS', 'load_family', 'RLRunConfig', 'field_docs', 'scale_defaults',
-           'defaults_table', 'bad_value', 'coerce', 'check_dtype', 'field_value', 'pool_source', 'paper_pool',
-           'default_run_name', 'resolve_config', 'run_dtype', 'BatchSplit', 'batch_split', 'trl_config',
-           'hyperparameter_table', 'run_params', 'run_args_class', 'run_parser', 'parse_run_args', 'key_value_args']
+           'TRL_SETTINGS', 'RUN_SETTINGS', 'load_family', 'RLRunConfig', 'field_docs', 'config_defaults',
+           'scale_defaults', 'defaults_table', 'bad_value', 'coerce', 'check_dtype', 'env_name', 'field_value',
+           'check_fields', 'pool_source', 'paper_pool', 'default_run_name', 'resolve_config', 'run_dtype', 'BatchSplit',
+           'batch_split', 'trl_config', 'hyperparameter_table', 'run_params', 'run_args_class', 'run_parser',
+           'parse_run_args', 'key_value_args']
 
 # %% ../nbs/08a_rl_config.ipynb #e29d8b37
 ALGORITHMS = ("grpo", "dapo", "arpo")
@@ -145,7 +146,7 @@ class RLRunConfig(_RolloutFields):
 
     def __post_init__(self):
         "Each field read as its type within `RULES`; then what follows from other fields (`_derived`); then `_check_across`."
-        for f in dataclasses.fields(self): object.__setattr__(self, f.name, field_value(f.name, f.type, getattr(self, f.name)))
+        check_fields(self, RULES, SPECIAL, DERIVED)
         for k, v in _derived(self).items(): object.__setattr__(self, k, v)
         _check_across(self)
 
@@ -219,8 +220,10 @@ RUN_DEFAULTS.update({s: dict(RUN_DEFAULTS["paper"], vllm_gpu_memory_utilization=
 
 
 # %% ../nbs/08a_rl_config.ipynb #a80ee49e
-def _field_defaults() -> dict:
-    return {f.name: f.default for f in dataclasses.fields(RLRunConfig) if f.default is not dataclasses.MISSING}
+def config_defaults(cls:type=None, # a config dataclass (None: `RLRunConfig`)
+                   ) -> dict:
+    "{field: its default} of a config dataclass, for the fields that have one."
+    return {f.name: f.default for f in dataclasses.fields(cls or RLRunConfig) if f.default is not dataclasses.MISSING}
 
 # %% ../nbs/08a_rl_config.ipynb #a80eafdd
 def scale_defaults(scale:str, # a model scale of `star.models.REGISTRY` ('tiny', '0.5B', ..., '7B')
@@ -231,7 +234,7 @@ def scale_defaults(scale:str, # a model scale of `star.models.REGISTRY` ('tiny',
     `star.models.UnknownScaleError` for an unknown scale."""
     spec = get_spec(scale)
     rl, inf = spec.rl, spec.inference
-    d = _field_defaults()
+    d = config_defaults(RLRunConfig)
     d.update(reward=rl.reward, algorithm=rl.algorithm, data="mixed", failure_rate=0.0, epochs=rl.epochs,
              group_size=rl.group_size, batch_size=rl.batch_size, lr=rl.lr, max_context=rl.max_context,
              tool_budget=rl.tool_budget, temperature=rl.temperature, seed=0, beta=rl.beta,
@@ -351,25 +354,43 @@ def _trip_days(v) -> tuple:
     return tuple(sorted(set(td)))
 
 # %% ../nbs/08a_rl_config.ipynb #1356ab3d
-def _key_env(v) -> str:
-    "The NAME of the formatter key's environment variable; ValueError (without echoing it: it may be a key) otherwise."
+def env_name(k:str, # the parameter's name
+             v, # its value: the NAME of an environment variable
+            ) -> str:
+    "The NAME of the environment variable holding a key; ValueError naming `k` (without echoing `v`: it may be a key) otherwise."
     if isinstance(v, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", v): return v
-    raise bad_value("formatter_key_env", "the NAME of an environment variable (never the key itself)", "<hidden>")
+    raise bad_value(k, "the NAME of an environment variable (never the key itself)", "<hidden>")
 
 # %% ../nbs/08a_rl_config.ipynb #135650e6
 SPECIAL = dict(scale=lambda v: get_spec(v).scale, dtype=lambda v: check_dtype("dtype", v), trip_days=_trip_days,
-               formatter_key_env=_key_env)
+               formatter_key_env=lambda v: env_name("formatter_key_env", v))
 DERIVED = ("run_name", "out_dir", "use_vllm", "arpo_initial")   # None: filled by `_derived`
 
 # %% ../nbs/08a_rl_config.ipynb #13569def
 def field_value(k:str, # the field's name
                 ann:str, # its annotation: 'int', 'float | None', ...
                 v, # the value given, or its text
+                rules:dict|None=None, # field -> `coerce` keywords (None: `RULES`)
+                special:dict|None=None, # field -> its own reader (None: `SPECIAL`)
+                derived:tuple=DERIVED, # fields whose None a later step fills
                ):
-    "`v` read as field `k`: None where the annotation or `DERIVED` allows it, `SPECIAL[k]`, else `coerce` by `RULES[k]`."
-    if v is None and ("None" in ann or k in DERIVED): return None
-    if k in SPECIAL: return SPECIAL[k](v)
-    return coerce(k, v, ann.split("|")[0].strip(), **RULES.get(k, {}))
+    "`v` read as field `k`: None where the annotation or `derived` allows it, `special[k]`, else `coerce` by `rules[k]`."
+    rules, special = RULES if rules is None else rules, SPECIAL if special is None else special
+    if v is None and ("None" in ann or k in derived): return None
+    if k in special: return special[k](v)
+    return coerce(k, v, ann.split("|")[0].strip(), **rules.get(k, {}))
+
+# %% ../nbs/08a_rl_config.ipynb #ee767eb4
+def check_fields(cfg, # a config dataclass instance (frozen ones too), in its `__post_init__`
+                 rules:dict, # field -> `coerce` keywords: its range or choices
+                 special:dict|None=None, # field -> its own reader
+                 derived:tuple=(), # fields whose None a later step fills
+                ) -> None:
+    """Every field of `cfg` replaced by `field_value`: read as its annotated type (from text too) within `rules`.
+    The `__post_init__` of `RLRunConfig`, `star.sft.SFTRunConfig` and `star.evaluation.EvalRunConfig`. Raises
+    ValueError `<field> must be <what>, got <value>` for the first bad field."""
+    for f in dataclasses.fields(cfg):
+        object.__setattr__(cfg, f.name, field_value(f.name, f.type, getattr(cfg, f.name), rules, special or {}, derived))
 
 # %% ../nbs/08a_rl_config.ipynb #d3071275
 # the Agent-STAR release's prompt file of each level mix (star.tasks.AGENT_STAR_FILES; App. D.2, Table 3); a run of more
@@ -660,6 +681,18 @@ def run_params(namespace:dict, # a run notebook's `globals()` after its paramete
 
 # %% ../nbs/08a_rl_config.ipynb #7c1a0e02
 _ARG_TYPES = {"int": int, "float": float, "bool": bool, "str": str, "tuple": str}   # trip_days as '3,5'
+_NULL = ("None", "none", "null")
+
+# %% ../nbs/08a_rl_config.ipynb #e22b9512
+def _text_arg(kind:str, # 'int' | 'float' | 'str' | 'tuple' (read as text)
+              nullable:bool, # 'None' / 'null' reads as None
+             ):
+    "The argparse `type` of a flag: its text as `kind`, or None for 'None' when the field may be None."
+    def read(text):
+        if nullable and text in _NULL: return None
+        return _ARG_TYPES[kind](text)
+    read.__name__ = kind
+    return read
 
 # %% ../nbs/08a_rl_config.ipynb #7c1ab5d6
 def _dict_arg(text) -> dict:
@@ -675,28 +708,43 @@ def _dict_arg(text) -> dict:
 
 # %% ../nbs/08a_rl_config.ipynb #7c1a9ff9
 @functools.cache
-def run_args_class() -> type:
-    "`RunArgs`: `RLRunConfig`'s fields, each optional (None: the scale's default) and typed for argparse, with `quick` and `extra`."
-    docs = field_docs(RLRunConfig)
-    arg = lambda name, typ, doc: (name, typ, dataclasses.field(default=None, metadata={"help": doc.replace("%", "%%")}))
-    fs = [arg(f.name, Optional[_ARG_TYPES[f.type.split("|")[0].strip()]], docs[f.name] or f.name) for f in dataclasses.fields(RLRunConfig)]
-    fs += [arg("quick", Optional[bool], "smoke size (QUICK): a 2-step SFT, 1 GRPO step"), arg("extra", _dict_arg, "a dict of more fields")]
-    return dataclasses.make_dataclass("RunArgs", fs)
+def run_args_class(cls:type=None, # a config dataclass (None: `RLRunConfig`)
+                  ) -> type:
+    """The argparse view of `cls` (`RunArgs` for `RLRunConfig`): one field per config field, typed for argparse, with
+    its comment as help. RL flags default to None (the scale's default) and add `quick` and `extra`; other configs'
+    flags default to their field's default."""
+    cls, docs = cls or RLRunConfig, field_docs(cls or RLRunConfig)
+    rl = issubclass(cls, RLRunConfig)
+    defaults = {} if rl else config_defaults(cls)
+    arg = lambda name, typ, doc, d=None: (name, typ, dataclasses.field(default=d, metadata={"help": doc.replace("%", "%%")}))
+    def typ(f):
+        kind, d = f.type.split("|")[0].strip(), defaults.get(f.name)
+        if kind == "bool": return bool if isinstance(d, bool) else Optional[bool]
+        return _text_arg(kind, rl or "None" in f.type)       # RL: None is the default
+    shown = lambda f: "" if rl else f" (default: {defaults.get(f.name)!r})"
+    fs = [arg(f.name, typ(f), (docs[f.name] or f.name) + shown(f), defaults.get(f.name)) for f in dataclasses.fields(cls)]
+    if rl: fs += [arg("quick", Optional[bool], "smoke size (QUICK): a 2-step SFT, 1 GRPO step"), arg("extra", _dict_arg, "a dict of more fields")]
+    return dataclasses.make_dataclass("RunArgs" if rl else f"{cls.__name__}Args", fs)
 
 # %% ../nbs/08a_rl_config.ipynb #7c1a0e03
-def run_parser(**kwargs) -> "trl.TrlParser":
-    "TRL's `TrlParser` over `run_args_class()`; `kwargs` go to argparse (e.g. `add_help=False` for a parent parser)."
+def run_parser(cls:type=None, # a config dataclass (None: `RLRunConfig`)
+               **kwargs, # to argparse (e.g. `add_help=False` for a parent parser)
+              ) -> "trl.TrlParser":
+    "TRL's `TrlParser` over `run_args_class(cls)`."
     from trl import TrlParser
-    return TrlParser(run_args_class(), **kwargs)
+    return TrlParser(run_args_class(cls), **kwargs)
 
 # %% ../nbs/08a_rl_config.ipynb #7c1a1311
 def parse_run_args(argv:Sequence[str]|None=None, # flags and `--config <yaml>`; None: sys.argv[1:]
+                   cls:type=None, # a config dataclass (None: `RLRunConfig`)
                   ) -> dict:
-    """The parameters given by `argv` and its YAML (flags win), by their notebook names (`quick`, `extra` included):
-    what `nbs/rl.ipynb` takes from papermill. `resolve_config(**run_params(...))` makes the run. Argparse exits with
-    status 2 naming the flag for a value of the wrong type; TrlParser raises ValueError for an unknown YAML key."""
-    (a,) = run_parser().parse_args_and_config(argv)
-    return {k: v for k, v in vars(a).items() if v is not None}
+    """The parameters given by `argv` and its YAML (flags win), by their notebook names: those that differ from the
+    flag's default (RL: not None; `quick`, `extra` included). For RL `resolve_config(**run_params(...))` makes the
+    run, for the others `cls(**...)`. Argparse exits with status 2 naming the flag for a value of the wrong type;
+    TrlParser raises ValueError for an unknown YAML key."""
+    (a,) = run_parser(cls).parse_args_and_config(argv)
+    d = {f.name: f.default for f in dataclasses.fields(a)}
+    return {k: v for k, v in vars(a).items() if v != d[k]}
 
 # %% ../nbs/08a_rl_config.ipynb #7c1a0bab
 def key_value_args(argv:Sequence[str], # `key=value` words (`python -m star.rl scale=0.5B data=probe`) or flags

@@ -14,19 +14,21 @@ from pathlib import Path
 from typing import Sequence
 
 from .agent import Trajectory
-from dataclasses import asdict, replace
+from dataclasses import asdict, dataclass, replace
 
 from .memory import arch_of, needs_checkpointing
 from .models import (DtypeChoice, cpu_compact_logprobs, dtype_choice, get_spec, is_main_rank, load_model, load_tokenizer, normalize_dtype,
                           on_cuda, train_device)
+from .results import RUN_NAME
+from .rl_config import REPORT_TO, bad_value, check_dtype, check_fields, config_defaults
 
 # %% auto #0
-__all__ = ['SFT_SEED', 'TABLE8_MIX', 'IM_END', 'CPU_SCALES', 'LORA_DEFAULTS', 'OFFLINE_SFT_DATA', 'PROTOCOL_TOKENS',
-           'SFT_PARAMETERS', 'sft_tasks', 'build_sft_dataset', 'dataset_trajectories', 'assistant_spans',
-           'tokenize_sft', 'tokenize_dataset', 'sft_dtype', 'uses_lora', 'sft_base_dtype', 'sft_checkpointing',
-           'sft_config', 'lora_config', 'protocol_token_ids', 'train_embedding_rows', 'ProtocolRows', 'last_checkpoint',
-           'train_sft', 'sft_run_record', 'announce', 'hms', 'progress_line', 'step_progress', 'use_step_progress',
-           'check_parameters', 'check_sft_values']
+__all__ = ['SFT_SEED', 'TABLE8_MIX', 'IM_END', 'CPU_SCALES', 'LORA_DEFAULTS', 'OFFLINE_SFT_DATA', 'PROTOCOL_TOKENS', 'SFT_RULES',
+           'SFT_SPECIAL', 'sft_tasks', 'build_sft_dataset', 'dataset_trajectories', 'assistant_spans', 'tokenize_sft',
+           'tokenize_dataset', 'sft_dtype', 'uses_lora', 'sft_base_dtype', 'sft_checkpointing', 'sft_config',
+           'lora_config', 'protocol_token_ids', 'train_embedding_rows', 'ProtocolRows', 'last_checkpoint', 'train_sft',
+           'sft_run_record', 'announce', 'hms', 'progress_line', 'step_progress', 'use_step_progress', 'SFTRunConfig',
+           'check_parameters']
 
 # %% ../nbs/09_sft.ipynb #f5722062
 SFT_SEED = 2603  # synthesis seed of the SFT query pool; RL pools use other seeds (and `exclude` keeps them disjoint)
@@ -735,35 +737,82 @@ def use_step_progress(trainer, desc: str, keys: Sequence[str] = ("loss",), lines
 
 
 # %% ../nbs/09_sft.ipynb #0985b87b
-# The parameters of the run notebook `nbs/sft.ipynb` (its papermill `parameters` cell assigns exactly these names).
-SFT_PARAMETERS = dict(
-    scale="tiny",        # registered model scale (star.models.REGISTRY): tiny, 0.5B, 1.5B, 3B, 7B
-    run=None,            # run name: results file sft_<run>.json, default out dir runs/sft_<run>; None -> scale
-    n_train=4,           # teacher trajectories to train on (paper: 1,198; offline 0.5B recipe: 12)
-    mix=None,            # easy:medium:hard of the synthetic SFT queries, "1:0:0" or [1, 0, 0]; None -> Table 8's 52:31:17
-    data_path=None,      # SFT JSONL (star.teacher.write_sft_jsonl); None -> oracle teacher on synthetic queries
-    seed=SFT_SEED,       # synthesis seed of the SFT queries (keep it different from the RL pool's)
-    epochs=None,         # None -> the scale's default (paper: 6 for 1.5B, 4 for 3B/7B)
-    max_steps=2,         # > 0 caps the optimizer steps (smoke runs); -1 -> train for `epochs`
-    lr=None,             # None -> scale default (paper 5e-6; LoRA scales 2e-4 / 1e-4)
-    batch_size=1,        # global batch in sequences; None -> scale default (paper 32)
-    max_length=None,     # tokens per sequence (keep_start truncation); None -> scale default (paper 20,480)
-    dtype="auto",        # compute precision: 'auto' (bf16 where the hardware has it natively, else float32) | 'float32' | 'bfloat16'
-    out_dir=None,        # checkpoints + final model; None -> runs/sft_<run>
-    results_dir=None,    # also write sft_<run>.json here (e.g. "results"); None -> only under out_dir
-    allow_dirty=False,   # publish to results_dir from a tree with uncommitted changes (the record is marked dirty)
-    report_to="none",    # training curves: 'none' | 'tensorboard' | 'trackio' | 'wandb' (TRL report_to; tensorboard: <out_dir>/runs)
-)
+def _run_part(v) -> str:
+    "The run name: text such that `sft_<run>` is a record name (`RUN_NAME`); ValueError otherwise."
+    if isinstance(v, bool) or not isinstance(v, (str, int, float)) or not RUN_NAME.match(f"sft_{v}"):
+        raise bad_value("run", f"a record name part ({RUN_NAME.pattern})", v)
+    return str(v)
 
+# %% ../nbs/09_sft.ipynb #f2c993ce
+def _mix(v) -> str:
+    "'1:0:0' | [1, 0, 0] -> '1:0:0': three non-negative counts, not all 0; ValueError otherwise."
+    want = "easy:medium:hard counts such as '1:0:0'"
+    try: mix = [int(x) for x in (v.split(":") if isinstance(v, str) else v) if float(x) == int(x) >= 0]
+    except (TypeError, ValueError): raise bad_value("mix", want, v) from None
+    if isinstance(v, (str, list, tuple)) and len(mix) == len(v.split(":") if isinstance(v, str) else v) == 3 and sum(mix):
+        return ":".join(map(str, mix))
+    raise bad_value("mix", want, v)
+
+# %% ../nbs/09_sft.ipynb #308187ed
+SFT_RULES = dict(n_train=dict(lo=1), seed=dict(lo=0), max_steps=dict(lo=1, also=(-1,)), batch_size=dict(lo=1),
+                 max_length=dict(lo=1), epochs=dict(lo=0, open_lo=True), lr=dict(lo=0, open_lo=True),
+                 report_to=dict(choices=REPORT_TO))
+SFT_SPECIAL = dict(scale=lambda v: get_spec(v).scale, run=_run_part, mix=_mix, dtype=lambda v: check_dtype("dtype", v))
+
+# %% ../nbs/09_sft.ipynb #ca7a27b9
+@dataclass(frozen=True)
+class SFTRunConfig:
+    """One SFT run (`nbs/sft.ipynb`), checked on construction (`__post_init__`): the scale is registered, `run` makes
+    a record name, counts are integers in range, `lr` and `epochs` finite and positive, `mix` three counts,
+    `data_path` an existing file, `dtype` a run precision, `report_to` one of `REPORT_TO`. Raises ValueError naming
+    the field and the value (`star.models.UnknownScaleError` for the scale)."""
+    scale: str = "tiny"          # registered model scale (star.models.REGISTRY): tiny, 0.5B, 1.5B, 3B, 7B
+    run: str | None = None       # run name: results file sft_<run>.json, default out dir runs/sft_<run>; None -> scale
+    n_train: int = 4             # teacher trajectories to train on (paper: 1,198; offline 0.5B recipe: 48)
+    mix: str | None = None       # easy:medium:hard of the synthetic SFT queries, "1:0:0" or [1, 0, 0]; None -> Table 8's 52:31:17
+    data_path: str | None = None  # SFT JSONL (star.teacher.write_sft_jsonl); None -> oracle teacher on synthetic queries
+    seed: int = SFT_SEED         # synthesis seed of the SFT queries (keep it different from the RL pool's)
+    epochs: float | None = None  # None -> the scale's default (paper: 6 for 1.5B, 4 for 3B/7B)
+    max_steps: int = 2           # > 0 caps the optimizer steps (smoke runs); -1 -> train for `epochs`
+    lr: float | None = None      # None -> scale default (paper 5e-6; LoRA scales 2e-4 / 1e-4)
+    batch_size: int | None = 1   # global batch in sequences; None -> scale default (paper 32)
+    max_length: int | None = None  # tokens per sequence (keep_start truncation); None -> scale default (paper 20,480)
+    dtype: str = "auto"          # compute precision: 'auto' (bf16 where the hardware has it natively, else float32) | 'float32' | 'bfloat16'
+    out_dir: str | None = None   # checkpoints + final model; None -> runs/sft_<run>
+    results_dir: str | None = None  # also write sft_<run>.json here (e.g. "results"); None -> only under out_dir
+    allow_dirty: bool = False    # publish to results_dir from a tree with uncommitted changes (the record is marked dirty)
+    report_to: str = "none"      # training curves: 'none' | 'tensorboard' | 'trackio' | 'wandb' (TRL report_to; tensorboard: <out_dir>/runs)
+
+    def __post_init__(self):
+        "Each field read as its type within `SFT_RULES` (`check_fields`); then the data file must exist."
+        check_fields(self, SFT_RULES, SFT_SPECIAL)
+        if self.data_path is not None and not Path(self.data_path).is_file():
+            raise ValueError(f"data_path must be an SFT JSON-lines file, got {self.data_path!r} (no such file)")
+
+    @property
+    def name(self) -> str: return f"sft_{self.run or self.scale}"
+    @property
+    def ratio(self) -> tuple: return TABLE8_MIX if self.mix is None else tuple(int(x) for x in self.mix.split(":"))
+    @property
+    def overrides(self) -> dict:
+        "The `sft_config` / `train_sft` settings this run sets (None: the scale's default)."
+        o = dict(epochs=self.epochs, learning_rate=self.lr, batch_size=self.batch_size, max_length=self.max_length,
+                 max_steps=self.max_steps, dtype=self.dtype, report_to=self.report_to)
+        return {k: v for k, v in o.items() if v is not None}
+    def to_dict(self) -> dict: return asdict(self)
 
 # %% ../nbs/09_sft.ipynb #decf4675
-def check_parameters(namespace: dict, before, declared: dict = SFT_PARAMETERS) -> dict:
+def check_parameters(namespace:dict, # the run notebook's `globals()` after papermill's injected cell
+                     before, # the names it had before its parameters cell
+                     declared:dict|type=SFTRunConfig, # the declared parameters: {name: default}, or a config dataclass
+                    ) -> dict:
     """The run notebook's parameters as a dict, after papermill's injected cell: every name that appeared in
-    `namespace` (the notebook's `globals()`) since the snapshot `before` must be a declared parameter (a key of
-    `declared`). Raises ValueError naming each unknown parameter and the declared one nearest to it (a typo such as
-    `-p n_trian 8` or `-p quik True` must not be silently ignored while the run goes on with the defaults), then
-    listing the declared ones."""
+    `namespace` since the snapshot `before` must be a declared parameter (a key of `declared`, or a field of the
+    config dataclass `declared`). Raises ValueError naming each unknown parameter and the declared one nearest to it
+    (a typo such as `-p n_trian 8` or `-p quik True` must not be silently ignored while the run goes on with the
+    defaults), then listing the declared ones."""
     import difflib
+    if isinstance(declared, type): declared = config_defaults(declared)
     new = {k for k in namespace if k not in set(before) and not k.startswith("_")
            and k not in ("In", "Out", "exit", "quit", "get_ipython")}
     unknown = sorted(new - set(declared))
@@ -772,39 +821,3 @@ def check_parameters(namespace: dict, before, declared: dict = SFT_PARAMETERS) -
         named = ", ".join(f"{k!r}" + (f" (did you mean {near(k)[0]!r}?)" if near(k) else "") for k in unknown)
         raise ValueError(f"unknown parameter{'s' if len(unknown) > 1 else ''} {named}; this notebook takes {sorted(declared)}")
     return {k: namespace.get(k, v) for k, v in declared.items()}
-
-
-# %% ../nbs/09_sft.ipynb #7315c34d
-def check_sft_values(P: dict) -> dict:
-    """`P` (the notebook's parameters, `check_parameters`) with every value checked and normalised before anything
-    is loaded: the scale is registered, `run` makes a valid record name, counts are integers in range (`max_steps`
-    -1 or >= 1), `lr` a finite positive number, `mix` three non-negative integers (`"1:0:0"` or a list), `data_path`
-    an existing file, `allow_dirty` a boolean, `dtype` 'auto' or a dtype name, `report_to` one of `REPORT_TO`. Raises ValueError naming the parameter and the value
-    (`star.models.UnknownScaleError` for the scale)."""
-    from star.rl_config import REPORT_TO, bad_value as _bad, coerce
-    _int = lambda k, v, lo, also=(): coerce(k, v, "int", lo, also=also)
-    from star.results import RUN_NAME
-    P = dict(P)
-    P["scale"] = get_spec(P["scale"]).scale
-    if P["run"] is not None and not (isinstance(P["run"], (str, int, float)) and RUN_NAME.match(f"sft_{P['run']}")):
-        raise _bad("run", f"a record name part ({RUN_NAME.pattern})", P["run"])
-    P["n_train"], P["seed"] = _int("n_train", P["n_train"], 1), _int("seed", P["seed"], 0)
-    P["max_steps"] = _int("max_steps", P["max_steps"], 1, also=(-1,))
-    for k in ("batch_size", "max_length"):
-        if P[k] is not None: P[k] = _int(k, P[k], 1)
-    for k in ("epochs", "lr"):
-        if P[k] is not None: P[k] = coerce(k, P[k], "float", 0, open_lo=True)
-    if P["mix"] is not None:
-        parts = P["mix"].split(":") if isinstance(P["mix"], str) else P["mix"]
-        try: mix = [_int("mix", x, 0) for x in parts]
-        except (TypeError, ValueError): raise _bad("mix", "easy:medium:hard counts such as '1:0:0'", P["mix"]) from None
-        if len(mix) != 3 or not sum(mix): raise _bad("mix", "easy:medium:hard counts such as '1:0:0'", P["mix"])
-    for k in ("data_path", "out_dir", "results_dir"): P[k] = None if P[k] is None else coerce(k, P[k])
-    if P["data_path"] is not None and not Path(P["data_path"]).is_file():
-        raise ValueError(f"data_path must be an SFT JSON-lines file, got {P['data_path']!r} (no such file)")
-    P["allow_dirty"] = coerce("allow_dirty", P["allow_dirty"], "bool")
-    P["report_to"] = coerce("report_to", P.get("report_to", "none"), choices=REPORT_TO)
-    if "dtype" in P:
-        from star.rl_config import check_dtype
-        P["dtype"] = check_dtype("dtype", P["dtype"])
-    return P

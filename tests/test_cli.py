@@ -15,10 +15,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from star.cli import (NOTEBOOKS, AblationError, Job, ablate, build_parser, collect, job_name, job_settings, load_ablation, main,
+from star.cli import (CONFIGS, NOTEBOOKS, AblationError, Job, ablate, build_parser, collect, job_name, job_settings, load_ablation, main,
                       notebook_parameters, record_status, select_jobs)
 from star.results import new_record, save_record
+from star.cli import config_class, run_parameters, validate_parameters
 from star.rl_config import RLRunConfig, field_docs, parse_run_args, resolve_config, run_params
+from star.sft import check_parameters
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = sorted((ROOT / "ablations").glob("*.yaml"))
@@ -310,13 +312,16 @@ def test_help_on_every_option():
     assert set(sub.choices) == {"synthesize", "sft", "rl", "evaluate", "ablate", "collect"}
     for name in NOTEBOOKS:                                            # every papermill parameter, with its comment
         h = " ".join(_options(ap, name).format_help().split())
-        if name == "rl": continue                                     # rl: the run parser's options (below)
+        if name in CONFIGS: continue                                  # rl, sft, evaluate: the run parser's options (below)
         for prm in notebook_parameters(name, ROOT).values():
             assert f"--{prm.name.replace('_', '-')}" in h and (" ".join(prm.help.split()) in h), (name, prm.name)
-    h = " ".join(_options(ap, "rl").format_help().split())           # `star rl`: one option per RLRunConfig field, with its comment
-    for k, doc in field_docs(RLRunConfig).items():
-        assert f"--{k}" in h and " ".join(doc.split())[:40] in h, k
+    for name in CONFIGS:                                              # `star rl | sft | evaluate`: one option per field, with its comment
+        h = " ".join(_options(ap, name).format_help().split())
+        for k, doc in field_docs(config_class(name)).items():
+            assert f"--{k}" in h and " ".join(doc.split())[:40] in h, (name, k)
     assert set(notebook_parameters("rl", ROOT)) <= set(field_docs(RLRunConfig)) | {"quick", "extra"}
+    for name in ("sft", "evaluate"):                                  # the notebook's parameters are the fields, comments included
+        assert {p.name: p.help for p in notebook_parameters(name, ROOT).values()} == field_docs(config_class(name)), name
 
 
 def test_option_types():
@@ -442,7 +447,6 @@ def test_ctrl_c_prints_one_line(tmp_path):
 def test_one_configuration_by_every_route(tmp_path, monkeypatch):
     """`star rl` flags, `star rl --config` YAML, `python -m star.rl key=value`, `TrlParser` flags and the papermill
     namespace of nbs/rl.ipynb resolve to the same RLRunConfig."""
-    from star.cli import rl_parameters
     from star.rl import parse_cli
     given = dict(scale="tiny", algorithm="dapo", reward="macro", n_train=8, lr=1e-5, trip_days="3,5", lora=True,
                  report_to="tensorboard", use_vllm=False)
@@ -450,8 +454,8 @@ def test_one_configuration_by_every_route(tmp_path, monkeypatch):
     (tmp_path / "run.yaml").write_text(yaml.safe_dump(given))
     namespace = {k: p.default for k, p in notebook_parameters("rl", ROOT).items()} | given      # papermill -p
     routes = {
-        "star rl flags": run_params(rl_parameters(build_parser(ROOT).parse_args(["rl", *flags]))),
-        "star rl --config": run_params(rl_parameters(build_parser(ROOT).parse_args(["rl", "--config", str(tmp_path / "run.yaml")]))),
+        "star rl flags": run_params(run_parameters(build_parser(ROOT).parse_args(["rl", *flags]))),
+        "star rl --config": run_params(run_parameters(build_parser(ROOT).parse_args(["rl", "--config", str(tmp_path / "run.yaml")]))),
         "python -m star.rl k=v": parse_cli([f"{k}={v}" for k, v in given.items()]),
         "TrlParser --config + flag": run_params(parse_run_args(["--config", str(tmp_path / "run.yaml"), "--lr", "1e-5"])),
         "papermill": run_params(namespace),
@@ -460,6 +464,52 @@ def test_one_configuration_by_every_route(tmp_path, monkeypatch):
     want = cfgs["papermill"]
     assert (want["algorithm"], want["n_train"], want["trip_days"], want["report_to"]) == ("dapo", 8, (3, 5), "tensorboard")
     for k, c in cfgs.items(): assert c == want, (k, {f: (c[f], want[f]) for f in c if c[f] != want[f]})
+
+
+ROUTES = {
+    "sft": (dict(scale="0.5B", n_train=48, mix="1:0:0", max_steps=-1, lr=1e-4, batch_size=None, report_to="tensorboard",
+                 allow_dirty=True, dtype="bf16"),
+            ("max_steps", 0, "max_steps must be an integer >= 1 (or -1), got 0")),
+    "evaluate": (dict(checkpoint="0.5B", split="qa", n=None, temperature=0.7, qa_datasets="nq,popqa", strict_format=True,
+                      diagnose=False, dtype="bf16", retriever="e5", index_path="runs/x.index", nprobe=8),
+                 ("top_p", 1.5, "top_p must be a finite number > 0 and <= 1, got 1.5")),
+}
+
+
+@pytest.mark.parametrize("run", sorted(ROUTES))
+def test_sft_and_evaluate_configuration_by_every_route(run, tmp_path, capsys):
+    """`star sft | evaluate` flags, their `--config` YAML (with a flag on top), TrlParser and the papermill namespace of
+    nbs/<run>.ipynb give the same resolved config (SFTRunConfig, EvalRunConfig), explicit Nones included; a bad value
+    by each route (flags, YAML, papermill, an ablation job) is the same ValueError naming the field."""
+    given, (k, v, why) = ROUTES[run]
+    cls, yml = config_class(run), tmp_path / "run.yaml"
+    flags = [w for f, x in given.items() for w in (f"--{f.replace('_', '-')}", str(x))]
+    yml.write_text(yaml.safe_dump(given))
+    namespace = {n: p.default for n, p in notebook_parameters(run, ROOT).items()} | given          # papermill -p
+    ap = build_parser(ROOT)
+    routes = {
+        f"star {run} flags": run_parameters(ap.parse_args([run, *flags])),
+        f"star {run} --config": run_parameters(ap.parse_args([run, "--config", str(yml)])),
+        f"star {run} --config + flag": run_parameters(ap.parse_args([run, "--config", str(yml), *flags[:2]])),
+        "TrlParser --config": parse_run_args(["--config", str(yml)], cls),
+        "papermill": check_parameters(namespace, set(), declared=cls),
+    }
+    cfgs = {r: cls(**p).to_dict() for r, p in routes.items()}
+    want = cfgs["papermill"]
+    assert want["dtype"] == "bfloat16" and all(want[f] is None for f, x in given.items() if x is None)
+    if run == "evaluate": assert (want["qa_datasets"], want["diagnose"], want["nprobe"]) == (("nq", "popqa"), False, 8)
+    for r, c in cfgs.items(): assert c == want, (r, {f: (c[f], want[f]) for f in c if c[f] != want[f]})
+    (tmp_path / "bad.yaml").write_text(yaml.safe_dump({**given, k: v}))
+    for argv in ([run, f"--{k}", str(v), "--dry-run"], [run, "--config", str(tmp_path / "bad.yaml"), "--dry-run"]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err == f"star {run}: ValueError: {why}\n", (argv, err)
+    (tmp_path / "typo.yaml").write_text(yaml.safe_dump({**given, k + "x": v}))      # a key that is no field: named, status 2
+    assert main([run, "--config", str(tmp_path / "typo.yaml"), "--dry-run"]) == 2 and f"'--{k}x'" in capsys.readouterr().err
+    for route in (lambda: cls(**check_parameters({**namespace, k: v}, set(), declared=cls)),
+                  lambda: validate_parameters(run, {k: v}, ROOT, paths=False)):
+        with pytest.raises(ValueError) as e: route()
+        assert str(e.value) == why
 
 
 def test_configs_rl_yaml_load_through_the_parser():

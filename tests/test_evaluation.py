@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from star.agent import build_messages, render_chat
-from star.evaluation import (EVAL_PARAMETERS, SERVER_ERROR_REPLY, ChatPolicy, EndpointPolicy, TERMINATIONS,
+from star.evaluation import (EvalRunConfig, SERVER_ERROR_REPLY, ChatPolicy, EndpointPolicy, TERMINATIONS,
                              evaluate_qa_episodes, evaluate_travelplanner, inference_settings, load_policy, model_dir,
                              parse_chatml, qa_episodes, qa_predictions, qa_records, qa_run_record, qa_search,
                              run_episodes, submission_rows, teacher_episodes, travelplanner_record, write_submission)
@@ -17,6 +17,7 @@ from star.evaluator import COMMONSENSE_CHECKS, HARD_CHECKS, evaluate_dataset, ev
 from star.formatter import PLAN_KEYS, fake_formatter_server
 from star.models import load_tokenizer
 from star.results import record_json, save_record
+from star.rl_config import config_defaults
 from star.tasks import _data_dir, load_tasks, read_jsonl
 from star.teacher import solve
 
@@ -228,8 +229,8 @@ def _parameters_cell(nb: Path) -> dict:
 def test_notebook_parameters_are_declared():
     from star.cli import notebook_parameters
     declared = _parameters_cell(ROOT / "nbs" / "evaluate.ipynb")
-    assert declared == EVAL_PARAMETERS
-    assert set(notebook_parameters("evaluate")) == set(EVAL_PARAMETERS)      # what the CLI offers (papermill's view)
+    assert declared == config_defaults(EvalRunConfig)                       # exactly the fields, with their defaults
+    assert set(notebook_parameters("evaluate")) == set(declared)             # what papermill sees
     assert declared["checkpoint"] == "teacher" and declared["n"] == 2 and declared["results_dir"] is None  # fast, no tracked files
 
 
@@ -237,11 +238,11 @@ def test_notebook_rejects_unknown_parameters():
     from star.sft import check_parameters
     before = {"x"}
     with pytest.raises(ValueError, match="chekpoint"):
-        check_parameters({"x": 1, "chekpoint": "tiny", **EVAL_PARAMETERS}, before, declared=EVAL_PARAMETERS)
+        check_parameters({"x": 1, "chekpoint": "tiny", **config_defaults(EvalRunConfig)}, before, declared=EvalRunConfig)
 
 
 def test_qa_protocol_deviations_name_each_difference_from_table2():
-    from star.evaluation import check_qa_parameters, qa_benchmarks, qa_protocol_deviations, retrieval_info
+    from star.evaluation import qa_benchmarks, qa_protocol_deviations, retrieval_info
     table2 = {"retriever": "faiss", "model": "intfloat/e5-base-v2", "factory": "Flat", "nprobe": None,
               "corpus": "wiki-18.jsonl", "passages": 21_015_324, "topk": 5}
     full = {d: {"source": "hub"} for d in ("triviaqa", "popqa")}
@@ -255,5 +256,5 @@ def test_qa_protocol_deviations_name_each_difference_from_table2():
     records, sources = qa_benchmarks(["nq", "triviaqa"], n=3, source="packaged")
     assert [r["dataset"] for r in records] == ["nq"] * 3 + ["triviaqa"] * 3
     assert qa_protocol_deviations(bm25, sources)[-1].startswith("triviaqa: the packaged random 1K subset of the 11,313")
-    check_qa_parameters(EVAL_PARAMETERS)                                  # the notebook's defaults pass
-    with pytest.raises(ValueError, match="nprobe must be"): check_qa_parameters({"retriever": "e5", "nprobe": 1.5})
+    EvalRunConfig()                                                        # the notebook's defaults pass
+    with pytest.raises(ValueError, match="nprobe must be"): EvalRunConfig(retriever="e5", nprobe=1.5)

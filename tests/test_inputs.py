@@ -123,7 +123,7 @@ def test_bad_selection(capsys, monkeypatch):
     (["rl", "--report-to", "mlflow"], "report_to must be one of ('none', 'tensorboard', 'trackio', 'wandb'), got 'mlflow'"),
     (["sft", "--report-to", "mlflow"], "report_to must be one of ('none', 'tensorboard', 'trackio', 'wandb'), got 'mlflow'"),
     (["sft", "--mix", "1:x:0"], "mix must be easy:medium:hard counts"),
-    (["sft", "--lr", "nan"], "lr must be a finite number > 0, got 'nan'"),
+    (["sft", "--lr", "nan"], "lr must be a finite number > 0, got nan"),
     (["evaluate", "--checkpoint", "/nonexistent"], "checkpoint '/nonexistent': no such local folder"),
     (["evaluate", "--checkpoint", "runs/no_such_run/final"], "checkpoint 'runs/no_such_run/final': no such local folder"),
     (["rl", "--scale", "tiny", "--init", "runs/nope"], "init 'runs/nope': no such local folder"),   # runs/ or not

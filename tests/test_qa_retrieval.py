@@ -321,7 +321,7 @@ def test_star_evaluate_rejects_bad_qa_settings_before_running(tmp_path, capfd, m
 def test_readme_commands_for_table2_are_valid_settings():
     "The two `star evaluate` commands star/data/qa/README.md gives for Table 2 parse, pass the checks, and name its protocol."
     import re, shlex
-    from star.cli import build_parser, validate_parameters
+    from star.cli import build_parser, run_parameters, validate_parameters
     from star.evaluation import qa_protocol_deviations
     text = (ROOT / "star" / "data" / "qa" / "README.md").read_text()
     cmds = [" ".join(c.split()) for c in re.findall(r"^(star evaluate .*?[^\\])$", text.replace("\\\n", " "), re.M)]
@@ -329,8 +329,7 @@ def test_readme_commands_for_table2_are_valid_settings():
     ap = build_parser()
     settings = []
     for cmd in cmds:
-        args = vars(ap.parse_args(shlex.split(cmd.replace("$WIKI18", "/data/wiki18"))[1:]))
-        params = {k: v for k, v in args.items() if k not in ("cmd", "output", "dry_run")}
+        params = run_parameters(ap.parse_args(shlex.split(cmd.replace("$WIKI18", "/data/wiki18"))[1:]))
         validate_parameters("evaluate", params, paths=False)
         settings.append(params)
     e5, server = settings

@@ -5,7 +5,8 @@ from pathlib import Path
 import pytest
 
 from star.models import load_model, load_tokenizer
-from star.sft import (SFT_PARAMETERS, build_sft_dataset, check_parameters, lora_config, sft_config, sft_tasks,
+from star.rl_config import config_defaults
+from star.sft import (SFTRunConfig, build_sft_dataset, check_parameters, lora_config, sft_config, sft_tasks,
                       tokenize_sft, train_sft, _n_devices)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -127,7 +128,7 @@ def test_report_to_tensorboard_writes_event_files(ds, tmp_path):
 
 def test_check_parameters():
     before = {"json", "Path"}
-    g = {"json": 1, "Path": 2, "_before": before, "In": [], **SFT_PARAMETERS, "scale": "3B"}
+    g = {"json": 1, "Path": 2, "_before": before, "In": [], **config_defaults(SFTRunConfig), "scale": "3B"}
     assert check_parameters(g, before)["scale"] == "3B"
     with pytest.raises(ValueError, match="n_trian"):
         check_parameters({**g, "n_trian": 8}, before)
@@ -139,7 +140,7 @@ def test_run_notebook_declares_exactly_the_parameters():
     assert len(cell) == 1
     src = "".join(cell[0]["source"])
     assigned = {n.targets[0].id: ast.literal_eval(n.value) for n in ast.parse(src).body}
-    assert assigned == SFT_PARAMETERS
+    assert assigned == config_defaults(SFTRunConfig)                         # exactly the fields, with their defaults
     assert assigned["scale"] == "tiny" and assigned["results_dir"] is None   # default runs never write results/
 
 
