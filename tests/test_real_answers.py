@@ -127,3 +127,19 @@ def test_offline_layout_answers_are_read_and_none_passes():
         if r['layout'] in ('table', 'json') and r['run'] == '0.5B':
             assert fp.formatter == 'grounded' and fp.notes[0].kind == 'layout', (r['idx'], r['layout'])
         assert not evaluate_plan(VAL[r['idx']], fp.plan).success, (r['run'], r['idx'], r['layout'])
+
+
+def test_disagreement_causes_of_the_parsers_inconsistencies():
+    """tools/real_answers.py labels what the reference parser decides differently from answer to answer: a postal code
+    after a city, a one-city current city written as the day's route, a local taxi kept on a day in one city."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / 'tools'))
+    from real_answers import cause_label, _state_names, CAUSE_GROUPS
+    st = _state_names()
+    assert cause_label('attraction', 'Phoenix Zoo, Phoenix;', 'Phoenix Zoo, Phoenix, AZ;', st) == 'state-kept-by-us'
+    assert cause_label('current_city', 'Charlotte', 'from Charlotte to Wilmington', st) == 'route-city-by-us'
+    assert cause_label('current_city', 'Charlotte', 'Raleigh', st) == 'city'
+    assert cause_label('transportation', '-', 'Taxi', st, one_city=True) == 'local-transport-kept-by-us'
+    assert cause_label('transportation', '-', 'Taxi, from A to B', st) == 'transport-empty-ref'
+    assert {'route-city-by-us', 'local-transport-kept-by-us', 'revised-plan'} <= set(CAUSE_GROUPS['parser'])
