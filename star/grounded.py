@@ -961,7 +961,9 @@ def read_transportation(r: Reading, s: int, e: int, here: str | None, route: lis
             r.note(f"day {day}: transportation {raw[:50]!r} names no route (none added)", 'route-missing',
                    (day, 'transportation', got, f"{got}, from {leg[0]} to {leg[1]}"))
         return got, leg, mode
-    if not leg: return (f"Flight Number: {num}" if num else f"{_MODE_LABEL[mode]}, {raw}"), leg, mode
+    if not leg:                                                          # 'Self-driving' alone: kept, not 'Self-driving, Self-driving'
+        if num: return f"Flight Number: {num}", leg, mode
+        return (raw if folded_words(raw) == folded_words(_MODE_LABEL[mode]) else f"{_MODE_LABEL[mode]}, {raw}"), leg, mode
     got = transport_text(r.index, mode, leg[0], leg[1], num)
     (wa, aa), (wb, ab) = (r.city_forms.get(leg[0], (leg[0], leg[0])), r.city_forms.get(leg[1], (leg[1], leg[1])))
     mid = f"from {leg[0]} to {leg[1]}"
@@ -1000,13 +1002,17 @@ def _first_end(text: str, a: int, e: int) -> int:
 # %% ../nbs/04b_grounded.ipynb #e768de42
 def _best_hit(r: Reading, k: int, hi: int, table: str, order: list, slot: str, travel: bool):
     """`(Match, Venue)` of the venue of `table` an item (words `[k, hi)`) names, or None: a complete name the database
-    has in the city it is read in first (the longest of them), then any name it has there, then any
-    (named where the database does not have it: a note)."""
+    has in the city it is read in first (the longest of them), then any name it has there -- one the database has in a
+    city the item writes first (`Private room, 1 bed, 1 guest, Beautiful 2BR Apt, 182.0, Asheville` on a day from
+    Wilmington to Asheville names Asheville's `Beautiful 2BR Apt, …`, not a Wilmington listing that starts `Private room.
+    1 bed` --, then any (named where the database does not have it: a note)."""
     cands = [(m, v) for m in r.venues_in(k, hi) if (v := _pick(r, m, table, order, slot, travel, note=False))]
     home = lambda mv: mv[1] in r.index.by_city.get(mv[1].city, ())
     full = [mv for mv in cands if mv[0].full and home(mv)]      # the longest: 'Private room, …, Cozy Private Room in …'
-    hit = max(full, key=lambda mv: mv[0].j - mv[0].i, default=None) or next((mv for mv in cands if home(mv)), None) or \
-        next(iter(cands), None)
+    written = {c for c, _, _ in r.cities_in(k, hi)}            # the cities the item itself writes
+    hit = max(full, key=lambda mv: mv[0].j - mv[0].i, default=None) or \
+        next((mv for mv in cands if home(mv) and mv[1].city in written), None) or \
+        next((mv for mv in cands if home(mv)), None) or next(iter(cands), None)
     if hit and not home(hit): _pick(r, hit[0], table, order, slot, travel)
     return hit
 

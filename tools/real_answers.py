@@ -277,9 +277,17 @@ def _state_names() -> list:
     return sorted({v for v in dict(eval_index().city_state).values() if isinstance(v, str)}, key=len, reverse=True)
 
 
+_POSTAL = tuple('AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK '
+                'OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC'.split())
+
+
 def _without_states(v: str, states) -> str:
-    "v with ', State' and '(State)' after cities removed (for comparing two readings, not for reading)."
+    """v with ', State', '(State)' and a postal code after a city (', AZ' before ';', ',' or the end) removed (for
+    comparing two readings, not for reading)."""
     for st in states: v = v.replace(f', {st}', '').replace(f' ({st})', '').replace(f'({st})', '')
+    for pc in _POSTAL:
+        v = v.replace(f', {pc};', ';').replace(f', {pc},', ',')
+        if v.endswith(f', {pc}'): v = v[:-len(pc) - 2]
     return v
 
 
@@ -294,17 +302,22 @@ def _without_brackets(v: str) -> str:
     return ''.join(out)
 
 
-def cause_label(field: str, ref, ours, states) -> str:
+def cause_label(field: str, ref, ours, states, one_city: bool = False) -> str:
     """A short label for how one field of the reference reading (`ref`) and ours differ: a state after a city kept by
     one side (`state-kept-by-ref` / `state-kept-by-us`), a bracketed remark kept by one side, a transportation that
     differs in its route, its states or only in details (times, cost), a name that is a part of the other one (words
     before a listing's name, `Private room in …`), another name, another city, an empty slot on one side, a day one
-    side does not have."""
+    side does not have; a transportation on a day both readings put in one city (`one_city`) that one side keeps
+    (`Taxi`, `Self-driving`: local travel) and the other empties; a current city that one side writes as the route of
+    the day's transportation and the other as one of its cities."""
     from star.evaluator import from_to
     if ref is None: return 'day-only-ours'
     if ours is None: return 'day-only-ref'
     p, q = str(ref), str(ours)
     if field == 'transportation':
+        if p in ('-', '') and q not in ('-', '') and one_city:                  # 'Taxi' / 'Self-driving' on a day in one city
+            return 'local-transport-kept-by-us'
+        if q in ('-', '') and p not in ('-', '') and one_city: return 'local-transport-kept-by-ref'
         if p in ('-', '') or q in ('-', ''): return 'transport-empty-' + ('ref' if p in ('-', '') else 'ours')
         fp, fq = from_to(p), from_to(q)
         if fp == fq:
@@ -317,7 +330,11 @@ def cause_label(field: str, ref, ours, states) -> str:
     if p in ('-', '') or q in ('-', ''): return 'empty-' + ('ref' if p in ('-', '') else 'ours')
     if _without_states(p, states) == _without_states(q, states): return 'state-kept-by-' + ('ref' if len(p) > len(q) else 'us')
     if _without_brackets(p) == _without_brackets(q): return 'remark-kept-by-' + ('ref' if len(p) > len(q) else 'us')
-    if field == 'current_city': return 'city'
+    if field == 'current_city':
+        fp, fq = from_to(p), from_to(q)                   # one city on a travel day, or the route it names
+        if None in fp and None not in fq and _without_states(p, states) in tuple(_without_states(x, states) for x in fq): return 'route-city-by-us'
+        if None in fq and None not in fp and _without_states(q, states) in tuple(_without_states(x, states) for x in fp): return 'route-city-by-ref'
+        return 'city'
     if field == 'attraction':
         P, Q = ({x.strip() for x in v.split(';') if x.strip()} for v in (p, q))
         return 'attraction-extra-ours' if P < Q else 'attraction-missing-ours' if Q < P else 'attraction-other'
@@ -328,17 +345,26 @@ def cause_label(field: str, ref, ours, states) -> str:
 
 
 CAUSE_GROUPS = {
-    'parser': ('state-kept-by-ref', 'state-kept-by-us', 'remark-kept-by-ref', 'remark-kept-by-us', 'transport-state', 'name-part'),
+    'parser': ('state-kept-by-ref', 'state-kept-by-us', 'remark-kept-by-ref', 'remark-kept-by-us', 'transport-state', 'name-part',
+               'route-city-by-us', 'route-city-by-ref', 'local-transport-kept-by-us', 'local-transport-kept-by-ref', 'revised-plan',
+               'parser-combined'),
 }
 """Causes that are the reference parser's own inconsistency on these texts (see `parser-consistency`): it keeps a state
-after a city, a bracketed remark or the words before a listing's name in some answers and drops them in others."""
+after a city, a bracketed remark or the words before a listing's name in some answers and drops them in others; it
+writes a one-city current city on a travel day as the day's route in most answers, not all; it keeps a local `Taxi` /
+`Self-driving` on a day in one city in about half of the answers that write one (21 of 37 values on dev) and empties it
+in the others; of an answer that revises its plan (a day written again: the `repeated-day` doubt), it reads the last
+version in some answers, all versions one after the other (9 days for a 3-day trip) in others, the first in others
+(dev: 5, 5 and 2 of 12)."""
 
 
-def attribute_disagreement(task, parsed, ours, states) -> dict:
+def attribute_disagreement(task, parsed, ours, states, revised: bool = False) -> dict:
     """`{check: set of cause labels}` for the checks (and Success) on which the reference reading `parsed` and ours get
     different verdicts: a field's cause is credited with a check when putting the reference's value of that field into
     our plan gives the check the reference's verdict; else all differences of one label together ('label*'); else
-    'combined'. A day only one side has: 'day-count'."""
+    'combined'. A day only one side has: 'day-count'. `revised`: the answer revises its plan (our reading has a
+    `repeated-day` doubt, or the reference has more days than the trip: all its versions): the labels that are not the parser's inconsistencies are then 'revised-plan' (the parser
+    reads another version, or all of them)."""
     from star.evaluator import evaluate_plan
     def verdicts(plan):
         r = evaluate_plan(task, plan)
@@ -350,7 +376,8 @@ def attribute_disagreement(task, parsed, ours, states) -> dict:
     for i in range(min(len(P), len(Q))):
         for f in _FIELDS34:
             if str(P[i].get(f)) != str(Q[i].get(f)):
-                lab = cause_label(f, P[i].get(f), Q[i].get(f), states)
+                one = 'from ' not in str(P[i].get('current_city')) and 'from ' not in str(Q[i].get('current_city'))
+                lab = cause_label(f, P[i].get(f), Q[i].get(f), states, one)
                 if lab != 'same': diffs.append((i, f, lab))
     res = {c: set() for c in bad}
     for i, f, lab in diffs:
@@ -365,7 +392,15 @@ def attribute_disagreement(task, parsed, ours, states) -> dict:
             for i, f, l in diffs:
                 if l == lab: plan[i][f] = P[i].get(f)
             if verdicts(plan)[c] == va[c]: res[c].add(lab + '*')
+        if not res[c] and diffs:                   # the parser's inconsistencies of several kinds together
+            plan, parser = [dict(d) for d in Q], set(CAUSE_GROUPS['parser'])
+            for i, f, l in diffs:
+                if l in parser: plan[i][f] = P[i].get(f)
+            if verdicts(plan)[c] == va[c]: res[c].add('parser-combined')
         if not res[c]: res[c].add('day-count' if days_differ else 'combined')
+    if revised:
+        parser = set(CAUSE_GROUPS['parser']) | {x + '*' for x in CAUSE_GROUPS['parser']}
+        res = {c: {lab if lab in parser else 'revised-plan' for lab in labs} for c, labs in res.items()}
     return res
 
 
@@ -384,9 +419,24 @@ def disagreements(file: str, show: int = 0):
     by_check, by_cause, flagged, examples = defaultdict(Counter), Counter(), Counter(), defaultdict(list)
     parser_only = set(CAUSE_GROUPS['parser']) | {c + '*' for c in CAUSE_GROUPS['parser']}
     n_checks = n_off = n_off_parser = 0
+    from star.evaluator import evaluate_plan, COMMONSENSE_CHECKS
+    gap, lenient = {'commonsense': defaultdict(Counter), 'hard': defaultdict(Counter)}, Counter()
+    passes = Counter()
     for r in rows:
         fp = format_plan(r['text'], tasks[r['idx']])
-        res = attribute_disagreement(tasks[r['idx']], r['parsed'], fp.plan, states)
+        revised = 'repeated-day' in {d.kind for d in fp.doubts} or len([d for d in r['parsed'] if d]) > tasks[r['idx']].days
+        res = attribute_disagreement(tasks[r['idx']], r['parsed'], fp.plan, states, revised)
+        a, b = evaluate_plan(tasks[r['idx']], [d for d in r['parsed'] if d]), evaluate_plan(tasks[r['idx']], fp.plan)
+        for part, pa, pb, checks in (('commonsense', a.commonsense_macro, b.commonsense_macro, a.commonsense),
+                                     ('hard', a.hard_macro, b.hard_macro, a.hard)):
+            passes[(part, 'ref')] += bool(pa); passes[(part, 'ours')] += bool(pb)
+            if bool(pa) != bool(pb):               # a plan that passes every check of `part` by one reading only
+                labs = frozenset(l.rstrip('*') for c in checks if c in res for l in res[c])
+                gap[part]['ref only' if pa else 'ours only'][' + '.join(sorted(labs)) or '?'] += 1
+        va, vb = {**a.commonsense, **a.hard}, {**b.commonsense, **b.hard}
+        for c in va:
+            if va[c] is False and vb[c] is True:   # a violation (by the reference reading) that ours reads as a pass
+                lenient['parser' if res.get(c, set()) <= parser_only else 'other: ' + ' + '.join(sorted(res.get(c, ())))] += 1
         causes = set().union(*res.values()) if res else set()
         off = [c for c in res if c != 'success']
         n_checks += 13; n_off += len(off); n_off_parser += sum(res[c] <= parser_only for c in off)
@@ -407,6 +457,14 @@ def disagreements(file: str, show: int = 0):
     print('per check (disagreements: causes):')
     for c, cnt in sorted(by_check.items(), key=lambda x: -sum(x[1].values())):
         print(f"  {c:38s} {sum(cnt.values()):5d}  " + ', '.join(f"{l} {k}" for l, k in cnt.most_common(6)))
+    print('the macro metrics (plans passing every check of a kind): per reading, and the plans only one reading passes, by cause')
+    for part in ('commonsense', 'hard'):
+        print(f"  {part} macro: reference {passes[(part, 'ref')]}, ours {passes[(part, 'ours')]} of {n} plans")
+        for side in ('ref only', 'ours only'):
+            cnt = gap[part][side]
+            print(f"    passed by {side:9s} {sum(cnt.values()):4d}: " + ', '.join(f"{l} {k}" for l, k in cnt.most_common(8)))
+    print(f"violations (by the reference reading) read as passes: {sum(lenient.values())} check verdicts: " +
+          ', '.join(f"{l} {k}" for l, k in lenient.most_common(10)))
 
 
 def _labelled_lines(text: str, label: str) -> list[str]:
