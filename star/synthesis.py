@@ -765,7 +765,6 @@ _TRANSPORT = {
                         "We would prefer not to self-drive during this trip."],
 }
 
-# %% ../nbs/06_synthesis.ipynb #7a228cd8
 def template_query(task, rng) -> str:
     """Back-translation without an LLM: one phrasing per element, drawn with `rng` from lists modelled on the
     official validation queries; mentions origin, destination (and number of cities for 5/7-day trips), duration,

@@ -73,7 +73,6 @@ def city_name(s: str) -> str:
     "City without the `(State)` suffix the gold multi-city plans use: 'Moab(Utah)' -> 'Moab'."
     return _STATE_SUFFIX.sub("", s.strip()).strip()
 
-# %% ../nbs/07_teacher.ipynb #0a23f28b
 def split_entity(value: str) -> tuple[str, str] | None:
     "'Name, City' -> (name, city) splitting at the last ', ' (names may contain commas); '-'/'' -> None."
     value = (value or "").strip()
@@ -93,12 +92,10 @@ class Leg:
     number: str | None = None   # flight number
     text: str = ""
 
-# %% ../nbs/07_teacher.ipynb #ddacafb3
 def plan_days(plan: list[dict]) -> list[dict]:
     "Non-empty days of a structured plan in STAR's schema (`canonical_plan`, padding `{}` days dropped)."
     return [d for d in canonical_plan(plan) if d and any(v not in ("", "-") for k, v in d.items() if k != "days")]
 
-# %% ../nbs/07_teacher.ipynb #8bf10134
 def plan_legs(plan: list[dict], dates: list[str] | None = None) -> list[Leg]:
     "Transport legs of a plan in day order (TravelPlanner transportation strings); `dates[i]` is day i+1's date."
     legs = []
@@ -399,7 +396,6 @@ def _read_restaurants(self: _Oracle, s, entries, obs):
     if got: text += " Requested cuisines covered so far: " + ", ".join(f"{c} ({self.cuisine_at[c]})" for c in got) + "."
     return text
 
-# %% ../nbs/07_teacher.ipynb #e1f4bd69
 @patch
 def _read_attractions(self: _Oracle, s, entries, obs):
     names = {e["name"].strip() for e in entries}
@@ -538,7 +534,6 @@ class SFTSet:
         "Counts of rejection reasons (the text before the first ':')."
         return Counter(r.split(":")[0] for _, r in self.verdicts if r != "ok")
 
-# %% ../nbs/07_teacher.ipynb #7b588304
 def _open_w(path: Path):
     return gzip.open(path, "wt", encoding="utf-8") if path.suffix == ".gz" else open(path, "w", encoding="utf-8")
 
@@ -551,7 +546,6 @@ def write_sft_jsonl(trajectories: Iterable[Trajectory], path) -> Path:
         for t in trajectories: f.write(json.dumps(t.to_json(), ensure_ascii=False) + "\n")
     return path
 
-# %% ../nbs/07_teacher.ipynb #d9d43a81
 def read_sft_jsonl(path) -> list[Trajectory]:
     """Read a file written by `write_sft_jsonl` back into Trajectories (`star.results.read_jsonl`: a last line cut
     short by an interrupted write is dropped with a warning)."""
