@@ -42,7 +42,6 @@ def format_prompt_template(prompt: str = 'paper') -> str:
     if prompt not in FORMAT_PROMPTS: raise ValueError(f"prompt must be one of {tuple(FORMAT_PROMPTS)}, got {prompt!r}")
     return data_path('prompts', FORMAT_PROMPTS[prompt]).read_text(encoding='utf-8')
 
-# %% ../nbs/05_formatter.ipynb #80420f22
 def format_messages(text: str, query: str = '', prompt: str = 'paper') -> list[dict]:
     """Chat messages of the paper's formatting call: system message + the `prompt` template with the user query and
     the plan text substituted (Agent-STAR `format_planning`). Returns `[{'role','content'}] * 2`."""
@@ -63,7 +62,6 @@ def plan_json_schema(max_days: int | None = None, max_length: int | None = None)
 class LLMFormatError(PlanFormatError):
     "The LLM formatter's endpoint failed or its reply is not a JSON array of day dicts."
 
-# %% ../nbs/05_formatter.ipynb #9e2d3cfa
 def _unfence(s: str) -> str:
     "Remove every ``` fence (and a `json` right after it, any case), as the reference's `replace` calls do."
     out, i = [], 0
@@ -76,7 +74,6 @@ def _unfence(s: str) -> str:
     out.append(s[i:])
     return ''.join(out)
 
-# %% ../nbs/05_formatter.ipynb #8c0b865b
 def parse_llm_plan(content: str) -> list[dict]:
     """Parse a formatting model's reply into a structured plan: ```json fences removed (as Agent-STAR does), JSON
     array decoded (falling back to the outermost `[...]` when prose surrounds it), then `canonical_plan`
@@ -281,7 +278,6 @@ def _apply_alts(plan: list[dict], alts) -> list[dict]:
         row[fld] = ''.join(parts) + v[pos:]
     return out
 
-# %% ../nbs/05_formatter.ipynb #bd68d68d
 def reading_doubts(plan: list[dict], notes, alts, task=None, db=None) -> tuple:
     """The `notes` of a grounded reading of `task` that are doubts: a note of a kind that records the other reading the
     text supports (`_ALT_KINDS`, with its `alts`) is a doubt only when that reading -- every alternative of its kind at
@@ -306,7 +302,6 @@ def reading_doubts(plan: list[dict], notes, alts, task=None, db=None) -> tuple:
     return tuple(n for n in notes if (any(map(doubt, getattr(n, 'hidden', ()))) if getattr(n, 'kind', 'other') == 'overflow'
                                       else doubt(getattr(n, 'kind', 'other'))))
 
-# %% ../nbs/05_formatter.ipynb #21e6cd87
 def _query_text(query) -> str:
     if query is None: return ''
     if isinstance(query, str): return query
@@ -394,7 +389,6 @@ def _replace_words(text: str, old: tuple, new: str) -> str:
             i += 1
     return ''.join(out)
 
-# %% ../nbs/05_formatter.ipynb #ce29c51d
 def normalize_test_transportation(plan: list[dict]) -> list[dict]:
     """A copy of `plan` with Agent-STAR's test-split transportation rewrite (`format_planning_for_official_test`):
     the word driving / drive / car (in that order of precedence, any case of the first letter) → 'Self-driving' unless

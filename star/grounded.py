@@ -24,7 +24,7 @@ __all__ = ['LABEL_VOCABULARY', 'LABELS', 'MAX_GROUNDED_CHARS', 'Word', 'words', 
            'transport_text', 'day_leg', 'clean_piece', 'drop_brackets', 'unstate', 'plain_value', 'dash_first',
            'empty_lead', 'same_lead', 'named_in', 'label_key', 'labelled_fields', 'Note', 'Reading', 'city_as_written',
            'read_current_city', 'route_as_written', 'read_transportation', 'drop_bracket_states', 'written_item',
-           'read_labelled_day', 'fill_narrative', 'format_grounded', 'json_as_text', 'tables_as_text', 'inferred_marks',
+           'read_labelled_day', 'fill_narrative', 'json_as_text', 'tables_as_text', 'inferred_marks', 'format_grounded',
            'plain_plan']
 
 # %% ../nbs/04b_grounded.ipynb #51cdece7
@@ -52,7 +52,6 @@ class Word:
     weak: bool = False     # other punctuation lies between them
     colon: bool = False    # the text after this word (spaces and `*`, `_` skipped) starts with ':'
 
-# %% ../nbs/04b_grounded.ipynb #21b0b35d
 def words(text: str) -> list[Word]:
     """The words of `text` in one linear pass: runs of letters and digits (an apostrophe between two of them is
     dropped) and the symbols `&`, `+`, each folded by `_fold`, with their separators (see `Word`)."""
@@ -115,7 +114,6 @@ class Trie:
             if node[2] == 1: node[3] = node if node[1] else next(c[3] for c in node[0].values() if c[2])
         return self
 
-# %% ../nbs/04b_grounded.ipynb #bd2e2380
 @dataclass
 class Match:
     "Words `[i, j)` name `entries` (every kept entry of that exact name if `full`, else of the one longer name they begin)."
@@ -124,7 +122,6 @@ class Match:
     entries: list
     full: bool
 
-# %% ../nbs/04b_grounded.ipynb #ff000c1b
 def find_matches(ws: list[Word], trie: Trie, lo: int = 0, hi: int | None = None, min_prefix: int = 2,
                  covered=None, stop=frozenset(), reject=frozenset(), keep=None) -> list[Match]:
     """Leftmost-longest names of `trie` in the words `ws[lo:hi]`, never across a strong break nor over `covered`
@@ -196,7 +193,6 @@ class Clause:
     lo: int
     hi: int
 
-# %% ../nbs/04b_grounded.ipynb #894f54a4
 def clauses(ws: list[Word], s: int, e: int, covered) -> list[Clause]:
     "Split the words `[s, e)` of one day at every slot word (`_SLOTS`) that is not part of a name (`covered`)."
     out, k = [Clause('time', s, s, e)], s
@@ -246,7 +242,6 @@ def _line_start(text: str, ws: list[Word], k: int) -> bool:
     if nl < 0 and k: return False
     return all(c in _MARKUP or unicodedata.category(c) in _SYMBOL_CATS for c in text[nl + 1:ws[k].a])
 
-# %% ../nbs/04b_grounded.ipynb #7d61c565
 _SYMBOL_CATS = frozenset({'So', 'Sk', 'Mn', 'Me', 'Cf', 'Zs'})   # emoji, keycaps, variation selectors: markup before a heading
 
 def _dash_after(text: str, ws: list[Word], k: int) -> bool:
@@ -254,7 +249,6 @@ def _dash_after(text: str, ws: list[Word], k: int) -> bool:
     while s < end and text[s] in ' \t*_': s += 1
     return s < end and text[s] in '-–—'
 
-# %% ../nbs/04b_grounded.ipynb #83bb426a
 def _day_number(w: str) -> int | None:
     "The day a (folded) word names: 1 to `_MAX_DAY` in ASCII digits, or `one` … `fourteen`; else None."
     if w.isascii() and w.isdigit() and len(w) <= 2: return int(w) or None
@@ -276,7 +270,6 @@ def _range_end(text: str, ws: list[Word], k: int, n: int) -> tuple[int, int]:
         break
     return n, k + 2
 
-# %% ../nbs/04b_grounded.ipynb #7fa20356
 def _label_follows(ws: list[Word], j: int) -> bool:
     "Do the words from j to the next ':' (at most 3) form a field label (`Revised Day 1 Accommodation: …`)?"
     for m in range(j, min(j + 3, len(ws))):
@@ -284,7 +277,6 @@ def _label_follows(ws: list[Word], j: int) -> bool:
         if ws[m].colon: return ' '.join(w.w for w in ws[j:m + 1]) in LABELS
     return False
 
-# %% ../nbs/04b_grounded.ipynb #0837c41a
 def day_marks(text: str, ws: list[Word], anywhere: bool = False) -> list[tuple[int, int, int]]:
     """`[(n, k, last)]`: the words `Day <n>` (word k; a range `Day <n> to Day <last>` / `Days <n>-<last>`) that head a
     day -- at the start of a line (after markup), before a field label (`Revised Day 1 Accommodation: …`), or followed
@@ -303,7 +295,6 @@ def day_marks(text: str, ws: list[Word], anywhere: bool = False) -> list[tuple[i
             skip = after
     return out
 
-# %% ../nbs/04b_grounded.ipynb #f9432759
 def _in_sequence(marks: list) -> list:
     "The marks that continue 1, 2, 3, … (in running text a later mention of a day is no new day)."
     out = []
@@ -311,7 +302,6 @@ def _in_sequence(marks: list) -> list:
         if n == (out[-1][2] + 1 if out else 1): out.append((n, k, last))
     return out
 
-# %% ../nbs/04b_grounded.ipynb #21102874
 def _closing(text: str, ws: list[Word], k: int, e: int) -> int:
     """The first word of a closing section (Budget Summary, Key Highlights, Notes:, …) in the words `[k+2, e)`, else
     e: a heading at the start of a line -- anywhere in an answer written on one line (`… Key Highlights Total Budget:
@@ -344,7 +334,6 @@ class Venue:
     name: str
     city: str
 
-# %% ../nbs/04b_grounded.ipynb #2ed98fed
 def _seq(name: str) -> tuple: return tuple(folded_words(name))
 
 # %% ../nbs/04b_grounded.ipynb #2db0843d
@@ -383,7 +372,6 @@ class GroundingIndex:
         for o, t, dur, dist in zip(d['origin'].tolist(), d['destination'].tolist(), d['duration'].tolist(), d['distance'].tolist()):
             self.roads.setdefault((o, t), (dur, dist))
 
-# %% ../nbs/04b_grounded.ipynb #8ceff969
 _GINDEXES = {}
 
 def grounding_index(db=None) -> GroundingIndex:
@@ -464,7 +452,6 @@ def _written(text: str, ws: list[Word], i: int, j: int) -> str:
     "The text of words `[i, j)` as written (typographic quotes straightened)."
     return text[ws[i].a:ws[j - 1].b].translate(_QUOTES)
 
-# %% ../nbs/04b_grounded.ipynb #e1831eb9
 def clean_piece(piece: str, city_seqs=()) -> str | None:
     """A venue name as written in one piece of a slot's text: the bracketed name, or the text up to the first
     separator (`|`, `(`, ` - `, `, `, `. `, `: ` …) without a leading 'At' / 'In' / 'Visit'; '-' for an explicitly empty slot; None when the piece names
@@ -530,7 +517,6 @@ def plain_value(v: str) -> str:
     "A value without markdown emphasis, links and backticks, typographic quotes straightened, outer spaces stripped."
     return _unlink(v).replace('**', '').replace('__', '').replace('`', '').translate(_QUOTES).strip()
 
-# %% ../nbs/04b_grounded.ipynb #da831454
 def dash_first(v: str) -> bool:
     "Does the value start with a dash marker (`-`, `--`, `— no stay needed`) rather than a name (`-Cafe`)? Empty: yes."
     p = plain_value(v).lstrip(' *_>•')
@@ -539,7 +525,6 @@ def dash_first(v: str) -> bool:
 # %% ../nbs/04b_grounded.ipynb #f1b71456
 def _lead(v: str, n: int = 4) -> list[str]: return folded_words(plain_value(v[:200])[:80])[:n]
 
-# %% ../nbs/04b_grounded.ipynb #ae78294d
 def empty_lead(v: str) -> bool:
     "Is the value empty: a dash marker, no letter, or first words in `_EMPTY_LEAD` (`N/A`, `Not applicable`, `No stay`)?"
     if dash_first(v) or not any(c.isalpha() for c in v[:200]): return True
@@ -649,7 +634,6 @@ def _line_spans(text: str, a: int, b: int):
         yield a, j
         a = j + 1
 
-# %% ../nbs/04b_grounded.ipynb #22b50202
 def labelled_fields(text: str, a: int, b: int, unknown: list | None = None) -> dict[str, list[tuple[int, int]]]:
     """`{field: [(start, end)]}`: where the labelled values of the lines of `text[a:b]` are (`Label: value`, label per
     `label_key`), with the sub-bullets under a label whose value is empty. A field's first label wins, except that
@@ -690,7 +674,6 @@ def _task_cities(task) -> tuple:
     get = task.get if isinstance(task, dict) else (lambda k, d=None: getattr(task, k, d))
     return get('org'), get('dest')
 
-# %% ../nbs/04b_grounded.ipynb #f829282a
 @dataclass
 class _Day:
     number: int
@@ -704,7 +687,6 @@ class _Day:
     checkin: bool = False           # its stay was written as a check-in ('Check into X'): it lasts until a check-out
     checkout: bool = False          # it checks out ('Check out of X')
 
-# %% ../nbs/04b_grounded.ipynb #744a5006
 _MEAL_TABLE = {'breakfast': 'restaurants', 'lunch': 'restaurants', 'dinner': 'restaurants', 'accommodation': 'accommodations'}
 
 _SAME = '\x00same'                  # a slot that says "same as the day before", resolved after all days are read
@@ -720,7 +702,6 @@ class Note(str):
         s.kind = kind
         return s
 
-# %% ../nbs/04b_grounded.ipynb #9b0ebccc
 class Reading:
     """One answer being read: its text, words, the names found in it (`venue_at`, `city_at`), the index, the notes, and
     the alternative readings `alts` (`(kind, day, field, as read, alternative)`, see `note`)."""
@@ -768,7 +749,6 @@ def _pick(r: Reading, m: Match, table: str, order: list, slot: str | None = None
     if note: r.note(f"{es[0].name!r} is named on a day in {day_cities[0]}; the database has it in {es[0].city}", 'elsewhere')
     return Venue(table, es[0].name, day_cities[0])
 
-# %% ../nbs/04b_grounded.ipynb #67484396
 def _venue_text(r: Reading, m: Match, v: Venue) -> str:
     "`Name, City`: the name as written (the database's own spelling where the text writes exactly that)."
     a = r.ws[m.i].a - (len(v.name) - len(v.name.lstrip("'\"([*~ ")))      # names may start with a quote, '*', '~' 
@@ -780,7 +760,6 @@ _LEADS = ('at ', 'in ', 'visit ', 'eat at ', 'dine at ', 'stay at ', 'check in a
 _NOT_NAME = frozenset('and then head go take return depart leave drive fly check explore visit spend enjoy have after '
                       'before for with to from of your their our its this that which where when while as so but or if'.split())
 
-# %% ../nbs/04b_grounded.ipynb #925e6683
 def _item_as_written(r: Reading, s: int, e: int, city: str, day: int, slot: str, prose: bool = False) -> str | None:
     """`Name, City` of a slot item `text[s:e]` that names no database venue: a quoted name or one after *such as*, else
     the text before the city it names (`Local Restaurant, Nashville, Cost: 30`), else the text up to its first
@@ -807,7 +786,6 @@ def _item_as_written(r: Reading, s: int, e: int, city: str, day: int, slot: str,
     r.note(f"day {day}: {slot} {name!r} is not in the database (kept as written)", 'prose-name')
     return f"{name}, {city or '-'}"
 
-# %% ../nbs/04b_grounded.ipynb #5c51fd11
 def _looks_like_name(name: str) -> bool:
     "Does a name found in prose look like a proper name (its first word after 'the' capitalised: `the Trout Museum`, not `the area`)?"
     p = name[4:] if name.lower().startswith('the ') else name
@@ -850,12 +828,10 @@ def _span(ranges: list) -> tuple[int, int]:
     full = [(s, e) for s, e in ranges if e > s] or ranges
     return full[0][0], full[-1][1]
 
-# %% ../nbs/04b_grounded.ipynb #0f8df1a6
 def _abbr(text: str, w) -> bool:
     "Is word `w` a US state's postal code written in capitals (`TX`, `IL`)?"
     return w.b - w.a == 2 and text[w.a:w.b].isupper() and w.w in _POSTAL
 
-# %% ../nbs/04b_grounded.ipynb #d93233ae
 _POSTAL = frozenset('al ak az ar ca co ct de fl ga hi id il in ia ks ky la me md ma mi mn ms mo mt ne nv nh nj nm ny nc '
                     'nd oh ok or pa ri sc sd tn tx ut vt va wa wv wi wy dc'.split())
 
@@ -888,7 +864,6 @@ def city_as_written(r: Reading, c: str, q: int, q_end: int, hi: int) -> tuple[st
         return text[ws[q].a:ws[q_end].b], c, 'near-match', q_end + 1
     return c, None, None, q_end
 
-# %% ../nbs/04b_grounded.ipynb #eb0ac52c
 def read_current_city(r: Reading, s: int, e: int, day: int | None = None) -> tuple[str, list]:
     """`(current_city, route)` of a labelled `Current City:` value `text[s:e]`: `from A to B` (`… to C`) when it names
     several cities, the city when it names one, each city as written (`city_as_written`: `Kansas City, Missouri` kept,
@@ -899,7 +874,6 @@ def read_current_city(r: Reading, s: int, e: int, day: int | None = None) -> tup
     city, route = route_as_written(r, *r.wrange(s, e), day, f"current city {raw[:60]!r}")
     return (city, route) if route else (_cut(raw, _SEPS) or '-', [])
 
-# %% ../nbs/04b_grounded.ipynb #7efaeb28
 def route_as_written(r: Reading, lo: int, hi: int, day: int | None, where: str, limit: int = 99) -> tuple[str, list]:
     """`(current_city, route)` from the cities named in the words `[lo, hi)` (at most `limit`): `from A to B` (`… to C`)
     when they are several, the city when one, each as written (`city_as_written`, each kind a note with the other
@@ -923,6 +897,18 @@ def route_as_written(r: Reading, lo: int, hi: int, day: int | None, where: str, 
                 'near-match': 'a city written with more words than the database has'}[kind]
         r.note(f"{where}: {what} (the benchmark's parser keeps or drops it)", kind, (day, 'current_city', city, other))
     return city, route
+
+_NAME_ENDS = (', ', ' (', ' [', ']', ' | ', '|', ' - ', ' – ', ' — ', '. ', ' / ', '; ', ': ', ' + $', ' @ ', '\n')
+
+_LEAD_WORDS = (('eat', 'at'), ('dine', 'at'), ('stay', 'at'), ('check', 'in', 'at'), ('check', 'into'), ('breakfast', 'at'),
+               ('lunch', 'at'), ('dinner', 'at'), ('brunch', 'at'), ('at',), ('in',), ('visit',), ('explore',), ('see',))
+
+def _states(index) -> frozenset:
+    "Folded word sequences of the states of the database's cities (`Kansas City, Missouri`: the state is part of what is written)."
+    st = getattr(index, '_states', None)
+    if st is None:
+        st = index._states = frozenset(_seq(v) for v in dict(eval_index().city_state).values() if isinstance(v, str))
+    return st
 
 # %% ../nbs/04b_grounded.ipynb #5fc9af87
 _SEPS = (' (', ' [', ' | ', ' - ', ' – ', ' — ', '; ', '. ', ' / ')
@@ -974,27 +960,12 @@ def read_transportation(r: Reading, s: int, e: int, here: str | None, route: lis
                kind, (day, 'transportation', written, other))
     return written, leg, mode
 
-# %% ../nbs/04b_grounded.ipynb #ec89b7aa
 def drop_bracket_states(v: str, states) -> str:
     """`v` without the bracketed states written after its cities (`from Chicago to Albany (New York)` -> `from Chicago to
     Albany`): the benchmark's `City(State)` convention, which its evaluator strips. `states`: folded word sequences of
     state names (`drop_brackets`)."""
     return drop_brackets(v, lambda v, j, inner: tuple(folded_words(inner)) in states)
 
-# %% ../nbs/04b_grounded.ipynb #c32f539e
-_NAME_ENDS = (', ', ' (', ' [', ']', ' | ', '|', ' - ', ' – ', ' — ', '. ', ' / ', '; ', ': ', ' + $', ' @ ', '\n')
-
-_LEAD_WORDS = (('eat', 'at'), ('dine', 'at'), ('stay', 'at'), ('check', 'in', 'at'), ('check', 'into'), ('breakfast', 'at'),
-               ('lunch', 'at'), ('dinner', 'at'), ('brunch', 'at'), ('at',), ('in',), ('visit',), ('explore',), ('see',))
-
-def _states(index) -> frozenset:
-    "Folded word sequences of the states of the database's cities (`Kansas City, Missouri`: the state is part of what is written)."
-    st = getattr(index, '_states', None)
-    if st is None:
-        st = index._states = frozenset(_seq(v) for v in dict(eval_index().city_state).values() if isinstance(v, str))
-    return st
-
-# %% ../nbs/04b_grounded.ipynb #8f221011
 def _first_end(text: str, a: int, e: int) -> int:
     "The first name end (`_NAME_ENDS`) in `text[a:e]`, else e."
     return min((i for i in (text.find(c, a, e) for c in _NAME_ENDS) if i >= 0), default=e)
@@ -1016,7 +987,6 @@ def _best_hit(r: Reading, k: int, hi: int, table: str, order: list, slot: str, t
     if hit and not home(hit): _pick(r, hit[0], table, order, slot, travel)
     return hit
 
-# %% ../nbs/04b_grounded.ipynb #4cceb732
 def _name_span(r: Reading, s: int, e: int, k: int, hi: int, hit) -> tuple[int, int]:
     """`(start, end)` of an item's name as written: from word k (with the symbols a database name starts with, `☆ HUGE
     …`) to the first separator after the database name `hit`; without one, to the first separator, or to the city
@@ -1035,6 +1005,19 @@ def _name_span(r: Reading, s: int, e: int, k: int, hi: int, hit) -> tuple[int, i
     if later and text[ws[later[0][1] - 1].b:ws[later[0][1]].a].strip() == ',' and not any(ch in text[end:ws[later[0][1]].a] for ch in ':$(['):
         end = ws[later[0][1] - 1].b
     return start, end
+
+def _ends_with_city(r: Reading, k: int, nk: int, m) -> bool:
+    "Do the words `[k, nk)` of a written name end with a city's name after ', ' or ' - ' (`Museum, Alamosa`)?"
+    ws = r.ws
+    for n in (3, 2, 1):
+        if nk - n > k and tuple(w.w for w in ws[nk - n:nk]) in r.index.city_seqs:
+            return r.text[ws[nk - n - 1].b:ws[nk - n].a].strip(' *_') in (',', '-', '–', '—')
+    return False
+
+def _noted(r: Reading, day: int, slot: str, value: str, other: str, kind: str, what: str) -> str:
+    "Note that `slot` of `day` reads `value` where the text also supports `other` (kind `kind`); returns `value`."
+    r.note(f"day {day}: {slot} {what}", kind, (day, slot, value, other))
+    return value
 
 # %% ../nbs/04b_grounded.ipynb #1ae5e7f5
 def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str, travel: bool, day: int) -> str | None:
@@ -1114,21 +1097,6 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
                "written with a state after its city (the benchmark's parser keeps or drops it)")
     return value
 
-# %% ../nbs/04b_grounded.ipynb #a813ae87
-def _noted(r: Reading, day: int, slot: str, value: str, other: str, kind: str, what: str) -> str:
-    "Note that `slot` of `day` reads `value` where the text also supports `other` (kind `kind`); returns `value`."
-    r.note(f"day {day}: {slot} {what}", kind, (day, slot, value, other))
-    return value
-
-# %% ../nbs/04b_grounded.ipynb #a11f098f
-def _ends_with_city(r: Reading, k: int, nk: int, m) -> bool:
-    "Do the words `[k, nk)` of a written name end with a city's name after ', ' or ' - ' (`Museum, Alamosa`)?"
-    ws = r.ws
-    for n in (3, 2, 1):
-        if nk - n > k and tuple(w.w for w in ws[nk - n:nk]) in r.index.city_seqs:
-            return r.text[ws[nk - n - 1].b:ws[nk - n].a].strip(' *_') in (',', '-', '–', '—')
-    return False
-
 # %% ../nbs/04b_grounded.ipynb #bd8f1fd0
 def _comma_items(r: Reading, s: int, e: int, named: list) -> list:
     """The attractions of one `;`-piece `text[s:e]` written as a comma list: split at its commas when at least two comma
@@ -1156,7 +1124,6 @@ def _comma_items(r: Reading, s: int, e: int, named: list) -> list:
         elif kind == 'city' and out: out[-1] = (out[-1][0], pe)
     return out
 
-# %% ../nbs/04b_grounded.ipynb #da4b5f2d
 _MEAL_SEPS = (' · ', '·', ' • ', '; ', ' | ', ', ', ' / ')
 
 def _meal_pieces(text: str, s: int, e: int) -> list:
@@ -1260,34 +1227,6 @@ def fill_narrative(r: Reading, day: _Day, cls: list[Clause], order: list, travel
         if c.kind == 'attraction' and not found:
             day.attractions.update(dict.fromkeys(a for a in as_written(c, False) if a != '-'))
 
-# %% ../nbs/04b_grounded.ipynb #b28c94d8
-MAX_GROUNDED_CHARS = 200_000
-"""The longest answer (its `<answer>` part, in characters) the grounded reader reads: a 7-day plan takes a few
-kilobytes (the longest real answer here: about 15 KB), and reading keeps about 50 bytes per character (one object per
-word), so a longer answer -- a looping policy's -- is undelivered with the reason rather than read (memory stays
-under 10 MB; the paper's LLM formatter could not take it either: it is past a 128K-token context)."""
-
-def format_grounded(text: str, task=None, notes: list | None = None, db=None, max_chars: int | None = MAX_GROUNDED_CHARS,
-                    alts: list | None = None) -> list[dict]:
-    """Structured plan (all 8 `PLAN_KEYS` per day, `days` = the number written) of a free-form itinerary `text` (or a
-    response with `<answer>`), read against the sandbox database (`db`, default the packaged one) for the cities of
-    `task` (dict or `Task`: origin, destination; optional) and of the text, by the rules above. Appends its doubts to
-    `notes` (names not in the database, days found in running text, days written several times or as a range, days
-    missing, transportation without a route; at most 40 and a count). Never invents or repairs a value. Linear in
-    `len(text)` (the cyclic garbage collector is paused meanwhile: its full passes over the many small objects of a
-    long answer made the time grow faster than the text). Each note is a `Note` (a string with its `kind`); where the
-    text also supports another reading, `alts` (a list, optional) receives `(kind, day, field, as read, alternative)`
-    (`Reading.note`), from which `format_plan` judges which notes are doubts. Raises `PlanFormatError` when the text
-    names no day, or when its answer is longer than `max_chars` (`MAX_GROUNDED_CHARS`; None: no limit)."""
-    body = extract_answer(text)
-    if max_chars is not None and len(body) > max_chars:
-        raise PlanFormatError(f"the answer has {len(body):,} characters, more than any plan ({max_chars:,}): not read")
-    paused = gc.isenabled()
-    gc.disable()
-    try: return _format_grounded(text, task, [] if notes is None else notes, db, alts)
-    finally:
-        if paused: gc.enable()
-
 # %% ../nbs/04b_grounded.ipynb #7ffda8b6
 def _header_route(r, k: int, day: int | None = None) -> tuple[str, list]:
     """`(current_city, route)` from the cities on the line of a day's header (`### Day 1 – March 17 – St. Louis → San
@@ -1295,7 +1234,6 @@ def _header_route(r, k: int, day: int | None = None) -> tuple[str, list]:
     nl = r.text.find('\n', r.ws[k].a)
     return route_as_written(r, k, r.wrange(r.ws[k].a, len(r.text) if nl < 0 else nl)[1], day, f"day {day} heading", limit=2)
 
-# %% ../nbs/04b_grounded.ipynb #49f542a2
 def _labelled_day(r, day, lab: dict, vs: list, here, org, cands: list, where) -> None:
     """Read a day written with field labels (`Current City:`, `Transportation:`, …) into `day`: its route first (the
     transportation's leg when the city field gives none: the benchmark parser's rule), then each labelled field."""
@@ -1321,7 +1259,6 @@ def _labelled_day(r, day, lab: dict, vs: list, here, org, cands: list, where) ->
     read_labelled_day(r, day, lab, order, travel)
     day.labelled = True
 
-# %% ../nbs/04b_grounded.ipynb #6aee6a27
 def _narrative_day(r, day, lab: dict, vs: list, here, org, cands: list, where, number: int):
     """Read a day written as prose (with whatever labels it has) into `day`: its leg from the clauses (a labelled
     transportation wins), then the venues in reading order. Returns `here`, the city the text is in."""
@@ -1374,7 +1311,6 @@ def _carry_over(days: list, notes=None) -> None:
             notes(f"day {d.number}: no stay written for a night in {d.end} after one at {prev.slots['accommodation'][:40]!r} (not carried)",
                   'empty-night', (d.number, 'accommodation', '-', prev.slots['accommodation']))
 
-# %% ../nbs/04b_grounded.ipynb #9261cf85
 def _plan_rows(days: list) -> list[dict]:
     "The plan of the days read: one TravelPlanner row per day, '-' for what the answer does not give."
     return [{'days': d.number, 'current_city': d.city, 'transportation': d.transportation,
@@ -1382,7 +1318,6 @@ def _plan_rows(days: list) -> list[dict]:
              'lunch': d.slots.get('lunch', '-'), 'dinner': d.slots.get('dinner', '-'),
              'accommodation': d.slots.get('accommodation', '-')} for d in days]
 
-# %% ../nbs/04b_grounded.ipynb #c0b15b52
 _DAY_KEYS = ('day', 'days', 'daynumber', 'day number', 'day_number', 'daynum', 'day no', 'day index')
 
 def _label_words(key: str) -> str:
@@ -1404,7 +1339,6 @@ def _json_days(obj, depth: int = 0):
         if (got := _json_days(v, depth + 1)) is not None: return got
     return None
 
-# %% ../nbs/04b_grounded.ipynb #0d90d7ed
 def _json_value(v) -> str:
     if isinstance(v, list): return '; '.join(_json_value(x) for x in v)
     if isinstance(v, dict):
@@ -1412,7 +1346,6 @@ def _json_value(v) -> str:
         return str(name) if name is not None else ', '.join(f"{_json_value(x)}" for x in v.values())
     return '-' if v is None else str(v)
 
-# %% ../nbs/04b_grounded.ipynb #f54c5144
 def json_as_text(text: str) -> str | None:
     """A plan written as JSON inside prose (`{"itinerary": [{"dayNumber": 1, "city": …, "meals": {"lunch": …}}]}`, in a
     ```json block or bare), rewritten as labelled days (`Day 1:` then `Label: value` per key, nested objects one line
@@ -1456,7 +1389,6 @@ def _unlabelled(cell: str, header: str) -> str:
         return cell[i + 1:].strip()
     return cell
 
-# %% ../nbs/04b_grounded.ipynb #7f100a98
 def tables_as_text(text: str) -> str | None:
     """Markdown tables with one day per row (a header cell `Day` and at least two header cells that are field labels:
     `| Day | Route | Breakfast | … |`) rewritten as labelled days (`Day 1:` then `Header: cell`); other tables and the
@@ -1503,7 +1435,6 @@ def inferred_marks(text: str, ws: list[Word]) -> list:
     got = _in_sequence(out)
     return got if len(got) >= 2 else []
 
-# %% ../nbs/04b_grounded.ipynb #5dedd2a8
 class _CityOrState:
     "Word sequences that are a city, or a city and its state (`alamosa colorado`): no prefix of a venue name."
     def __init__(self, index): self.index = index
@@ -1587,6 +1518,34 @@ def _format_grounded(text, task, notes, db, alts=None):
         notes.append(over := Note(f"… and {r.n_notes - _MAX_NOTES} more notes", 'overflow'))
         over.hidden = frozenset(r.hidden)
     return _plan_rows(days)
+
+# %% ../nbs/04b_grounded.ipynb #b28c94d8
+MAX_GROUNDED_CHARS = 200_000
+"""The longest answer (its `<answer>` part, in characters) the grounded reader reads: a 7-day plan takes a few
+kilobytes (the longest real answer here: about 15 KB), and reading keeps about 50 bytes per character (one object per
+word), so a longer answer -- a looping policy's -- is undelivered with the reason rather than read (memory stays
+under 10 MB; the paper's LLM formatter could not take it either: it is past a 128K-token context)."""
+
+def format_grounded(text: str, task=None, notes: list | None = None, db=None, max_chars: int | None = MAX_GROUNDED_CHARS,
+                    alts: list | None = None) -> list[dict]:
+    """Structured plan (all 8 `PLAN_KEYS` per day, `days` = the number written) of a free-form itinerary `text` (or a
+    response with `<answer>`), read against the sandbox database (`db`, default the packaged one) for the cities of
+    `task` (dict or `Task`: origin, destination; optional) and of the text, by the rules above. Appends its doubts to
+    `notes` (names not in the database, days found in running text, days written several times or as a range, days
+    missing, transportation without a route; at most 40 and a count). Never invents or repairs a value. Linear in
+    `len(text)` (the cyclic garbage collector is paused meanwhile: its full passes over the many small objects of a
+    long answer made the time grow faster than the text). Each note is a `Note` (a string with its `kind`); where the
+    text also supports another reading, `alts` (a list, optional) receives `(kind, day, field, as read, alternative)`
+    (`Reading.note`), from which `format_plan` judges which notes are doubts. Raises `PlanFormatError` when the text
+    names no day, or when its answer is longer than `max_chars` (`MAX_GROUNDED_CHARS`; None: no limit)."""
+    body = extract_answer(text)
+    if max_chars is not None and len(body) > max_chars:
+        raise PlanFormatError(f"the answer has {len(body):,} characters, more than any plan ({max_chars:,}): not read")
+    paused = gc.isenabled()
+    gc.disable()
+    try: return _format_grounded(text, task, [] if notes is None else notes, db, alts)
+    finally:
+        if paused: gc.enable()
 
 # %% ../nbs/04b_grounded.ipynb #054840c9
 def plain_plan(plan: list[dict]) -> list[dict]:
