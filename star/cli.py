@@ -32,7 +32,6 @@ __all__ = ['NOTEBOOKS', 'KIND_OF', 'KERNEL_ARGS', 'CONFIGS', 'RUN_HELP', 'FOLDER
 NOTEBOOKS = {"synthesize": "nbs/synthesize.ipynb", "sft": "nbs/sft.ipynb", "rl": "nbs/rl.ipynb",
              "evaluate": "nbs/evaluate.ipynb"}
 
-# %% ../nbs/14_cli.ipynb #ad780acc
 def notebooks_root(root=None) -> Path:
     """The checkout whose `nbs/` holds the run notebooks: `root` if given and it has them, else `repo_root()` of the
     working directory if it has them, else the checkout `star` was imported from (editable install). Raises
@@ -57,7 +56,6 @@ class Param:
     help: str
     source: str          # the default as written in the notebook
 
-# %% ../nbs/14_cli.ipynb #ad7829d5
 def _literal(text: str):
     try: return ast.literal_eval(text)
     except (ValueError, SyntaxError): return text
@@ -65,7 +63,6 @@ def _literal(text: str):
 # %% ../nbs/14_cli.ipynb #523a3ddd
 _PARAM_CACHE: dict = {}
 
-# %% ../nbs/14_cli.ipynb #523aaef2
 def notebook_parameters(notebook: str, root=None) -> dict[str, Param]:
     """{name: Param} of the run notebook `notebook` ('synthesize' | 'sft' | 'rl' | 'evaluate', or a path), in cell
     order, as papermill infers them (`papermill.inspect_notebook`). Raises ValueError for an unknown name or a
@@ -100,7 +97,6 @@ class Job:
     @property
     def path(self) -> str: return NOTEBOOKS[self.notebook]
 
-# %% ../nbs/14_cli.ipynb #8b66ebf2
 @dataclass
 class Ablation:
     "A parsed `ablations/*.yaml`: experiment, artefact, description and the jobs in file order."
@@ -110,11 +106,9 @@ class Ablation:
     jobs: list
     source: str = ""
 
-# %% ../nbs/14_cli.ipynb #8b666239
 class AblationError(ValueError):
     "An ablation file that cannot be used; the message is one line: `<file>: <problem>` (or `<file> job <i>: …`)."
 
-# %% ../nbs/14_cli.ipynb #8b66fd6d
 def _yaml_problem(path: Path, e) -> str:
     mark = getattr(e, "problem_mark", None)
     where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
@@ -204,7 +198,6 @@ def validate_parameters(notebook: str, params: dict, root=None, paths: bool = Tr
 _WHERE = ("out_dir", "results_dir", "out_path", "api_key_env")   # where a run writes (or finds its key): not what it ran
 KIND_OF = {"synthesize": ("synthesis",), "sft": ("sft",), "rl": ("rl",), "evaluate": ("eval", "qa")}
 
-# %% ../nbs/14_cli.ipynb #e65eaa0d
 def job_settings(job: Job) -> dict:
     "The settings a record must show for `job`: its parameters minus `_WHERE`, with the RL `extra` dict flattened."
     p = {k: v for k, v in job.parameters.items() if k not in _WHERE and k != "extra"}
@@ -251,7 +244,6 @@ def record_status(job: Job, results="results") -> tuple[str, str]:
         elif not same_setting(want, raw[k]): diff.append(f"{k}: {_short(raw[k])} recorded, {_short(want)} asked")
     return ("mismatch", "; ".join(diff)) if diff else ("done", "")
 
-# %% ../nbs/14_cli.ipynb #e65e9d41
 def is_done(job: Job, results="results") -> bool:
     "Whether `record_status(job, results)` is 'done'."
     return record_status(job, results)[0] == "done"
@@ -283,7 +275,6 @@ def plan(jobs: Sequence[Job], results="results") -> list[tuple[Job, str, str]]:
     "(job, status, reason) for each job (`record_status`)."
     return [(j, *record_status(j, results)) for j in jobs]
 
-# %% ../nbs/14_cli.ipynb #f89520be
 def _pm_args(params: dict) -> str:
     """papermill command-line options for `params`, as shown (credentials inside URLs redacted,
     `star.results.redact`): `-p name value` for scalars, `-y` YAML for dicts and lists."""
@@ -294,7 +285,6 @@ def _pm_args(params: dict) -> str:
     if ys: ps.append(f"-y {shlex.quote(yaml.safe_dump(ys, default_flow_style=True).strip())}")
     return " ".join(ps)
 
-# %% ../nbs/14_cli.ipynb #f89500f1
 def format_plan(planned: Sequence[tuple[Job, str, str]]) -> str:
     """The plan as text, one line per job: index, 'done' or 'todo', name, its papermill command; a job whose record
     is unreadable or has other settings gets a second line saying why it runs again."""
@@ -315,7 +305,6 @@ class _Echo(logging.Handler):
         self.stream.write(msg if msg.endswith(("\n", "\r")) else msg + "\n")
         self.stream.flush()
 
-# %% ../nbs/14_cli.ipynb #8a6252e1
 # The kernel logs only what is critical: on Ctrl-C the terminal interrupts the kernel and `star` at once, `star` shuts
 # the kernel down, and the kernel's reply to the interrupted cell then fails on its closed socket -- a ZMQError
 # traceback in its log, after the one line that matters. (Cell output reaches the terminal through papermill, not
@@ -354,7 +343,6 @@ def execute(notebook, output, parameters: dict, root, stream=None) -> Path:
             else: os.environ[k] = v
     return output
 
-# %% ../nbs/14_cli.ipynb #8a62c396
 def default_output(notebook: str, root) -> Path:
     "`root/runs/papermill/<notebook>-<UTC YYYYmmdd-HHMMSS>.ipynb`: where a `star <notebook>` run keeps its executed copy."
     return Path(root) / "runs" / "papermill" / f"{notebook}-{datetime.now(timezone.utc):%Y%m%d-%H%M%S}.ipynb"
@@ -394,7 +382,6 @@ def run_notebook(notebook: str, parameters: dict, output=None, root=None, dry_ru
     out(f"executed notebook: {shown} ({time.time() - t0:.0f} s)")
     return output
 
-# %% ../nbs/14_cli.ipynb #9cb821f7
 def papermill_executor(job: Job, root) -> None:
     """Execute an ablation `job` (see above) into `runs/papermill/<name>.ipynb` (one per rank under `accelerate
     launch`: `<name>.rank<R>.ipynb`), streaming its output. Raises PapermillExecutionError when a cell fails."""
@@ -419,7 +406,6 @@ def _results_folder(results, root=None) -> tuple[Path, Path]:
                             f"run records that count as done are in the repository's results/")
     return root, res
 
-# %% ../nbs/14_cli.ipynb #7831f070
 def ablate(path, selectors: Iterable[str] = (), dry_run: bool = False, results="results",
            executor: Callable[[Job, Path], None] | None = None, root=None, index: int | None = None,
            out=print, with_needs: bool = True) -> list[dict]:
@@ -484,7 +470,6 @@ def collect(files: Iterable | None = None, results="results", root=None):
                     "status": st, "done": st == "done", "reason": why})
     return pd.DataFrame(out, columns=["name", "notebook", "experiments", "status", "done", "reason"])
 
-# %% ../nbs/14_cli.ipynb #91757d9e
 def unreadable(results="results", root=None) -> list[tuple[Path, str]]:
     "(path, reason) for every `*.json` in the results folder that is not a readable run record (`star.results.scan_records`)."
     from star.results import scan_records
@@ -495,7 +480,6 @@ def unreadable(results="results", root=None) -> list[tuple[Path, str]]:
 # %% ../nbs/14_cli.ipynb #7736e879
 _NONE = ("None", "none", "null")
 
-# %% ../nbs/14_cli.ipynb #77360992
 def option_type(p: Param) -> Callable[[str], Any]:
     """The argparse `type` of a parameter: the default's type (bool: true/false/yes/no/1/0; int; float; str), any
     Python literal (else the text) for a `None` default, a Python or JSON literal for dict/list; 'None' -> None always."""
@@ -526,7 +510,6 @@ RUN_HELP = {"synthesize": "synthesize a query pool (nbs/synthesize.ipynb)", "sft
             "rl": "RL: GRPO / DAPO / ARPO on TravelPlanner (nbs/rl.ipynb)",
             "evaluate": "evaluate a checkpoint on TravelPlanner or OOD QA (nbs/evaluate.ipynb)"}
 
-# %% ../nbs/14_cli.ipynb #ced0711f
 def config_class(notebook: str) -> type:
     "The config dataclass of run notebook `notebook` (`CONFIGS`). Raises KeyError for a run without one ('synthesize')."
     import importlib
@@ -553,7 +536,6 @@ def _add_run_command(sub, name: str, root=None):
     r.add_argument("--dry-run", action="store_true", default=False, help="print the papermill command, run nothing")
     return r
 
-# %% ../nbs/14_cli.ipynb #ca0a72fa
 def _add_config_command(sub, name: str):
     """`star rl | sft | evaluate`: the options of `star.rl_config.run_parser` over the run's config dataclass (TRL's
     TrlParser: one per field, only those given are kept), `--config`, `--output`, `--dry-run`."""
@@ -578,7 +560,6 @@ def run_parameters(args) -> dict:
     given = {k: v for k, v in vars(args).items() if k not in ("cmd", "output", "dry_run", "config")}
     return {**(parse_run_args(["--config", args.config], config_class(args.cmd)) if args.config else {}), **given}
 
-# %% ../nbs/14_cli.ipynb #ca0a0352
 def _launch(cmd: str, yaml_path, job: Job, results) -> None:
     argv = [*shlex.split(cmd), "-m", "star.cli", "ablate", str(yaml_path), "--select", f"name={job.name}",
             "--results", str(results), "--no-needs"]
@@ -609,7 +590,6 @@ def build_parser(root=None) -> argparse.ArgumentParser:
     c.add_argument("--missing", action="store_true", help="list only the jobs that are not done")
     return ap
 
-# %% ../nbs/14_cli.ipynb #cfb0ab7b
 def one_line(e: BaseException, limit: int = 2000) -> str:
     """A failure as one line for the terminal: a failed notebook cell as `<exception>: <message>` (papermill's
     `ename`/`evalue`, not its whole traceback), anything else as `<type>: <message>`; newlines become spaces and a
@@ -626,7 +606,6 @@ def one_line(e: BaseException, limit: int = 2000) -> str:
 # checkpoints, none of them is usable, it cannot be written.
 FOLDER_ERRORS = ("RunLockedError", "RunMismatchError", "NoUsableCheckpointError", "RunFolderError")
 
-# %% ../nbs/14_cli.ipynb #31429b37
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `star` command. Returns the exit status: 2 for unusable input (a parameter value the run
     would reject, an ablation file `load_ablation` rejects, a bad `--select` or `--index`, a `--results` folder that
@@ -686,6 +665,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(summary)
     return 0
 
-# %% ../nbs/14_cli.ipynb #3142ed3d
 if __name__ == "__main__" and not hasattr(sys, "ps1") and "ipykernel" not in sys.modules:
     sys.exit(main())

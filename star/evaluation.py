@@ -60,7 +60,6 @@ class EvalSettings:
     seed: int = 0
     batch_size: int | None = None
 
-# %% ../nbs/15_evaluation.ipynb #a0269b57
 def inference_settings(scale: str | None = None, **overrides) -> EvalSettings:
     """`EvalSettings` from `star.models.get_spec(scale).inference` (the paper's defaults when `scale` is None or not
     registered), with `overrides` (None values ignored). Raises TypeError for an unknown setting."""
@@ -87,7 +86,6 @@ def parse_chatml(text: str) -> list[dict]:
     if pos != len(text): raise ValueError(f"not a ChatML transcript at character {pos}: {text[pos:pos + 60]!r}")
     return out
 
-# %% ../nbs/15_evaluation.ipynb #f247b05b
 class ChatPolicy:
     """A `star.agent.Policy` from a message-level `chat(messages) -> str` (one reply per call). `max_workers` > 1
     answers the prompts of one batch concurrently (threads: for network-bound endpoints). `n_calls` counts
@@ -293,7 +291,6 @@ def run_episodes(policy, tokenizer, tasks: Sequence, settings: EvalSettings, san
         if progress: progress(f"episodes {min(i + bs, len(tasks))}/{len(tasks)} ({time.time() - t0:.0f} s)")
     return out
 
-# %% ../nbs/15_evaluation.ipynb #ca3e7540
 def teacher_episodes(tasks: Sequence, tokenizer, settings: EvalSettings, sandbox=None) -> list[Rollout]:
     "`run_episodes` of `teacher_policy` on `tasks`; tasks the teacher cannot solve get an empty 'no_plan' Rollout."
     policy, solved = teacher_policy(tasks, tokenizer, sandbox)
@@ -314,7 +311,6 @@ class Scored:
     prompt: str | None = None
     notes: tuple = ()
 
-# %% ../nbs/15_evaluation.ipynb #1b7705c0
 def day_count_reason(task, plan) -> str | None:
     """Why a delivered `plan` does not have the query's number of days (`task.days`), or None when it has: days are
     the non-empty day dicts; the evaluators read the first `days` entries by position."""
@@ -336,7 +332,6 @@ def episode_format(rollout, formatter: str = "auto", strict_format: bool = False
     fp = format_plan(rollout.answer, rollout.task, formatter=formatter, llm=llm)
     return fp if fp.ok else replace(fp, reason=f"unparseable answer: {fp.reason}")
 
-# %% ../nbs/15_evaluation.ipynb #8e099c85
 def episode_plan(rollout, formatter: str = "auto", strict_format: bool = False, llm=None) -> tuple[list | None, str]:
     """(plan, reason) of one episode (`episode_format`): reason "ok", a day-count mismatch (`day_count_reason`), or
     why no plan was delivered."""
@@ -365,7 +360,6 @@ def check_applies(task, check: str) -> bool:
     key = _HARD_KEY.get(check)
     return key is None or (task.local_constraint or {}).get(key) not in (None, "", [])
 
-# %% ../nbs/15_evaluation.ipynb #adcad53f
 def constraint_breakdown(tasks: Sequence, results: Sequence) -> dict:
     """Per check (`COMMONSENSE_CHECKS` + `HARD_CHECKS`, evaluator names): `{term, kind, applicable, pass, fail,
     not_evaluated, fail_rate}` over `PlanResult`s aligned with `tasks`; fail_rate = (applicable - pass) / applicable
@@ -447,7 +441,6 @@ def submission_rows(tasks: Sequence, plans: Sequence, normalize: bool | None = N
     return [{"idx": (t.idx + 1) if getattr(t, "idx", None) is not None else i + 1, "query": t.query,
              "plan": submission_plan(t, p, normalize)[0]} for i, (t, p) in enumerate(zip(tasks, plans))]
 
-# %% ../nbs/15_evaluation.ipynb #ac9a1f03
 def write_submission(path, tasks: Sequence, plans: Sequence, normalize: bool | None = None) -> Path:
     "Write `submission_rows` as JSONL (UTF-8, one row per line). Returns the path."
     path = Path(path)
@@ -499,7 +492,6 @@ def qa_records(datasets: Sequence[str] | None = None, n: int | None = None, seed
     "`star.qa.load_qa(d, n, seed)` for each dataset (default the seven of Table 2), concatenated in that order."
     return [r for d in (datasets or QA_BENCHMARKS) for r in load_qa(d, n=n, seed=seed)]
 
-# %% ../nbs/15_evaluation.ipynb #729d0581
 def qa_benchmarks(datasets: Sequence[str] | None = None, n: int | None = None, seed: int = 0,
                   source: str = "auto") -> tuple[list[dict], dict]:
     """(records, {dataset: provenance}): `star.qa.load_benchmark(d, n, seed, source)` for each dataset (default the
@@ -535,7 +527,6 @@ def qa_search(retriever: str = "bm25", corpus="wiki", topk: int = 5, index_path=
     if retriever == "bm25": return Search(BM25Retriever(docs), topk)
     return Search(DenseRetriever(docs, model=model, index_path=index_path, device=device), topk)
 
-# %% ../nbs/15_evaluation.ipynb #47cfd422
 def retrieval_info(search) -> dict:
     """What the Search tool retrieves with (the retriever's `describe()`: encoder, index, corpus or server) + `topk`;
     index and corpus files inside the checkout are given relative to it (`star.paths.repo_relative`)."""
@@ -576,12 +567,10 @@ def qa_episodes(policy, tokenizer, records: Sequence[dict], search, settings: Ev
     return run_episodes(policy, tokenizer, tasks, settings, sandbox=QASandbox(search), system=qa_system_prompt(),
                         progress=progress)
 
-# %% ../nbs/15_evaluation.ipynb #a400678b
 def qa_predictions(rollouts: Sequence) -> list[str | None]:
     "The answer of each episode that ended with one (`<answer>` text), else None (a failed trajectory)."
     return [r.answer if r.termination == "answer" else None for r in rollouts]
 
-# %% ../nbs/15_evaluation.ipynb #70c21f79
 def evaluate_qa_episodes(records: Sequence[dict], rollouts: Sequence) -> dict:
     """`{"qa": star.qa.evaluate_qa (per dataset and avg: n, em %, f1 %), "terminations": {dataset:
     termination_breakdown counts}, "tool_calls": {dataset: mean}}`."""
@@ -646,7 +635,6 @@ def _qa_datasets(v) -> tuple:
     if isinstance(v, (list, tuple)) and v and all(isinstance(d, str) and d in QA_FILES for d in v): return tuple(v)
     raise ValueError(f"qa_datasets must be None or a list of {sorted(QA_FILES)}, got {v!r}")
 
-# %% ../nbs/15_evaluation.ipynb #3fc61546
 EVAL_RULES = dict(n=dict(lo=1), temperature=dict(lo=0), top_p=dict(lo=0, hi=1, open_lo=True), max_context=dict(lo=1),
                   tool_budget=dict(lo=0), max_new_tokens_per_turn=dict(lo=1), batch_size=dict(lo=1), seed=dict(lo=0),
                   max_workers=dict(lo=1), nprobe=dict(lo=1), retriever_timeout=dict(lo=0, open_lo=True),
@@ -657,7 +645,6 @@ EVAL_SPECIAL = dict(scale=lambda v: get_spec(v).scale, dtype=lambda v: check_dty
                     api_key_env=lambda v: env_name("api_key_env", v),
                     formatter_api_key_env=lambda v: env_name("formatter_api_key_env", v))
 
-# %% ../nbs/15_evaluation.ipynb #8ca2e72a
 def _check_eval(c) -> None:
     """The checks that span fields: the LLM formatter's endpoint and model (as `eval_formatter`), a retrieval server
     or an index and its retriever, a corpus that is packaged or a file."""

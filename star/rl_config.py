@@ -38,7 +38,6 @@ INIT_CHOICES = ("auto", "base", "sft")
 LOSS_TYPES = ("grpo", "dr_grpo", "dapo", "bnpo", "cispo", "sapo", "luspo", "vespo")   # TRL 1.16 GRPOConfig.loss_type
 TASK_FAMILIES = {"probe": "star.probe:FAMILY"}
 
-# %% ../nbs/08a_rl_config.ipynb #e29deb32
 def load_family(name:str, # a key of `TASK_FAMILIES`, e.g. 'probe'
                ):
     """The registered task family `name` (`TASK_FAMILIES`). Raises KeyError for an unknown name, ImportError if its
@@ -263,7 +262,6 @@ def bad_value(k:str, # the parameter's name
 # %% ../nbs/08a_rl_config.ipynb #147d0217
 _TRUTH = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
 
-# %% ../nbs/08a_rl_config.ipynb #147df959
 def _parse(v, kind: str):
     "`v` (or its text) as a `kind` ('int' | 'float' | 'bool' | 'str'); None where it is not one."
     t = os.fspath(v) if isinstance(v, os.PathLike) else v
@@ -274,7 +272,6 @@ def _parse(v, kind: str):
     if kind == "float": return float(t)
     return int(t) if float(t).is_integer() else None
 
-# %% ../nbs/08a_rl_config.ipynb #147d6169
 def _number(text: str):
     "An int or float from its text; None otherwise."
     for f in (int, float):
@@ -294,7 +291,6 @@ def _want(kind, lo=None, hi=None, open_lo=False, open_hi=False, also=(), choices
             for i, (b, o) in enumerate(((lo, open_lo), (hi, open_hi))) if b is not None]
     return " ".join(["a finite number", " and ".join(ends)]).strip()
 
-# %% ../nbs/08a_rl_config.ipynb #07d7beed
 def coerce(k:str, # the parameter's name, for the error
            v, # its value, or its text
            kind:str="str", # 'int' | 'float' | 'bool' | 'str'
@@ -317,7 +313,6 @@ def coerce(k:str, # the parameter's name, for the error
 # %% ../nbs/08a_rl_config.ipynb #5b2d7e10
 RUN_DTYPES = ("auto", "float32", "bfloat16")   # the precisions a run offers (its help lists them); float16 is not one
 
-# %% ../nbs/08a_rl_config.ipynb #5b2dae85
 def check_dtype(k:str, # the parameter's name
                 v, # a dtype name or alias ('bf16', 'fp32'), or None ('auto')
                ) -> str:
@@ -398,7 +393,6 @@ def check_fields(cfg, # a config dataclass instance (frozen ones too), in its `_
 PAPER_POOLS = {"mixed": "mixed_1k", "easy": "easy_1k", "medium": "medium_1k", "hard": "hard_1k"}
 POOL_SUFFIXES = (".jsonl", ".jsonl.gz", ".json", ".parquet")
 
-# %% ../nbs/08a_rl_config.ipynb #d307f56d
 def pool_source(pool:str, # a task file, 'agent_star:<name>' or 'hf:<owner>/<dataset>/<file>'
                ) -> tuple:
     """Where the RL prompts `pool` come from: `("file", path)` for a local file of TravelPlanner rows (`POOL_SUFFIXES`;
@@ -425,7 +419,6 @@ def pool_source(pool:str, # a task file, 'agent_star:<name>' or 'hf:<owner>/<dat
     if not p.name.endswith(POOL_SUFFIXES): raise ValueError(f"pool {pool!r}: a task file ends in {', '.join(POOL_SUFFIXES)}")
     return ("file", str(p))
 
-# %% ../nbs/08a_rl_config.ipynb #d307367c
 def paper_pool(data:str, # the run's level mix (a key of `PAPER_POOLS`) or a task family
                n_train:int, # the run's RL prompts
               ) -> str | None:
@@ -457,7 +450,6 @@ def _derived(c) -> dict:
     name = c.run_name or default_run_name(c.scale, c.algorithm, c.reward, c.data, c.n_train, c.failure_rate, c.seed)
     return d | dict(run_name=name, out_dir=c.out_dir or f"runs/rl/{name}")
 
-# %% ../nbs/08a_rl_config.ipynb #ab4a104b
 def _check_across(c) -> None:
     "The checks that span fields: clip-higher, the batch and its PPO mini-batches, ARPO's M, the name, the pool, the LLM formatter."
     if c.epsilon_high < c.epsilon: raise bad_value("epsilon_high (clip-higher: >= epsilon)", f"a finite number >= {c.epsilon:g}", c.epsilon_high)
@@ -475,7 +467,6 @@ def _check_across(c) -> None:
 # %% ../nbs/08a_rl_config.ipynb #055efa1e
 _PARAMS = {f.name for f in dataclasses.fields(RLRunConfig)}
 
-# %% ../nbs/08a_rl_config.ipynb #055ec909
 def resolve_config(**params) -> RLRunConfig:
     """The `RLRunConfig` of a run from its parameters (`None`: the default): `scale_defaults(scale)`, then the task
     family's `run_defaults(scale)` when `data` names one, then `params`; `epochs` given wins over a default `max_steps`.
@@ -512,7 +503,6 @@ class BatchSplit:
     accumulation: int           # micro-batches per optimiser step = per PPO mini-batch (TRL gradient_accumulation_steps)
     mini_batches: int           # PPO mini-batches per rollout batch = optimiser steps per pass over it
 
-# %% ../nbs/08a_rl_config.ipynb #72eb1722
 def batch_split(cfg, # anything with batch_size, group_size, per_device_batch (and ppo_mini_batch_size)
                 processes:int=1, # training processes (ranks)
                ) -> BatchSplit:
@@ -683,7 +673,6 @@ def run_params(namespace:dict, # a run notebook's `globals()` after its paramete
 _ARG_TYPES = {"int": int, "float": float, "bool": bool, "str": str, "tuple": str}   # trip_days as '3,5'
 _NULL = ("None", "none", "null")
 
-# %% ../nbs/08a_rl_config.ipynb #e22b9512
 def _text_arg(kind:str, # 'int' | 'float' | 'str' | 'tuple' (read as text)
               nullable:bool, # 'None' / 'null' reads as None
              ):
@@ -694,7 +683,6 @@ def _text_arg(kind:str, # 'int' | 'float' | 'str' | 'tuple' (read as text)
     read.__name__ = kind
     return read
 
-# %% ../nbs/08a_rl_config.ipynb #7c1ab5d6
 def _dict_arg(text) -> dict:
     "A dict from its JSON or Python-literal text (`--extra '{\"lora\": true}'`); ValueError otherwise."
     import ast

@@ -34,8 +34,6 @@ __all__ = ['SFT_SEED', 'TABLE8_MIX', 'IM_END', 'CPU_SCALES', 'LORA_DEFAULTS', 'O
 SFT_SEED = 2603  # synthesis seed of the SFT query pool; RL pools use other seeds (and `exclude` keeps them disjoint)
 TABLE8_MIX = (627, 373, 198)  # easy:medium:hard of the paper's 1,198 kept trajectories (App. C.2, Table 8)
 
-
-# %% ../nbs/09_sft.ipynb #f2bf70dc
 def sft_tasks(n: int, seed: int = SFT_SEED, ratio=TABLE8_MIX, exclude=()) -> list:
     """`n` synthetic queries for the teacher (paper Sec. 4.1 / App. C.2: the SFT queries come from the synthetic
     pool and never overlap the RL prompts). Levels in proportion `ratio` (default: Table 8's kept shares 52:31:17,
@@ -55,7 +53,6 @@ def sft_tasks(n: int, seed: int = SFT_SEED, ratio=TABLE8_MIX, exclude=()) -> lis
         seen |= {_element_key(t) for t in got} | {t.query.lower() for t in got}
         out += got
     return out
-
 
 # %% ../nbs/09_sft.ipynb #54b5ae8f
 def build_sft_dataset(tasks=None, n: int = 64, seed: int = SFT_SEED, path=None, exclude=(), out=None,
@@ -103,7 +100,6 @@ def build_sft_dataset(tasks=None, n: int = 64, seed: int = SFT_SEED, path=None, 
     if not rows: raise ValueError("no trajectory passed the SFT filter")
     return Dataset.from_list(rows)
 
-# %% ../nbs/09_sft.ipynb #7ad3d7d0
 def dataset_trajectories(ds) -> list:
     "Rows of `build_sft_dataset` back as `star.agent.Trajectory` objects (for `star.teacher.table8_stats`)."
     return [Trajectory(r["messages"], r["termination"] or None, {"task_id": r["task_id"], "level": r["level"]})
@@ -112,8 +108,6 @@ def dataset_trajectories(ds) -> list:
 # %% ../nbs/09_sft.ipynb #4a2e3614
 IM_END = "<|im_end|>"
 
-
-# %% ../nbs/09_sft.ipynb #c14f9607
 def assistant_spans(messages: list, tokenizer) -> tuple[str, list]:
     """The chat rendered by the tokenizer's chat template (no generation prompt) and the character spans
     `[start, end)` of every assistant turn's trained text: the message content plus its closing `<|im_end|>`,
@@ -133,8 +127,6 @@ def assistant_spans(messages: list, tokenizer) -> tuple[str, list]:
         spans.append((start, end))
     return text, spans
 
-
-# %% ../nbs/09_sft.ipynb #4862ba16
 def tokenize_sft(messages: list, tokenizer) -> dict:
     """`{'input_ids': [...], 'assistant_masks': [...]}` for one chat (TRL's pre-tokenised format: SFTTrainer turns
     mask 0 into label -100). Token ids are `tokenizer(chat_text)` (= `apply_chat_template(messages)`); the mask is
@@ -152,7 +144,6 @@ def tokenize_sft(messages: list, tokenizer) -> dict:
             raise ValueError(f"token at chars {s}-{e} straddles the end of an assistant turn")
         mask.append(int(inside))
     return {"input_ids": list(enc["input_ids"]), "assistant_masks": mask}
-
 
 # %% ../nbs/09_sft.ipynb #5763ba57
 def tokenize_dataset(ds, tokenizer):
@@ -175,14 +166,10 @@ LORA_DEFAULTS = dict(r=16, lora_alpha=32, lora_dropout=0.0, bias="none", task_ty
 # scales' 6,400-token cutoff (the short end of the teacher's 5K-16K-token range: 3-day trips, 5-6 tool calls).
 OFFLINE_SFT_DATA = dict(n=48, ratio=(1, 0, 0), max_tokens=6400)
 
-
-# %% ../nbs/09_sft.ipynb #22fcde00
 def _n_devices() -> int:
     import torch
     return int(os.environ.get("WORLD_SIZE") or max(torch.cuda.device_count(), 1))
 
-
-# %% ../nbs/09_sft.ipynb #6484ef2e
 def sft_dtype(scale: str, dtype="auto", cpu: bool | None = None) -> DtypeChoice:
     """The SFT compute precision of `scale` and why (`.dtype`: 'float32' | 'bfloat16' | 'float16'): `dtype` as asked,
     or for "auto" float32 on 'tiny' (a test model) and otherwise `star.models.dtype_choice` of the device SFT trains
@@ -194,14 +181,10 @@ def sft_dtype(scale: str, dtype="auto", cpu: bool | None = None) -> DtypeChoice:
         return replace(choice, dtype="float32", reason="the tiny test model trains in float32")
     return choice
 
-
-# %% ../nbs/09_sft.ipynb #00cd63e7
 def uses_lora(scale: str) -> bool:
     "Whether `train_sft` fine-tunes `scale` with LoRA: the offline CPU LMs ('0.5B', '1.5B-offline'); full FT otherwise."
     return get_spec(scale).offline is not None
 
-
-# %% ../nbs/09_sft.ipynb #77cdd341
 def sft_base_dtype(scale: str, dtype="auto", cpu: bool | None = None) -> str:
     """The dtype `train_sft` loads `scale`'s weights in: under LoRA the base is frozen, so where the compute dtype is
     bf16 (`sft_dtype`: a CPU with native bf16) the base weights are bf16 too -- autocast then casts no weight, and the
@@ -209,7 +192,6 @@ def sft_base_dtype(scale: str, dtype="auto", cpu: bool | None = None) -> str:
     `autocast_adapter_dtype`) and the saved model is merged into the float32 base. Full fine-tuning trains float32
     master weights ('float32')."""
     return "bfloat16" if uses_lora(scale) and sft_dtype(scale, dtype, cpu).dtype == "bfloat16" else "float32"
-
 
 # %% ../nbs/09_sft.ipynb #aadfd600
 def sft_checkpointing(scale: str, data, base_dtype: str = "float32", lora_r: int = 0,
@@ -270,22 +252,17 @@ def sft_config(scale: str = "tiny", out_dir="runs/sft", dtype="auto", **override
 # %% ../nbs/09_sft.ipynb #bff1f824
 PROTOCOL_TOKENS = ("<tool_call>", "</tool_call>")  # Qwen2.5 added tokens the ReAct protocol emits (ids 151657/151658)
 
-
-# %% ../nbs/09_sft.ipynb #979944c8
 def lora_config(scale: str, **overrides):
     "peft `LoraConfig` (`LORA_DEFAULTS` + `overrides`) for a scale `uses_lora`, else None (full fine-tuning)."
     if not uses_lora(scale): return None
     from peft import LoraConfig
     return LoraConfig(**(LORA_DEFAULTS | overrides))
 
-
-# %% ../nbs/09_sft.ipynb #48b87581
 def protocol_token_ids(tokenizer) -> list[int]:
     "Ids of `PROTOCOL_TOKENS` in `tokenizer` ([151657, 151658] for Qwen2.5). Raises KeyError if one is missing."
     ids = [tokenizer.convert_tokens_to_ids(t) for t in PROTOCOL_TOKENS]
     if any(i is None or i == tokenizer.unk_token_id for i in ids): raise KeyError(f"tokenizer lacks {PROTOCOL_TOKENS}")
     return ids
-
 
 # %% ../nbs/09_sft.ipynb #6767e1ea
 def train_embedding_rows(model, token_ids):
@@ -377,8 +354,6 @@ def _output_side(self:ProtocolRows, *args, fused_lm_head=False, labels=None, **k
     out.loss = -out.log_probs.sum() / (out.label_mask.sum().clamp(min=1) if n is None else n)
     return out
 
-
-# %% ../nbs/09_sft.ipynb #2dd358aa
 @patch
 def _surrogate(self:ProtocolRows, out, labels):
     import torch
@@ -393,8 +368,6 @@ def _surrogate(self:ProtocolRows, out, labels):
     delta = self.param - self.param.detach()
     return (coef * (h @ delta.t())).sum(-1)                         # value 0; d/d param = the rows' gradient
 
-
-# %% ../nbs/09_sft.ipynb #eea43b61
 @patch
 def remove(self:ProtocolRows):
     "Write the rows into the embedding a last time, remove the hooks, the forward wrapper and the parameter."
@@ -406,13 +379,10 @@ def remove(self:ProtocolRows):
         self.owner = None
     self._hidden = None
 
-
 # %% ../nbs/09_sft.ipynb #108f7bd7
 def _peak_rss_gib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # Linux: KiB
 
-
-# %% ../nbs/09_sft.ipynb #e33f5684
 def last_checkpoint(out_dir):
     """The newest *complete* `checkpoint-*` folder under `out_dir` (`star.checkpoints.find_resume_checkpoint`, reading
     only: nothing is moved), or None. Raises `NoUsableCheckpointError` when checkpoints were completed there and none
@@ -420,7 +390,6 @@ def last_checkpoint(out_dir):
     from star.checkpoints import find_resume_checkpoint
     point = find_resume_checkpoint(out_dir, move=False)
     return str(point.checkpoint) if point.checkpoint else None
-
 
 # %% ../nbs/09_sft.ipynb #dca1407f
 def _save_rows(pr: ProtocolRows):
@@ -483,8 +452,6 @@ _SFT_IDENTITY = ("learning_rate", "lr_scheduler_type", "warmup_steps", "weight_d
                  "adam_beta2", "adam_epsilon", "max_grad_norm", "per_device_train_batch_size",
                  "gradient_accumulation_steps", "max_length", "seed", "data_seed", "gradient_checkpointing")
 
-
-# %% ../nbs/09_sft.ipynb #baefe76d
 def _run_identity(scale, cfg, data, lora, row_steps, row_lr, row_max_length, base_dtype="float32") -> dict:
     """What determines an SFT run's weights (`star.checkpoints.check_same_run`): the data's SHA-256, the compute
     precision (`dtype`: the autocast of `cfg`) and the base weights' dtype (`base_dtype`: bf16 under LoRA where bf16
@@ -505,8 +472,6 @@ def _run_identity(scale, cfg, data, lora, row_steps, row_lr, row_max_length, bas
                                                                          + (("peft",) if uses_lora(scale) else ())),
             **{k: getattr(cfg, k) for k in _SFT_IDENTITY}}
 
-
-# %% ../nbs/09_sft.ipynb #492befd8
 def _check_resume(out_dir, point, cfg, identity: dict) -> None:
     """Before the model loads: the checkpoint `point` is resumed only by the same run (`check_same_run`, which also
     records `identity` for a fresh start) and only if it is not past `cfg.max_steps` (RunMismatchError otherwise)."""
@@ -517,7 +482,6 @@ def _check_resume(out_dir, point, cfg, identity: dict) -> None:
         raise RunMismatchError(f"{out_dir}: its newest checkpoint ({Path(point.checkpoint).name}) is past max_steps="
                                f"{cfg.max_steps}: resuming would train nothing and publish a longer run's weights. Use "
                                f"another output folder (run name), or delete this one to start over.")
-
 
 # %% ../nbs/09_sft.ipynb #d055b22d
 def _sft_rows(dataset, tok, max_length: int):
@@ -654,16 +618,12 @@ def announce(text: str) -> None:
             print(("\r\x1b[2K" if term.isatty() else "\n") + text, file=term, flush=True)
         except (OSError, ValueError): pass
 
-
-# %% ../nbs/09_sft.ipynb #82af3acb
 def hms(seconds: float) -> str:
     "`seconds` as `H:MM:SS` (`M:SS` under an hour): the elapsed / ETA fields of the progress lines."
     s = max(0, int(round(seconds)))
     h, m = divmod(s // 60, 60)
     return f"{h}:{m:02d}:{s % 60:02d}" if h else f"{m}:{s % 60:02d}"
 
-
-# %% ../nbs/09_sft.ipynb #bcbc45ba
 def progress_line(desc: str, step: int, total: int, seconds: float, steps_timed: int, values: dict | None = None) -> str:
     """One progress line: `desc: step/total (pct) | s/step | elapsed | ETA | key value ...`. `seconds`: wall time of
     the `steps_timed` steps this process ran (a resumed run times only its own); the ETA is their mean times the
@@ -674,7 +634,6 @@ def progress_line(desc: str, step: int, total: int, seconds: float, steps_timed:
              f"{per:.1f} s/step" if per is not None else "- s/step", f"elapsed {hms(seconds)}", f"ETA {eta}"]
     parts += [f"{k} {v:.4g}" for k, v in (values or {}).items()]
     return " | ".join(parts)
-
 
 # %% ../nbs/09_sft.ipynb #6a105f80
 def step_progress(desc: str, keys: Sequence[str] = ("loss",), lines: bool | None = None):
@@ -725,8 +684,6 @@ def step_progress(desc: str, keys: Sequence[str] = ("loss",), lines: bool | None
                 self.bar = None
     return StepProgress()
 
-
-# %% ../nbs/09_sft.ipynb #de5922de
 def use_step_progress(trainer, desc: str, keys: Sequence[str] = ("loss",), lines: bool | None = None):
     "Replace `trainer`'s default progress / log-printing callbacks by `step_progress(desc, keys, lines)`. Returns the trainer."
     from transformers.trainer_callback import PrinterCallback, ProgressCallback
@@ -735,7 +692,6 @@ def use_step_progress(trainer, desc: str, keys: Sequence[str] = ("loss",), lines
     trainer.add_callback(step_progress(desc, keys, lines))
     return trainer
 
-
 # %% ../nbs/09_sft.ipynb #0985b87b
 def _run_part(v) -> str:
     "The run name: text such that `sft_<run>` is a record name (`RUN_NAME`); ValueError otherwise."
@@ -743,7 +699,6 @@ def _run_part(v) -> str:
         raise bad_value("run", f"a record name part ({RUN_NAME.pattern})", v)
     return str(v)
 
-# %% ../nbs/09_sft.ipynb #f2c993ce
 def _mix(v) -> str:
     "'1:0:0' | [1, 0, 0] -> '1:0:0': three non-negative counts, not all 0; ValueError otherwise."
     want = "easy:medium:hard counts such as '1:0:0'"
@@ -753,7 +708,6 @@ def _mix(v) -> str:
         return ":".join(map(str, mix))
     raise bad_value("mix", want, v)
 
-# %% ../nbs/09_sft.ipynb #308187ed
 SFT_RULES = dict(n_train=dict(lo=1), seed=dict(lo=0), max_steps=dict(lo=1, also=(-1,)), batch_size=dict(lo=1),
                  max_length=dict(lo=1), epochs=dict(lo=0, open_lo=True), lr=dict(lo=0, open_lo=True),
                  report_to=dict(choices=REPORT_TO))
