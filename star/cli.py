@@ -299,7 +299,9 @@ def format_plan(planned: Sequence[tuple[Job, str, str]]) -> str:
 # %% ../nbs/14_cli.ipynb #8a625fd3
 class _Echo(logging.Handler):
     "papermill's log records (cell outputs with `log_output`) written as plain text to a stream."
-    def __init__(self, stream): super().__init__(logging.INFO); self.stream = stream
+    def __init__(self, stream):
+        super().__init__(logging.INFO)
+        self.stream = stream
     def emit(self, record):
         msg = record.getMessage()
         self.stream.write(msg if msg.endswith(("\n", "\r")) else msg + "\n")
