@@ -30,7 +30,7 @@ from .qa import (CLOSED_CORPORA, E5_MODEL, QA_BENCHMARKS, QA_FILES, QA_SOURCES, 
                      open_corpus, qa_system_prompt, retrieve_url)
 from .paths import repo_relative
 from .results import best_checkpoint, job_name, new_record, read_jsonl
-from .rl_config import check_dtype, check_fields, env_name
+from .rl_config import SPECIAL, check_fields, env_name
 from .sandbox import Sandbox
 from .tasks import load_jsonl_tasks, load_tasks
 from .teacher import solve
@@ -641,7 +641,7 @@ EVAL_RULES = dict(n=dict(lo=1), temperature=dict(lo=0), top_p=dict(lo=0, hi=1, o
                   protocol=dict(choices=PROTOCOLS), formatter=dict(choices=FORMATTERS),
                   formatter_prompt=dict(choices=tuple(FORMAT_PROMPTS)), qa_source=dict(choices=QA_SOURCES),
                   retriever=dict(choices=QA_RETRIEVERS))
-EVAL_SPECIAL = dict(scale=lambda v: get_spec(v).scale, dtype=lambda v: check_dtype("dtype", v), qa_datasets=_qa_datasets,
+EVAL_SPECIAL = dict(scale=SPECIAL["scale"], dtype=SPECIAL["dtype"], qa_datasets=_qa_datasets,   # scale, dtype: as RL reads them
                     api_key_env=lambda v: env_name("api_key_env", v),
                     formatter_api_key_env=lambda v: env_name("formatter_api_key_env", v))
 

@@ -20,7 +20,7 @@ from .memory import arch_of, needs_checkpointing
 from .models import (DtypeChoice, cpu_compact_logprobs, dtype_choice, get_spec, is_main_rank, load_model, load_tokenizer, normalize_dtype,
                           on_cuda, train_device)
 from .results import RUN_NAME
-from .rl_config import REPORT_TO, bad_value, check_dtype, check_fields, config_defaults
+from .rl_config import REPORT_TO, SPECIAL, bad_value, check_fields, config_defaults
 
 # %% auto #0
 __all__ = ['SFT_SEED', 'TABLE8_MIX', 'IM_END', 'CPU_SCALES', 'LORA_DEFAULTS', 'OFFLINE_SFT_DATA', 'PROTOCOL_TOKENS', 'SFT_RULES',
@@ -702,16 +702,16 @@ def _run_part(v) -> str:
 def _mix(v) -> str:
     "'1:0:0' | [1, 0, 0] -> '1:0:0': three non-negative counts, not all 0; ValueError otherwise."
     want = "easy:medium:hard counts such as '1:0:0'"
-    try: mix = [int(x) for x in (v.split(":") if isinstance(v, str) else v) if float(x) == int(x) >= 0]
-    except (TypeError, ValueError): raise bad_value("mix", want, v) from None
-    if isinstance(v, (str, list, tuple)) and len(mix) == len(v.split(":") if isinstance(v, str) else v) == 3 and sum(mix):
-        return ":".join(map(str, mix))
-    raise bad_value("mix", want, v)
+    parts = v.split(":") if isinstance(v, str) else v
+    try: ok = isinstance(v, (str, list, tuple)) and len(parts) == 3 and all(float(x) == int(x) >= 0 for x in parts)
+    except (TypeError, ValueError): ok = False
+    if not ok or not sum(int(x) for x in parts): raise bad_value("mix", want, v)
+    return ":".join(str(int(x)) for x in parts)
 
 SFT_RULES = dict(n_train=dict(lo=1), seed=dict(lo=0), max_steps=dict(lo=1, also=(-1,)), batch_size=dict(lo=1),
                  max_length=dict(lo=1), epochs=dict(lo=0, open_lo=True), lr=dict(lo=0, open_lo=True),
                  report_to=dict(choices=REPORT_TO))
-SFT_SPECIAL = dict(scale=lambda v: get_spec(v).scale, run=_run_part, mix=_mix, dtype=lambda v: check_dtype("dtype", v))
+SFT_SPECIAL = dict(scale=SPECIAL["scale"], run=_run_part, mix=_mix, dtype=SPECIAL["dtype"])   # scale, dtype: read as RL reads them
 
 # %% ../nbs/09_sft.ipynb #ca7a27b9
 @dataclass(frozen=True)
