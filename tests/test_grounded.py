@@ -543,7 +543,7 @@ def test_a_listing_named_like_a_room_type_does_not_hide_the_listing_written():
 
 
 def test_a_partial_name_is_looked_for_in_the_city_the_item_writes():
-    """Issue 34 (issue 36's session): on a travel day from Wilmington to Asheville, an item that writes room-type words,
+    """Issue 34 (reader 08545dc): on a travel day from Wilmington to Asheville, an item that writes room-type words,
     a listing's name cut short and the city Asheville names Asheville's listing, not a Wilmington listing whose name
     starts with the same room-type words (`Private room. 1 bed, 2 guests, 3333 Broadway`); kept as written, a doubt."""
     task = next(t for t in VAL if t.idx == 50)

@@ -75,7 +75,7 @@ def test_issue34_split_and_record():
     # scored once per reader: fe2c8f9's per check 94.96 %, 6 violations read as passes; issue 35's (the longest complete
     # name of an item is the one it names) per check 94.97 % (bar 95 %), the dataset metrics within 5.0 points (bar 3:
     # hard micro 26.8 vs 31.8, stricter than the parser), 5 violations read as passes (bar: none) -- the bars it misses
-    # issue 36's session (a partial name in the city the item writes; a mode alone kept): the same held-out numbers
+    # the 2026-11-26 re-reading (reader 08545dc: a partial name in the city the item writes; a mode alone kept): the same held-out numbers
     assert held['checks'] >= 0.949 and all(abs(a - b) <= 5.0 for a, b in held['metrics'].values())
     assert len(held['violations_read_as_passes']['success']) <= 5
     old = rec['results']['issue19-public/heldout']
