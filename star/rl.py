@@ -129,12 +129,15 @@ def rl_tasks(cfg:RLRunConfig, # the run (an `RLRunConfig`)
     return make_mix(pool, cfg.n_train, cfg.mix, seed=cfg.seed, exclude=exclude)
 
 # %% ../nbs/10_rl.ipynb #fe77a53d
-def validation_tasks(n:int, # how many (>= 180: the whole split)
+def validation_tasks(n:int, # how many (>= the split's trips of `days`: all of them)
                      seed:int=0, # the sample's seed
+                     days:Sequence[int]=(3, 5, 7), # trip lengths kept (a run's `trip_days`: 60 of the 180 queries per length)
                     ) -> list:
-    """`n` tasks of the 180-query TravelPlanner validation split (all 180 for n >= 180; else a seeded sample that keeps
-    the split's order), the paper's model-selection set (App. C.2)."""
-    val = load_tasks("validation")
+    """`n` tasks of the 180-query TravelPlanner validation split (App. C.2, the paper's model-selection set), keeping
+    trips of `days` days: all of them for `n` >= their number, else a seeded sample that keeps the split's order. A run
+    validates on the trip lengths it trains on (`TravelPlannerFamily.trip_days`): all three at the paper's scales, the
+    60 3-day queries at CPU scales, whose context cannot hold a longer trip."""
+    val = [t for t in load_tasks("validation") if t.days in set(days)]
     if n >= len(val): return val
     keep = set(random.Random(f"val-{seed}").sample(range(len(val)), n))
     return [t for i, t in enumerate(val) if i in keep]
@@ -324,7 +327,7 @@ def arpo_schedule(groups:Sequence[Sequence], # each prompt's played global rollo
 @dataclass
 class TravelPlannerFamily:
     """The paper's task family (the default): synthetic TravelPlanner prompts in the run's level mix (`rl_tasks`),
-    the official validation split (`validation_tasks`), verdicts of `score_rollout` under `protocol` with plans read by
+    the official validation split's trips of `trip_days` days (`validation_tasks`), verdicts of `score_rollout` under `protocol` with plans read by
     `formatter` (`llm`: the LLM formatter when formatter == 'llm'), the rewards of `star.rewards.reward` (Sum / Macro
     / Success / Curriculum at the curriculum epoch), `star.evaluator.dataset_metrics`, and the oracle-teacher SFT set
     `star.sft.OFFLINE_SFT_DATA` (or its first `sft_n`) for `init='sft'` on offline scales."""
@@ -333,10 +336,11 @@ class TravelPlannerFamily:
     llm: Any = None
     name: str = "travelplanner"
     system: str | None = None
+    trip_days: tuple = (3, 5, 7)
 
     def run_defaults(self, scale: str) -> dict: return {}
     def train_tasks(self, cfg, exclude=()) -> list: return rl_tasks(cfg, exclude)
-    def val_tasks(self, n: int, seed: int) -> list: return validation_tasks(n, seed)
+    def val_tasks(self, n: int, seed: int) -> list: return validation_tasks(n, seed, self.trip_days)
     def score(self, rollout): return score_rollout(rollout, self.protocol, self.formatter, self.llm)
     def reward(self, verdict, name: str, epoch: int) -> float:
         return reward(verdict, name, epoch=epoch if str(name).lower() in SCHEDULES else None)
@@ -362,7 +366,7 @@ def task_family(cfg:RLRunConfig, # the run (an `RLRunConfig`)
                ):
     "The `TaskFamily` of a run: `load_family(cfg.data)` for a registered family, else `TravelPlannerFamily`."
     if cfg.data in TASK_FAMILIES: return load_family(cfg.data)
-    return TravelPlannerFamily(cfg.protocol, cfg.formatter, formatter_llm(cfg))
+    return TravelPlannerFamily(cfg.protocol, cfg.formatter, formatter_llm(cfg), trip_days=cfg.trip_days)
 
 # %% ../nbs/10_rl.ipynb #be826b3c
 @contextmanager
@@ -728,8 +732,8 @@ def evaluate_policy(policy, # a `star.agent` policy
 def _validation_callback_cls():
     from transformers import TrainerCallback
     class ValidationCallback(TrainerCallback):
-        """Validates the policy on `val_tasks` at the start (step 0, or the resumed step if it has no record yet) and
-        after each save, on every process (each plays its share, `evaluate_policy(trainer=…)`); the main process
+        """Validates the policy on `val_tasks` at the start (step 0, or the resumed step if it is one of
+        `cfg.val_points` with no record yet) and after each save at a step of `cfg.val_points` (every `val_steps`), on every process (each plays its share, `evaluate_policy(trainer=…)`); the main process
         appends {step, checkpoint, metrics} to `<out_dir>/validation.jsonl`. With vLLM the engine first gets the
         current weights (TRL reloads them only when it generates, so the engine would still hold the previous
         step's). The best checkpoint so far becomes `state.best_model_checkpoint`, which transformers' rotation
@@ -772,13 +776,20 @@ def _validation_callback_cls():
                     append_jsonl(self.path, {"step": step, "checkpoint": ckpt, "metrics": m})
                 self.trainer.accelerator.wait_for_everyone()
             self._mark_best(state)
+        def due(self, step: int) -> bool:
+            "Whether TRL's optimiser step `step` ends a rollout step to validate: 0, every `val_steps`, the last (`cfg.val_points`)."
+            c, k = self.cfg, self.cfg.updates_per_step
+            s = step // k
+            return step % k == 0 and (s == 0 or s >= c.total_steps or s % (c.val_steps or c.save_steps) == 0)
         def on_train_begin(self, args, state, control, **kw):
             ckpt = str(Path(args.output_dir) / f"checkpoint-{state.global_step}") if state.global_step else None
-            self._eval(state, ckpt)
+            if self.due(state.global_step): self._eval(state, ckpt)
+            else: self._mark_best(state)
         def on_step_end(self, args, state, control, **kw):
             if state.max_steps and state.global_step >= state.max_steps: control.should_save = True
         def on_save(self, args, state, control, **kw):
-            self._eval(state, str(Path(args.output_dir) / f"checkpoint-{state.global_step}"))
+            if self.due(state.global_step): self._eval(state, str(Path(args.output_dir) / f"checkpoint-{state.global_step}"))
+            else: self._mark_best(state)
     return ValidationCallback
 
 # %% ../nbs/10_rl.ipynb #cfbaa0a8

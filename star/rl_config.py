@@ -114,6 +114,7 @@ class _RolloutFields(_ModelFields):
     val_top_p: float = 0.95          # validation nucleus sampling
     val_max_context: int = 32 * K    # tokens of a validation episode
     val_tool_budget: int = 60        # tool calls of a validation episode
+    val_steps: int | None = None     # steps between validation passes, a multiple of save_steps (verl's trainer.test_freq; None: every checkpoint)
     arpo_initial: int | None = None  # M: global rollouts per prompt (None: G // 2)
     arpo_branch: int = 2             # Z: a branch point yields Z - 1 partial rollouts
     arpo_entropy_weight: float = 0.2  # weight of the entropy rise in the branching probability
@@ -161,6 +162,11 @@ class RLRunConfig(_RolloutFields):
     def updates_per_step(self) -> int: return self.n_mini_batches * self.ppo_epochs
     @property
     def optimizer_steps(self) -> int: return self.total_steps * self.updates_per_step
+    @property
+    def val_points(self) -> list[int]:
+        "Steps validated when n_val > 0: 0, every `val_steps` (None: every `save_steps`) and the last (always saved)."
+        every = self.val_steps or self.save_steps
+        return [0] + [s for s in range(1, self.total_steps + 1) if s % every == 0 or s == self.total_steps]
     @property
     def results_path(self) -> Path: return Path(self.results_dir or self.out_dir) / f"{self.run_name}.json"
     def to_dict(self) -> dict: return asdict(self)
@@ -325,7 +331,7 @@ def check_dtype(k:str, # the parameter's name
 
 # %% ../nbs/08a_rl_config.ipynb #83c6750e
 _AT_LEAST = {0: "n_val seed", 2: "group_size arpo_branch",
-             1: "n_train batch_size epochs max_context tool_budget max_new_tokens_per_turn per_device_batch save_steps "
+             1: "n_train batch_size epochs max_context tool_budget max_new_tokens_per_turn per_device_batch save_steps val_steps "
                 "vllm_tensor_parallel_size vllm_kv_cache_gib lora_r val_max_context val_tool_budget arpo_k ppo_epochs "
                 "arpo_top_logprobs save_total_limit sft_steps sft_n ppo_mini_batch_size n_gpus arpo_initial"}
 RULES = {k: dict(lo=lo) for lo, ks in _AT_LEAST.items() for k in ks.split()}
@@ -457,6 +463,8 @@ def _check_across(c) -> None:
     if c.ppo_mini_batch_size and c.batch_size % c.ppo_mini_batch_size:
         raise ValueError(f"ppo_mini_batch_size {c.ppo_mini_batch_size} does not divide batch_size {c.batch_size} into "
                          "PPO mini-batches (set ppo_mini_batch_size to a divisor of it)")
+    if c.val_steps and c.val_steps % c.save_steps:   # a validation pass names its checkpoint (model selection)
+        raise bad_value("val_steps", f"a multiple of save_steps {c.save_steps} (validation runs at checkpoints)", c.val_steps)
     if c.arpo_initial > c.group_size: raise bad_value("arpo_initial", f"an integer in [1, {c.group_size}]", c.arpo_initial)
     if not RUN_NAME.match(c.run_name):
         raise bad_value("run_name", f"a record name ({RUN_NAME.pattern}: letters, digits, '._+-', no spaces)", c.run_name)
@@ -631,7 +639,7 @@ TRL_SETTINGS = {
 }
 # fields that are not hyper-parameters: where the run writes, how it is launched, the rollout engine's plumbing
 RUN_SETTINGS = ("scale", "seed", "out_dir", "results_dir", "run_name", "formatter_base_url", "formatter_model",
-                "formatter_key_env", "formatter_cache", "gradient_checkpointing", "per_device_batch", "save_steps",
+                "formatter_key_env", "formatter_cache", "gradient_checkpointing", "per_device_batch", "save_steps", "val_steps",
                 "save_total_limit", "sft_steps", "sft_n", "use_vllm", "vllm_mode", "vllm_gpu_memory_utilization",
                 "vllm_tensor_parallel_size", "vllm_enable_sleep_mode", "vllm_kv_cache_gib", "stop_after", "allow_dirty",
                 "gpu_memory_gb", "n_gpus", "report_to")

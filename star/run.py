@@ -227,7 +227,7 @@ def cpu_cost(cfg:RLRunConfig, # the run (an `RLRunConfig`)
             ) -> dict | None:
     """Expected wall time of `train_rl(cfg)` on a 2-core CPU, from `CPU_COSTS` of its scale, compute path
     (`run_dtype`) and variant (`cost_variant`): set-up + the SFT if `sft_missing` + steps x the measured step time
-    scaled by rollouts per step + validation passes (before training and at each save) x `n_val` x the time per
+    scaled by rollouts per step + validation passes (`cfg.val_points`: before training and every `val_steps`) x `n_val` x the time per
     query. None on a GPU or where that scale / path / variant was not measured. Returns {'minutes', 'parts' (minutes
     per phase; validation None where not measured), 'path', 'variant', 'peak_gib'}."""
     path = run_dtype(cfg).dtype
@@ -235,7 +235,7 @@ def cpu_cost(cfg:RLRunConfig, # the run (an `RLRunConfig`)
     var = cost_variant(cfg, family)
     c = table.get(var)
     if on_cuda() or not c: return None
-    passes = (1 + cfg.total_steps // max(1, cfg.save_steps)) if cfg.n_val else 0
+    passes = len(cfg.val_points) if cfg.n_val else 0
     parts = {"setup": c["setup_min"], "sft": c["sft_min"] if sft_missing else 0.0,
              "rl": cfg.total_steps * c["step_min"] * cfg.group_size * cfg.batch_size / c["rollouts"],
              "validation": passes * cfg.n_val * c["val_query_min"] if c.get("val_query_min") else None}
@@ -260,7 +260,7 @@ def expected_generate_seconds(cfg:RLRunConfig, # the run (an `RLRunConfig`)
     path, var = run_dtype(cfg).dtype, cost_variant(cfg, family)
     per = CPU_ROLLOUT_S.get(cfg.scale, {}).get(path, {}).get(var)
     if per is None: return None
-    passes = (1 + cfg.total_steps // max(1, cfg.save_steps)) if cfg.n_val else 0
+    passes = len(cfg.val_points) if cfg.n_val else 0
     val_min = CPU_COSTS.get(cfg.scale, {}).get(path, {}).get(var, {}).get("val_query_min") or 0.0
     return cfg.total_steps * cfg.batch_size * cfg.group_size * per + passes * cfg.n_val * val_min * 60
 
@@ -296,7 +296,7 @@ def run_plan(cfg:RLRunConfig, # the run (an `RLRunConfig`)
         sft = not (d / "final" / "config.json").exists()
         lines.append(f"starts from {d}/final" + (" (missing: trained first on the family's SFT set)" if sft else ""))
     else: lines.append(f"starts from {init_model_source(cfg) if cfg.init != 'sft' else get_spec(cfg.scale).model_id('sft')}")
-    lines.append(f"validation: {cfg.n_val} queries before training and at every checkpoint" if cfg.n_val else
+    lines.append(f"validation: {cfg.n_val} queries before training and after step {', '.join(map(str, cfg.val_points[1:]))}" if cfg.n_val else
                  "validation: off (n_val 0: no model selection)")
     mem = check_fits(cfg)
     if mem is not None: lines.append(mem.summary())
@@ -308,10 +308,11 @@ def _cost_line(cfg, cost) -> str:
         return (f"expected time: not measured for {cfg.scale} on the {run_dtype(cfg).dtype} path (CPU_COSTS); the "
                 f"progress bars show an ETA once the first steps are done")
     p = cost["parts"]
-    parts = ", ".join(f"{k} {v:.0f}" for k, v in p.items() if v) + (", validation not measured: add it" if p["validation"] is None and cfg.n_val else "")
+    parts = ", ".join(f"{k} {v:.0f}" for k, v in p.items() if v) + " min"
+    if p["validation"] is None and cfg.n_val: parts += f"; validation ({cfg.n_val} queries x {len(cfg.val_points)}) not measured: add it"
     mem = f", peak memory ~{cost['peak_gib']:.0f} GiB" if cost["peak_gib"] else ""
     return (f"expected ({cost['path']} path, the measured '{cost['variant']}' variant on 2 cores): "
-            f"~{cost['minutes']:.0f} min ({parts} min){mem}")
+            f"~{cost['minutes']:.0f} min ({parts}){mem}")
 
 # %% ../nbs/10a_run.ipynb #3d191496
 def _curve(log_history: Sequence[dict]) -> list[dict]:
