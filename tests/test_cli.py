@@ -24,7 +24,7 @@ from star.sft import check_parameters
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = sorted((ROOT / "ablations").glob("*.yaml"))
-EXPECTED = {"table1_reward_shaping", "table3_difficulty", "fig5_data_quantity", "table4_algorithms", "fig6_failure", "offline",
+EXPECTED = {"cpu_scale", "table1_reward_shaping", "table3_difficulty", "fig5_data_quantity", "table4_algorithms", "fig6_failure", "offline",
             "probe"}
 
 
@@ -124,8 +124,15 @@ def test_paper_grids():
     assert all((p["scale"], p["reward"]) == ("3B", "macro") for p in rl("fig6_failure"))
     assert {p["scale"] for p in rl("offline")} == {"tiny", "0.5B"}
     assert {p["data"] for p in rl("probe")} == {"probe"}          # the learning probe: not a paper grid
+    # TravelPlanner at CPU scale (issue 36): the 0.5B, G = 8, easy 3-day prompts, Sum and the Curriculum, 16 steps,
+    # held-out validation on 32 queries every 4 steps at the training budget
+    cs = rl("cpu_scale")
+    assert sorted(p["reward"] for p in cs) == ["curriculum", "sum"]
+    for p in cs:
+        assert (p["scale"], p["data"], p["max_steps"], p["n_val"], p["init"]) == ("0.5B", "easy", 16, 32, "sft")
+        assert p["extra"] == {"val_steps": 4, "val_max_context": 7168, "val_tool_budget": 15}
     # the paper's recipe: batch 32, G = 8, lr 2e-6, 60 tool calls, from SFT, evaluated on test with the official evaluator
-    for e in EXPECTED - {"offline", "probe"}:
+    for e in EXPECTED - {"offline", "probe", "cpu_scale"}:
         for p in rl(e): assert (p["batch_size"], p["group_size"], p["lr"], p["tool_budget"], p["init"]) == (32, 8, 2e-6, 60, "sft")
 
 
