@@ -422,6 +422,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                               'star.figures.parse_run': ('figures/figures.html#parse_run', 'star/figures.py'),
                               'star.figures.qa_results': ('figures/figures.html#qa_results', 'star/figures.py'),
                               'star.figures.rl_cost': ('figures/figures.html#rl_cost', 'star/figures.py'),
+                              'star.figures.rl_held_out_rows': ('figures/figures.html#rl_held_out_rows', 'star/figures.py'),
                               'star.figures.run_label': ('figures/figures.html#run_label', 'star/figures.py'),
                               'star.figures.run_records': ('figures/figures.html#run_records', 'star/figures.py'),
                               'star.figures.scale_label': ('figures/figures.html#scale_label', 'star/figures.py'),

@@ -25,10 +25,10 @@ from .results import (find_results_dir, load_curves, load_records, markdown_tabl
 __all__ = ['SCALES', 'REWARDS', 'ALGORITHMS', 'TP', 'QA', 'STYLE', 'PAPER_STYLE', 'OURS_STYLE', 'COLORS', 'NO_RUNS',
            'TABLE8_COLUMNS', 'RECIPE', 'ARTEFACTS', 'k_label', 'data_label', 'parse_run', 'scale_label',
            'expected_jobs', 'tp_results', 'qa_results', 'run_records', 'new_figure', 'styled', 'write_figure',
-           'write_table', 'annotate_missing', 'with_records', 'coverage_note', 'table1', 'table2', 'table3', 'rl_cost',
-           'table4', 'table8_field', 'table8', 'table9', 'fig1_data', 'fig1', 'fig4', 'fig5', 'curves', 'curve_panels',
-           'cpu_runs', 'run_label', 'cpu_curves', 'held_out', 'ours_panel', 'fig6', 'fig7', 'fig8', 'fig9', 'fig10',
-           'build_all', 'table_summary', 'curve_status']
+           'write_table', 'annotate_missing', 'with_records', 'coverage_note', 'cpu_runs', 'rl_held_out_rows', 'table1',
+           'table2', 'table3', 'rl_cost', 'table4', 'table8_field', 'table8', 'table9', 'fig1_data', 'fig1', 'fig4',
+           'fig5', 'curves', 'curve_panels', 'run_label', 'cpu_curves', 'held_out', 'ours_panel', 'fig6', 'fig7',
+           'fig8', 'fig9', 'fig10', 'build_all', 'table_summary', 'curve_status']
 
 # %% ../nbs/figures/00_figures.ipynb #541cc1d8
 SCALES = ("1.5B", "3B", "7B")
@@ -239,6 +239,37 @@ def _expected(jobs, key) -> dict:
     "{key tuple (lower-case): record name} for `jobs`; `key(parse_run(name))` gives the tuple."
     return {tuple(str(x).lower() for x in key(parse_run(j.name))): j.name for j in jobs}
 
+# %% ../nbs/figures/00_figures.ipynb #c9a0e002
+def cpu_runs(results_dir) -> dict:
+    "{run: record} of our RL records at a scale the paper did not train (our CPU scale: 0.5B, tiny), by name."
+    recs = run_records(results_dir)
+    scale = lambda n, r: parse_run(n)["scale"] or r["config"].get("scale")
+    return {n: r for n, r in sorted(recs.items()) if r["kind"] == "rl" and scale(n, r) not in SCALES}
+
+# %% ../nbs/figures/00_figures.ipynb #dd67970e
+_HELD_OUT_NOTE = ("Rows '<scale> (held-out <n> <days>-day validation queries, CPU scale)': the held-out validation inside our "
+                  "CPU-scale TravelPlanner RL records (`ablations/cpu_scale.yaml`), step 0 (the SFT start) as SFT and the "
+                  "last step as the run's reward, in the run's evaluator protocol; not comparable with the test rows.")
+
+def rl_held_out_rows(results_dir) -> pd.DataFrame:
+    """Table 1 rows (run, scale, method, stage, the paper's five metrics in %) of every TravelPlanner `cpu_runs`
+    record with held-out validation: step 0 as method 'SFT' (stage 'sft'), the last validated step as the run's reward
+    (`REWARDS`, stage 'rl'); scale '<scale> (held-out <n> <days>-day validation queries, CPU scale)'. Empty (same
+    columns) when there is none."""
+    rows = []
+    for n, r in cpu_runs(results_dir).items():
+        if str(r.get("task_family") or "travelplanner") != "travelplanner": continue
+        cfg = r["config"]
+        init = (r.get("validation_init") or {}).get(cfg.get("protocol", "agent_star"))
+        last = (r.get("validation_checkpoints") or [None])[-1]
+        if not init or not last: continue
+        p, days = parse_run(n), "/".join(map(str, cfg.get("trip_days") or (3, 5, 7)))
+        scale = f"{p['scale']} (held-out {init['n']} {days}-day validation queries, CPU scale)"
+        for stage, method, m in (("sft", "SFT", init), ("rl", p["method"], last["metrics"])):
+            rows.append({"run": n, "scale": scale, "method": method, "stage": stage,
+                         **{c: 100 * m[k] for c, k in PAPER_METRICS.items()}})
+    return pd.DataFrame(rows, columns=["run", "scale", "method", "stage", *TP])
+
 # %% ../nbs/figures/00_figures.ipynb #52f30e6d
 def table1(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     """Table 1 (Sec. 4.2): TravelPlanner test metrics of Base / SFT / four rewards (GRPO, Mixed-1K) at 1.5B/3B/7B,
@@ -246,10 +277,11 @@ def table1(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     res, out, abl = _repo_dirs(results_dir, out_dir, ablations_dir)
     jobs = expected_jobs("table1_reward_shaping", abl, "evaluate", "test")
     ours = _select(tp_results(res), strict_scale=False, algorithm="GRPO", data="mixed", n_train=1000, failure_rate=0.0)
+    ours = pd.concat([ours, rl_held_out_rows(res)], ignore_index=True)
     sbs = side_by_side(ours, paper_table("table1", res / "paper"), ["scale", "method"], TP)
     sbs = with_records(sbs, ["scale", "method"], _expected(jobs, lambda p: (p["scale"], p["method"])))
     notes = [_TP_NOTE.format(csv="table1_reward_shaping", split="test", exp="table1_reward_shaping"),
-             coverage_note([j.name for j in jobs], ours.run.tolist())]
+             _HELD_OUT_NOTE, coverage_note([j.name for j in jobs], ours.run.tolist())]
     return write_table(sbs, out, "table1_reward_shaping", "Table 1: reward shaping across scales (TravelPlanner test)", notes)
 
 # %% ../nbs/figures/00_figures.ipynb #8ab5b9cc
@@ -551,13 +583,6 @@ def curve_panels(fig_axes, cv: pd.DataFrame, panels: Sequence, metric: str, ylab
         ax.legend(loc="best")
     return pd.DataFrame(pts, columns=["panel", "series", "run", "step", "value"])
 
-# %% ../nbs/figures/00_figures.ipynb #c9a0e002
-def cpu_runs(results_dir) -> dict:
-    "{run: record} of our RL records at a scale the paper did not train (our CPU scale: 0.5B, tiny), by name."
-    recs = run_records(results_dir)
-    scale = lambda n, r: parse_run(n)["scale"] or r["config"].get("scale")
-    return {n: r for n, r in sorted(recs.items()) if r["kind"] == "rl" and scale(n, r) not in SCALES}
-
 # %% ../nbs/figures/00_figures.ipynb #9caea7dc
 def run_label(rec: dict) -> str:
     "A CPU-scale run's legend label: task, reward, prompts and steps, e.g. 'TravelPlanner, Curriculum (easy8, 2 steps)'."
@@ -575,14 +600,17 @@ def cpu_curves(results_dir, metric: str) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=_PTS[1:])
 
 # %% ../nbs/figures/00_figures.ipynb #f28f7cef
-def held_out(results_dir, metric: str = "final_pass") -> pd.DataFrame:
-    """Points (series, run, step, value) of the held-out validation of every `cpu_runs` record: `validation_init`
-    (step 0) and `validation_checkpoints`, in the record's protocol (`metric` final_pass: the probe's exact match)."""
+def held_out(results_dir, metric: str = "final_pass", family: str | None = None) -> pd.DataFrame:
+    """Points (series, run, step, value) of the held-out validation of every `cpu_runs` record (of task `family`,
+    'travelplanner' | 'probe'; None: all): `validation_init` (step 0) and `validation_checkpoints`, in the record's
+    protocol. `metric`: a key of the family's metrics (final_pass: TravelPlanner's success, the probe's exact match;
+    commonsense_micro, delivery_rate, ... for TravelPlanner: `star.evaluator.dataset_metrics`)."""
     rows = []
     for n, r in cpu_runs(results_dir).items():
+        if family and str(r.get("task_family") or "travelplanner") != family: continue
         init = (r.get("validation_init") or {}).get(r["config"].get("protocol", "agent_star"))
         pts = [(0, init)] + [(v["step"], v["metrics"]) for v in r.get("validation_checkpoints") or []]
-        rows += [{"series": run_label(r), "run": n, "step": s, "value": m[metric]} for s, m in pts if m]
+        rows += [{"series": run_label(r), "run": n, "step": s, "value": m[metric]} for s, m in pts if m and metric in m]
     return pd.DataFrame(rows, columns=_PTS[1:])
 
 # %% ../nbs/figures/00_figures.ipynb #c9a0e009
@@ -673,20 +701,23 @@ def fig7(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     panels = [(f"Qwen2.5-{s}", [(REWARDS[parse_run(j.name)["reward"]], _rl_family(j.name))
                                for j in _rl_jobs("table1_reward_shaping", abl, scale=s)]) for s in SCALES]
     ours = [(cpu_curves(res, "reward"), "training reward", "mean reward of the step's rollouts"),
-            (held_out(res), "held-out validation", "pass rate (probe: exact match)")]
+            (held_out(res, family="probe"), "held-out probe questions", "exact match"),
+            (held_out(res, "commonsense_micro", "travelplanner"), "held-out TravelPlanner queries", "commonsense micro pass rate")]
     return _curve_figure(res, out, "fig7_reward_curves", "Figure 7: training success rate per reward", panels,
                          "success", "training success rate", ours=ours)
 
 # %% ../nbs/figures/00_figures.ipynb #4c351d48
 def fig8(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     """Figure 8 (App. D): training success rate across scales, one panel per reward; ours only, our
-    CPU-scale runs below.
+    CPU-scale runs below (training reward; held-out TravelPlanner commonsense micro).
     Writes `fig8_scale_curves.{png,svg,csv}`."""
     res, out, abl = _repo_dirs(results_dir, out_dir, ablations_dir)
     panels = [(lab, [(parse_run(j.name)["scale"], _rl_family(j.name)) for j in _rl_jobs("table1_reward_shaping", abl, reward=rw)])
               for rw, lab in REWARDS.items()]
+    ours = [(cpu_curves(res, "reward"), "training reward", "mean reward of the step's rollouts"),
+            (held_out(res, "commonsense_micro", "travelplanner"), "held-out TravelPlanner queries", "commonsense micro pass rate")]
     return _curve_figure(res, out, "fig8_scale_curves", "Figure 8: training success rate across model scales", panels,
-                         "success", "training success rate", w=9.6)
+                         "success", "training success rate", w=9.6, ours=ours)
 
 # %% ../nbs/figures/00_figures.ipynb #de0af999
 def fig9(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:

@@ -182,3 +182,36 @@ def test_cpu_scale_runs_are_drawn_as_ours(scratch, tmp_path):
     assert f7.value.tolist() == [s / 20 for s in range(1, 17)]
     committed = pd.read_csv(FIGURES / "fig7_reward_curves.csv")   # the committed records: both CPU runs are drawn
     assert set(committed.run) == {p.stem for p in RESULTS.glob("rl_0.5B_*.json")}
+
+
+def test_travelplanner_held_out_validation_in_fig7_fig8_and_table1(scratch, tmp_path):
+    """A CPU-scale TravelPlanner RL record with held-out validation (issue 36): its commonsense micro per validated step
+    is drawn in Figures 7 and 8, and Table 1 gets its step 0 as SFT and its last step as the reward, on their own rows.
+    The metrics are the evaluator's on real plans: 32 3-day validation queries with the official example plans (the
+    last step) and the same plans cut to their first day (step 0)."""
+    from star.evaluator import evaluate_dataset
+    from star.figures import fig8, rl_held_out_rows
+    from star.rl import validation_tasks
+    from star.tasks import example_plans
+    tasks = validation_tasks(32, seed=0, days=(3,))
+    plans = {e["idx"]: e["plan"] for e in example_plans()}
+    whole = evaluate_dataset(tasks, [plans[t.idx] for t in tasks], "agent_star")
+    cut = evaluate_dataset(tasks, [(plans[t.idx] or [])[:1] or None for t in tasks], "agent_star")
+    assert cut["commonsense_micro"] < whole["commonsense_micro"]
+    curve = [{"step": s, "reward": s / 40, "success": 0.0, "entropy": 0.1} for s in range(1, 17)]
+    vals = [{"step": s, "checkpoint": f"runs/rl/x/checkpoint-{s}", "metrics": m} for s, m in ((4, cut), (8, cut), (16, whole))]
+    save_record(new_record("rl_0.5B_grpo_sum_easy16_f0_s0", "rl", curve=curve, task_family="travelplanner",
+                           config={"protocol": "agent_star", "trip_days": [3], "scale": "0.5B"},
+                           validation_init={"agent_star": cut}, validation_checkpoints=vals), scratch)
+    for build in (fig7, fig8):
+        f = pd.read_csv(build(scratch, tmp_path, ABL)[0])
+        ho = f[f.panel == "ours, 0.5B, CPU scale: held-out TravelPlanner queries"]
+        assert ho.step.tolist() == [0, 4, 8, 16]
+        assert ho.value.tolist() == pytest.approx([cut["commonsense_micro"]] * 3 + [whole["commonsense_micro"]])
+    rows = rl_held_out_rows(scratch)
+    assert rows.method.tolist() == ["SFT", "Sum"] and rows.stage.tolist() == ["sft", "rl"]
+    t1 = pd.read_csv(table1(scratch, tmp_path, ABL)[0], dtype=str, keep_default_na=False)
+    mine = t1[t1.scale == "0.5B (held-out 32 3-day validation queries, CPU scale)"].set_index("method")
+    assert mine.loc["Sum", "cs_micro ours"] == f"{100 * whole['commonsense_micro']:.1f}"
+    assert mine.loc["SFT", "success ours"] == f"{100 * cut['final_pass']:.1f}" and mine.loc["Sum", "cs_micro paper"] == "—"
+    assert len(t1) == 18 + 2                                   # the paper's 18 rows, then ours at CPU scale
