@@ -246,7 +246,7 @@ def cpu_runs(results_dir) -> dict:
     scale = lambda n, r: parse_run(n)["scale"] or r["config"].get("scale")
     return {n: r for n, r in sorted(recs.items()) if r["kind"] == "rl" and scale(n, r) not in SCALES}
 
-# %% ../nbs/figures/00_figures.ipynb #dd67970e
+# %% ../nbs/figures/00_figures.ipynb #f84a797a
 _HELD_OUT_NOTE = ("Rows '<scale> (held-out <n> <days>-day validation queries, CPU scale)': the held-out validation inside our "
                   "CPU-scale TravelPlanner RL records (`ablations/cpu_scale.yaml`), step 0 (the SFT start) as SFT and the "
                   "last step as the run's reward, in the run's evaluator protocol; not comparable with the test rows.")

@@ -198,7 +198,9 @@ def sft_checkpoint(cfg:RLRunConfig, # the run (an `RLRunConfig`)
 # run, measured").
 CPU_COSTS = {"0.5B": {
     "bfloat16": dict(
-        default=dict(setup_min=0.9, sft_min=75, step_min=23.3, rollouts=8, peak_gib=14.7),
+        # val_query_min: the CPU-scale TravelPlanner run's step-0 validation (ablations/cpu_scale.yaml, alone): 32 3-day
+        # queries at the training budget (7,168 tokens, 15 tools), all in flight on the colocated engine, 1,443 s
+        default=dict(setup_min=0.9, sft_min=75, step_min=23.3, rollouts=8, val_query_min=0.75, peak_gib=14.7),
         quick=dict(setup_min=1.5, sft_min=2.4, step_min=1.08, rollouts=2, peak_gib=11.0),
         probe=dict(setup_min=1.0, sft_min=2.1, step_min=1.03, rollouts=16, val_query_min=0.0254, peak_gib=14.7)),
     "float32": dict(
