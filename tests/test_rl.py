@@ -588,7 +588,10 @@ def test_run_plan_states_measured_costs_only_where_measured(monkeypatch):
     assert cost["rollouts"] == 8
     missing = "missing: trained first" in plan
     assert f"~{cost['setup_min'] + 2 * cost['step_min'] * 2 + (cost['sft_min'] if missing else 0):.0f} min" in plan
-    assert "validation not measured" in star_rl.run_plan(resolve_config(scale="0.5B", n_val=8, dtype="bfloat16"))
+    priced = star_rl.run_plan(resolve_config(scale="0.5B", n_val=8, dtype="bfloat16"))   # steps 0, 1, 2: 3 passes of 8
+    assert f"validation {3 * 8 * cost['val_query_min']:.0f} min" in priced
+    quick = resolve_config(scale="0.5B", n_val=8, sft_steps=2, dtype="bfloat16")          # a variant never validated
+    assert "validation (8 queries x 3) not measured: add it" in star_rl.run_plan(quick)
     assert "not measured for tiny" in star_rl.run_plan(resolve_config(scale="tiny"))
 
 
