@@ -998,6 +998,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                 'star.rl_config.RLRunConfig.updates_per_step': ( 'rl_config.html#rlrunconfig.updates_per_step',
                                                                                  'star/rl_config.py'),
                                 'star.rl_config.RLRunConfig.val_points': ('rl_config.html#rlrunconfig.val_points', 'star/rl_config.py'),
+                                'star.rl_config.RLRunConfig.validates': ('rl_config.html#rlrunconfig.validates', 'star/rl_config.py'),
                                 'star.rl_config._LossFields': ('rl_config.html#_lossfields', 'star/rl_config.py'),
                                 'star.rl_config._ModelFields': ('rl_config.html#_modelfields', 'star/rl_config.py'),
                                 'star.rl_config._RolloutFields': ('rl_config.html#_rolloutfields', 'star/rl_config.py'),

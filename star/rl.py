@@ -778,9 +778,8 @@ def _validation_callback_cls():
             self._mark_best(state)
         def due(self, step: int) -> bool:
             "Whether TRL's optimiser step `step` ends a rollout step to validate: 0, every `val_steps`, the last (`cfg.val_points`)."
-            c, k = self.cfg, self.cfg.updates_per_step
-            s = step // k
-            return step % k == 0 and (s == 0 or s >= c.total_steps or s % (c.val_steps or c.save_steps) == 0)
+            k = self.cfg.updates_per_step
+            return step % k == 0 and self.cfg.validates(step // k)
         def on_train_begin(self, args, state, control, **kw):
             ckpt = str(Path(args.output_dir) / f"checkpoint-{state.global_step}") if state.global_step else None
             if self.due(state.global_step): self._eval(state, ckpt)

@@ -162,11 +162,13 @@ class RLRunConfig(_RolloutFields):
     def updates_per_step(self) -> int: return self.n_mini_batches * self.ppo_epochs
     @property
     def optimizer_steps(self) -> int: return self.total_steps * self.updates_per_step
+    def validates(self, step: int) -> bool:
+        "Whether rollout step `step` is validated when n_val > 0: 0, every `val_steps` (None: every `save_steps`), the last (always saved)."
+        return step == 0 or step >= self.total_steps or step % (self.val_steps or self.save_steps) == 0
     @property
     def val_points(self) -> list[int]:
-        "Steps validated when n_val > 0: 0, every `val_steps` (None: every `save_steps`) and the last (always saved)."
-        every = self.val_steps or self.save_steps
-        return [0] + [s for s in range(1, self.total_steps + 1) if s % every == 0 or s == self.total_steps]
+        "The steps `validates` names, in order."
+        return [s for s in range(self.total_steps + 1) if self.validates(s)]
     @property
     def results_path(self) -> Path: return Path(self.results_dir or self.out_dir) / f"{self.run_name}.json"
     def to_dict(self) -> dict: return asdict(self)
