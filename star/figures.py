@@ -25,10 +25,11 @@ from .results import (find_results_dir, load_curves, load_records, markdown_tabl
 __all__ = ['SCALES', 'REWARDS', 'ALGORITHMS', 'TP', 'QA', 'STYLE', 'PAPER_STYLE', 'OURS_STYLE', 'COLORS', 'NO_RUNS',
            'TABLE8_COLUMNS', 'RECIPE', 'ARTEFACTS', 'k_label', 'data_label', 'parse_run', 'scale_label',
            'expected_jobs', 'tp_results', 'qa_results', 'run_records', 'new_figure', 'styled', 'write_figure',
-           'write_table', 'annotate_missing', 'with_records', 'coverage_note', 'cpu_runs', 'rl_held_out_rows', 'table1',
-           'table2', 'table3', 'rl_cost', 'table4', 'table8_field', 'table8', 'table9', 'fig1_data', 'fig1', 'fig4',
-           'fig5', 'curves', 'curve_panels', 'run_label', 'cpu_curves', 'held_out', 'ours_panel', 'fig6', 'fig7',
-           'fig8', 'fig9', 'fig10', 'build_all', 'table_summary', 'curve_status']
+           'write_table', 'annotate_missing', 'with_records', 'coverage_note', 'cpu_runs', 'run_family',
+           'validation_start', 'rl_held_out_rows', 'table1', 'table2', 'table3', 'rl_cost', 'table4', 'table8_field',
+           'table8', 'table9', 'fig1_data', 'fig1', 'fig4', 'fig5', 'curves', 'curve_panels', 'run_label', 'cpu_curves',
+           'held_out', 'ours_panel', 'fig6', 'fig7', 'fig8', 'fig9', 'fig10', 'build_all', 'table_summary',
+           'curve_status']
 
 # %% ../nbs/figures/00_figures.ipynb #541cc1d8
 SCALES = ("1.5B", "3B", "7B")
@@ -246,6 +247,14 @@ def cpu_runs(results_dir) -> dict:
     scale = lambda n, r: parse_run(n)["scale"] or r["config"].get("scale")
     return {n: r for n, r in sorted(recs.items()) if r["kind"] == "rl" and scale(n, r) not in SCALES}
 
+def run_family(rec: dict) -> str:
+    "An RL record's task family ('travelplanner' | 'probe'); records from before the field was written are TravelPlanner."
+    return str(rec.get("task_family") or "travelplanner")
+
+def validation_start(rec: dict) -> dict | None:
+    "An RL record's step-0 held-out metrics in its own evaluator protocol (None: not validated)."
+    return (rec.get("validation_init") or {}).get(rec["config"].get("protocol", "agent_star"))
+
 # %% ../nbs/figures/00_figures.ipynb #f84a797a
 _HELD_OUT_NOTE = ("Rows '<scale> (held-out <n> <days>-day validation queries, CPU scale)': the held-out validation inside our "
                   "CPU-scale TravelPlanner RL records (`ablations/cpu_scale.yaml`), step 0 (the SFT start) as SFT and the "
@@ -258,9 +267,8 @@ def rl_held_out_rows(results_dir) -> pd.DataFrame:
     columns) when there is none."""
     rows = []
     for n, r in cpu_runs(results_dir).items():
-        if str(r.get("task_family") or "travelplanner") != "travelplanner": continue
-        cfg = r["config"]
-        init = (r.get("validation_init") or {}).get(cfg.get("protocol", "agent_star"))
+        if run_family(r) != "travelplanner": continue
+        cfg, init = r["config"], validation_start(r)
         last = (r.get("validation_checkpoints") or [None])[-1]
         if not init or not last: continue
         p, days = parse_run(n), "/".join(map(str, cfg.get("trip_days") or (3, 5, 7)))
@@ -586,7 +594,7 @@ def curve_panels(fig_axes, cv: pd.DataFrame, panels: Sequence, metric: str, ylab
 # %% ../nbs/figures/00_figures.ipynb #9caea7dc
 def run_label(rec: dict) -> str:
     "A CPU-scale run's legend label: task, reward, prompts and steps, e.g. 'TravelPlanner, Curriculum (easy8, 2 steps)'."
-    p, task = parse_run(rec["run"]), str(rec.get("task_family") or "travelplanner")
+    p, task = parse_run(rec["run"]), run_family(rec)
     task = {"travelplanner": "TravelPlanner"}.get(task, task)
     return f"{task}, {p['method']} ({p['data']}{p['n_train']}, {len(rec['curve'])} steps)"
 
@@ -607,9 +615,8 @@ def held_out(results_dir, metric: str = "final_pass", family: str | None = None)
     commonsense_micro, delivery_rate, ... for TravelPlanner: `star.evaluator.dataset_metrics`)."""
     rows = []
     for n, r in cpu_runs(results_dir).items():
-        if family and str(r.get("task_family") or "travelplanner") != family: continue
-        init = (r.get("validation_init") or {}).get(r["config"].get("protocol", "agent_star"))
-        pts = [(0, init)] + [(v["step"], v["metrics"]) for v in r.get("validation_checkpoints") or []]
+        if family and run_family(r) != family: continue
+        pts = [(0, validation_start(r))] + [(v["step"], v["metrics"]) for v in r.get("validation_checkpoints") or []]
         rows += [{"series": run_label(r), "run": n, "step": s, "value": m[metric]} for s, m in pts if m and metric in m]
     return pd.DataFrame(rows, columns=_PTS[1:])
 
