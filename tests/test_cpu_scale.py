@@ -1,0 +1,66 @@
+"""The CPU-scale TravelPlanner experiment (`ablations/cpu_scale.yaml`, issue 36): its guard is the first
+`GUARD_STEPS` steps of the experiment's Sum job, word for word, so the full run's own record is one measurement of it.
+The cheap tests check that the guard is that prefix; the slow one runs it on the real offline 0.5B."""
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from star.cli import load_ablation
+from star.rl import task_family, train_rl
+from star.rl_config import resolve_config, run_params
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# The full Sum run (rl_0.5B_grpo_sum_easy16_f0_s0 at 117e15e, alone on 2 cores; its step-4 validation): held-out commonsense micro
+# 0.621 at step 0 -> 0.699 at step 4 on its 32 held-out 3-day validation queries (hard micro 0.055 -> 0.096, success
+# 1 -> 2 of 32, delivery 0.875 both). The margin is about half that rise: a paired difference over 32 queries of 8
+# commonsense constraints has a standard error near 0.03, and a broken update (sign, mask, stale weight sync) leaves
+# it at 0 or below.
+GUARD_STEPS, GUARD_MIN_GAIN = 4, 0.04
+
+
+def _sum_job():
+    ab = load_ablation(ROOT / "ablations" / "cpu_scale.yaml", root=ROOT)
+    return next(j for j in ab.jobs if j.notebook == "rl" and j.parameters["reward"] == "sum")
+
+
+def guard_config(out):
+    "The guard: the Sum job's settings (`run_params`, as its notebook reads them), `GUARD_STEPS` steps, written under `out`."
+    p = run_params(dict(_sum_job().parameters) | {"max_steps": GUARD_STEPS})
+    return resolve_config(**p | dict(run_name="cpu_scale_guard_0.5B", out_dir=str(Path(out) / "run"),
+                                     results_dir=str(Path(out) / "res")))
+
+
+def test_guard_is_the_runs_prefix(tmp_path):
+    full = resolve_config(**run_params(dict(_sum_job().parameters)))
+    g = guard_config(tmp_path)
+    diff = {k for k, v in dataclasses.asdict(g).items() if v != getattr(full, k)}
+    assert diff == {"max_steps", "run_name", "out_dir", "results_dir"}, diff
+    assert (full.total_steps, g.total_steps) == (16, GUARD_STEPS)
+    assert g.val_points == [0, 4] and full.val_points[:2] == [0, 4]      # validated where the full run first is
+    fam = task_family(g)
+    # the same held-out queries, and the same prompts (the constant learning rate makes the first steps identical)
+    assert [t.id for t in fam.val_tasks(g.n_val, g.seed)] == [t.id for t in task_family(full).val_tasks(full.n_val, full.seed)]
+    assert [t.id for t in fam.train_tasks(g)] == [t.id for t in task_family(full).train_tasks(full)]
+    assert g.lr == 1e-4 and (g.n_val, g.group_size, g.reward) == (32, 8, "sum")
+    assert {t.days for t in fam.val_tasks(g.n_val, g.seed)} == {3}
+
+
+@pytest.mark.slow
+def test_travelplanner_learns(tmp_path):
+    """Regression guard on the real offline 0.5B (alone on 2 cores: two validation passes of 32 queries at ~23 min and
+    4 steps at ~14 min, ~1 h 45 min; plus ~75 min for the 0.5B SFT checkpoint `runs/sft_0.5B` on first use; run under
+    the shared lock): the first `GUARD_STEPS` GRPO steps of `ablations/cpu_scale.yaml`'s Sum job, from its SFT
+    checkpoint, must raise held-out commonsense micro on its 32 held-out 3-day validation queries (the same before and
+    after) by at least `GUARD_MIN_GAIN`."""
+    cfg = guard_config(tmp_path)
+    res = train_rl(cfg)
+    rewards = [c["reward"] for c in res["curve"]]
+    assert len(rewards) == GUARD_STEPS and all(r is not None for r in rewards)
+    before = res["validation_init"][cfg.protocol]
+    after = res["validation_checkpoints"][-1]
+    assert after["step"] == GUARD_STEPS and before["n"] == after["metrics"]["n"] == cfg.n_val
+    m0, m1 = before["commonsense_micro"], after["metrics"]["commonsense_micro"]
+    print(f"TravelPlanner guard: Sum rewards per step {rewards}; held-out commonsense micro {m0:.3f} -> {m1:.3f}")
+    assert m1 - m0 >= GUARD_MIN_GAIN, (m0, m1, rewards)
