@@ -14,9 +14,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # The full Sum run (rl_0.5B_grpo_sum_easy16_f0_s0 at 117e15e, alone on 2 cores; its step-4 validation): held-out commonsense micro
 # 0.621 at step 0 -> 0.699 at step 4 on its 32 held-out 3-day validation queries (hard micro 0.055 -> 0.096, success
-# 1 -> 2 of 32, delivery 0.875 both). The margin is about half that rise: a paired difference over 32 queries of 8
-# commonsense constraints has a standard error near 0.03, and a broken update (sign, mask, stale weight sync) leaves
-# it at 0 or below. The guard covers only the rise the run showed: at step 8 the run's held-out CS micro fell to
+# 1 -> 2 of 32, delivery 0.875 both). The margin is about half that rise; its noise is not measured (one run, and the
+# record keeps no per-query commonsense counts). A broken update (sign, mask, stale weight sync) leaves it at 0 or
+# below. The guard covers only the rise the run showed: at step 8 the run's held-out CS micro fell to
 # 0.516 (nbs/10_rl.ipynb, 'Progress').
 GUARD_STEPS, GUARD_MIN_GAIN = 4, 0.04
 
