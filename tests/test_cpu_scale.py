@@ -34,18 +34,20 @@ def guard_config(out):
 
 
 def test_guard_is_the_runs_prefix(tmp_path):
-    full = resolve_config(**run_params(dict(_sum_job().parameters)))
+    # the full run without publishing (resolve_config refuses to publish to results/ from an uncommitted tree)
+    full = resolve_config(**run_params(dict(_sum_job().parameters)) | {"results_dir": None})
     g = guard_config(tmp_path)
     diff = {k for k, v in dataclasses.asdict(g).items() if v != getattr(full, k)}
     assert diff == {"max_steps", "run_name", "out_dir", "results_dir"}, diff
     assert (full.total_steps, g.total_steps) == (16, GUARD_STEPS)
     assert g.val_points == [0, 4] and full.val_points[:2] == [0, 4]      # validated where the full run first is
-    fam = task_family(g)
+    fam, fam_full = task_family(g), task_family(full)
+    val = fam.val_tasks(g.n_val, g.seed)
     # the same held-out queries, and the same prompts (the constant learning rate makes the first steps identical)
-    assert [t.id for t in fam.val_tasks(g.n_val, g.seed)] == [t.id for t in task_family(full).val_tasks(full.n_val, full.seed)]
-    assert [t.id for t in fam.train_tasks(g)] == [t.id for t in task_family(full).train_tasks(full)]
+    assert [t.id for t in val] == [t.id for t in fam_full.val_tasks(full.n_val, full.seed)]
+    assert [t.id for t in fam.train_tasks(g)] == [t.id for t in fam_full.train_tasks(full)]
     assert g.lr == 1e-4 and (g.n_val, g.group_size, g.reward) == (32, 8, "sum")
-    assert {t.days for t in fam.val_tasks(g.n_val, g.seed)} == {3}
+    assert {t.days for t in val} == {3}
 
 
 @pytest.mark.slow
