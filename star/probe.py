@@ -307,7 +307,7 @@ def probe_figure(record: dict, out_dir=None, name: str = "probe_learning") -> li
     (deterministic bytes). `out_dir` default: `figures/probe/` next to the repository's `results/` (a subfolder: the
     top level of `figures/` holds exactly the paper's artefacts that `star.figures.build_all` rebuilds). Returns the
     paths."""
-    from star.figures import COLORS, new_figure, styled, write_figure
+    from star.figures import COLORS, new_figure, styled, validation_start, write_figure
     from star.results import find_results_dir
     out_dir = Path(out_dir) if out_dir is not None else find_results_dir().parent / "figures" / "probe"
     d = probe_learning(record)
@@ -331,7 +331,7 @@ def probe_figure(record: dict, out_dir=None, name: str = "probe_learning") -> li
         b.set_ylim(-0.03, 1.1)
         b.set_xlabel("GRPO step")
         b.set_ylabel("exact match (validation)")
-        n = (record.get("validation_init") or {}).get(record.get("config", {}).get("protocol", "agent_star"), {}).get("n")
+        n = (validation_start(record) or {}).get("n")
         b.set_title(f"(b) held-out questions (n = {n})")
         b.legend(loc="upper left", ncol=2)
         fig.suptitle(f"Learning probe: {record['run']}")
