@@ -23,12 +23,12 @@ from .results import RUN_NAME
 from .rl_config import REPORT_TO, SPECIAL, bad_value, check_fields, config_defaults
 
 # %% auto #0
-__all__ = ['SFT_SEED', 'TABLE8_MIX', 'IM_END', 'CPU_SCALES', 'LORA_DEFAULTS', 'OFFLINE_SFT_DATA', 'PROTOCOL_TOKENS', 'SFT_RULES',
-           'SFT_SPECIAL', 'sft_tasks', 'build_sft_dataset', 'dataset_trajectories', 'assistant_spans', 'tokenize_sft',
-           'tokenize_dataset', 'sft_dtype', 'uses_lora', 'sft_base_dtype', 'sft_checkpointing', 'sft_config',
-           'lora_config', 'protocol_token_ids', 'train_embedding_rows', 'ProtocolRows', 'last_checkpoint', 'train_sft',
-           'sft_run_record', 'announce', 'hms', 'progress_line', 'step_progress', 'use_step_progress', 'SFTRunConfig',
-           'check_parameters']
+__all__ = ['SFT_SEED', 'TABLE8_MIX', 'IM_END', 'CPU_SCALES', 'LORA_DEFAULTS', 'OFFLINE_SFT_DATA', 'PROTOCOL_TOKENS',
+           'PROGRESS_CALLBACKS', 'SFT_RULES', 'SFT_SPECIAL', 'sft_tasks', 'build_sft_dataset', 'dataset_trajectories',
+           'assistant_spans', 'tokenize_sft', 'tokenize_dataset', 'sft_dtype', 'uses_lora', 'sft_base_dtype',
+           'sft_checkpointing', 'sft_config', 'lora_config', 'protocol_token_ids', 'train_embedding_rows',
+           'ProtocolRows', 'last_checkpoint', 'train_sft', 'sft_run_record', 'announce', 'hms', 'progress_line',
+           'step_progress', 'use_step_progress', 'SFTRunConfig', 'check_parameters']
 
 # %% ../nbs/09_sft.ipynb #f5722062
 SFT_SEED = 2603  # synthesis seed of the SFT query pool; RL pools use other seeds (and `exclude` keeps them disjoint)
@@ -684,11 +684,15 @@ def step_progress(desc: str, keys: Sequence[str] = ("loss",), lines: bool | None
                 self.bar = None
     return StepProgress()
 
+PROGRESS_CALLBACKS = ("PrinterCallback", "ProgressCallback", "NotebookProgressCallback")   # transformers' own
+
 def use_step_progress(trainer, desc: str, keys: Sequence[str] = ("loss",), lines: bool | None = None):
-    "Replace `trainer`'s default progress / log-printing callbacks by `step_progress(desc, keys, lines)`. Returns the trainer."
-    from transformers.trainer_callback import PrinterCallback, ProgressCallback
-    from transformers.utils.notebook import NotebookProgressCallback
-    for c in (PrinterCallback, ProgressCallback, NotebookProgressCallback): trainer.remove_callback(c)
+    """Replace `trainer`'s default progress / log-printing callbacks (`PROGRESS_CALLBACKS`) by `step_progress(desc,
+    keys, lines)`. Returns the trainer. The callbacks are matched by class name: importing
+    `NotebookProgressCallback` would import IPython, which the core install does not have (a GPU node running `star
+    rl` from a shell; the first GPU check failed there with ModuleNotFoundError)."""
+    for cb in [cb for cb in trainer.callback_handler.callbacks if type(cb).__name__ in PROGRESS_CALLBACKS]:
+        trainer.remove_callback(cb)
     trainer.add_callback(step_progress(desc, keys, lines))
     return trainer
 

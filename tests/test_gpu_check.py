@@ -31,13 +31,30 @@ def test_gpu_suite_is_selected_by_its_marker():
 def test_gpu_suite_passes_on_the_cpu(tmp_path):
     "Every GPU test, run on the CPU branch of the code it covers: what keeps the suite honest between GPU loans."
     xml = tmp_path / "junit.xml"
+    # as on the GPU machine, which has no IPython (a `dev` extra): an import of it fails
+    (tmp_path / "no_ipython" / "IPython").mkdir(parents=True)
+    (tmp_path / "no_ipython" / "IPython" / "__init__.py").write_text('raise ImportError("no IPython on the GPU machine")')
+    path = os.pathsep.join([str(tmp_path / "no_ipython"), str(ROOT), ENV.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     p = subprocess.run([sys.executable, "-m", "pytest", "-m", "gpu", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
                         str(ROOT / "tests" / "test_gpu.py"), f"--junitxml={xml}", f"--basetemp={tmp_path / 'b'}"],
-                       cwd=ROOT, env={**ENV, "STAR_GPU_TESTS_DEVICE": "cpu"}, capture_output=True, text=True, timeout=1200)
+                       cwd=ROOT, env={**ENV, "STAR_GPU_TESTS_DEVICE": "cpu", "PYTHONPATH": path}, capture_output=True,
+                       text=True, timeout=1200)
     assert p.returncode == 0, p.stdout[-4000:] + p.stderr[-2000:]
     import xml.etree.ElementTree as ET
     cases = {c.get("name"): c for c in ET.parse(xml).getroot().iter("testcase")}
     assert set(cases) == GPU_TESTS and not any(c.find("skipped") is not None for c in cases.values())
+
+
+def test_plan_prediction_resolves_for_the_gpu_shapes():
+    """The GRPO cases' `star.memory.plan` prediction (a one-GPU run, one prompt's group per step) resolves for both
+    shapes and lengths: the first GPU check lost it to a PPO mini-batch (16 prompts) larger than the batch (1)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("gpu_check", ROOT / "tools" / "gpu_check.py")
+    gc = importlib.util.module_from_spec(spec); spec.loader.exec_module(gc)
+    for scale in ("1.5B", "3B"):
+        for seq in gc.seq_lengths("cuda"):
+            p = gc.plan_prediction(scale, seq, 79.2)
+            assert p["training_gib"] > p["training_without_runtime_gib"] > 0 and f"{seq:,} tokens" in p["summary"], p
 
 
 def test_gpu_check_cpu_mode(tmp_path):

@@ -265,3 +265,27 @@ def test_protocol_rows_move_only_their_rows_and_come_off_cleanly():
     assert ((E1 - E0).norm(dim=1) > 0).nonzero().flatten().tolist() == rows
     assert torch.equal(E1[rows], pr.param.detach()) and not hasattr(m, "star_protocol_rows")
     assert m.get_output_embeddings().weight is m.get_input_embeddings().weight
+
+
+def test_step_progress_needs_no_ipython(tmp_path):
+    """The core install has no IPython (it is a `dev` extra): `use_step_progress`, which every SFT and GRPO trainer goes
+    through, must not import `transformers.utils.notebook` (it imports IPython). The first GPU check, on a machine
+    without IPython, failed every training test with ModuleNotFoundError here. Run in a fresh interpreter in which
+    `import IPython` fails; the trainer's own progress callbacks are replaced by ours."""
+    import subprocess, sys, textwrap
+    code = textwrap.dedent(f"""
+        import sys; sys.modules["IPython"] = None          # `import IPython` now raises ImportError
+        from transformers import Trainer, TrainingArguments
+        from star.models import load_model
+        from star.sft import PROGRESS_CALLBACKS, use_step_progress
+        tr = Trainer(model=load_model("tiny", dtype="float32"), args=TrainingArguments(output_dir={str(tmp_path)!r},
+                     report_to=[], use_cpu=True, disable_tqdm=False))
+        before = [type(c).__name__ for c in tr.callback_handler.callbacks]
+        use_step_progress(tr, "steps")
+        after = [type(c).__name__ for c in tr.callback_handler.callbacks]
+        assert "ProgressCallback" in before and not set(after) & set(PROGRESS_CALLBACKS), (before, after)
+        assert after[-1] == "StepProgress" and "transformers.utils.notebook" not in sys.modules, after
+        print("ok")
+    """)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0 and r.stdout.strip().endswith("ok"), r.stderr[-3000:]

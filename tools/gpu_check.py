@@ -132,17 +132,20 @@ def gpu_cells() -> list[tuple[str, int, str]]:
 
 
 def run_gpu_cells(device: str) -> dict:
-    """Execute every `gpu` cell (`gpu_cells`) in a fresh namespace on CUDA; on the CPU only compile them (they assert
-    CUDA). Returns {cells: [{notebook, cell, outcome, seconds, message}], passed, failed}."""
+    """Execute every `gpu` cell (`gpu_cells`) in a fresh namespace on CUDA, with the environment variables restored
+    after each (a cell that sets `LOCAL_RANK` must not make the next one's Trainer expect a launcher); on the CPU only
+    compile them (they assert CUDA). Returns {cells: [{notebook, cell, outcome, seconds, message}], passed, failed}."""
     res = dict(cells=[])
     for nb, i, src in gpu_cells():
-        t0, row = time.time(), dict(notebook=nb, cell=i)
+        t0, row, env = time.time(), dict(notebook=nb, cell=i), dict(os.environ)
         try:
             code = compile(src, f"{nb}#cell{i}", "exec")
             if device == "cuda": exec(code, {"__name__": "__main__"})
             row["outcome"] = "passed" if device == "cuda" else "compiled"
         except Exception as e:
             row.update(outcome="failed", message=f"{type(e).__name__}: {e}"[:500], traceback=traceback.format_exc()[-1500:])
+        finally:
+            os.environ.clear(); os.environ.update(env)
         row["seconds"] = round(time.time() - t0, 2)
         res["cells"].append(row)
     res["passed"] = sum(r["outcome"] in ("passed", "compiled") for r in res["cells"])
@@ -209,16 +212,21 @@ def grpo_update(arch, seq: int, device: str, steps: int = 2, kind: str = "grpo",
     """`steps` optimizer steps (the first a warm-up that also allocates AdamW's moments) of one `seq`-token sequence,
     every position but the first scored: `kind` 'grpo' (the clipped-ratio token loss at ratio 1 with advantages +-1,
     entropy computed as GRPOTrainer logs it) or 'sft' (the mean negative log-likelihood). float32 weights under bf16
-    autocast, AdamW, gradient checkpointing. Returns seconds of the last step, tokens/s, TFLOP/s, the loss and, on CUDA,
-    `peak_bytes` (`max_memory_allocated` in the last step), `states_bytes` (weights + gradients + AdamW moments),
-    `transient_bytes` (peak - states) and `predicted_transient_bytes` (`star.memory.step_transient`, TRL's Triton head).
-    Raises torch.OutOfMemoryError when it does not fit."""
+    autocast, gradient checkpointing, and the AdamW each trainer builds: 'grpo' the fused kernel (transformers'
+    default `optim="adamw_torch_fused"`, which `star.rl_config` keeps), 'sft' the multi-tensor (foreach) one
+    (`star.sft.sft_config`'s `optim="adamw_torch"`). Returns seconds of the last step, tokens/s, TFLOP/s, the loss
+    and, on CUDA, `peak_bytes` (`max_memory_allocated` in the last step), `states_bytes` (weights + gradients + AdamW
+    moments), `transient_bytes` (the forward/backward's peak - states, what `star.memory.step_transient` models),
+    `predicted_transient_bytes` (`step_transient`, TRL's Triton head) and `optimizer_transient_bytes` (the optimizer
+    step's peak - states: the foreach kernel's temporaries). Raises torch.OutOfMemoryError when it does not fit."""
     import torch
     from star.memory import step_transient
     own = model is None
     model = build_model(arch, device) if own else model
     model.train()
-    opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-6, weight_decay=0.01)
+    fused = kind == "grpo"
+    opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-6, weight_decay=0.01,
+                            **(dict(fused=True) if fused else dict(foreach=device == "cuda")))
     g = torch.Generator(device="cpu").manual_seed(seq)
     ids = torch.randint(0, arch.vocab - 1000, (1, seq), generator=g).to(device)
     labels = ids.clone(); labels[:, 0] = -100
@@ -233,15 +241,20 @@ def grpo_update(arch, seq: int, device: str, steps: int = 2, kind: str = "grpo",
         if kind == "sft": loss = -logp.sum() / (seq - 1)
         else: loss = -(torch.exp(logp - logp.detach()) * signs[:, :logp.shape[1]]).sum() / (seq - 1)
         loss.backward()
-        opt.step(); opt.zero_grad(set_to_none=True)
+        if device == "cuda": fwd_bwd = torch.cuda.max_memory_allocated(); torch.cuda.reset_peak_memory_stats()
+        opt.step()
+        if device == "cuda": opt_peak = torch.cuda.max_memory_allocated()
+        opt.zero_grad(set_to_none=True)
         _sync(device); secs = time.time() - t0
         res = dict(seconds=round(secs, 3), loss=loss.item(), tokens_per_s=round(seq / secs, 1),
                    tflops=round(train_flops(arch, seq) / secs / 1e12, 2))
         if device == "cuda":
             n_train = sum(p.numel() for p in model.parameters() if p.requires_grad)
             states = 4 * arch.n_params + 4 * n_train + 8 * n_train
-            peak = torch.cuda.max_memory_allocated()
-            res.update(peak_bytes=peak, before_step_bytes=base, states_bytes=states, transient_bytes=peak - states)
+            res.update(peak_bytes=max(fwd_bwd, opt_peak), before_step_bytes=base, states_bytes=states,
+                       # above the weights, the moments (once they exist: from the second step) and the gradients
+                       transient_bytes=fwd_bwd - base - 4 * n_train, optimizer_transient_bytes=opt_peak - states,
+                       optimizer="fused" if fused else "foreach")
     ph = step_transient(arch, seq, 1, seq - 1, a=4, c=2, checkpointing=True, triton=device == "cuda")
     res["predicted_transient_bytes"] = max(sum(v.values()) for v in ph.values())
     res["predicted_phase"] = max(ph, key=lambda k: sum(ph[k].values()))
@@ -277,7 +290,7 @@ def plan_prediction(scale: str, seq: int, gpu_gb: float) -> dict:
     from star.memory import RUNTIME_GIB, plan
     from star.rl_config import resolve_config
     cfg = resolve_config(scale=scale, max_context=seq, use_vllm=False, dtype="bfloat16", batch_size=1, group_size=8,
-                         per_device_batch=1)
+                         per_device_batch=1, ppo_mini_batch_size=1)
     p = plan(cfg, n_gpus=1, gpu_gb=gpu_gb, zero_stage=0)
     return dict(summary=p.summary(), training_gib=p.phases["training"], step=p.step,
                 training_without_runtime_gib=round(p.phases["training"] - RUNTIME_GIB, 2))
@@ -306,7 +319,9 @@ def run_steps(device: str, out: Path, deadline: float, log=print) -> dict:
                     del model
                     if device == "cuda":
                         case["predicted_total_bytes"] = case["states_bytes"] + case["predicted_transient_bytes"]
-                        case["memory_error"] = round(case["peak_bytes"] / case["predicted_total_bytes"] - 1, 3)
+                        # the forward/backward's peak against the model of it (the optimizer's step is apart)
+                        case["memory_error"] = round((case["states_bytes"] + case["transient_bytes"])
+                                                     / case["predicted_total_bytes"] - 1, 3)
                         case["fraction_of_peak"] = round(case["tflops"] / 800.0, 3)
                         if kind == "grpo" and name in ("1.5B", "3B"):
                             case["plan"] = plan_prediction(name, seq, gpu_gb)
@@ -327,8 +342,9 @@ def run_steps(device: str, out: Path, deadline: float, log=print) -> dict:
 def _case_line(c: dict) -> str:
     if "skipped" in c: return f"  {c['shape']:>5} {c['kind']:>4} {c['seq']:>6} tok: skipped ({c['skipped']})"
     if "error" in c: return f"  {c['shape']:>5} {c['kind']:>4} {c['seq']:>6} tok: {c['error']}"
-    mem = (f", peak {c['peak_bytes'] / GIB:.1f} GiB vs predicted {c['predicted_total_bytes'] / GIB:.1f} "
-           f"({100 * c['memory_error']:+.0f} %)") if "peak_bytes" in c else ""
+    mem = (f", forward/backward {(c['states_bytes'] + c['transient_bytes']) / GIB:.1f} GiB vs predicted "
+           f"{c['predicted_total_bytes'] / GIB:.1f} ({100 * c['memory_error']:+.0f} %), {c['optimizer']} AdamW step "
+           f"{(c['states_bytes'] + c['optimizer_transient_bytes']) / GIB:.1f} GiB") if "peak_bytes" in c else ""
     roll = f", rollouts {c['rollout']['tokens_per_s']:.0f} tok/s" if "rollout" in c else ""
     return (f"  {c['shape']:>5} {c['kind']:>4} {c['seq']:>6} tok: {c['seconds']:.2f} s/step, {c['tokens_per_s']:.0f} "
             f"tok/s, {c['tflops']:.1f} TFLOP/s{mem}{roll}")
