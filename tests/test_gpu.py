@@ -195,7 +195,7 @@ def test_memory_plan_against_the_allocator():
     from star.memory import QWEN25
     arch = dataclasses.replace(QWEN25["1.5B"], layers=2) if DEVICE == "cuda" else gc.shapes("cpu")["tiny"]
     seq = 4096 if DEVICE == "cuda" else 128
-    r = gc.grpo_update(arch, seq, DEVICE, steps=1)
+    r = gc.grpo_update(arch, seq, DEVICE, steps=2)   # the second step's forward runs beside all the model states
     assert r["seconds"] > 0 and r["loss"] == r["loss"]
     if DEVICE == "cuda":
         assert abs(r["transient_bytes"] / r["predicted_transient_bytes"] - 1) <= 0.25, r

@@ -209,7 +209,8 @@ def _sync(device):
 
 
 def grpo_update(arch, seq: int, device: str, steps: int = 2, kind: str = "grpo", model=None) -> dict:
-    """`steps` optimizer steps (the first a warm-up that also allocates AdamW's moments) of one `seq`-token sequence,
+    """`steps` optimizer steps (the first a warm-up that also allocates AdamW's moments and the gradients, which stay
+    allocated as between the micro-batches of an accumulated step) of one `seq`-token sequence,
     every position but the first scored: `kind` 'grpo' (the clipped-ratio token loss at ratio 1 with advantages +-1,
     entropy computed as GRPOTrainer logs it) or 'sft' (the mean negative log-likelihood). float32 weights under bf16
     autocast, gradient checkpointing, and the AdamW each trainer builds: 'grpo' the fused kernel (transformers'
@@ -234,6 +235,7 @@ def grpo_update(arch, seq: int, device: str, steps: int = 2, kind: str = "grpo",
     res = {}
     for i in range(steps):
         if device == "cuda": torch.cuda.reset_peak_memory_stats(); base = torch.cuda.memory_allocated()
+        grads_held = all(p.grad is not None for p in model.parameters() if p.requires_grad)
         _sync(device); t0 = time.time()
         with torch.autocast(device, dtype=torch.bfloat16):
             out = model(input_ids=ids, attention_mask=torch.ones_like(ids), labels=labels, fused_lm_head=True)
@@ -244,7 +246,7 @@ def grpo_update(arch, seq: int, device: str, steps: int = 2, kind: str = "grpo",
         if device == "cuda": fwd_bwd = torch.cuda.max_memory_allocated(); torch.cuda.reset_peak_memory_stats()
         opt.step()
         if device == "cuda": opt_peak = torch.cuda.max_memory_allocated()
-        opt.zero_grad(set_to_none=True)
+        opt.zero_grad(set_to_none=False)   # kept allocated, as between micro-batches: the next forward runs beside them
         _sync(device); secs = time.time() - t0
         res = dict(seconds=round(secs, 3), loss=loss.item(), tokens_per_s=round(seq / secs, 1),
                    tflops=round(train_flops(arch, seq) / secs / 1e12, 2))
@@ -252,8 +254,10 @@ def grpo_update(arch, seq: int, device: str, steps: int = 2, kind: str = "grpo",
             n_train = sum(p.numel() for p in model.parameters() if p.requires_grad)
             states = 4 * arch.n_params + 4 * n_train + 8 * n_train
             res.update(peak_bytes=max(fwd_bwd, opt_peak), before_step_bytes=base, states_bytes=states,
-                       # above the weights, the moments (once they exist: from the second step) and the gradients
-                       transient_bytes=fwd_bwd - base - 4 * n_train, optimizer_transient_bytes=opt_peak - states,
+                       # above the weights, the moments (from the second step) and the gradients (allocated by the
+                       # first backward, then kept): from the second step, above all the model states
+                       transient_bytes=fwd_bwd - base - (0 if grads_held else 4 * n_train),
+                       optimizer_transient_bytes=opt_peak - states,
                        optimizer="fused" if fused else "foreach")
     ph = step_transient(arch, seq, 1, seq - 1, a=4, c=2, checkpointing=True, triton=device == "cuda")
     res["predicted_transient_bytes"] = max(sum(v.values()) for v in ph.values())
