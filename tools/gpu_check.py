@@ -22,13 +22,13 @@ it measured):
   at batch 8 and 32;
 * `gpu_check.json`  -- the machine, the versions, every part's status and the summary table this script prints.
 
-Time on one H100, from FLOP counts (not yet measured: no GPU has run it): a training step at T tokens costs about
-8*P*T + 8*L*T^2*h FLOPs with full recomputation (forward 2, backward 4, recompute 2; causal attention), i.e. 1.5B:
-1.3e14 (8K) / 7.0e14 (30K), 3B: 2.5e14 / 1.3e15; at ~280 TFLOP/s (35 % of the 800 TFLOP/s bf16 matmul rate an H100
-showed here) 0.5 / 2.5 / 0.9 / 4.7 s, each case run twice (warm-up + timed) with model set-up ~10 s per shape: (b) ~1.5
-min. (c): 2 x 128 decode steps at ~25 ms (HF generate's per-step overhead dominates a 1.5B model) ~15 s with set-up.
-(a): ~1.5 min, mostly imports and the tiny runs' set-up. With the wheels' install (~10 s): ~4 min of the 7-minute
-budget (`--budget-s 420`; a case whose FLOP-based estimate no longer fits is skipped and says so).
+Time on one H100, as estimated from FLOP counts and then measured (`results/gpu/h100_2026-11-27/`). A training step at T
+tokens costs about 8*P*T + 8*L*T^2*h FLOPs with full recomputation (forward 2, backward 4, recompute 2; causal
+attention): 1.5B 1.3e14 (8K) / 7.0e14 (30K), 3B 2.5e14 / 1.3e15. The estimate assumed ~280 TFLOP/s; the H100 ran these
+steps at 290-450 TFLOP/s (0.4-3.0 s each), so (b) took 59-71 s with the models' set-up. (c) took 24-31 s: about 112 ms
+per decode step at both batch sizes, where the estimate had 25 ms. (a) took 60-64 s, (a)'s cells 11-20 s, and the whole
+check 176 s of the 7-minute budget (`--budget-s 420`; a case whose FLOP-based estimate no longer fits is skipped and
+says so).
 """
 from __future__ import annotations
 
