@@ -17,8 +17,8 @@ import numpy as np
 import pandas as pd
 
 from .results import (find_results_dir, load_curves, load_records, markdown_table, paper_metrics, paper_table,
-                          read_record, save_figure, scan_records, side_by_side, write_atomic, PAPER_METRICS, QA_DATASETS,
-                          UnreadableRecordWarning)
+                          read_record, save_figure, scan_records, side_by_side, validation_points, validation_start,
+                          write_atomic, PAPER_METRICS, QA_DATASETS, UnreadableRecordWarning)
 
 
 # %% auto #0
@@ -26,10 +26,9 @@ __all__ = ['SCALES', 'REWARDS', 'ALGORITHMS', 'TP', 'QA', 'STYLE', 'PAPER_STYLE'
            'TABLE8_COLUMNS', 'RECIPE', 'ARTEFACTS', 'k_label', 'data_label', 'parse_run', 'scale_label',
            'expected_jobs', 'tp_results', 'qa_results', 'run_records', 'new_figure', 'styled', 'write_figure',
            'write_table', 'annotate_missing', 'with_records', 'coverage_note', 'cpu_runs', 'run_family',
-           'validation_start', 'rl_held_out_rows', 'table1', 'table2', 'table3', 'rl_cost', 'table4', 'table8_field',
-           'table8', 'table9', 'fig1_data', 'fig1', 'fig4', 'fig5', 'curves', 'curve_panels', 'run_label', 'cpu_curves',
-           'held_out', 'ours_panel', 'fig6', 'fig7', 'fig8', 'fig9', 'fig10', 'build_all', 'table_summary',
-           'curve_status']
+           'rl_held_out_rows', 'table1', 'table2', 'table3', 'rl_cost', 'table4', 'table8_field', 'table8', 'table9',
+           'fig1_data', 'fig1', 'fig4', 'fig5', 'curves', 'curve_panels', 'run_label', 'cpu_curves', 'held_out',
+           'ours_panel', 'fig6', 'fig7', 'fig8', 'fig9', 'fig10', 'build_all', 'table_summary', 'curve_status']
 
 # %% ../nbs/figures/00_figures.ipynb #541cc1d8
 SCALES = ("1.5B", "3B", "7B")
@@ -250,10 +249,6 @@ def cpu_runs(results_dir) -> dict:
 def run_family(rec: dict) -> str:
     "An RL record's task family ('travelplanner' | 'probe'); records from before the field was written are TravelPlanner."
     return str(rec.get("task_family") or "travelplanner")
-
-def validation_start(rec: dict) -> dict | None:
-    "An RL record's step-0 held-out metrics in its own evaluator protocol (None: not validated)."
-    return (rec.get("validation_init") or {}).get(rec["config"].get("protocol", "agent_star"))
 
 # %% ../nbs/figures/00_figures.ipynb #f84a797a
 _HELD_OUT_NOTE = ("Rows '<scale> (held-out <n> <days>-day validation queries, CPU scale)': the held-out validation inside our "
@@ -616,8 +611,8 @@ def held_out(results_dir, metric: str = "final_pass", family: str | None = None)
     rows = []
     for n, r in cpu_runs(results_dir).items():
         if family and run_family(r) != family: continue
-        pts = [(0, validation_start(r))] + [(v["step"], v["metrics"]) for v in r.get("validation_checkpoints") or []]
-        rows += [{"series": run_label(r), "run": n, "step": s, "value": m[metric]} for s, m in pts if m and metric in m]
+        rows += [{"series": run_label(r), "run": n, "step": s, "value": m[metric]}
+                 for s, m in validation_points(r) if m and metric in m]
     return pd.DataFrame(rows, columns=_PTS[1:])
 
 # %% ../nbs/figures/00_figures.ipynb #c9a0e009

@@ -291,10 +291,8 @@ def probe_learning(record: dict, window: int = 4) -> "pd.DataFrame":
     for i, (s, r) in enumerate(rew):
         last = [x for _, x in rew[max(0, i - window + 1):i + 1]]
         rows += [("train_reward", s, r), ("train_reward_mean", s, sum(last) / len(last))]
-    protocol = record.get("config", {}).get("protocol", "agent_star")
-    vals = [(0, (record.get("validation_init") or {}).get(protocol))]
-    vals += [(v["step"], v["metrics"]) for v in record.get("validation_checkpoints") or []]
-    for s, m in vals:
+    from star.results import validation_points
+    for s, m in validation_points(record):
         if not m: continue
         rows.append(("val_em", s, m["final_pass"]))
         rows += [(f"val_em_{k}", s, m[f"em_{k}"]) for k in PROBE_KINDS if m.get(f"em_{k}") is not None]
@@ -307,8 +305,8 @@ def probe_figure(record: dict, out_dir=None, name: str = "probe_learning") -> li
     (deterministic bytes). `out_dir` default: `figures/probe/` next to the repository's `results/` (a subfolder: the
     top level of `figures/` holds exactly the paper's artefacts that `star.figures.build_all` rebuilds). Returns the
     paths."""
-    from star.figures import COLORS, new_figure, styled, validation_start, write_figure
-    from star.results import find_results_dir
+    from star.figures import COLORS, new_figure, styled, write_figure
+    from star.results import find_results_dir, validation_start
     out_dir = Path(out_dir) if out_dir is not None else find_results_dir().parent / "figures" / "probe"
     d = probe_learning(record)
     @styled

@@ -24,8 +24,8 @@ __all__ = ['KINDS', 'CONFIG_KEYS', 'CURVE_KEYS', 'PROTOCOLS', 'METRICS', 'PAPER_
            'git_tracked', 'save_record', 'DirtyTreeError', 'check_publish', 'read_record', 'UnreadableRecordWarning',
            'scan_records', 'record_columns', 'load_records', 'load_curves', 'TornLineWarning', 'jsonl_lines',
            'iter_jsonl', 'read_jsonl', 'append_jsonl', 'rewrite_jsonl', 'best_checkpoint', 'job_name',
-           'find_results_dir', 'paper_tables', 'paper_table', 'paper_metrics', 'side_by_side', 'markdown_table',
-           'save_table', 'figure_bytes', 'save_figure', 'coverage']
+           'find_results_dir', 'validation_start', 'validation_points', 'paper_tables', 'paper_table', 'paper_metrics',
+           'side_by_side', 'markdown_table', 'save_table', 'figure_bytes', 'save_figure', 'coverage']
 
 # %% ../nbs/12_results.ipynb #8bca150e
 KINDS = ("rl", "sft", "eval", "qa", "synthesis")
@@ -521,6 +521,19 @@ def find_results_dir(start=None) -> Path:
     for d in [here, *here.parents]:
         if (d / "results" / "paper").is_dir(): return d / "results"
     raise FileNotFoundError(f"no results/paper folder at or above {here}")
+
+# %% ../nbs/12_results.ipynb #82fd1650
+def validation_start(rec: dict) -> dict | None:
+    """An RL record's step-0 held-out metrics (`validation_init`, measured before the first update) in its own
+    evaluator protocol (`config.protocol`, default 'agent_star'); None for a run validated only later or not at all."""
+    return (rec.get("validation_init") or {}).get((rec.get("config") or {}).get("protocol", "agent_star"))
+
+def validation_points(rec: dict) -> list[tuple[int, dict]]:
+    """[(step, metrics)] of an RL record's held-out validation in step order: step 0 (`validation_start`) when the
+    run was validated before training, then each `validation_checkpoints` entry. `metrics` is the protocol's
+    `star.evaluator.dataset_metrics` dict for TravelPlanner, the exact-match dict for the probe."""
+    start = validation_start(rec)
+    return ([(0, start)] if start else []) + [(v["step"], v["metrics"]) for v in rec.get("validation_checkpoints") or []]
 
 # %% ../nbs/12_results.ipynb #514561d9
 def paper_tables(paper_dir=None) -> list[str]:
