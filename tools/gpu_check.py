@@ -184,10 +184,10 @@ def train_flops(arch, seq: int, batch: int = 1) -> float:
     return batch * (8 * P * seq + 8 * arch.layers * seq * seq * arch.hidden)
 
 
-def build_model(arch, device: str, dtype="float32", checkpointing: bool = True):
+def build_model(arch, device: str, dtype="float32", checkpointing: bool = True, fused_head: bool = True):
     """A random-initialised Qwen2 of shapes `arch` made directly on `device` (no CPU copy), `dtype` weights, SDPA,
-    non-reentrant gradient checkpointing, TRL's fused LM head (log-probs and entropy: what `GRPOTrainer` and
-    `SFTTrainer` use)."""
+    non-reentrant gradient checkpointing, and (`fused_head`) TRL's fused LM head patched in (log-probs and entropy:
+    what `GRPOTrainer` and `SFTTrainer` use)."""
     import torch
     from transformers import Qwen2Config, Qwen2ForCausalLM
     from trl.trainer.utils import add_fused_lm_head
@@ -199,7 +199,7 @@ def build_model(arch, device: str, dtype="float32", checkpointing: bool = True):
         model = Qwen2ForCausalLM(cfg).to(getattr(torch, dtype))
     model.config.use_cache = False
     if checkpointing: model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
-    add_fused_lm_head(model, temperature=1.0, outputs=("log_probs", "entropy"))
+    if fused_head: add_fused_lm_head(model, temperature=1.0, outputs=("log_probs", "entropy"))
     return model
 
 

@@ -20,20 +20,14 @@ arch = g.shapes(dev)["1.5B" if dev == "cuda" else "tiny"]
 from star.agent import HFPolicy
 from star.models import load_tokenizer
 tok = load_tokenizer("tiny")
-def sync():
-    if dev == "cuda": torch.cuda.synchronize()
 def timed(f):
-    sync(); t = time.time(); f(); sync(); return round(time.time() - t, 3)
+    g._sync(dev); t = time.time(); f(); g._sync(dev); return round(time.time() - t, 3)
 N, B, P = (32, 8, 512) if dev == "cuda" else (8, 2, 64)
 prompts = torch.randint(0, arch.vocab - 1000, (B, P), generator=torch.Generator().manual_seed(0)).tolist()
 ids = torch.tensor(prompts, device=dev)
 res = {}
 for fused in (True, False):
-    model = g.build_model(arch, dev, dtype="bfloat16", checkpointing=False)
-    if not fused:
-        from transformers import Qwen2Config, Qwen2ForCausalLM
-        torch.manual_seed(0)
-        with torch.device(dev): model = Qwen2ForCausalLM(model.config).to(torch.bfloat16)
+    model = g.build_model(arch, dev, dtype="bfloat16", checkpointing=False, fused_head=fused)
     model.eval(); model.config.use_cache = True
     pol = HFPolicy(model, tok, eos=[], prefix_cache=False)
     pol.generate([[1, 2, 3, 4]], 4, stop=[])
