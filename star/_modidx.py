@@ -277,6 +277,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                  'star.evaluation.formatter_breakdown': ('evaluation.html#formatter_breakdown', 'star/evaluation.py'),
                                  'star.evaluation.inference_settings': ('evaluation.html#inference_settings', 'star/evaluation.py'),
                                  'star.evaluation.load_policy': ('evaluation.html#load_policy', 'star/evaluation.py'),
+                                 'star.evaluation.merged_checkpoint': ('evaluation.html#merged_checkpoint', 'star/evaluation.py'),
                                  'star.evaluation.model_dir': ('evaluation.html#model_dir', 'star/evaluation.py'),
                                  'star.evaluation.parse_chatml': ('evaluation.html#parse_chatml', 'star/evaluation.py'),
                                  'star.evaluation.qa_benchmarks': ('evaluation.html#qa_benchmarks', 'star/evaluation.py'),

@@ -9,7 +9,7 @@ Start with `evaluate_travelplanner` (episodes on a split → formatted plans →
 
 # %% ../nbs/15_evaluation.ipynb #c8777ef7
 from __future__ import annotations
-import copy, gzip, json, math, os, re, time
+import copy, gzip, hashlib, json, math, os, re, time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, asdict, field, replace
@@ -17,14 +17,14 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from .agent import STOP, Generation, HFPolicy, Rollout, ScriptedPolicy, VLLMPolicy, build_messages, eos_ids, rollout_batch
-from .checkpoints import MARKER, SAVING, check_checkpoint
+from .checkpoints import MARKER, SAVING, check_checkpoint, model_fingerprint
 from .diagnostics import backtracking_rate, diagnose_backtracking
 from .endpoint import ChatEndpoint, EndpointError
 from .evaluator import COMMONSENSE_CHECKS, HARD_CHECKS, PAPER_TERMS, PROTOCOLS, dataset_metrics, evaluate_plan
 from .formatter import (FIELD_LABELS, FORMAT_PROMPTS, FORMATTERS, FormattedPlan, PlanFormatError, canonical_plan, eval_formatter, format_plan,
                             normalize_test_transportation)
-from .models import (InferenceDefaults, UnknownScaleError, dtype_choice, engine_dtype, get_spec, load_model,
-                         load_tokenizer, normalize_dtype, offline_checkpoint)
+from .models import (InferenceDefaults, UnknownScaleError, cache_dir, dtype_choice, engine_dtype, get_spec, load_model,
+                         load_tokenizer, make_llm, normalize_dtype)
 from .qa import (CLOSED_CORPORA, E5_MODEL, QA_BENCHMARKS, QA_FILES, QA_SOURCES, BM25Retriever, DenseRetriever,
                      FaissRetriever, QASandbox, RemoteRetriever, Search, closed_corpus, evaluate_qa, load_benchmark, load_qa,
                      open_corpus, qa_system_prompt, retrieve_url)
@@ -38,8 +38,8 @@ from .teacher import solve
 # %% auto #0
 __all__ = ['SERVER_ERROR_REPLY', 'TERMINATIONS', 'QA_RETRIEVERS', 'WIKI18_PASSAGES', 'EVAL_RULES', 'EVAL_SPECIAL', 'EvalSettings',
            'inference_settings', 'parse_chatml', 'ChatPolicy', 'EndpointPolicy', 'teacher_policy', 'model_dir',
-           'resolve_checkpoint', 'load_policy', 'eval_tasks', 'run_episodes', 'teacher_episodes', 'Scored',
-           'day_count_reason', 'episode_format', 'episode_plan', 'score_episodes', 'check_applies',
+           'resolve_checkpoint', 'merged_checkpoint', 'load_policy', 'eval_tasks', 'run_episodes', 'teacher_episodes',
+           'Scored', 'day_count_reason', 'episode_format', 'episode_plan', 'score_episodes', 'check_applies',
            'constraint_breakdown', 'termination_breakdown', 'formatter_breakdown', 'backtracking_summary',
            'submission_plan', 'submission_rows', 'write_submission', 'evaluate_travelplanner', 'breakdown_frame',
            'qa_records', 'qa_benchmarks', 'qa_search', 'retrieval_info', 'qa_protocol_deviations', 'qa_episodes',
@@ -213,10 +213,33 @@ def _load_model_dir(path: str, dtype, device):
     p = Path(path)
     if not (p / "adapter_config.json").exists(): return load_model(path, dtype=dtype, device=device)
     from peft import PeftModel
-    base = json.loads((p / "adapter_config.json").read_text())["base_model_name_or_path"]
+    base = json.loads((p / "adapter_config.json").read_text()).get("base_model_name_or_path") or ""
     scale = _run_scale(p)
-    model = load_model(scale if scale and not Path(base).exists() else base, dtype=dtype, device=device)
+    if not scale and not base: raise FileNotFoundError(f"{p}: the adapter names no base model and no run config gives its scale")
+    model = load_model(scale if scale and not (base and Path(base).exists()) else base, dtype=dtype, device=device)
     return PeftModel.from_pretrained(model, str(p)).merge_and_unload().eval()
+
+def merged_checkpoint(path, tokenizer=None, device: str | None = None) -> Path:
+    """A whole-weights folder for a checkpoint `path`, for engines that load whole weights (vLLM, `vllm serve`): a LoRA
+    adapter checkpoint (`adapter_config.json`, as CPU-scale RL and SFT runs save) merged into its base model in float32
+    on CPU (`load_model`'s default there; bf16 on CUDA) and saved, with `tokenizer` when given, under
+    `cache_dir()/merged/<run>-<checkpoint>-<key>` (key: a hash of the adapter's and its base's weights,
+    `star.checkpoints.model_fingerprint`: merged once, reused after). A folder of whole weights is returned as it is. Raises FileNotFoundError for a
+    folder without a model."""
+    p = Path(path)
+    if not (p / "adapter_config.json").exists():
+        if _is_model_dir(p): return p
+        raise FileNotFoundError(f"{p}: no model (config.json / adapter_config.json)")
+    base = json.loads((p / "adapter_config.json").read_text()).get("base_model_name_or_path") or ""
+    key = hashlib.sha256(f"{model_fingerprint(p)} {base} {bool(base) and Path(base).exists() and model_fingerprint(base)}".encode())
+    out = cache_dir() / "merged" / f"{p.parent.name}-{p.name}-{key.hexdigest()[:12]}"
+    if (out / "config.json").exists(): return out
+    model = _load_model_dir(str(p), None, device or "cpu")
+    tmp = out.with_name(out.name + ".partial")
+    model.save_pretrained(tmp)
+    if tokenizer is not None: tokenizer.save_pretrained(tmp)
+    tmp.replace(out)
+    return out
 
 # %% ../nbs/15_evaluation.ipynb #98285dec
 def load_policy(checkpoint: str, *, base_url: str | None = None, api_key_env: str | None = "OPENAI_API_KEY",
@@ -224,7 +247,8 @@ def load_policy(checkpoint: str, *, base_url: str | None = None, api_key_env: st
                 max_workers: int = 8):
     """(policy, tokenizer, info) for a model `checkpoint` (see `resolve_checkpoint`; not 'teacher', which needs the
     tasks: `teacher_policy`). Models go to `device` (default CUDA if available, else CPU) with `dtype` (default
-    "auto": the hardware's compute dtype, `star.models.dtype_choice`; float32 for tiny); `use_vllm` serves them with vLLM (GPU; `max_context` = its max_model_len).
+    "auto": the hardware's compute dtype, `star.models.dtype_choice`; float32 for tiny); `use_vllm` serves them with vLLM (`star.models.make_llm`, the engine of RL rollouts, on a GPU and on a CPU alike; `max_context` = its
+    max_model_len; a LoRA adapter checkpoint is merged first, `merged_checkpoint`).
     Endpoints use `EndpointPolicy(base_url, checkpoint, api_key_env, max_workers=max_workers)`. A loaded model's
     `info` also holds `compute`: the dtype it runs in, what was asked and why "auto" picks what it picks here."""
     info = resolve_checkpoint(checkpoint, base_url)
@@ -239,13 +263,9 @@ def load_policy(checkpoint: str, *, base_url: str | None = None, api_key_env: st
         import torch
         device = "cuda" if torch.cuda.is_available() else "cpu"
     if use_vllm:
-        from vllm import LLM
-        path = src
-        if info["kind"] == "scale":
-            spec = get_spec(src)
-            path = str(offline_checkpoint(src)) if spec.offline is not None else spec.model_id("base")
+        path = str(merged_checkpoint(src, tok)) if info["kind"] == "path" else src
         edt = engine_dtype(dtype, info["scale"] == "tiny")
-        llm = LLM(model=path, max_model_len=max_context, dtype=edt, logprobs_mode="processed_logprobs")
+        llm = make_llm(path, max_model_len=max_context, dtype=edt)
         return VLLMPolicy(llm, tok), tok, info | {"compute": _compute(device, edt, dtype, info["scale"] == "tiny")}
     model = _load_model_dir(src, dtype, device)
     mdt = str(next(model.parameters()).dtype).removeprefix("torch.")
@@ -697,7 +717,7 @@ class EvalRunConfig:
     max_workers: int = 8          # concurrent endpoint requests
     device: str | None = None     # None: cuda if available else cpu
     dtype: str = "auto"           # model precision: 'auto' (bf16 where the hardware has it natively, else float32) | 'float32' | 'bfloat16'
-    use_vllm: bool = False        # GPU: serve the model with vLLM
+    use_vllm: bool = False        # serve the model with vLLM (star.models.make_llm; GPU or CPU, LoRA checkpoints merged)
     qa_datasets: tuple | None = None  # None: the seven of Table 2
     qa_source: str = "auto"       # 'auto' (full TriviaQA / PopQA test sets from the hub when reachable, else the packaged 1K subsets, noted in the record) | 'packaged' | 'hub'
     retriever: str = "bm25"       # 'bm25' | 'dense' (in memory) | 'e5' (FAISS index, Table 2's retrieval: see star/data/qa/README.md)

@@ -210,3 +210,28 @@ def test_a_failed_stream_leaves_nothing_in_the_engine(llm, tok, val, prompt):
         got = s.poll()
     assert [k for k, _ in got] == [1] and len(got[0][1].token_ids) == 2    # the shorter request finished first
     assert not llm.llm_engine.has_unfinished_requests()                       # the other one was aborted on exit
+
+
+def test_lora_checkpoint_is_served_merged(tok, prompt, tmp_path, monkeypatch):
+    """`star evaluate --use_vllm` on a LoRA adapter checkpoint (what CPU-scale RL and SFT runs save): `load_policy`
+    merges it into its base (`merged_checkpoint`, cached by the weights' hash) and serves it with `make_llm`, the RL
+    rollout engine. Its log-probs are those of the merged model under transformers, and not those of the base."""
+    from peft import LoraConfig, get_peft_model
+    from star.evaluation import load_policy, merged_checkpoint
+    monkeypatch.setenv("STAR_CACHE", str(tmp_path / "cache"))
+    run = tmp_path / "rl_tiny_lora"
+    torch.manual_seed(0)
+    peft = get_peft_model(load_model("tiny", seed=0), LoraConfig(r=4, target_modules="all-linear", init_lora_weights=False))
+    peft.save_pretrained(run / "checkpoint-1")
+    (run / "config.json").write_text('{"scale": "tiny", "run_name": "rl_tiny_lora"}')   # the run's config, not a model
+    policy, _, info = load_policy(str(run / "checkpoint-1"), use_vllm=True, max_context=2048)
+    assert isinstance(policy, VLLMPolicy) and info["kind"] == "path" and info["compute"]["dtype"] == "float32"
+    merged = merged_checkpoint(run / "checkpoint-1")               # the same folder again: merged once
+    assert merged.parent == tmp_path / "cache" / "merged" and len(list(merged.parent.iterdir())) == 1
+    policy.reseed(2)
+    g = policy.generate([prompt], 12, temperature=1.0, top_p=1.0, stop=[])[0]
+    ref = hf_logprobs(peft.merge_and_unload().eval(), prompt, g.token_ids, 1.0)
+    base = hf_logprobs(load_model("tiny", seed=0), prompt, g.token_ids, 1.0)
+    assert (ref - torch.tensor(g.logprobs)).abs().max().item() < FP32_TOL
+    assert (base - torch.tensor(g.logprobs)).abs().max().item() > 100 * FP32_TOL    # the adapter is in the served weights
+    assert merged_checkpoint(merged) == merged                     # whole weights are served as they are
