@@ -944,6 +944,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                          'star.rl._gather': ('rl.html#_gather', 'star/rl.py'),
                          'star.rl._grpo_trainer_cls': ('rl.html#_grpo_trainer_cls', 'star/rl.py'),
                          'star.rl._own_failures': ('rl.html#_own_failures', 'star/rl.py'),
+                         'star.rl._plan_scores': ('rl.html#_plan_scores', 'star/rl.py'),
                          'star.rl._replay_epochs': ('rl.html#_replay_epochs', 'star/rl.py'),
                          'star.rl._rollout_kwargs': ('rl.html#_rollout_kwargs', 'star/rl.py'),
                          'star.rl._row': ('rl.html#_row', 'star/rl.py'),

@@ -21,7 +21,7 @@ from typing import Any, Callable, Protocol, Sequence
 from .agent import HFPolicy, VLLMPolicy, eos_ids, rollout_batch, stream_seed
 from .checkpoints import (AtomicCheckpoints, find_resume_checkpoint, model_fingerprint, rotate_checkpoints, run_folder,
                               set_aside, RunMismatchError, run_params_diff)
-from .evaluator import dataset_metrics, evaluate_plan
+from .evaluator import PlanResult, dataset_metrics, evaluate_plan
 from .formatter import eval_formatter, format_plan
 from .memory import check_fits
 from .models import (K, REGISTRY, DtypeChoice, cpu_compact_logprobs, dtype_choice, eager_engine, engine_dtype,
@@ -725,8 +725,19 @@ def evaluate_policy(policy, # a `star.agent` policy
              policy_tokens=sum(s.n_policy_tokens for s in summaries) / k,
              terminations=dict(Counter(s.termination for s in summaries)), seconds=round(time.time() - t0, 2),
              tasks=[{"id": t.id, "level": t.level, "termination": s.termination, "tool_calls": s.n_tool_calls,
-                     "success": bool(getattr(v, "success", False))} for t, s, v in zip(tasks, summaries, verdicts)])
+                     "success": bool(getattr(v, "success", False))} | _plan_scores(v, t, fam)
+                    for t, s, v in zip(tasks, summaries, verdicts)])
     return m
+
+def _plan_scores(verdict, task, family) -> dict:
+    """A validation task's plan scores, for per-task comparisons between steps (paired differences): `delivered`,
+    `commonsense_micro` (its share of the 8 commonsense constraints passed) and `hard_pass` (hard constraints passed)
+    of a TravelPlanner verdict; an episode without a readable plan scores as no plan (`evaluate_plan(task, None)`).
+    Empty for families whose verdicts are not plans."""
+    if verdict is FORMAT_ERROR and isinstance(family, TravelPlannerFamily): verdict = evaluate_plan(task, None, family.protocol)
+    if not isinstance(verdict, PlanResult): return {}
+    return {"delivered": bool(verdict.delivered), "commonsense_micro": round(verdict.commonsense_micro, 6),
+            "hard_pass": int(verdict.hard_pass)}
 
 # %% ../nbs/10_rl.ipynb #c01a2963
 def _validation_callback_cls():
