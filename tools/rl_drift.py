@@ -10,7 +10,7 @@ What it separates: a policy that drifts from what SFT taught moves its NLL on ev
 specialises on its training prompts moves less on those than on the held-out ones. Used for issue 36 (the CPU-scale
 Sum run's held-out fall after step 4; nbs/10_rl.ipynb, 'Why the held-out metrics fell').
 
-    python tools/rl_drift.py runs/rl/rl_0.5B_grpo_sum_easy16_f0_s0 --checkpoints 4,16 \
+    python tools/rl_drift.py runs/rl/rl_0.5B_grpo_sum_easy16_f0_s0 --checkpoints 4,16 --per_level 4 \
         --out results/diagnostics/rl_0.5B_grpo_sum_easy16_f0_s0_drift.json
 
 Cost (2 CPU cores, float32): one forward of a ~6K-token trajectory per model; the record keeps each model's seconds.
@@ -65,6 +65,12 @@ def score(model, enc: dict) -> dict:
         "n_tokens": len(parts["all"]), "n_answer_tokens": len(parts["answer"])}
 
 
+def trajectory_lengths(enc: dict) -> dict:
+    "Tokens of the whole teacher episode, and how many precede its answer turn (the context the answer needs first)."
+    runs = turn_runs(enc["assistant_masks"])
+    return {"episode_tokens": len(enc["input_ids"]), "before_answer": runs[-1][0] if runs else None}
+
+
 def load(init: Path, adapter: Path | None):
     from transformers import AutoModelForCausalLM
     m = AutoModelForCausalLM.from_pretrained(str(init), dtype=torch.float32)
@@ -78,7 +84,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("run", help="an RL run folder (runs/rl/<name>: config.json and checkpoint-<k>/)")
     ap.add_argument("--checkpoints", default="", help="comma-separated steps whose checkpoint-<k> to score")
-    ap.add_argument("--n", type=int, default=None, help="score only the first n tasks of each set (a smoke run)")
+    ap.add_argument("--per_level", type=int, default=None,
+                    help="score only the first k tasks of each level of each set (None: all)")
     ap.add_argument("--out", required=True, help="the record to write (JSON)")
     a = ap.parse_args(argv)
     run = Path(a.run)
@@ -94,10 +101,14 @@ def main(argv=None):
     tok = load_tokenizer(str(init))
     rows = []
     for split, tasks in sets.items():
-        for t in tasks[:a.n]:
+        seen = {}
+        for t in tasks:
+            seen[t.level] = seen.get(t.level, 0) + 1
+            if a.per_level is not None and seen[t.level] > a.per_level: continue
             tr = solve(t)
             rows.append({"id": t.id, "level": t.level, "set": split, "solved": tr is not None,
                          "enc": tokenize_sft(tr.messages, tok) if tr is not None else None, "nll": {}})
+            if tr is not None: rows[-1] |= trajectory_lengths(rows[-1]["enc"])
     models = {"init": None} | {f"checkpoint-{k}": run / f"checkpoint-{k}" for k in steps}
     seconds, prints = {}, {}
     for name, ad in models.items():
