@@ -290,6 +290,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                  'star.evaluation.resolve_checkpoint': ('evaluation.html#resolve_checkpoint', 'star/evaluation.py'),
                                  'star.evaluation.retrieval_info': ('evaluation.html#retrieval_info', 'star/evaluation.py'),
                                  'star.evaluation.run_episodes': ('evaluation.html#run_episodes', 'star/evaluation.py'),
+                                 'star.evaluation.run_heldout_tasks': ('evaluation.html#run_heldout_tasks', 'star/evaluation.py'),
                                  'star.evaluation.score_episodes': ('evaluation.html#score_episodes', 'star/evaluation.py'),
                                  'star.evaluation.submission_plan': ('evaluation.html#submission_plan', 'star/evaluation.py'),
                                  'star.evaluation.submission_rows': ('evaluation.html#submission_rows', 'star/evaluation.py'),

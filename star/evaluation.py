@@ -36,15 +36,15 @@ from .tasks import load_jsonl_tasks, load_tasks
 from .teacher import solve
 
 # %% auto #0
-__all__ = ['SERVER_ERROR_REPLY', 'TERMINATIONS', 'QA_RETRIEVERS', 'WIKI18_PASSAGES', 'EVAL_RULES', 'EVAL_SPECIAL', 'EvalSettings',
-           'inference_settings', 'parse_chatml', 'ChatPolicy', 'EndpointPolicy', 'teacher_policy', 'model_dir',
-           'resolve_checkpoint', 'merged_checkpoint', 'load_policy', 'eval_tasks', 'run_episodes', 'teacher_episodes',
-           'Scored', 'day_count_reason', 'episode_format', 'episode_plan', 'score_episodes', 'check_applies',
-           'constraint_breakdown', 'termination_breakdown', 'formatter_breakdown', 'backtracking_summary',
-           'submission_plan', 'submission_rows', 'write_submission', 'evaluate_travelplanner', 'breakdown_frame',
-           'qa_records', 'qa_benchmarks', 'qa_search', 'retrieval_info', 'qa_protocol_deviations', 'qa_episodes',
-           'qa_predictions', 'evaluate_qa_episodes', 'eval_run_name', 'travelplanner_record', 'qa_run_record',
-           'write_episodes', 'EvalRunConfig']
+__all__ = ['SERVER_ERROR_REPLY', 'HELD_OUT', 'TERMINATIONS', 'QA_RETRIEVERS', 'WIKI18_PASSAGES', 'EVAL_RULES', 'EVAL_SPECIAL',
+           'EvalSettings', 'inference_settings', 'parse_chatml', 'ChatPolicy', 'EndpointPolicy', 'teacher_policy',
+           'model_dir', 'resolve_checkpoint', 'merged_checkpoint', 'load_policy', 'run_heldout_tasks', 'eval_tasks',
+           'run_episodes', 'teacher_episodes', 'Scored', 'day_count_reason', 'episode_format', 'episode_plan',
+           'score_episodes', 'check_applies', 'constraint_breakdown', 'termination_breakdown', 'formatter_breakdown',
+           'backtracking_summary', 'submission_plan', 'submission_rows', 'write_submission', 'evaluate_travelplanner',
+           'breakdown_frame', 'qa_records', 'qa_benchmarks', 'qa_search', 'retrieval_info', 'qa_protocol_deviations',
+           'qa_episodes', 'qa_predictions', 'evaluate_qa_episodes', 'eval_run_name', 'travelplanner_record',
+           'qa_run_record', 'write_episodes', 'EvalRunConfig']
 
 # %% ../nbs/15_evaluation.ipynb #3338b885
 @dataclass
@@ -279,12 +279,36 @@ def _compute(device, used: str, requested, tiny: bool = False) -> dict:
     return c | {"dtype": used, "requested": asked}
 
 # %% ../nbs/15_evaluation.ipynb #c777988b
+HELD_OUT = "heldout:"
+
+def run_heldout_tasks(run) -> list:
+    """The held-out validation tasks an RL run folder (`<run>/config.json`, as `star.rl.train_rl` writes it) played, in
+    its order: `task_family(cfg).val_tasks(cfg.n_val, cfg.seed)` of its configuration. Checked against the SHA-256 of
+    the tasks the run recorded (`<run>/run_params.json`, `data.val_sha256`) when present. Raises FileNotFoundError
+    without a config, ValueError if the tasks drawn now are not the ones the run validated on."""
+    from star.rl import task_family
+    from star.rl_config import resolve_config
+    from star.run import _task_digest
+    p = Path(run)
+    if not (p / "config.json").exists(): raise FileNotFoundError(f"{p}: no config.json (not an RL run folder)")
+    cfg = resolve_config(**{k: v for k, v in json.loads((p / "config.json").read_text()).items() if k != "stop_after"}
+                         | {"results_dir": None, "out_dir": str(p)})
+    tasks = task_family(cfg).val_tasks(cfg.n_val, cfg.seed)
+    try: want = json.loads((p / "run_params.json").read_text())["data"]["val_sha256"]
+    except (OSError, ValueError, KeyError, TypeError): want = None
+    if want is not None and _task_digest(tasks) != want:
+        raise ValueError(f"{p}: the {len(tasks)} validation tasks drawn now differ from those the run recorded (val_sha256)")
+    return list(tasks)
+
 def eval_tasks(split: str = "validation", n: int | None = None) -> list:
     """The first `n` (all if None) tasks of `split`: 'validation' | 'train' | 'test' | 'agent_star:<name>'
-    (`star.tasks.load_tasks`) or a path to a JSONL task file (`load_jsonl_tasks`). Raises ValueError for a split
-    that is neither, DatasetUnavailable when a remote split cannot be fetched."""
-    p = Path(split)
-    tasks = load_jsonl_tasks(p) if p.suffix in (".jsonl", ".gz") and p.exists() else load_tasks(split)
+    (`star.tasks.load_tasks`), a path to a JSONL task file (`load_jsonl_tasks`) or 'heldout:<RL run folder>'
+    (`run_heldout_tasks`). Raises ValueError for a split that is none of these, DatasetUnavailable when a remote split
+    cannot be fetched."""
+    if split.startswith(HELD_OUT): tasks = run_heldout_tasks(split[len(HELD_OUT):])
+    else:
+        p = Path(split)
+        tasks = load_jsonl_tasks(p) if p.suffix in (".jsonl", ".gz") and p.exists() else load_tasks(split)
     return tasks if n is None else tasks[:int(n)]
 
 # %% ../nbs/15_evaluation.ipynb #3b790751
@@ -691,7 +715,7 @@ class EvalRunConfig:
     (`star.models.UnknownScaleError` for an unknown `scale`). Whether `checkpoint` exists is `resolve_checkpoint`'s
     question, asked by the notebook."""
     checkpoint: str = "teacher"   # 'teacher' | registry scale ('tiny', '0.5B', '3B', ...) | local folder | hub id | endpoint model name
-    split: str = "validation"     # 'validation' | 'train' | 'test' | 'agent_star:<name>' | path to a JSONL task file | 'qa'
+    split: str = "validation"     # 'validation' | 'train' | 'test' | 'agent_star:<name>' | path to a JSONL task file | 'heldout:<RL run folder>' | 'qa'
     protocol: str = "official"    # primary protocol (diagnostic, printed breakdown); both protocols are always recorded
     n: int | None = 2             # tasks (the first n of the split); for 'qa': questions per dataset; None: all
     out_dir: str | None = None    # default runs/eval/<name>; the record name is basename(out_dir) when given

@@ -509,7 +509,11 @@ def job_name(notebook: str, p: dict) -> str:
     if notebook == "evaluate":
         if p.get("out_dir"): return _slug(p["out_dir"])
         ck = _slug(p["checkpoint"])
-        return f"qa_{ck}" if p.get("split") == "qa" else f"eval_{p.get('split', 'test')}_{ck}"
+        split = str(p.get("split", "test"))
+        if split == "qa": return f"qa_{ck}"
+        # a run's held-out queries ('heldout:<run folder>') or a task file: named by the run / the file, never by a path
+        split = "heldout-" + _slug(split[len("heldout:"):]) if split.startswith("heldout:") else _slug(split)
+        return f"eval_{split}_{ck}"
     if notebook == "synthesize":
         return "synthesis_" + _slug(Path(p.get("out_path") or "pool.jsonl").name.split(".")[0])
     raise ValueError(f"unknown notebook {notebook!r}; expected one of {sorted(JOB_NOTEBOOKS)}")
