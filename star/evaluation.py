@@ -741,7 +741,7 @@ class EvalRunConfig:
     max_workers: int = 8          # concurrent endpoint requests
     device: str | None = None     # None: cuda if available else cpu
     dtype: str = "auto"           # model precision: 'auto' (bf16 where the hardware has it natively, else float32) | 'float32' | 'bfloat16'
-    use_vllm: bool = False        # serve the model with vLLM (star.models.make_llm; GPU or CPU, LoRA checkpoints merged)
+    use_vllm: bool = False        # serve the model with vLLM (GPU or CPU; a LoRA checkpoint is merged first)
     qa_datasets: tuple | None = None  # None: the seven of Table 2
     qa_source: str = "auto"       # 'auto' (full TriviaQA / PopQA test sets from the hub when reachable, else the packaged 1K subsets, noted in the record) | 'packaged' | 'hub'
     retriever: str = "bm25"       # 'bm25' | 'dense' (in memory) | 'e5' (FAISS index, Table 2's retrieval: see star/data/qa/README.md)
