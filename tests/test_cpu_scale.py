@@ -12,12 +12,12 @@ from star.rl_config import resolve_config, run_params
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# The full Sum run (rl_0.5B_grpo_sum_easy16_f0_s0 at 117e15e, alone on 2 cores; its step-4 validation): held-out commonsense micro
-# 0.621 at step 0 -> 0.699 at step 4 on its 32 held-out 3-day validation queries (hard micro 0.055 -> 0.096, success
-# 1 -> 2 of 32, delivery 0.875 both). The margin is about half that rise; its noise is not measured (one run, and the
-# record keeps no per-query commonsense counts). A broken update (sign, mask, stale weight sync) leaves it at 0 or
-# below. The guard covers only the rise the run showed: at step 8 the run's held-out CS micro fell to
-# 0.516 (nbs/10_rl.ipynb, 'Progress').
+# The full Sum run (results/rl_0.5B_grpo_sum_easy16_f0_s0.json, made at 117e15e alone on 2 cores): held-out commonsense
+# micro 0.621 at step 0 -> 0.699 at step 4 on its 32 held-out 3-day validation queries (hard micro 0.055 -> 0.096,
+# success 1 -> 2 of 32, delivery 0.875 both). The margin is about half that rise. Its noise is measured once: a replay of
+# checkpoint-16 with another sampling stream gave 0.461 against the run's 0.473. A broken update (sign, mask, stale
+# weight sync) leaves the rise at 0 or below. The guard covers only the rise the run showed: after step 4 the run's
+# held-out commonsense micro fell, to 0.473 at step 16 (nbs/10_rl.ipynb, 'Why the held-out metrics fell').
 GUARD_STEPS, GUARD_MIN_GAIN = 4, 0.04
 
 
