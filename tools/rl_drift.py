@@ -13,7 +13,8 @@ Sum run's held-out fall after step 4; nbs/10_rl.ipynb, 'Why the held-out metrics
     python tools/rl_drift.py runs/rl/rl_0.5B_grpo_sum_easy16_f0_s0 --checkpoints 4,16 --per_level 4 \
         --out results/diagnostics/rl_0.5B_grpo_sum_easy16_f0_s0_drift.json
 
-Cost (2 CPU cores, float32): one forward of a ~6K-token trajectory per model; the record keeps each model's seconds.
+Cost (2 CPU cores, float32): one forward of a 5-8.5K-token trajectory per task and model, ~53 s; the command above
+(16 episodes, 3 models) took 42 min. The record keeps each model's seconds.
 """
 import argparse, json, math, sys, time
 from pathlib import Path
@@ -69,6 +70,15 @@ def trajectory_lengths(enc: dict) -> dict:
     "Tokens of the whole teacher episode, and how many precede its answer turn (the context the answer needs first)."
     runs = turn_runs(enc["assistant_masks"])
     return {"episode_tokens": len(enc["input_ids"]), "before_answer": runs[-1][0] if runs else None}
+
+
+def init_name(run: Path, init: Path) -> str:
+    """How the record names the initial weights, never by a path: the run's own name for them (`run_params.json`,
+    `init.source`, e.g. 'sft_0.5B') when its fingerprint is these weights', else `star.run.init_reference`'s name."""
+    try: rp = json.loads((run / "run_params.json").read_text())["init"]
+    except (OSError, ValueError, KeyError, TypeError): rp = None
+    if rp and rp.get("fingerprint") == model_fingerprint(init): return rp["source"]
+    return init_reference(str(init))["init"]
 
 
 def load(init: Path, adapter: Path | None):
@@ -129,7 +139,7 @@ def main(argv=None):
     summary = {g: {"n": sum(r["enc"] is not None for r in rs)} | {
         name: {p: mean(rs, name, p) for p in ("all", "calls", "answer")} for name in models} for g, rs in groups.items()}
     rec = {"kind": "rl_drift", "run": run.name, "commit": git_commit(ROOT), "command": "python tools/rl_drift.py " + " ".join(
-        sys.argv[1:] if argv is None else argv), "init": init_reference(str(init))["init"], "fingerprints": prints,
+        sys.argv[1:] if argv is None else argv), "init": init_name(run, init), "fingerprints": prints,
         "models": list(models), "seconds": seconds, "summary": summary,
         "tasks": [{k: v for k, v in r.items() if k != "enc"} for r in rows]}
     write_atomic(Path(a.out), json.dumps(rec, indent=1))
