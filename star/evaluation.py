@@ -38,13 +38,13 @@ from .teacher import solve
 # %% auto #0
 __all__ = ['SERVER_ERROR_REPLY', 'HELD_OUT', 'TERMINATIONS', 'QA_RETRIEVERS', 'WIKI18_PASSAGES', 'EVAL_RULES', 'EVAL_SPECIAL',
            'EvalSettings', 'inference_settings', 'parse_chatml', 'ChatPolicy', 'EndpointPolicy', 'teacher_policy',
-           'model_dir', 'resolve_checkpoint', 'merged_checkpoint', 'load_policy', 'run_heldout_tasks', 'eval_tasks',
-           'run_episodes', 'teacher_episodes', 'Scored', 'day_count_reason', 'episode_format', 'episode_plan',
-           'score_episodes', 'check_applies', 'constraint_breakdown', 'termination_breakdown', 'formatter_breakdown',
-           'backtracking_summary', 'submission_plan', 'submission_rows', 'write_submission', 'evaluate_travelplanner',
-           'breakdown_frame', 'qa_records', 'qa_benchmarks', 'qa_search', 'retrieval_info', 'qa_protocol_deviations',
-           'qa_episodes', 'qa_predictions', 'evaluate_qa_episodes', 'eval_run_name', 'travelplanner_record',
-           'qa_run_record', 'write_episodes', 'EvalRunConfig']
+           'model_dir', 'resolve_checkpoint', 'merged_checkpoint', 'load_policy', 'run_config', 'run_heldout_tasks',
+           'eval_tasks', 'run_episodes', 'teacher_episodes', 'Scored', 'day_count_reason', 'episode_format',
+           'episode_plan', 'score_episodes', 'check_applies', 'constraint_breakdown', 'termination_breakdown',
+           'formatter_breakdown', 'backtracking_summary', 'submission_plan', 'submission_rows', 'write_submission',
+           'evaluate_travelplanner', 'breakdown_frame', 'qa_records', 'qa_benchmarks', 'qa_search', 'retrieval_info',
+           'qa_protocol_deviations', 'qa_episodes', 'qa_predictions', 'evaluate_qa_episodes', 'eval_run_name',
+           'travelplanner_record', 'qa_run_record', 'write_episodes', 'EvalRunConfig']
 
 # %% ../nbs/15_evaluation.ipynb #3338b885
 @dataclass
@@ -209,11 +209,15 @@ def resolve_checkpoint(checkpoint: str, base_url: str | None = None) -> dict:
                                 f"e.g. xxwu/Agent-STAR-RL-3B; a registry scale is one of tiny, 0.5B, 1.5B, 3B, 7B)")
     return {"kind": "hub", "source": checkpoint, "scale": None}
 
+def _adapter_base(p: Path) -> str:
+    "The base model a LoRA adapter folder names (`adapter_config.json`), '' when it names none (e.g. the tiny test model)."
+    return json.loads((p / "adapter_config.json").read_text()).get("base_model_name_or_path") or ""
+
 def _load_model_dir(path: str, dtype, device):
     p = Path(path)
     if not (p / "adapter_config.json").exists(): return load_model(path, dtype=dtype, device=device)
     from peft import PeftModel
-    base = json.loads((p / "adapter_config.json").read_text()).get("base_model_name_or_path") or ""
+    base = _adapter_base(p)
     scale = _run_scale(p)
     if not scale and not base: raise FileNotFoundError(f"{p}: the adapter names no base model and no run config gives its scale")
     model = load_model(scale if scale and not (base and Path(base).exists()) else base, dtype=dtype, device=device)
@@ -230,7 +234,7 @@ def merged_checkpoint(path, tokenizer=None, device: str | None = None) -> Path:
     if not (p / "adapter_config.json").exists():
         if _is_model_dir(p): return p
         raise FileNotFoundError(f"{p}: no model (config.json / adapter_config.json)")
-    base = json.loads((p / "adapter_config.json").read_text()).get("base_model_name_or_path") or ""
+    base = _adapter_base(p)
     key = hashlib.sha256(f"{model_fingerprint(p)} {base} {bool(base) and Path(base).exists() and model_fingerprint(base)}".encode())
     out = cache_dir() / "merged" / f"{p.parent.name}-{p.name}-{key.hexdigest()[:12]}"
     if (out / "config.json").exists(): return out
@@ -281,18 +285,24 @@ def _compute(device, used: str, requested, tiny: bool = False) -> dict:
 # %% ../nbs/15_evaluation.ipynb #c777988b
 HELD_OUT = "heldout:"
 
+def run_config(run):
+    """The `RLRunConfig` an RL run folder was trained with: its `config.json` (as `star.rl.train_rl` writes it) resolved
+    again, with `out_dir` the folder and nothing published. Raises FileNotFoundError without a config."""
+    from star.rl_config import resolve_config
+    p = Path(run)
+    if not (p / "config.json").exists(): raise FileNotFoundError(f"{p}: no config.json (not an RL run folder)")
+    return resolve_config(**{k: v for k, v in json.loads((p / "config.json").read_text()).items() if k != "stop_after"}
+                          | {"results_dir": None, "out_dir": str(p)})
+
 def run_heldout_tasks(run) -> list:
     """The held-out validation tasks an RL run folder (`<run>/config.json`, as `star.rl.train_rl` writes it) played, in
     its order: `task_family(cfg).val_tasks(cfg.n_val, cfg.seed)` of its configuration. Checked against the SHA-256 of
     the tasks the run recorded (`<run>/run_params.json`, `data.val_sha256`) when present. Raises FileNotFoundError
     without a config, ValueError if the tasks drawn now are not the ones the run validated on."""
     from star.rl import task_family
-    from star.rl_config import resolve_config
     from star.run import _task_digest
     p = Path(run)
-    if not (p / "config.json").exists(): raise FileNotFoundError(f"{p}: no config.json (not an RL run folder)")
-    cfg = resolve_config(**{k: v for k, v in json.loads((p / "config.json").read_text()).items() if k != "stop_after"}
-                         | {"results_dir": None, "out_dir": str(p)})
+    cfg = run_config(p)
     tasks = task_family(cfg).val_tasks(cfg.n_val, cfg.seed)
     try: want = json.loads((p / "run_params.json").read_text())["data"]["val_sha256"]
     except (OSError, ValueError, KeyError, TypeError): want = None

@@ -16,7 +16,7 @@ Sum run's held-out fall after step 4; nbs/10_rl.ipynb, 'Why the held-out metrics
 Cost (2 CPU cores, float32): one forward of a 5-8.5K-token trajectory per task and model, ~53 s; the command above
 (16 episodes, 3 models) took 42 min. The record keeps each model's seconds.
 """
-import argparse, json, math, sys, time
+import argparse, json, sys, time
 from pathlib import Path
 
 import torch
@@ -25,10 +25,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from star.checkpoints import model_fingerprint  # noqa: E402
+from star.evaluation import _adapter_base, _load_model_dir, run_config, run_heldout_tasks  # noqa: E402
 from star.models import load_tokenizer  # noqa: E402
 from star.results import git_commit, write_atomic  # noqa: E402
 from star.rl import task_family  # noqa: E402
-from star.rl_config import resolve_config  # noqa: E402
 from star.run import init_reference  # noqa: E402
 from star.sft import tokenize_sft  # noqa: E402
 from star.teacher import solve  # noqa: E402
@@ -81,15 +81,6 @@ def init_name(run: Path, init: Path) -> str:
     return init_reference(str(init))["init"]
 
 
-def load(init: Path, adapter: Path | None):
-    from transformers import AutoModelForCausalLM
-    m = AutoModelForCausalLM.from_pretrained(str(init), dtype=torch.float32)
-    if adapter is not None:
-        from peft import PeftModel
-        m = PeftModel.from_pretrained(m, str(adapter)).merge_and_unload()
-    return m.eval()
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("run", help="an RL run folder (runs/rl/<name>: config.json and checkpoint-<k>/)")
@@ -99,14 +90,12 @@ def main(argv=None):
     ap.add_argument("--out", required=True, help="the record to write (JSON)")
     a = ap.parse_args(argv)
     run = Path(a.run)
-    cfg_d = json.loads((run / "config.json").read_text())
-    cfg = resolve_config(**{k: v for k, v in cfg_d.items() if k != "stop_after"} | {"results_dir": None})
-    fam = task_family(cfg)
-    sets = {"held_out": fam.val_tasks(cfg.n_val, cfg.seed), "train": fam.train_tasks(cfg)}
+    cfg = run_config(run)
+    sets = {"held_out": run_heldout_tasks(run), "train": task_family(cfg).train_tasks(cfg)}
     steps = [int(s) for s in a.checkpoints.split(",") if s.strip()]
     first = run / f"checkpoint-{steps[0]}" if steps else None
-    init = Path(json.loads((first / "adapter_config.json").read_text())["base_model_name_or_path"]) if first else None
-    if init is None or not init.exists():
+    init = Path(_adapter_base(first)) if first else None
+    if init is None or not init.name or not init.exists():
         raise SystemExit(f"{run}: no checkpoint named, or its adapter's base {init} is not on this machine")
     tok = load_tokenizer(str(init))
     rows = []
@@ -123,7 +112,7 @@ def main(argv=None):
     seconds, prints = {}, {}
     for name, ad in models.items():
         t0 = time.time()
-        m = load(init, ad)
+        m = _load_model_dir(str(ad if ad is not None else init), "float32", "cpu")   # an adapter is merged into its base
         prints[name] = model_fingerprint(ad if ad is not None else init)
         for r in rows:
             if r["enc"] is not None: r["nll"][name] = score(m, r["enc"])
