@@ -643,6 +643,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                              'star.models.cpu_bf16_flags': ('models.html#cpu_bf16_flags', 'star/models.py'),
                              'star.models.cpu_bf16_native': ('models.html#cpu_bf16_native', 'star/models.py'),
                              'star.models.cpu_compact_logprobs': ('models.html#cpu_compact_logprobs', 'star/models.py'),
+                             'star.models.destroy_process_group_at_exit': ('models.html#destroy_process_group_at_exit', 'star/models.py'),
                              'star.models.dtype_choice': ('models.html#dtype_choice', 'star/models.py'),
                              'star.models.eager_engine': ('models.html#eager_engine', 'star/models.py'),
                              'star.models.engine_dtype': ('models.html#engine_dtype', 'star/models.py'),

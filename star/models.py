@@ -27,7 +27,7 @@ __all__ = ['K', 'QWEN25_CODER_05B_GGUF', 'QWEN25_CODER_15B_GGUF', 'QWEN25_VOCAB'
            'load_model', 'vllm_available', 'tiny_checkpoint', 'model_path', 'keep_cpu_linear_weights',
            'guard_kernel_scan', 'guard_cpu_seeded_prefill', 'fd_stdout', 'set_cpu_kv_cache', 'patch_vllm',
            'compile_break_even_s', 'eager_engine', 'engine_dtype', 'make_llm', 'trl_engine_dtype', 'uses_deepspeed',
-           'train_device', 'is_main_rank', 'cpu_compact_logprobs']
+           'train_device', 'is_main_rank', 'destroy_process_group_at_exit', 'cpu_compact_logprobs']
 
 # %% ../nbs/08_models.ipynb #468d2547
 K = 1024  # the paper's "30K"/"32K" contexts are in units of 1,024 tokens (vLLM `--max-model-len 32768`)
@@ -879,6 +879,24 @@ def is_main_rank() -> bool:
     """Whether this process is rank 0 (`$RANK`, set by torchrun / `accelerate launch`; a lone process is rank 0): the
     one that writes run files, logs and records."""
     return int(os.environ.get("RANK", "0")) == 0
+
+# %% ../nbs/08_models.ipynb #3aee2e23
+_PG_EXIT: list = []
+
+def destroy_process_group_at_exit() -> bool:
+    """Once per process, when a `torch.distributed` process group is initialised: register an `atexit` handler that
+    destroys it (`torch.distributed.destroy_process_group`, no collective) before the interpreter finalises, so gloo's
+    worker threads are joined while Python is alive (without it a rank can abort with SIGABRT at exit,
+    pytorch/pytorch#190489). Returns whether a handler was registered now (False: no group, or already registered). A
+    group the program destroyed itself is left alone."""
+    import atexit
+    import torch.distributed as dist
+    if _PG_EXIT or not (dist.is_available() and dist.is_initialized()): return False
+    def _destroy():
+        if dist.is_initialized(): dist.destroy_process_group()
+    atexit.register(_destroy)
+    _PG_EXIT.append(_destroy)
+    return True
 
 # %% ../nbs/08_models.ipynb #34997dca
 def cpu_compact_logprobs(enable: bool = True) -> bool:

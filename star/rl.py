@@ -25,8 +25,8 @@ from .evaluator import PlanResult, dataset_metrics, evaluate_plan
 from .formatter import eval_formatter, format_plan
 from .memory import check_fits
 from .models import (K, REGISTRY, DtypeChoice, cpu_compact_logprobs, dtype_choice, eager_engine, engine_dtype,
-                         fd_stdout, get_spec, is_main_rank, load_model, load_tokenizer, model_path, normalize_dtype,
-                         on_cuda, patch_vllm, set_cpu_kv_cache, train_device, trl_engine_dtype, uses_deepspeed, vllm_available)
+                         destroy_process_group_at_exit, fd_stdout, get_spec, is_main_rank, load_model, load_tokenizer, model_path,
+                         normalize_dtype, on_cuda, patch_vllm, set_cpu_kv_cache, train_device, trl_engine_dtype, uses_deepspeed, vllm_available)
 from .paths import in_repo, repo_relative
 from .results import (append_jsonl, best_checkpoint, check_publish, new_record, read_jsonl, rewrite_jsonl,
                           save_record)
@@ -1219,6 +1219,7 @@ def train_rl(cfg:RLRunConfig, # the run (an `RLRunConfig`)
         if model is None:
             model = load_model(model_path(src) if cfg.use_vllm else src, dtype=param_dtype(cfg, args), device=train_device(args))
         trainer = build_trainer(cfg, model, tokenizer, train_tasks, val_tasks, args=args, family=fam)
+        destroy_process_group_at_exit()   # several ranks: leave the group before the interpreter finalises (08_models)
         engine = _engine_info(cfg)
         if cfg.use_vllm:   # the engine's own precision (vLLM's "auto": bfloat16 for a float32 checkpoint on CPU)
             engine["vllm_dtype"] = str(trainer.vllm_generation.llm.llm_engine.model_config.dtype).removeprefix("torch.")

@@ -17,7 +17,7 @@ from .agent import Trajectory
 from dataclasses import asdict, dataclass, replace
 
 from .memory import arch_of, needs_checkpointing
-from .models import (DtypeChoice, cpu_compact_logprobs, dtype_choice, get_spec, is_main_rank, load_model, load_tokenizer, normalize_dtype,
+from .models import (DtypeChoice, cpu_compact_logprobs, destroy_process_group_at_exit, dtype_choice, get_spec, is_main_rank, load_model, load_tokenizer, normalize_dtype,
                           on_cuda, train_device)
 from .results import RUN_NAME
 from .rl_config import REPORT_TO, SPECIAL, bad_value, check_fields, config_defaults
@@ -529,6 +529,7 @@ def _train_sft(scale, dataset, out_dir, point, model, tokenizer, lora, row_steps
         pr = ProtocolRows(trainer.model.get_base_model(), rows).register(trainer.model.get_base_model())
         extras.append(_save_rows(pr))
     trainer.checkpoint_extras = tuple(extras)
+    destroy_process_group_at_exit()   # several ranks: leave the group before the interpreter finalises (08_models)
     if point is not None and trainer.accelerator.is_main_process: set_aside(point)
     trainer.accelerator.wait_for_everyone()
     ckpt = str(point.checkpoint) if point is not None and point.checkpoint else None

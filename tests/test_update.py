@@ -182,7 +182,8 @@ cfg = resolve_config(scale="tiny", use_vllm=False, max_steps=1, n_train=2, batch
                      lr=0.01, n_val=0, max_new_tokens_per_turn=16, out_dir=str(out), results_dir=None)
 res = rl.train_rl(cfg, train_tasks=tasks, val_tasks=[])
 import torch.distributed as dist
-print("RANK " + json.dumps({"rank": dist.get_rank(), "calls": calls,
+import star.models
+print("RANK " + json.dumps({"rank": dist.get_rank(), "calls": calls, "pg_exit": len(star.models._PG_EXIT),
                             "log": next(h for h in res["trl_log"] if "reward" in h)}), flush=True)
 '''
 
@@ -207,6 +208,9 @@ def test_two_ranks_skip_without_mismatched_collectives(tmp_path):
         weights[skip] = load_file(str(ck / "model.safetensors"))
     on, off = got["1"], got["0"]
     assert len(on) == len(off) == 2
+    # each rank leaves its process group at exit (`destroy_process_group_at_exit`): without it a rank could abort with
+    # SIGABRT after its work was done (`terminate called without an active exception`, seen once in CI)
+    assert [r["pg_exit"] for r in on + off] == [1, 1, 1, 1]
     assert sorted(all(c == 1 for c in r["calls"]) for r in on) == [False, True]    # one rank ran 2-token passes
     assert all(min(r["calls"]) > 1 for r in off) and [len(r["calls"]) for r in on] == [2, 2]
     assert on[0]["log"]["star/skipped"] == 0.5 and off[0]["log"]["star/skipped"] == 0.0
