@@ -881,6 +881,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                               'star.results.redact': ('results.html#redact', 'star/results.py'),
                               'star.results.redact_secrets': ('results.html#redact_secrets', 'star/results.py'),
                               'star.results.rewrite_jsonl': ('results.html#rewrite_jsonl', 'star/results.py'),
+                              'star.results.run_seconds': ('results.html#run_seconds', 'star/results.py'),
                               'star.results.save_figure': ('results.html#save_figure', 'star/results.py'),
                               'star.results.save_record': ('results.html#save_record', 'star/results.py'),
                               'star.results.save_table': ('results.html#save_table', 'star/results.py'),

@@ -880,7 +880,7 @@ def is_main_rank() -> bool:
     one that writes run files, logs and records."""
     return int(os.environ.get("RANK", "0")) == 0
 
-# %% ../nbs/08_models.ipynb #3aee2e23
+# %% ../nbs/08_models.ipynb #d095430b
 _PG_EXIT: list = []
 
 def destroy_process_group_at_exit() -> bool:

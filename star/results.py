@@ -24,8 +24,8 @@ __all__ = ['KINDS', 'CONFIG_KEYS', 'CURVE_KEYS', 'PROTOCOLS', 'METRICS', 'PAPER_
            'git_tracked', 'save_record', 'DirtyTreeError', 'check_publish', 'read_record', 'UnreadableRecordWarning',
            'scan_records', 'record_columns', 'load_records', 'load_curves', 'TornLineWarning', 'jsonl_lines',
            'iter_jsonl', 'read_jsonl', 'append_jsonl', 'rewrite_jsonl', 'best_checkpoint', 'job_name',
-           'find_results_dir', 'validation_start', 'validation_points', 'paper_tables', 'paper_table', 'paper_metrics',
-           'side_by_side', 'markdown_table', 'save_table', 'figure_bytes', 'save_figure', 'coverage']
+           'find_results_dir', 'validation_start', 'validation_points', 'run_seconds', 'paper_tables', 'paper_table',
+           'paper_metrics', 'side_by_side', 'markdown_table', 'save_table', 'figure_bytes', 'save_figure', 'coverage']
 
 # %% ../nbs/12_results.ipynb #8bca150e
 KINDS = ("rl", "sft", "eval", "qa", "synthesis")
@@ -538,6 +538,20 @@ def validation_points(rec: dict) -> list[tuple[int, dict]]:
     `star.evaluator.dataset_metrics` dict for TravelPlanner, the exact-match dict for the probe."""
     start = validation_start(rec)
     return ([(0, start)] if start else []) + [(v["step"], v["metrics"]) for v in rec.get("validation_checkpoints") or []]
+
+# %% ../nbs/12_results.ipynb #e76eafba
+def run_seconds(rec: dict) -> float | None:
+    """Wall seconds of a whole RL run, every resumed segment included. A run never resumed: its `seconds.total`. A
+    resumed one: TRL's `step_time` of each optimiser step (`trl_log`, kept across resumes in the checkpoints' trainer
+    state) + the `seconds` of each held-out validation pass (`validation_points`) + the set-up of its last segment
+    (`seconds.total` - `seconds.train`: data, model load, engine start). Time lost between a run's last checkpoint
+    and its kill is not counted: that work was redone. None for a record without `seconds`."""
+    sec = rec.get("seconds") or {}
+    if "total" not in sec: return None
+    if not rec.get("resumed_from"): return float(sec["total"])
+    steps = sum(h.get("step_time") or 0.0 for h in rec.get("trl_log") or [])
+    val = sum(m.get("seconds") or 0.0 for _, m in validation_points(rec))
+    return round(steps + val + sec["total"] - sec.get("train", sec["total"]), 1)
 
 # %% ../nbs/12_results.ipynb #514561d9
 def paper_tables(paper_dir=None) -> list[str]:

@@ -198,9 +198,13 @@ def sft_checkpoint(cfg:RLRunConfig, # the run (an `RLRunConfig`)
 # run, measured").
 CPU_COSTS = {"0.5B": {
     "bfloat16": dict(
-        # val_query_min: the CPU-scale TravelPlanner run's step-0 validation (ablations/cpu_scale.yaml, alone): 32 3-day
-        # queries at the training budget (7,168 tokens, 15 tools), all in flight on the colocated engine, 1,443 s
-        default=dict(setup_min=0.9, sft_min=75, step_min=23.3, rollouts=8, val_query_min=0.75, peak_gib=14.7),
+        # step_min: the 18 steps of the two clean default-variant records pooled (`star.results.run_seconds`): the
+        # default run's 2 steps (rl_0.5B_grpo_curriculum_easy8_f0_s0, 23.3 min each, at 400110a) and the CPU-scale Sum
+        # run's 16 (rl_0.5B_grpo_sum_easy16_f0_s0, 17.3 min on average, 11.8-26.5 min per step, at 117e15e): a step's
+        # time moves with the episodes drawn (their lengths, the tools they call), so a 2-step run can be off by a
+        # quarter. val_query_min: that Sum run's 5 held-out validation passes, 32 3-day queries each at the training
+        # budget (7,168 tokens, 15 tools), all in flight on the colocated engine: 6,973 s for 160 queries
+        default=dict(setup_min=0.9, sft_min=75, step_min=18.0, rollouts=8, val_query_min=0.73, peak_gib=14.7),
         quick=dict(setup_min=1.5, sft_min=2.4, step_min=1.08, rollouts=2, peak_gib=11.0),
         probe=dict(setup_min=1.0, sft_min=2.1, step_min=1.03, rollouts=16, val_query_min=0.0254, peak_gib=14.7)),
     "float32": dict(

@@ -13,7 +13,7 @@ from star.results import (CONFIG_KEYS, CURVE_KEYS, KINDS, METRICS, PAPER_METRICS
                           UnreadableRecordWarning, coverage, figure_bytes, find_secrets, git_tracked, load_curves,
                           load_records, markdown_table, new_record, paper_metrics, paper_table, paper_tables,
                           read_jsonl, read_record, record_columns, record_json, save_figure, save_record, save_table,
-                          scan_records, side_by_side, write_atomic)
+                          run_seconds, scan_records, side_by_side, write_atomic)
 
 ROOT = Path(__file__).resolve().parents[1]
 PAPER = ROOT / "results" / "paper"
@@ -291,7 +291,9 @@ def test_cpu_costs_quote_the_committed_records(monkeypatch):
     """What `run_plan` (and bench/README.md's cost table, `test_readme_cost_table_is_cpu_costs`) says a CPU run costs is what
     the committed records measured: for every RL record made from a clean tree on the 2-core CPU machine, `cpu_cost`
     of its own config on its compute path (with its SFT when the run trained it: its SFT record was made after the run
-    began) is within 15 % of the record's `seconds.total`."""
+    began) is within 15 % of what the whole run took (`star.results.run_seconds`: every resumed segment counted); within
+    30 % for a run of fewer than 8 steps, whose mean step time moves by up to a quarter with the episodes drawn (the
+    CPU-scale Sum run's 16 steps took 11.8-26.5 min each; results/README.md, "The default offline run, measured")."""
     import star.rl as R
     from dataclasses import fields
     from star.rl_config import RLRunConfig, resolve_config
@@ -302,19 +304,27 @@ def test_cpu_costs_quote_the_committed_records(monkeypatch):
         rec = json.loads(p.read_text())
         if rec.get("device") != "cpu" or "2 CPUs" not in rec["meta"].get("machine", "") or rec["meta"].get("dirty") is not False:
             continue   # a GPU run, another machine, or a record from a dirty tree (not evidence of today's code)
-        if rec.get("resumed_from"):
-            continue   # resumed: its `seconds` cover only the last segment (the run's curve and validation keep each step's time)
         cfg = resolve_config(**{k: v for k, v in rec["config"].items() if k in names and k not in ("out_dir", "results_dir", "dtype")},
                              dtype=rec["compute"]["dtype"])
-        t0 = datetime.fromisoformat(rec["meta"]["created"]) - timedelta(seconds=rec["meta"]["duration_s"])
-        init = ROOT / "results" / f"{rec.get('init')}.json"   # its SFT, trained inside this run if made after it began
-        sft_in_run = init.is_file() and datetime.fromisoformat(json.loads(init.read_text())["meta"]["created"]) >= t0
+        measured = run_seconds(rec) / 60
+        t0 = datetime.fromisoformat(rec["meta"]["created"]) - timedelta(minutes=measured)
+        init = _init_record(rec)   # its SFT, trained inside this run if made after it began
+        sft_in_run = init is not None and datetime.fromisoformat(init["meta"]["created"]) >= t0
         cost = R.cpu_cost(cfg, sft_missing=sft_in_run)
         assert cost is not None, p.name
-        measured = rec["seconds"]["total"] / 60
-        assert abs(cost["minutes"] - measured) <= 0.15 * measured, (p.name, cost, measured)
+        tol = 0.15 if rec["steps"] >= 8 else 0.30
+        assert abs(cost["minutes"] - measured) <= tol * measured, (p.name, cost, measured)
         checked.append(p.name)
-    assert "rl_0.5B_grpo_curriculum_easy8_f0_s0.json" in checked, checked
+    assert {"rl_0.5B_grpo_curriculum_easy8_f0_s0.json", "rl_0.5B_grpo_sum_easy16_f0_s0.json"} <= set(checked), checked
+
+
+def _init_record(rec):
+    """The committed SFT record that made an RL record's starting weights: `results/<init>.json`, or, when a later run
+    of that name replaced it, `results/init/<init>-<fingerprint[:12]>.json`; None when neither holds them."""
+    for p in (ROOT / "results" / f"{rec.get('init')}.json",
+              ROOT / "results" / "init" / f"{rec.get('init')}-{str(rec.get('init_fingerprint'))[:12]}.json"):
+        if p.is_file() and (s := json.loads(p.read_text())).get("final_fingerprint") == rec.get("init_fingerprint"): return s
+    return None
 
 
 def test_committed_rl_records_name_a_committed_sft_record():
