@@ -195,12 +195,16 @@ def annotate_missing(ax, text: str = NO_RUNS):
             bbox=dict(boxstyle="round", fc="white", ec="0.6"))
 
 # %% ../nbs/figures/00_figures.ipynb #facb2126
-def with_records(sbs: pd.DataFrame, keys: Sequence[str], expected: dict) -> pd.DataFrame:
+def with_records(sbs: pd.DataFrame, keys: Sequence[str], expected: dict, ours: pd.DataFrame | None = None) -> pd.DataFrame:
     """`sbs` (from `side_by_side`) with a last column `record`: the record name(s) that fill each row (from `expected`,
-    {key tuple (lower-case): record name}), so a *missing* cell says which run to do."""
+    {key tuple (lower-case): record name}), so a *missing* cell says which run to do. A row no expected job names (our
+    CPU-scale rows) takes the `run` names of the `ours` rows with its keys ('; '-joined), so every number of ours
+    names its record."""
     norm = lambda row: tuple(str(row[k]).strip().lower() for k in keys)
+    have = {}
+    for _, r in (ours if ours is not None else pd.DataFrame()).iterrows(): have.setdefault(norm(r), []).append(str(r["run"]))
     out = sbs.copy()
-    out["record"] = [expected.get(norm(r), "") for _, r in sbs.iterrows()]
+    out["record"] = [expected.get(norm(r)) or "; ".join(dict.fromkeys(have.get(norm(r), []))) for _, r in sbs.iterrows()]
     return out
 
 # %% ../nbs/figures/00_figures.ipynb #a0ce7205
@@ -282,7 +286,7 @@ def table1(results_dir=None, out_dir=None, ablations_dir=None) -> list[Path]:
     ours = _select(tp_results(res), strict_scale=False, algorithm="GRPO", data="mixed", n_train=1000, failure_rate=0.0)
     ours = pd.concat([ours, rl_held_out_rows(res)], ignore_index=True)
     sbs = side_by_side(ours, paper_table("table1", res / "paper"), ["scale", "method"], TP)
-    sbs = with_records(sbs, ["scale", "method"], _expected(jobs, lambda p: (p["scale"], p["method"])))
+    sbs = with_records(sbs, ["scale", "method"], _expected(jobs, lambda p: (p["scale"], p["method"])), ours)
     notes = [_TP_NOTE.format(csv="table1_reward_shaping", split="test", exp="table1_reward_shaping"),
              _HELD_OUT_NOTE, coverage_note([j.name for j in jobs], ours.run.tolist())]
     return write_table(sbs, out, "table1_reward_shaping", "Table 1: reward shaping across scales (TravelPlanner test)", notes)

@@ -498,6 +498,17 @@ JOB_NOTEBOOKS = ("synthesize", "sft", "rl", "evaluate")
 def _slug(s) -> str:
     return "".join(ch if ch.isalnum() or ch in "._+-" else "-" for ch in str(s).rstrip("/").split("/")[-1])
 
+def _generic_folder(name: str) -> bool:
+    "Whether a checkpoint folder's name is one every run has: `checkpoint-<N>` (the Trainer's), `final`, `best`."
+    return name in ("final", "best") or (name.startswith("checkpoint-") and name[len("checkpoint-"):].isdigit())
+
+def _checkpoint_slug(ck, run=None) -> str:
+    "`ck`'s last path component, prefixed by its parent folder's when it is generic and that parent is not `run`."
+    parts = [p for p in str(ck).rstrip("/").split("/") if p]
+    name = _slug(ck)
+    if _generic_folder(name) and len(parts) > 1 and _slug(parts[-2]) != run: return f"{_slug(parts[-2])}-{name}"
+    return name
+
 def job_name(notebook: str, p: dict) -> str:
     """The record name (= results file stem) of a job of `notebook` ('synthesize' | 'sft' | 'rl' | 'evaluate') with
     parameters `p`. Raises KeyError for a missing parameter the name needs, ValueError for an unknown notebook."""
@@ -508,12 +519,12 @@ def job_name(notebook: str, p: dict) -> str:
     if notebook == "sft": return f"sft_{p.get('run') or p['scale']}"
     if notebook == "evaluate":
         if p.get("out_dir"): return _slug(p["out_dir"])
-        ck = _slug(p["checkpoint"])
         split = str(p.get("split", "test"))
+        run = _slug(split[len("heldout:"):]) if split.startswith("heldout:") else None
+        ck = _checkpoint_slug(p["checkpoint"], run)
         if split == "qa": return f"qa_{ck}"
         # a run's held-out queries ('heldout:<run folder>') or a task file: named by the run / the file, never by a path
-        split = "heldout-" + _slug(split[len("heldout:"):]) if split.startswith("heldout:") else _slug(split)
-        return f"eval_{split}_{ck}"
+        return f"eval_{'heldout-' + run if run else _slug(split)}_{ck}"
     if notebook == "synthesize":
         return "synthesis_" + _slug(Path(p.get("out_path") or "pool.jsonl").name.split(".")[0])
     raise ValueError(f"unknown notebook {notebook!r}; expected one of {sorted(JOB_NOTEBOOKS)}")
