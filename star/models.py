@@ -888,11 +888,16 @@ def destroy_process_group_at_exit() -> bool:
     destroys it (`torch.distributed.destroy_process_group`, no collective) before the interpreter finalises, so gloo's
     worker threads are joined while Python is alive (without it a rank can abort with SIGABRT at exit,
     pytorch/pytorch#190489). Returns whether a handler was registered now (False: no group, or already registered). A
-    group the program destroyed itself is left alone."""
+    group the program destroyed itself is left alone, and so is one an in-process vLLM engine still holds (TRL's
+    colocate mode): the engine's own shutdown, a `weakref.finalize` that runs after this handler, destroys its groups
+    and then the whole group (`vllm.distributed.parallel_state.cleanup_dist_env_and_memory`); destroyed before it, the
+    engine's shutdown fails with `ValueError: Invalid process group specified`."""
     import atexit
     import torch.distributed as dist
     if _PG_EXIT or not (dist.is_available() and dist.is_initialized()): return False
     def _destroy():
+        vllm_state = sys.modules.get("vllm.distributed.parallel_state")
+        if vllm_state is not None and getattr(vllm_state, "_WORLD", None) is not None: return   # the engine's shutdown does it
         if dist.is_initialized(): dist.destroy_process_group()
     atexit.register(_destroy)
     _PG_EXIT.append(_destroy)

@@ -33,8 +33,15 @@ def test_every_row_has_a_record_of_a_clean_successful_run():
 def test_the_records_measured_the_readmes_commands():
     text = (ROOT / "README.md").read_text()
     readme = " ".join(commands(text))
-    for name in ("nbdev_test.json", "pytest.json", "quick_run.json"):
+    for name in ("nbdev_test.json", "pytest.json", "quick_run.json", "quick_run_avx2.json"):
         cmd = json.loads((ROOT / "results" / "costs" / name).read_text())["command"].split(" -q")[0]
         assert cmd in readme, f"{name} measured `{cmd}`, which no README command runs"
     install = json.loads((ROOT / "results" / "costs" / "install.json").read_text())["command"]
     assert install.split("bash -c ", 1)[-1] == named(text, "install"), "install.json measured another install line"
+
+
+def test_each_quick_run_row_ran_on_the_cpu_it_names():
+    """The quick run is measured on both compute paths a CPU can take: the front row on a CPU with native bf16, the
+    AVX2 row on one without it (the float32 path, `star.models.dtype_choice`), each record naming its CPU."""
+    cap = {n: json.loads((ROOT / "results" / "costs" / n).read_text())["cpu_capability"] for n in ("quick_run.json", "quick_run_avx2.json")}
+    assert cap == {"quick_run.json": "AVX512", "quick_run_avx2.json": "AVX2"}, cap
