@@ -319,12 +319,13 @@ def test_cpu_costs_quote_the_committed_records(monkeypatch):
 
 
 def _init_record(rec):
-    """The committed SFT record that made an RL record's starting weights: `results/<init>.json`, or, when a later run
-    of that name replaced it, `results/init/<init>-<fingerprint[:12]>.json`; None when neither holds them."""
-    for p in (ROOT / "results" / f"{rec.get('init')}.json",
-              ROOT / "results" / "init" / f"{rec.get('init')}-{str(rec.get('init_fingerprint'))[:12]}.json"):
-        if p.is_file() and (s := json.loads(p.read_text())).get("final_fingerprint") == rec.get("init_fingerprint"): return s
-    return None
+    """The committed SFT record an RL record names as its start: `results/<init>.json`, or, when that file holds another
+    run of the same name (another weights fingerprint), `results/init/<init>-<fingerprint[:12]>.json`; None when the
+    file it points to is missing."""
+    p = ROOT / "results" / f"{rec.get('init')}.json"
+    if p.is_file() and json.loads(p.read_text()).get("final_fingerprint") != rec.get("init_fingerprint"):
+        p = ROOT / "results" / "init" / f"{rec.get('init')}-{str(rec.get('init_fingerprint'))[:12]}.json"
+    return json.loads(p.read_text()) if p.is_file() else None
 
 
 def test_committed_rl_records_name_a_committed_sft_record():
@@ -337,12 +338,8 @@ def test_committed_rl_records_name_a_committed_sft_record():
     shallow = subprocess.run(["git", "rev-parse", "--is-shallow-repository"], cwd=root, capture_output=True, text=True).stdout.strip()
     for p in recs:
         rec = json.loads(p.read_text())
-        sft = root / "results" / f"{rec.get('init')}.json"
-        if sft.is_file() and json.loads(sft.read_text()).get("final_fingerprint") != rec.get("init_fingerprint"):
-            # an earlier or later SFT run of the same name made these weights: its record is kept by name and fingerprint
-            sft = root / "results" / "init" / f"{rec.get('init')}-{str(rec.get('init_fingerprint'))[:12]}.json"
-        assert sft.is_file(), f"{p.name}: init {rec.get('init')!r} is not a committed record"
-        s = json.loads(sft.read_text())
+        s = _init_record(rec)   # an earlier or later SFT run of the same name: its record is kept by name and fingerprint
+        assert s is not None, f"{p.name}: init {rec.get('init')!r} is not a committed record"
         assert s["kind"] == "sft" and s["final_model"] == rec["init_checkpoint"], p.name
         assert s["final_fingerprint"] and s["final_fingerprint"] == rec["init_fingerprint"], p.name
         for r in (rec, s):

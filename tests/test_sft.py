@@ -89,18 +89,17 @@ def test_paper_config(scale, epochs, tmp_path):
     assert lora_config(scale) is None
 
 
-def _native_bf16() -> bool:
-    "Whether this machine's SFT device computes in bf16 natively (CUDA where visible, else the CPU's x86 flags)."
-    from star.models import dtype_choice
-    return dtype_choice(None, "auto").dtype == "bfloat16"
+def _native_bf16(device=None) -> bool:
+    "Whether `device` (None: CUDA where visible, else the CPU) computes in bf16 natively (`dtype_choice`'s 'auto')."
+    return dtype_choice(device, "auto").dtype == "bfloat16"
 
 
 def test_cpu_configs(tmp_path):
     c = sft_config("tiny", out_dir=tmp_path)
     assert (c.bf16, c.gradient_checkpointing, c.use_cpu, c.max_length) == (False, False, True, 8192)
     c = sft_config("0.5B", out_dir=tmp_path, max_length=4096)
-    native = dtype_choice("cpu", "auto").dtype == "bfloat16"      # the 0.5B trains on the CPU: bf16 only where native
-    assert (c.learning_rate, c.bf16, c.gradient_checkpointing, c.max_length) == (2e-4, native, True, 4096)
+    # the 0.5B trains on the CPU: bf16 only where native
+    assert (c.learning_rate, c.bf16, c.gradient_checkpointing, c.max_length) == (2e-4, _native_bf16("cpu"), True, 4096)
     lc = lora_config("0.5B")
     assert lc.r == 16 and set(lc.target_modules) >= {"q_proj", "v_proj", "down_proj"}
     with pytest.raises(ValueError, match="multiple"):
