@@ -20,11 +20,11 @@ GiB = 2 ** 30
 __all__ = ['GiB', 'QWEN25', 'TOKEN_CHUNK', 'VOCAB_CHUNK', 'PHASES', 'VALIDATION_CASES', 'ENGINE_OVERHEAD_GIB',
            'ENGINE_ASLEEP_GIB', 'RUNTIME_GIB', 'RESERVE', 'CPU_RUNTIME_GIB', 'PARTS', 'PAPER_GPU_GB', 'PAPER_HARDWARE',
            'SINGLE_GPU_3B', 'ALLOCATORS', 'Arch', 'arch_of', 'model_states', 'layer_saved_bytes', 'step_transient',
-           'measure_step', 'predict_cpu', 'validate', 'validation_table', 'engine_memory', 'available_gib',
-           'cpu_step_peak', 'needs_checkpointing', 'MemoryPlan', 'plan', 'MemoryPlanError', 'LauncherError',
-           'fit_advice', 'deepspeed_zero_stage', 'launcher_advice', 'device_plan', 'require_launcher', 'check_fits',
-           'paper_plans', 'plans_table', 'fast_allocator', 'allocator_env', 'allocator_in_use', 'preload_allocator',
-           'main']
+           'step_bytes', 'measure_step', 'predict_cpu', 'validate', 'validation_table', 'engine_memory',
+           'available_gib', 'cpu_step_peak', 'needs_checkpointing', 'MemoryPlan', 'plan', 'MemoryPlanError',
+           'LauncherError', 'fit_advice', 'deepspeed_zero_stage', 'launcher_advice', 'device_plan', 'require_launcher',
+           'check_fits', 'paper_plans', 'plans_table', 'fast_allocator', 'allocator_env', 'allocator_in_use',
+           'preload_allocator', 'main']
 
 # %% ../nbs/18_memory.ipynb #998a01e3
 @dataclass(frozen=True)
@@ -158,7 +158,8 @@ def step_transient(arch: Arch, seq: int, batch: int = 1, scored: int | None = No
     # down_proj's adapter, and that copy's bf16 cast); the down_proj weight is not cast yet at that point
     mlp_live = (2 * c + 4 if lora else 3 * c) * T * I
     if checkpointing: lf = (L + 2) * a * T * h + mlp_live + max(0, cache - 2 * h * I)
-    else: lf = L * per * T + cache + (kept + (4 + c) * T * I if lora else 0) + (a + c) * T * h
+    else: lf = L * per * T + cache + (kept + ((4 + c) * T * I if c != 4 else 0) if lora else 0) + (a + c) * T * h
+    # (in float32, with no autocast, PEFT casts nothing: no float32 copy of the product and no bf16 cast of it)
     out["layers_forward"] = dict(activations=lf + mask, logits=0)
     out["head_forward"] = dict(activations=layers + max(cache, kept) + final,
                                logits=a * T * h + head_in + 28 * N + mm_buf + h_cast + (0 if triton else 3 * tile))
@@ -167,17 +168,33 @@ def step_transient(arch: Arch, seq: int, batch: int = 1, scored: int | None = No
     out["head_backward"] = dict(activations=layers + kept + final, logits=head_in + 4 * N * h + gW + max(fold, ret))
     below = (L - 1) * a * T * h if checkpointing else L * per * T + kept
     recompute = per * T + (2 * lin if cast_w else 0) if checkpointing else 0
-    mlp_grads = (3 if lora and checkpointing else 2) * c * T * I   # LoRA: the base and adapter paths' gradients summed
+    mlp_grads = (3 if lora and checkpointing and c != 4 else 2) * c * T * I   # LoRA under autocast: the bf16 base and
+                                                                              # float32 adapter paths' gradients summed
     out["layers_backward"] = dict(activations=below + recompute + mask + mlp_grads + 2 * a * T * h, logits=held)
     emb = ((2 * a if arch.tied else a) * V * h) if trainable_head else 0   # dense embedding gradient (+ the held one)
     out["embedding_backward"] = dict(activations=0, logits=emb)
     return out
 
+# %% ../nbs/18_memory.ipynb #75135591
+def step_bytes(param_dtype: str = "float32", # the weights' dtype: 'float32' (masters) or 'bfloat16'
+               compute_dtype: str = "bfloat16", # the step's compute dtype: 'bfloat16' / 'float16' (autocast) or 'float32'
+              ) -> tuple[int, int]:
+    """(`a`, `c`) of `step_transient`: bytes of the residual stream (the weights' dtype) and of the matmuls' inputs
+    and outputs (autocast's dtype, or the weights' own without autocast). Raises ValueError for bf16 weights computed
+    in float32, or a dtype other than these."""
+    if param_dtype not in ("float32", "bfloat16"): raise ValueError(f"weights {param_dtype!r}: expected 'float32' or 'bfloat16'")
+    if compute_dtype not in ("float32", "bfloat16", "float16"):
+        raise ValueError(f"compute dtype {compute_dtype!r}: expected 'bfloat16', 'float16' or 'float32'")
+    if param_dtype == "bfloat16" and compute_dtype == "float32":
+        raise ValueError("bf16 weights computed in float32: not a path star trains on")
+    return (4 if param_dtype == "float32" else 2), (4 if compute_dtype == "float32" else 2)
+
 # %% ../nbs/18_memory.ipynb #a50f1ac2
 def measure_step(arch: Arch, seq: int, batch: int = 1, *, param_dtype: str = "float32", checkpointing: bool = True,
-                 lora_r: int = 0, prompt_frac: float = 0.25, seed: int = 0) -> dict:
+                 lora_r: int = 0, prompt_frac: float = 0.25, seed: int = 0, compute_dtype: str = "bfloat16") -> dict:
     """Measured peak bytes above the model states of one GRPO micro-step on this CPU, by phase (`PHASES`): a random
-    Qwen2 of shapes `arch` (`param_dtype` weights; float32 ones train under bf16 autocast, bf16 ones without), TRL's
+    Qwen2 of shapes `arch` (`param_dtype` weights; float32 ones train under bf16 autocast when `compute_dtype` is
+    'bfloat16', in plain float32 when it is 'float32' -- an AVX2-only CPU's path --, bf16 ones without autocast), TRL's
     fused LM head as `GRPOTrainer` patches it (log-probs and entropy) with `star.rl`'s CPU compaction
     (`cpu_compact_logprobs`), `batch` sequences of `seq` tokens whose first `prompt_frac` is prompt (not scored),
     non-reentrant checkpointing per layer if `checkpointing`, rank-`lora_r` PEFT LoRA on all linears if > 0. A warm-up
@@ -189,6 +206,7 @@ def measure_step(arch: Arch, seq: int, batch: int = 1, *, param_dtype: str = "fl
     from transformers import Qwen2Config, Qwen2ForCausalLM
     from trl.trainer.utils import add_fused_lm_head
     from star.models import cpu_compact_logprobs
+    a, c = step_bytes(param_dtype, compute_dtype)
     cpu_compact_logprobs(True)
     torch.manual_seed(seed)
     cfg = Qwen2Config(vocab_size=arch.vocab, hidden_size=arch.hidden, intermediate_size=arch.intermediate,
@@ -220,7 +238,7 @@ def measure_step(arch: Arch, seq: int, batch: int = 1, *, param_dtype: str = "fl
     base.model.norm.register_forward_hook(on_grad("layers_backward"))
     base.model.norm.register_forward_pre_hook(lambda mod, inp: mark("head_forward"))
     def step():
-        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=param_dtype == "float32"):
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=c == 2 and param_dtype == "float32"):
             out = model(input_ids=ids, attention_mask=torch.ones_like(ids), labels=labels, fused_lm_head=True)
         mark("head_backward")
         logps = out.log_probs[:, P - 1:]                 # GRPO's per-token loss on the completion, advantage 0.5
@@ -246,10 +264,10 @@ def measure_step(arch: Arch, seq: int, batch: int = 1, *, param_dtype: str = "fl
 
 # %% ../nbs/18_memory.ipynb #9f96fcbd
 def predict_cpu(arch: Arch, seq: int, batch: int = 1, *, param_dtype: str = "float32", checkpointing: bool = True,
-                lora_r: int = 0, prompt_frac: float = 0.25) -> dict:
+                lora_r: int = 0, prompt_frac: float = 0.25, compute_dtype: str = "bfloat16") -> dict:
     "`step_transient` for a `measure_step` case: bytes per phase on CPU (torch fold of the head, its scored positions)."
-    a = 4 if param_dtype == "float32" else 2
-    ph = step_transient(arch, seq, batch, batch * (seq - int(seq * prompt_frac)), a=a, c=2, checkpointing=checkpointing,
+    a, c = step_bytes(param_dtype, compute_dtype)
+    ph = step_transient(arch, seq, batch, batch * (seq - int(seq * prompt_frac)), a=a, c=c, checkpointing=checkpointing,
                         triton=False, trainable_head=not lora_r, lora=bool(lora_r))
     return {k: sum(v.values()) for k, v in ph.items()}
 
@@ -264,29 +282,45 @@ VALIDATION_CASES = (
     + [dict(shape="7B", arch=dict(_S7, layers=1), seq=4096, checkpointing=g, param_dtype="bfloat16") for g in (False, True)]
     + [dict(shape=s, arch=dict(d, layers=2), seq=4096, checkpointing=g, lora_r=16) for s, d in (("1.5B", _S15), ("3B", _S3))
        for g in (False, True)]
-    + [dict(shape="1.5B", arch=dict(_S15, layers=8), seq=4096, checkpointing=g) for g in (False, True)])
+    + [dict(shape="1.5B", arch=dict(_S15, layers=8), seq=4096, checkpointing=g) for g in (False, True)]
+    # the float32 path of an AVX2-only CPU: float32 weights without autocast, full fine-tuning and LoRA
+    + [dict(shape="1.5B", arch=dict(_S15, layers=2), seq=4096, checkpointing=g, compute_dtype="float32", **lo)
+       for lo in ({}, dict(lora_r=16)) for g in (False, True)])
+
+_MEASURED = ("peaks", "scored", "seconds", "balance", "torch", "cpu")   # what a record adds to its case
 
 def _case_kw(case: dict) -> dict:
-    return {k: v for k, v in case.items() if k not in ("shape", "arch")}
+    return {k: v for k, v in case.items() if k not in ("shape", "arch") + _MEASURED}
+
+def _case_key(case: dict) -> str:
+    return json.dumps({k: v for k, v in case.items() if k not in _MEASURED}, sort_keys=True)
 
 
-def validate(out="results/memory/cpu_validation.json", cases=VALIDATION_CASES) -> list[dict]:
+def validate(out="results/memory/cpu_validation.json", cases=VALIDATION_CASES, add:bool=False) -> list[dict]:
     """Measure every case (`measure_step`, each in a fresh `python -m star.memory measure` process) and write the
     records -- case, measured peaks per phase, seconds -- with the machine's torch version and CPU capability to
-    `out` (JSON). Returns the records. Raises RuntimeError if a measurement fails."""
+    `out` (JSON). `add`: measure only the cases `out` does not hold yet, keep its others, and name the torch version
+    and CPU capability in each added case (the file's own stay those of its first measurement). Returns the records.
+    Raises RuntimeError if a measurement fails."""
     import torch
+    machine = dict(torch=torch.__version__, cpu=torch.backends.cpu.get_cpu_capability())
+    old = json.loads(Path(out).read_text()) if add and Path(out).exists() else None
+    have = {_case_key(c): c for c in (old or {}).get("cases", [])}
     recs = []
     for case in cases:
+        if _case_key(case) in have:
+            recs.append(have[_case_key(case)])
+            continue
         r = subprocess.run([sys.executable, "-m", "star.memory", "measure", json.dumps(case)], capture_output=True,
                            text=True)
         line = [l for l in r.stdout.splitlines() if l.startswith("{")]
         if r.returncode or not line: raise RuntimeError(f"measuring {case} failed:\n{r.stderr[-3000:]}")
-        recs.append({**case, **json.loads(line[-1])})
+        recs.append({**case, **json.loads(line[-1]), **(machine if old else {})})
         print(f"{case['shape']} L={case['arch']['layers']} seq={case['seq']} {_case_kw(case)}: "
               f"peak {max(recs[-1]['peaks'].values()) / GiB:.2f} GiB in {recs[-1]['seconds']} s", flush=True)
     Path(out).parent.mkdir(parents=True, exist_ok=True)
-    Path(out).write_text(json.dumps(dict(torch=torch.__version__, cpu=torch.backends.cpu.get_cpu_capability(),
-                                         cases=recs), indent=1) + "\n")
+    top = dict(torch=old["torch"], cpu=old["cpu"]) if old else machine
+    Path(out).write_text(json.dumps(dict(top, cases=recs), indent=1) + "\n")
     return recs
 
 # %% ../nbs/18_memory.ipynb #8bb856da
@@ -298,12 +332,12 @@ def validation_table(records: list[dict]):
     rows = []
     for r in records:
         arch, kw = Arch(**r["arch"]), _case_kw(r)
-        for k in ("peaks", "scored", "seconds", "balance"): kw.pop(k, None)
         pred, meas = predict_cpu(arch, **kw), r["peaks"]
         big = [k for k in PHASES if meas.get(k, 0) >= max(meas.values()) / 4]   # LoRA without checkpointing: no
                                                                                # embedding phase (nothing trains there)
         rows.append(dict(shape=r["shape"], layers=arch.layers, seq=r["seq"],
-                         weights=r.get("param_dtype", "float32") + ("" if r.get("param_dtype", "float32") == "bfloat16" else "+autocast"),
+                         weights=r.get("param_dtype", "float32") + ("" if r.get("param_dtype", "float32") == "bfloat16"
+                                                                     or r.get("compute_dtype") == "float32" else "+autocast"),
                          checkpointing=r["checkpointing"], lora=r.get("lora_r", 0) or "-",
                          measured_MiB=round(max(meas.values()) / 2**20), predicted_MiB=round(max(pred.values()) / 2**20),
                          error=round(max(pred.values()) / max(meas.values()) - 1, 3), peak_phase=max(meas, key=meas.get),
@@ -347,23 +381,26 @@ def available_gib() -> float:
     return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / GiB
 
 def cpu_step_peak(arch: Arch, seq: int, scored: int | None = None, *, param_dtype: str = "float32",
-                  checkpointing: bool = True, lora_r: int = 0) -> float:
+                  checkpointing: bool = True, lora_r: int = 0, compute_dtype: str = "bfloat16") -> float:
     """Predicted peak resident memory (GiB) of one training step on this CPU: `model_states` of `arch` (LoRA rank
     `lora_r`: frozen `param_dtype` base + float32 adapters; 0: full fine-tuning in float32 with AdamW), the largest
-    phase of `step_transient` for one sequence of `seq` tokens with `scored` of them scored (default all), bf16
-    autocast, the CPU's torch fold of the LM head, plus `CPU_RUNTIME_GIB`."""
-    a = 4 if param_dtype == "float32" else 2
+    phase of `step_transient` for one sequence of `seq` tokens with `scored` of them scored (default all), computed in
+    `compute_dtype` (`step_bytes`: bf16 autocast, or float32 on a CPU without native bf16), the CPU's torch fold of
+    the LM head, plus `CPU_RUNTIME_GIB`."""
+    a, c = step_bytes(param_dtype, compute_dtype)
     states = model_states(arch, 1, 0, lora_r=lora_r, a=a)
-    ph = step_transient(arch, seq, 1, scored, a=a, c=2, checkpointing=checkpointing, triton=False,
+    ph = step_transient(arch, seq, 1, scored, a=a, c=c, checkpointing=checkpointing, triton=False,
                         trainable_head=not lora_r, lora=bool(lora_r))
     return (sum(states.values()) + max(sum(v.values()) for v in ph.values())) / GiB + CPU_RUNTIME_GIB
 
 def needs_checkpointing(arch: Arch, seq: int, scored: int | None = None, *, param_dtype: str = "float32",
-                        lora_r: int = 0, available: float | None = None, reserve: float | None = None) -> tuple[bool, str]:
+                        lora_r: int = 0, available: float | None = None, reserve: float | None = None,
+                        compute_dtype: str = "bfloat16") -> tuple[bool, str]:
     """(checkpointing, why): whether a CPU training step (`cpu_step_peak`) needs gradient checkpointing to fit in
-    `available` GiB (default `available_gib()`, what is free now) less `reserve` of it (default `RESERVE`, 10 %). Off when the step fits without."""
+    `available` GiB (default `available_gib()`, what is free now) less `reserve` of it (default `RESERVE`, 10 %). Off when the step fits without.
+    `compute_dtype`: the step's ('bfloat16' autocast, or 'float32' on a CPU without native bf16; see `step_bytes`)."""
     free = available_gib() if available is None else float(available)
-    kw = dict(param_dtype=param_dtype, lora_r=lora_r)
+    kw = dict(param_dtype=param_dtype, lora_r=lora_r, compute_dtype=compute_dtype)
     off, on = cpu_step_peak(arch, seq, scored, checkpointing=False, **kw), cpu_step_peak(arch, seq, scored, checkpointing=True, **kw)
     fits = off <= free * (1 - (RESERVE if reserve is None else reserve))
     return (not fits, f"a {seq:,}-token step needs ~{off:.1f} GiB without checkpointing, ~{on:.1f} GiB with it; "
@@ -655,7 +692,8 @@ def preload_allocator(argv: list | None = None) -> None:
 
 # %% ../nbs/18_memory.ipynb #34e73c16
 def main(argv=None):
-    """`python -m star.memory validate [out]` (measure `VALIDATION_CASES`, write the JSON) | `measure '<case JSON>'`
+    """`python -m star.memory validate [out] [--add]` (measure `VALIDATION_CASES`, write the JSON; `--add`: only the
+    cases the JSON lacks) | `measure '<case JSON>'`
     (one `measure_step` case, printed as JSON) | `paper` (the paper-hardware table) | `allocator` (the path of
     `fast_allocator`'s library, empty without one: `LD_PRELOAD=$(python -m star.memory allocator) papermill ...`)."""
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -663,12 +701,13 @@ def main(argv=None):
         case = json.loads(argv[1])
         print(json.dumps(measure_step(Arch(**case["arch"]), **_case_kw(case))))
     elif argv[:1] == ["validate"]:
-        validate(*argv[1:2])
+        rest = [a for a in argv[1:] if a != "--add"]
+        validate(*rest[:1], add="--add" in argv[1:])
     elif argv[:1] == ["paper"]:
         print(plans_table(paper_plans()))
     elif argv[:1] == ["allocator"]:   # for a shell: LD_PRELOAD=$(python -m star.memory allocator) papermill ...
         print((fast_allocator() or ("", ""))[1])
-    else: raise SystemExit("usage: python -m star.memory validate [out.json] | measure '<case JSON>' | paper | allocator")
+    else: raise SystemExit("usage: python -m star.memory validate [out.json] [--add] | measure '<case JSON>' | paper | allocator")
 
 if __name__ == "__main__" and "ipykernel" not in sys.modules and "execnb" not in sys.modules:
     main()

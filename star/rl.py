@@ -835,17 +835,23 @@ def update_checkpointing(cfg:RLRunConfig, # the run (an `RLRunConfig`)
                         ) -> tuple[bool, str]:
     """(gradient checkpointing, why) of a run's update on a CPU: `cfg.gradient_checkpointing` unless the memory plan
     says a micro-batch of `cfg.max_context` tokens, all scored, fits without it (`star.memory.needs_checkpointing`,
-    float32 base weights, LoRA rank `cfg.lora_r` if `cfg.lora`) in `available` GiB (default: free now) less the
-    colocated vLLM engine (bf16 weights, `cfg.vllm_kv_cache_gib` of KV cache, `ENGINE_OVERHEAD_GIB`). Checkpointing
+    float32 base weights computed in `run_dtype(cfg)`: bf16 autocast, or float32 on a CPU without native bf16; LoRA
+    rank `cfg.lora_r` if `cfg.lora`) in `available` GiB (default: free now) less the
+    colocated vLLM engine (its weights in the engine's dtype, `star.models.engine_dtype(cfg.dtype)`: bf16 where
+    native, float32 on an AVX2-only CPU; `cfg.vllm_kv_cache_gib` of KV cache; `ENGINE_OVERHEAD_GIB`). Checkpointing
     is only ever turned off; on a GPU `star.memory.plan` decides (`check_fits`) and the setting is kept."""
     from star.memory import ENGINE_OVERHEAD_GIB, GiB, arch_of, available_gib, needs_checkpointing
     if on_cuda() or not cfg.gradient_checkpointing: return cfg.gradient_checkpointing, "as configured"
     try: arch = arch_of(cfg.scale)
     except Exception: return True, f"no memory model for {cfg.scale}: as configured"
     free = available_gib() if available is None else float(available)
-    if cfg.use_vllm: free -= 2 * arch.n_params / GiB + cfg.vllm_kv_cache_gib + ENGINE_OVERHEAD_GIB
+    if cfg.use_vllm:
+        import torch
+        tiny = get_spec(cfg.scale).tiny_config is not None
+        weight_bytes = torch.empty(0, dtype=getattr(torch, engine_dtype(cfg.dtype, tiny))).element_size()
+        free -= weight_bytes * arch.n_params / GiB + cfg.vllm_kv_cache_gib + ENGINE_OVERHEAD_GIB
     ck, why = needs_checkpointing(arch, cfg.max_context, cfg.max_context, param_dtype="float32",
-                                  lora_r=cfg.lora_r if cfg.lora else 0, available=free)
+                                  lora_r=cfg.lora_r if cfg.lora else 0, available=free, compute_dtype=run_dtype(cfg).dtype)
     return ck, why + (" (after the vLLM engine)" if cfg.use_vllm else "")
 
 # %% ../nbs/10_rl.ipynb #59d3f5fc

@@ -195,17 +195,19 @@ def sft_base_dtype(scale: str, dtype="auto", cpu: bool | None = None) -> str:
 
 # %% ../nbs/09_sft.ipynb #aadfd600
 def sft_checkpointing(scale: str, data, base_dtype: str = "float32", lora_r: int = 0,
-                      available: float | None = None) -> tuple[bool, str]:
+                      available: float | None = None, compute_dtype: str = "bfloat16") -> tuple[bool, str]:
     """(gradient checkpointing, why) for training `scale` on CPU on `data` (rows of `tokenize_dataset`): on only when
     the memory plan says the step would not fit without it (`star.memory.needs_checkpointing` for the longest
-    sequence and the most trained tokens of one sequence, `base_dtype` weights, LoRA rank `lora_r`, against
-    `available` GiB, default what is free now). 'tiny' never checkpoints; a scale without a memory model keeps it on."""
+    sequence and the most trained tokens of one sequence, `base_dtype` weights computed in `compute_dtype` -- bf16
+    autocast, or float32 on a CPU without native bf16 --, LoRA rank `lora_r`, against `available` GiB, default what
+    is free now). 'tiny' never checkpoints; a scale without a memory model keeps it on."""
     if get_spec(scale).scale == "tiny": return False, "the tiny test model"
     try: arch = arch_of(scale)
     except Exception: return True, f"no memory model for {scale}: checkpointing kept on"
     seq = max(len(x) for x in data["input_ids"])
     scored = max(sum(m) for m in data["assistant_masks"])
-    return needs_checkpointing(arch, seq, scored, param_dtype=base_dtype, lora_r=lora_r, available=available)
+    return needs_checkpointing(arch, seq, scored, param_dtype=base_dtype, lora_r=lora_r, available=available,
+                               compute_dtype=compute_dtype)
 
 
 # %% ../nbs/09_sft.ipynb #9934b501
@@ -512,7 +514,7 @@ def _train_sft(scale, dataset, out_dir, point, model, tokenizer, lora, row_steps
     _check_resume(out_dir, point, cfg, _run_identity(scale, cfg, data, lora, row_steps, row_lr, row_max_length, base_dtype))
     ck_why = "asked" if ck_asked else "the scale's default (GPU)"
     if cfg.use_cpu and not ck_asked:   # the memory plan decides (star.memory.needs_checkpointing)
-        ck, ck_why = sft_checkpointing(scale, data, base_dtype, peft_cfg.r if peft_cfg is not None else 0)
+        ck, ck_why = sft_checkpointing(scale, data, base_dtype, peft_cfg.r if peft_cfg is not None else 0, compute_dtype="bfloat16" if cfg.bf16 else "float32")
         cfg.gradient_checkpointing = ck
         cfg.gradient_checkpointing_kwargs = {"use_reentrant": False} if ck else None
     m = model if model is not None else load_model(scale, dtype=base_dtype, device=train_device(cfg))

@@ -3,7 +3,7 @@ against live CPU measurements and against the committed validation set (<= 15 %)
 paper's hardware, refusals that name the knob (before any model loads), the launcher check, the 18_memory table and the
 `star rl --dry-run` plan."""
 import json, re
-from dataclasses import replace
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import pytest
@@ -50,11 +50,30 @@ def test_prediction_matches_a_live_cpu_measurement(checkpointing, param_dtype):
 def test_committed_validation_is_within_15_percent():
     "results/memory/cpu_validation.json (`python -m star.memory validate`): every case of VALIDATION_CASES, each <= 15 %."
     val = json.loads((ROOT / "results" / "memory" / "cpu_validation.json").read_text())
-    assert [{k: v for k, v in c.items() if k in VALIDATION_CASES[0] or k in ("param_dtype", "lora_r")} for c in val["cases"]] \
-        == [dict(c) for c in VALIDATION_CASES]
+    assert [{k: v for k, v in c.items() if k in VALIDATION_CASES[0] or k in ("param_dtype", "lora_r", "compute_dtype")}
+            for c in val["cases"]] == [dict(c) for c in VALIDATION_CASES]
     vt = validation_table(val["cases"])
     assert vt.error.abs().max() <= 0.15 and vt.worst_phase_error.abs().max() <= 0.15, vt.to_string()
+    f32 = vt[vt.weights == "float32"]   # the float32 path of an AVX2-only CPU: no autocast
+    assert len(f32) == 4 and set(f32.lora) == {"-", 16} and set(f32.checkpointing) == {True, False}
     assert set(vt.checkpointing) == {True, False} and (vt.seq >= 8192).any() and set(vt["shape"]) == {"1.5B", "3B", "7B"}
+
+
+def test_validate_adds_only_the_cases_a_record_lacks(tmp_path):
+    """`python -m star.memory validate --add`: the cases the record holds are kept as measured (and its machine stays
+    the file's), a case it lacks is measured here and names this machine."""
+    import torch
+    from star.memory import validate
+    out = tmp_path / "val.json"
+    committed = json.loads((ROOT / "results" / "memory" / "cpu_validation.json").read_text())
+    out.write_text(json.dumps(dict(committed, cases=committed["cases"][:1])))
+    new = dict(shape="small", arch=asdict(SMALL), seq=256, checkpointing=True, compute_dtype="float32")
+    recs = validate(str(out), cases=[VALIDATION_CASES[0], new], add=True)
+    saved = json.loads(out.read_text())
+    assert saved["cases"] == recs and recs[0] == committed["cases"][0]
+    assert (saved["torch"], saved["cpu"]) == (committed["torch"], committed["cpu"])
+    assert recs[1]["cpu"] == torch.backends.cpu.get_cpu_capability() and recs[1]["balance"] == 0
+    assert {k: recs[1][k] for k in new} == new and set(recs[1]["peaks"]) == set(PHASES)
 
 
 def test_checkpointing_and_micro_batch_move_the_prediction():
