@@ -957,6 +957,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                          'star.rl._replay_epochs': ('rl.html#_replay_epochs', 'star/rl.py'),
                          'star.rl._rollout_kwargs': ('rl.html#_rollout_kwargs', 'star/rl.py'),
                          'star.rl._row': ('rl.html#_row', 'star/rl.py'),
+                         'star.rl._run_engine_dtype': ('rl.html#_run_engine_dtype', 'star/rl.py'),
                          'star.rl._summary': ('rl.html#_summary', 'star/rl.py'),
                          'star.rl._tp_size': ('rl.html#_tp_size', 'star/rl.py'),
                          'star.rl._tp_union': ('rl.html#_tp_union', 'star/rl.py'),

@@ -830,6 +830,10 @@ _UNTRIMMABLE = ("pixel_values", "image_grid_thw", "pixel_attention_mask", "spati
 REGROUPABLE_LOSSES = ("dapo", "grpo", "dr_grpo", "cispo", "sapo", "luspo", "vespo")
 
 # %% ../nbs/10_rl.ipynb #59d35200
+def _run_engine_dtype(cfg:RLRunConfig) -> str:
+    "The dtype of run `cfg`'s vLLM engine (`engine_dtype`: float32 for the tiny test model, else the run's compute dtype)."
+    return engine_dtype(cfg.dtype, get_spec(cfg.scale).tiny_config is not None)
+
 def update_checkpointing(cfg:RLRunConfig, # the run (an `RLRunConfig`)
                          available:float|None=None, # GiB of memory free (None: measured now)
                         ) -> tuple[bool, str]:
@@ -837,7 +841,7 @@ def update_checkpointing(cfg:RLRunConfig, # the run (an `RLRunConfig`)
     says a micro-batch of `cfg.max_context` tokens, all scored, fits without it (`star.memory.needs_checkpointing`,
     float32 base weights computed in `run_dtype(cfg)`: bf16 autocast, or float32 on a CPU without native bf16; LoRA
     rank `cfg.lora_r` if `cfg.lora`) in `available` GiB (default: free now) less the
-    colocated vLLM engine (its weights in the engine's dtype, `star.models.engine_dtype(cfg.dtype)`: bf16 where
+    colocated vLLM engine (its weights in the engine's dtype, `star.models.engine_dtype`: bf16 where
     native, float32 on an AVX2-only CPU; `cfg.vllm_kv_cache_gib` of KV cache; `ENGINE_OVERHEAD_GIB`). Checkpointing
     is only ever turned off; on a GPU `star.memory.plan` decides (`check_fits`) and the setting is kept."""
     from star.memory import ENGINE_OVERHEAD_GIB, GiB, arch_of, available_gib, needs_checkpointing
@@ -847,9 +851,7 @@ def update_checkpointing(cfg:RLRunConfig, # the run (an `RLRunConfig`)
     free = available_gib() if available is None else float(available)
     if cfg.use_vllm:
         import torch
-        tiny = get_spec(cfg.scale).tiny_config is not None
-        weight_bytes = torch.empty(0, dtype=getattr(torch, engine_dtype(cfg.dtype, tiny))).element_size()
-        free -= weight_bytes * arch.n_params / GiB + cfg.vllm_kv_cache_gib + ENGINE_OVERHEAD_GIB
+        free -= getattr(torch, _run_engine_dtype(cfg)).itemsize * arch.n_params / GiB + cfg.vllm_kv_cache_gib + ENGINE_OVERHEAD_GIB
     ck, why = needs_checkpointing(arch, cfg.max_context, cfg.max_context, param_dtype="float32",
                                   lora_r=cfg.lora_r if cfg.lora else 0, available=free, compute_dtype=run_dtype(cfg).dtype)
     return ck, why + (" (after the vLLM engine)" if cfg.use_vllm else "")
@@ -1159,9 +1161,8 @@ def build_trainer(cfg:RLRunConfig, # the run (an `RLRunConfig`)
               processing_class=tokenizer, peft_config=peft_config, callbacks=[val_cb],
               rollout_func=make_rollout_func(cfg, train_tasks, tokenizer, sandbox=sandbox, stats=stats,
                                              log_dir=cfg.out_dir if is_main_rank() else None, family=fam))
-    tiny = get_spec(cfg.scale).tiny_config is not None
     eager = eager_engine(expected_generate_seconds(cfg, fam))   # compiled only if the run generates long enough
-    with fd_stdout(), trl_engine_dtype(engine_dtype(cfg.dtype, tiny), enforce_eager=eager):   # TRL starts its vLLM here
+    with fd_stdout(), trl_engine_dtype(_run_engine_dtype(cfg), enforce_eager=eager):   # TRL starts its vLLM here
         trainer = _grpo_trainer_cls()(**kw)
     val_cb.trainer = trainer
     trainer.star_validation, trainer.star_adv_epsilon = val_cb, cfg.adv_epsilon
