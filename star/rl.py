@@ -48,10 +48,10 @@ from .rewards import (FORMAT_ERROR, REWARD_NAMES, curriculum_epoch_from_trainer_
 # %% auto #0
 __all__ = ['OVERLONG_REASONS', 'ZERO_ADVANTAGE', 'REGROUPABLE_LOSSES', 'INPUT_ERRORS', 'TaskFamily', 'load_pool', 'rl_tasks',
            'validation_tasks', 'score_rollout', 'rollout_rewards', 'overlong_reasons', 'masked_overlong',
-           'dynamic_sampling_mask', 'turn_entropy', 'entropy_deltas', 'ArpoNode', 'ArpoPlan', 'arpo_round',
-           'arpo_schedule', 'TravelPlannerFamily', 'formatter_llm', 'task_family', 'generation_policy', 'rollout_rank',
-           'step_seed', 'step_sandbox', 'arpo_rollouts', 'rollout_reward_fn', 'make_rollout_func', 'evaluate_policy',
-           'group_advantages', 'update_checkpointing', 'loss_mask', 'row_signal', 'trim_micro_batch', 'minimal_inputs',
+           'group_advantages', 'dynamic_sampling_mask', 'turn_entropy', 'entropy_deltas', 'ArpoNode', 'ArpoPlan',
+           'arpo_round', 'arpo_schedule', 'TravelPlannerFamily', 'formatter_llm', 'task_family', 'generation_policy',
+           'rollout_rank', 'step_seed', 'step_sandbox', 'arpo_rollouts', 'rollout_reward_fn', 'make_rollout_func',
+           'evaluate_policy', 'update_checkpointing', 'loss_mask', 'row_signal', 'trim_micro_batch', 'minimal_inputs',
            'regroup_window', 'build_trainer', 'train_rl', 'parse_cli', 'main']
 
 # %% ../nbs/10_rl.ipynb #15e6579c
@@ -63,7 +63,8 @@ class TaskFamily(Protocol):
     def run_defaults(self, scale: str) -> dict: ...     # RLRunConfig overrides (after the scale's, before the user's)
     def train_tasks(self, cfg, exclude=()) -> list: ... # cfg.n_train tasks with unique .query, .key, .id, .level
     def val_tasks(self, n: int, seed: int) -> list: ...
-    def score(self, rollout) -> Any: ...                # a verdict with .success, or FORMAT_ERROR
+    def score(self, rollout) -> Any: ...                # a verdict with .success, or FORMAT_ERROR (validation)
+    # optional: reward_score(rollout), the verdict a training rollout is rewarded on (default: score)
     def reward(self, verdict, name: str, epoch: int) -> float: ...
     def metrics(self, tasks, rollouts, verdicts) -> dict: ...   # must hold 'final_pass' (model selection) and 'n'
     def sft_dataset(self, exclude=()) -> Any: ...       # a datasets.Dataset of chat `messages` for star.sft.train_sft
@@ -188,6 +189,25 @@ def masked_overlong(rollout, # one played episode (`star.agent.Rollout`)
                    ) -> bool:
     "Whether `rollout` leaves the loss: one of its `overlong_reasons` has its switch `cfg.mask_<reason>` on."
     return any(getattr(cfg, f"mask_{r}") for r in overlong_reasons(rollout))
+
+# %% ../nbs/10_rl.ipynb #cfbaa0a8
+def group_advantages(rewards:Sequence[float], # one reward per rollout, groups consecutive
+                     group_size:int, # G: rollouts per prompt
+                     eps:float=1e-6, # added to the std
+                    ) -> list[float]:
+    """GRPO's outcome advantage of each reward: (r − mean) / (std + `eps`) within its group of `group_size` consecutive
+    rewards, std with Bessel's correction -- verl's `compute_grpo_outcome_advantage` (epsilon 1e-6) and TRL's
+    `scale_rewards="group"` (which fixes eps at 1e-4). Raises ValueError if len(rewards) is not a multiple of
+    group_size (>= 2)."""
+    r = [float(x) for x in rewards]
+    if group_size < 2 or len(r) % group_size: raise ValueError(f"{len(r)} rewards are not groups of {group_size} >= 2")
+    out = []
+    for i in range(0, len(r), group_size):
+        g = r[i:i + group_size]
+        m = sum(g) / group_size
+        sd = math.sqrt(sum((x - m) ** 2 for x in g) / (group_size - 1))
+        out += [(x - m) / (sd + eps) for x in g]
+    return out
 
 # %% ../nbs/10_rl.ipynb #1ab2b9ce
 def dynamic_sampling_mask(rewards:Sequence[float], # one reward per rollout, groups consecutive
@@ -328,7 +348,8 @@ def arpo_schedule(groups:Sequence[Sequence], # each prompt's played global rollo
 class TravelPlannerFamily:
     """The paper's task family (the default): synthetic TravelPlanner prompts in the run's level mix (`rl_tasks`),
     the official validation split's trips of `trip_days` days (`validation_tasks`), verdicts of `score_rollout` under `protocol` with plans read by
-    `formatter` (`llm`: the LLM formatter when formatter == 'llm'), the rewards of `star.rewards.reward` (Sum / Macro
+    `formatter` in validation (`score`) and by `reward_formatter` (None: `formatter`) for the reward (`reward_score`;
+    `llm`: the LLM formatter when one of them is 'llm' or 'auto' with an endpoint), the rewards of `star.rewards.reward` (Sum / Macro
     / Success / Curriculum at the curriculum epoch), `star.evaluator.dataset_metrics`, and the oracle-teacher SFT set
     `star.sft.OFFLINE_SFT_DATA` (or its first `sft_n`) for `init='sft'` on offline scales."""
     protocol: str = "agent_star"
@@ -337,11 +358,14 @@ class TravelPlannerFamily:
     name: str = "travelplanner"
     system: str | None = None
     trip_days: tuple = (3, 5, 7)
+    reward_formatter: str | None = None
 
     def run_defaults(self, scale: str) -> dict: return {}
     def train_tasks(self, cfg, exclude=()) -> list: return rl_tasks(cfg, exclude)
     def val_tasks(self, n: int, seed: int) -> list: return validation_tasks(n, seed, self.trip_days)
     def score(self, rollout): return score_rollout(rollout, self.protocol, self.formatter, self.llm)
+    def reward_score(self, rollout):
+        return score_rollout(rollout, self.protocol, self.reward_formatter or self.formatter, self.llm)
     def reward(self, verdict, name: str, epoch: int) -> float:
         return reward(verdict, name, epoch=epoch if str(name).lower() in SCHEDULES else None)
     def metrics(self, tasks, rollouts, verdicts) -> dict:
@@ -357,8 +381,11 @@ def formatter_llm(cfg:RLRunConfig, # the run (an `RLRunConfig`)
     """The LLM formatter of a run's rewards and validation (paper: free-form plans are formatted by an LLM before
     checking): `star.formatter.eval_formatter` on `cfg.formatter_base_url` / `cfg.formatter_model` with the prompt
     `cfg.formatter_prompt`, the key read from `$<cfg.formatter_key_env>` at call time, replies cached; None without an
-    endpoint (formatter 'auto' then falls back to the grounded formatter). Raises ValueError for 'llm' without one."""
-    return eval_formatter(cfg.formatter, cfg.formatter_base_url, cfg.formatter_model, cfg.formatter_key_env,
+    endpoint (formatter 'auto' then falls back to the grounded formatter). Built when `cfg.formatter` or
+    `cfg.reward_formatter` asks for it. Raises ValueError for 'llm' without one."""
+    modes = {cfg.formatter, cfg.reward_formatter or cfg.formatter}
+    mode = "llm" if "llm" in modes else "auto" if "auto" in modes else cfg.formatter
+    return eval_formatter(mode, cfg.formatter_base_url, cfg.formatter_model, cfg.formatter_key_env,
                           cfg.formatter_prompt, cfg.formatter_cache)
 
 # %% ../nbs/10_rl.ipynb #29895cfc
@@ -366,7 +393,8 @@ def task_family(cfg:RLRunConfig, # the run (an `RLRunConfig`)
                ):
     "The `TaskFamily` of a run: `load_family(cfg.data)` for a registered family, else `TravelPlannerFamily`."
     if cfg.data in TASK_FAMILIES: return load_family(cfg.data)
-    return TravelPlannerFamily(cfg.protocol, cfg.formatter, formatter_llm(cfg), trip_days=cfg.trip_days)
+    return TravelPlannerFamily(cfg.protocol, cfg.formatter, formatter_llm(cfg), trip_days=cfg.trip_days,
+                              reward_formatter=cfg.reward_formatter)
 
 # %% ../nbs/10_rl.ipynb #be826b3c
 @contextmanager
@@ -521,21 +549,27 @@ def _own_failures(r) -> int:
     start = r.meta.get("branched_at", 0)
     return sum(bool(c.get("failed")) for c in r.meta.get("tool_calls", []) if c.get("turn", 0) >= start)
 
-def _row(r, verdict, reward_: float, kept: bool, masked: bool = False) -> dict:
+def _row(r, verdict, reward_: float, kept: bool, masked_by: Sequence[str] = (), adv: float = 0.0) -> dict:
     """The per-rollout numbers the step statistics are made of (small: they are all-gathered across ranks); `kept`:
-    DAPO kept its group, `masked`: out of the loss as overlong (`masked_overlong`)."""
+    DAPO kept its group, `masked_by`: the `overlong_reasons` whose switch took it out of the loss (`masked_overlong`),
+    `adv`: its group-normalised advantage (`group_advantages`)."""
     pol = [e for e, m in zip(r.entropies, r.env_mask) if m and math.isfinite(e)]   # NaN: not measured (vLLM, k=0)
+    n_pol = sum(r.env_mask)
     return {"reward": reward_, "success": bool(getattr(verdict, "success", False)), "tool_calls": r.n_tool_calls,
-            "policy_tokens": sum(r.env_mask), "ent_sum": float(sum(pol)), "ent_n": len(pol),
+            "policy_tokens": n_pol, "ent_sum": float(sum(pol)), "ent_n": len(pol),
             "format_error": verdict is FORMAT_ERROR, "truncated": bool(r.truncated), "kept": bool(kept),
             "termination": r.termination, "formatter": getattr(verdict, "formatter", None),
-            "overlong": list(overlong_reasons(r)),
-            "masked": bool(masked)}
+            "overlong": list(overlong_reasons(r)), "masked_by": list(masked_by), "masked": bool(masked_by),
+            "adv": float(adv), "in_loss": bool(kept and not masked_by and n_pol > 0)}
 
 def _summary(rows: list[dict], group_size: int = 1, **extra) -> dict:
     """Step statistics of `rows` (`_row`, consecutive groups of `group_size`): means per rollout, token-weighted
     entropy, termination counts, every rollout's reward and the number of groups whose rewards differ (the groups that
-    carry a gradient: GRPO's advantages are zero in a group of equal rewards)."""
+    carry a gradient: GRPO's advantages are zero in a group of equal rewards). What reaches the loss: `masked_by_reason`
+    (the share of rollouts each overlong switch took out, one key per `OVERLONG_REASONS`), `in_loss` (the share left
+    in) and `in_loss_advantage`, the mean advantage of the rollouts in the loss weighted by their policy tokens (the
+    direction the step pushes on average: near 0 when failures stay in, positive when masked failures pull their
+    group's mean down; None when nothing is in the loss)."""
     from collections import Counter
     n = max(1, len(rows))
     mean = lambda k: sum(float(x[k]) for x in rows) / n
@@ -544,12 +578,22 @@ def _summary(rows: list[dict], group_size: int = 1, **extra) -> dict:
             "entropy": sum(x["ent_sum"] for x in rows) / n_ent if (n_ent := sum(x["ent_n"] for x in rows)) else None,
             "format_error": mean("format_error"), "truncated": mean("truncated"), "kept": mean("kept"),
             "masked_overlong": mean("masked"),
+            "masked_by_reason": {o: sum(o in x.get("masked_by", ()) for x in rows) / n for o in OVERLONG_REASONS},
+            "in_loss": mean("in_loss") if rows and "in_loss" in rows[0] else None,
+            "in_loss_advantage": _weighted_advantage(rows),
             "overlong": dict(sorted(Counter(o for x in rows for o in x.get("overlong", ())).items())),
             "terminations": dict(sorted(Counter(x["termination"] for x in rows).items())),
             "rewards": [round(float(x["reward"]), 6) for x in rows],
             "formatters": dict(sorted(Counter(str(x.get("formatter")) for x in rows if x.get("formatter")).items())),
             "groups_with_variance": sum(max(g) - min(g) > 1e-6 for g in (
                 [float(x["reward"]) for x in rows[i:i + group_size]] for i in range(0, len(rows), group_size)))}
+
+def _weighted_advantage(rows: list[dict]) -> float | None:
+    "Mean advantage of the in-loss rows, weighted by their policy tokens (None: no row in the loss)."
+    w = [(x["adv"], x["policy_tokens"]) for x in rows if x.get("in_loss")]
+    tot = sum(n for _, n in w)
+    return sum(a * n for a, n in w) / tot if tot else None
+
 
 # %% ../nbs/10_rl.ipynb #12981e27
 def rollout_reward_fn(name:str, # the run's reward name (the function's `__name__`, what TRL logs)
@@ -615,13 +659,14 @@ def make_rollout_func(cfg:RLRunConfig, # the run (an `RLRunConfig`)
     (`policy_fn(trainer, tokenizer)`; ARPO adds `top_logprobs=cfg.arpo_top_logprobs`, the entropies it branches on) and the task family's system prompt (`family`, default `task_family(cfg)`), on a
     sandbox over `sandbox`'s database (default: the embedded one) whose failure injection (`cfg.failure_rate`, training
     only) draws from the run seed, the step and the rank (`step_sandbox`); sampling seeds likewise (`step_seed`), so a
-    resumed run replays exactly. Scores every rollout (`family.score`) and rewards it at the current curriculum epoch
+    resumed run replays exactly. Scores every rollout (`family.reward_score` if the family has one, else `family.score`) and rewards it at the current curriculum epoch
     (`family.reward`), and returns `prompt_ids`, `completion_ids`, `logprobs`, `env_mask` (policy tokens 1; overlong
     rollouts (`masked_overlong` under the run's `mask_*` switches) and DAPO-filtered groups all 0; a finished episode whose last turn stopped at a stop string ends with the
     end-of-turn token, masked, so that TRL counts only the truncated ones as clipped), `star_reward` (for
     `rollout_reward_fn`), `eval_result` (verdicts) and `epoch` (curriculum epoch). Step statistics over every rank's
     rollouts go to `trainer._metrics` (`star/*`) and `stats`; with `log_dir`, also at once to
-    `<log_dir>/rollout_stats.jsonl` and the step's highest-reward rollout (among equals one that answered; chat
+    `<log_dir>/rollout_stats.jsonl` (with `masked_by_reason`, `in_loss` and `in_loss_advantage`: `_summary`; in TRL's
+    log also `star/masked/<reason>` and `star/in_loss_advantage`) and the step's highest-reward rollout (among equals one that answered; chat
     messages, reward, termination, tool calls) to `<log_dir>/samples.jsonl`, so a killed run keeps every step it
     finished. Raises KeyError for a prompt that is not a task's query and ValueError if the prompts are not consecutive
     groups of G."""
@@ -651,16 +696,17 @@ def make_rollout_func(cfg:RLRunConfig, # the run (an `RLRunConfig`)
         if len(rollouts) != len(prompts): raise RuntimeError(f"{len(rollouts)} rollouts for {len(prompts)} prompts")
         for i, r in enumerate(rollouts):
             if r.task.query != prompts[i]: raise RuntimeError(f"rollout {i} is not for prompt {i}")
-        results = [fam.score(r) for r in rollouts]
+        results = [getattr(fam, "reward_score", fam.score)(r) for r in rollouts]   # the reward's reader
         cur = curriculum_epoch_from_trainer_state(trainer.state)
         rewards = [float(fam.reward(v, cfg.reward, cur)) for v in results]
         trainer._star_rewards = list(rewards)       # the trainer's advantages (verl's epsilon, `group_advantages`)
         keep = dynamic_sampling_mask(rewards, G) if cfg.algorithm == "dapo" else [True] * len(rollouts)
-        masked = [masked_overlong(r, cfg) for r in rollouts]      # out of the loss, their reward kept in the group
+        masked = [tuple(o for o in overlong_reasons(r) if getattr(cfg, f"mask_{o}")) for r in rollouts]   # out of the loss,
+        adv = group_advantages(rewards, G, cfg.adv_epsilon) if G > 1 else [0.0] * len(rewards)   # reward kept in the group
         prompt_ids, completion_ids, logprobs, env_mask = _trl_completions(
             rollouts, [k and not m for k, m in zip(keep, masked)], ends)
         # statistics over every rank's rollouts (collective calls: every rank gets here)
-        rows = _gather(trainer, [_row(r, v, w, k, m) for r, v, w, k, m in zip(rollouts, results, rewards, keep, masked)])
+        rows = _gather(trainer, [_row(r, v, w, k, m, a) for r, v, w, k, m, a in zip(rollouts, results, rewards, keep, masked, adv)])
         best = _best_sample(trainer, rollouts, results, rewards, step, rank)
         summary = _summary(rows, G, step=step, epoch=epoch_from_trainer_state(trainer.state), curriculum_epoch=cur,
                            reward_name=cfg.reward if cfg.reward != "curriculum" else f"curriculum:{reward_name_at(cur)}")
@@ -672,6 +718,8 @@ def make_rollout_func(cfg:RLRunConfig, # the run (an `RLRunConfig`)
             for k_ in ("success", "tool_calls", "policy_tokens", "entropy", "format_error", "truncated", "kept",
                        "masked_overlong", "rollout_seconds", "arpo_branches"):
                 if summary[k_] is not None: metrics[f"star/{k_}"].append(float(summary[k_]))
+            for o, v_ in summary["masked_by_reason"].items(): metrics[f"star/masked/{o}"].append(float(v_))
+            if summary["in_loss_advantage"] is not None: metrics["star/in_loss_advantage"].append(summary["in_loss_advantage"])
         if stats is not None: stats.append(summary)
         if log_dir is not None:
             for name, rec in (("rollout_stats", summary), ("samples", best)): append_jsonl(Path(log_dir) / f"{name}.jsonl", rec)
@@ -801,25 +849,6 @@ def _validation_callback_cls():
             if self.due(state.global_step): self._eval(state, str(Path(args.output_dir) / f"checkpoint-{state.global_step}"))
             else: self._mark_best(state)
     return ValidationCallback
-
-# %% ../nbs/10_rl.ipynb #cfbaa0a8
-def group_advantages(rewards:Sequence[float], # one reward per rollout, groups consecutive
-                     group_size:int, # G: rollouts per prompt
-                     eps:float=1e-6, # added to the std
-                    ) -> list[float]:
-    """GRPO's outcome advantage of each reward: (r − mean) / (std + `eps`) within its group of `group_size` consecutive
-    rewards, std with Bessel's correction -- verl's `compute_grpo_outcome_advantage` (epsilon 1e-6) and TRL's
-    `scale_rewards="group"` (which fixes eps at 1e-4). Raises ValueError if len(rewards) is not a multiple of
-    group_size (>= 2)."""
-    r = [float(x) for x in rewards]
-    if group_size < 2 or len(r) % group_size: raise ValueError(f"{len(r)} rewards are not groups of {group_size} >= 2")
-    out = []
-    for i in range(0, len(r), group_size):
-        g = r[i:i + group_size]
-        m = sum(g) / group_size
-        sd = math.sqrt(sum((x - m) ** 2 for x in g) / (group_size - 1))
-        out += [(x - m) / (sd + eps) for x in g]
-    return out
 
 # %% ../nbs/10_rl.ipynb #59d30b2f
 ZERO_ADVANTAGE = 1e-6   # |advantage| at or below this is the float noise of (r - mean) over equal rewards, not signal
@@ -978,13 +1007,25 @@ def _replay_epochs(sampler, epoch: int) -> None:
 class _UpdateRows:
     """The generation side of `_UpdateMixin`: which episodes of a rollout batch carry signal (`_star_rows`, from
     the advantages `group_advantages` gives `_star_rewards` and the loss mask), their old log-probs skipped where they
-    carry none, the counters behind `star/skipped` and `star/padding` in TRL's log."""
+    carry none, the counters behind `star/skipped`, `star/padding` and `star/engine_gap` in TRL's log. The engine gap
+    is the mean |log p_trainer - log p_engine| per loss token of the micro-batches computed before the step's first
+    optimiser step (the weights the engine was synced to and sampled with), from TRL's `sampling_per_token_logps`."""
     star_skip = star_trim = star_regroup = True
     _star_rows = None
 
     def _star_counts(self):
-        if getattr(self, "_star_acc", None) is None: self._star_acc = [0, 0, 0, 0, 0]   # micro, skipped, pad, pos, pos TRL
-        return self._star_acc
+        if getattr(self, "_star_acc", None) is None: self._star_acc = [0, 0, 0, 0, 0, 0.0, 0]   # micro, skipped, pad,
+        return self._star_acc                                         # pos, pos TRL, |engine gap| sum, its tokens
+
+    def _star_measure_gap(self, logps, inputs) -> None:
+        "Adds |trainer - engine| log-prob differences of `inputs`' loss tokens (TRL's `sampling_per_token_logps`)."
+        import torch
+        s = inputs.get("sampling_per_token_logps")
+        if s is None or s.shape != logps.shape: return
+        m = (loss_mask(inputs) > 0) & torch.isfinite(s)
+        acc = self._star_counts()
+        acc[5] += float((logps.detach().float() - s.float()).abs()[m].sum())
+        acc[6] += int(m.sum())
 
     def _no_signal_rules(self) -> dict:
         return dict(beta=float(self.beta or 0.0), entropy_bonus=bool(getattr(self, "_entropy_bonus_enabled", False)))
@@ -1010,8 +1051,11 @@ class _UpdateRows:
         sig, n = self._star_rows, input_ids.size(0)
         if (torch.is_grad_enabled() or sig is None or len(sig) != n or compute_aux_loss
                 or any(v is not None for v in kw.values())):
-            return super()._get_per_token_logps_and_entropies(model, input_ids, attention_mask, logits_to_keep, batch_size,
-                                                              compute_entropy, compute_aux_loss, **kw)
+            out = super()._get_per_token_logps_and_entropies(model, input_ids, attention_mask, logits_to_keep, batch_size,
+                                                             compute_entropy, compute_aux_loss, **kw)
+            gi, self._star_gap_inputs = getattr(self, "_star_gap_inputs", None), None
+            if gi is not None and torch.is_grad_enabled(): self._star_measure_gap(out[0], gi)
+            return out
         bs, P, logps, ents = batch_size or n, input_ids.size(1) - logits_to_keep, [], []
         for s in range(0, n, bs):
             e = min(s + bs, n)
@@ -1037,12 +1081,14 @@ class _UpdateRows:
             import torch
             acc = self.accelerator.reduce(torch.tensor(acc, dtype=torch.float64, device=self.accelerator.device),
                                           reduction="sum").tolist()
-        micro, skipped, pad, pos, saved = acc
+        micro, skipped, pad, pos, saved, gap, gap_n = acc
         if micro and self.model.training:
             self._metrics["train"]["star/skipped"].append(skipped / micro)
         if pos and self.model.training:
             self._metrics["train"]["star/padding"].append(pad / pos)
             self._metrics["train"]["star/padding_untrimmed"].append((pad + saved) / (pos + saved))
+        if gap_n and self.model.training:
+            self._metrics["train"]["star/engine_gap"].append(gap / gap_n)
         return super().log(logs, start_time)
 
 # %% ../nbs/10_rl.ipynb #898201fa
@@ -1090,7 +1136,11 @@ class _UpdateMixin(_UpdateRows):
         if (not self.star_skip or getattr(self, "aux_loss_enabled", False)
                 or bool(row_signal(inputs, **self._no_signal_rules()).any())):
             self._count_trained()
-            return super().compute_loss(model, inputs, return_outputs, num_items_in_batch)
+            every = self.args.steps_per_generation * self.num_iterations   # before the first optimiser step: the
+            first = self._step % every < self.args.gradient_accumulation_steps   # weights the engine sampled with
+            self._star_gap_inputs = inputs if first else None
+            try: return super().compute_loss(model, inputs, return_outputs, num_items_in_batch)
+            finally: self._star_gap_inputs = None
         acc[1] += 1
         self._star_trim_stats = None
         if self.accelerator.num_processes == 1 and not uses_deepspeed(self.args):

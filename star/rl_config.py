@@ -84,11 +84,12 @@ class _LossFields(_RunFields):
     weight_decay: float = 0.01       # AdamW weight decay (verl's actor optimiser)
     max_grad_norm: float = 1.0       # gradient-norm clip (verl's optimiser clip_grad)
     adv_epsilon: float = 1e-6        # eps of the advantage (r - mean) / (std + eps) (verl compute_grpo_outcome_advantage)
-    mask_max_prompt_length_exceeded: bool = True    # overlong out of the loss (rLLM's names): the context overflowed
-    mask_max_response_length_exceeded: bool = True  # ... a turn was cut at max_new_tokens_per_turn
-    mask_max_turns_exceeded: bool = True            # ... the tool-call (turn) budget ran out
+    mask_max_prompt_length_exceeded: bool = True    # out of the loss, kept in the group (rLLM's names): the context overflowed (paper: over-length)
+    mask_max_response_length_exceeded: bool = False # ... a turn was cut at max_new_tokens_per_turn (off: a failure, in the loss)
+    mask_max_turns_exceeded: bool = False           # ... the tool-call (turn) budget ran out (off: a failure, in the loss)
     protocol: str = "agent_star"     # evaluator protocol of rewards and validation ('agent_star' | 'official')
-    formatter: str = "auto"          # star.formatter.format_plan mode of rewards and validation
+    formatter: str = "auto"          # star.formatter.format_plan mode of validation (and of rewards, unless reward_formatter)
+    reward_formatter: str | None = None  # the reward's plan reader: 'exact' (the template) | 'grounded' | 'llm' | 'auto' | 'tolerant'; None: formatter
     formatter_base_url: str | None = None   # LLM formatter (formatter 'llm', or 'auto' with an endpoint): base URL
     formatter_model: str | None = None      # ... its served model name
     formatter_key_env: str = "OPENAI_API_KEY"  # ... the environment variable holding its key (never the key itself)
@@ -207,11 +208,9 @@ RUN_DEFAULTS = {
     "1.5B-offline": dict(data="easy", trip_days=(3,), n_train=8, n_val=0, max_steps=2, max_new_tokens_per_turn=768, lora=True,
                          dtype="auto", gradient_checkpointing=True, per_device_batch=1,
                          save_steps=1, init="sft"),
-    # the random test model: every 24-token turn is cut (it never closes a tag), so masking cut turns (the paper's
-    # reading, `mask_max_response_length_exceeded`) would leave nothing to train on
+    # the random test model: every 24-token turn is cut (it never closes a tag); a cut turn is a failure in the loss
     "tiny": dict(n_train=4, n_val=2, max_steps=2, max_new_tokens_per_turn=24, lora=False, dtype="float32",
-                 gradient_checkpointing=False, per_device_batch=2, save_steps=1, init="base", vllm_kv_cache_gib=1,
-                 mask_max_response_length_exceeded=False),
+                 gradient_checkpointing=False, per_device_batch=2, save_steps=1, init="base", vllm_kv_cache_gib=1),
 }
 
 # `nbs/rl.ipynb -p quick True`: the same pipeline at smoke size, under its own run name -- a 2-step SFT on its own
@@ -344,7 +343,7 @@ RULES |= dict(max_steps=dict(lo=1, also=(-1,)), failure_rate=dict(lo=0, hi=1), a
               epsilon=dict(lo=0, hi=1, open_hi=True), clip_ratio_c=dict(lo=1, open_lo=True))
 REPORT_TO = ("none", "tensorboard", "trackio", "wandb")
 CHOICES = dict(reward=(*REWARDS, *SCHEDULES), algorithm=ALGORITHMS, data=(*DATA_MIXES, *TASK_FAMILIES),
-               loss_type=LOSS_TYPES, protocol=PROTOCOLS, formatter=FORMATTERS, formatter_prompt=tuple(FORMAT_PROMPTS),
+               loss_type=LOSS_TYPES, protocol=PROTOCOLS, formatter=FORMATTERS, reward_formatter=FORMATTERS, formatter_prompt=tuple(FORMAT_PROMPTS),
                vllm_mode=("colocate", "server"), stop_after=("config", "data", "train"), report_to=REPORT_TO)
 RULES |= {k: dict(choices=v) for k, v in CHOICES.items()}
 
@@ -471,8 +470,9 @@ def _check_across(c) -> None:
     if not RUN_NAME.match(c.run_name):
         raise bad_value("run_name", f"a record name ({RUN_NAME.pattern}: letters, digits, '._+-', no spaces)", c.run_name)
     if c.pool is not None: pool_source(c.pool)
-    if c.formatter == "llm" and not (c.formatter_base_url and c.formatter_model):
-        raise ValueError("formatter='llm' needs formatter_base_url and formatter_model")
+    for k in ("formatter", "reward_formatter"):
+        if getattr(c, k) == "llm" and not (c.formatter_base_url and c.formatter_model):
+            raise ValueError(f"{k}='llm' needs formatter_base_url and formatter_model")
 
 # %% ../nbs/08a_rl_config.ipynb #055efa1e
 _PARAMS = {f.name for f in dataclasses.fields(RLRunConfig)}
@@ -600,12 +600,13 @@ HYPERPARAMETERS = {
                     "epsilon=1e-6"),
     "mask_max_prompt_length_exceeded": ("env_mask", "paper", "Sec. 4.1 (3): overlength rollouts out of the loss, kept in "
                                         f"the advantage; {_RLLM} engine/agent_execution_engine.py overlong_filter: TRUNCATION"),
-    "mask_max_response_length_exceeded": ("env_mask", "rLLM", f"{_RLLM} workflows/multi_turn_workflow.py (a turn "
-                                          "finishing by 'length' ends it), trainer/config/agent_ppo_trainer.yaml compact_filtering"),
-    "mask_max_turns_exceeded": ("env_mask", "rLLM", f"{_RLLM} agent_execution_engine.py overlong_filter: MAX_STEPS; "
-                                "agent_ppo_trainer.yaml compact_filtering.mask_max_turns_exceeded"),
+    "mask_max_response_length_exceeded": ("env_mask", "paper", "Sec. 4.1 (3) masks over-length only: a cut turn is a "
+                                          f"failure (reward 0) in the loss; the switch is {_RLLM} compact_filtering's"),
+    "mask_max_turns_exceeded": ("env_mask", "paper", "Inference / Sec. 4.1: running out of tool budget is a failure "
+                                f"(reward 0) in the loss; the switch is {_RLLM} compact_filtering.mask_max_turns_exceeded"),
     "protocol": ("reward_funcs", "paper", "Sec. 3: the evaluator's commonsense and hard constraints (local protocol)"),
     "formatter": ("reward_funcs", "paper", "App. C.2: an LLM (DeepSeek-V3.2-Exp) parses plans to JSON; offline: ours"),
+    "reward_formatter": ("reward_funcs", "ours", "the reward's plan reader when it differs from validation's (None: formatter)"),
     "formatter_prompt": ("reward_funcs", "paper", "App. E: 'Prompt for Formatting Planning'"),
     "lora": ("peft_config", "paper", "App. C.2: full fine-tuning; LoRA only on the CPU scales (ours)"),
     "lora_r": ("peft_config", "ours", "CPU scales only"),

@@ -751,14 +751,35 @@ def test_overlong_switches_each_mask_their_cause(tok, easy2, scripted, switch, l
 
 
 def test_overlong_defaults_are_the_papers():
-    "All three causes masked at the paper's scales (rLLM's overlong_filter / compact_filtering); tiny trains cut turns."
-    for scale in ("1.5B", "3B", "7B", "0.5B"):
+    """Only the paper's over-length (the context ran out) leaves the loss, at every scale (PAPER.md "RL": over-length
+    rollouts excluded from the loss; "Inference": exceeding the tool budget or a missing <answer> is a failure): a
+    tool-budget loop and a cut turn are failures with reward 0, in the loss. Each of rLLM's switches still turns on."""
+    for scale in ("tiny", "0.5B", "1.5B-offline", "1.5B", "3B", "7B"):
         c = resolve_config(scale=scale)
         assert (c.mask_max_prompt_length_exceeded, c.mask_max_turns_exceeded, c.mask_max_response_length_exceeded) == \
-               (True, True, True)
-    assert resolve_config(scale="tiny").mask_max_response_length_exceeded is False
+               (True, False, False), scale
+    assert resolve_config(scale="3B", mask_max_turns_exceeded=True).mask_max_turns_exceeded is True
     with pytest.raises(ValueError, match="mask_max_turns_exceeded must be true or false"):
         resolve_config(scale="3B", mask_max_turns_exceeded="maybe")
+
+
+def test_default_runs_keep_tool_budget_loops_in_the_loss(tok, easy2, scripted):
+    """The teacher's real episodes cut by the tool budget, through the real rollout hook of the 0.5B's and the paper's
+    default settings (only the episode limits set small): every one stays in the loss (policy tokens in `env_mask`)
+    with reward 0, and the step statistics say nothing was masked; the same episodes cut by the context are masked."""
+    prompts = [t.query for t in easy2 for _ in range(2)]
+    for scale in ("0.5B", "3B"):
+        base = dict(scale=scale, use_vllm=False, n_train=2, batch_size=2, group_size=2, max_new_tokens_per_turn=2048,
+                    ppo_mini_batch_size=2)
+        for limits, in_loss, reason in ((dict(tool_budget=2, max_context=16 * 1024), True, "max_turns_exceeded"),
+                                        (dict(tool_budget=20, max_context=2500), False, "max_prompt_length_exceeded")):
+            stats = []
+            out = make_rollout_func(resolve_config(**base, **limits), easy2, tok, policy_fn=_policy_fn(scripted),
+                                    stats=stats)(prompts, _trainer())
+            assert out["star_reward"] == [0.0] * 4 and stats[0]["overlong"] == {reason: 4}, (scale, stats[0])
+            assert [sum(m) > 0 for m in out["env_mask"]] == [in_loss] * 4, (scale, reason)
+            assert stats[0]["masked_by_reason"][reason] == (0.0 if in_loss else 1.0)
+            assert stats[0]["in_loss"] == (1.0 if in_loss else 0.0)
 
 
 # ---------------------------------------------------------------- validation is decided on rank 0 (no shared filesystem)

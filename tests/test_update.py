@@ -344,3 +344,94 @@ def test_step_gradient_is_the_dapo_gradient(tmp_path, replayed, checkpointing, m
     for k in ref: assert (grads[k] - ref[k]).abs().max() <= 1e-4 * ref[k].abs().max(), k
     if not checkpointing and micro == 1:                                      # the test sees the sampling temperature
         assert _rel(grads, _dapo_grads(init, replayed[3], rewards, G, 1.0, eps=1e-6)) > 0.2
+
+
+# -- the direction of the update (issue 46) ------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def mixed_group():
+    """One group of G = 8 real sandbox episodes of the oracle teacher on 8 easy validation queries, ending as a
+    CPU-scale group did at step 11 of the Sum run (3 rewarded, 5 at 0): 3 answers (the teacher's final answer turn
+    alone, scored by the real evaluator), 4 tool-budget loops (the teacher's calls cut at a budget of 4) and a context
+    overflow (cut at 2,000 tokens). Returns (tokenizer, rollouts, real Sum rewards)."""
+    from star.agent import ScriptedPolicy, rollout_batch
+    from star.models import load_tokenizer
+    from star.rl import TravelPlannerFamily
+    from star.teacher import solve
+    tok = load_tokenizer("tiny")
+    tasks, trajs = [], []
+    for t in (t for t in load_tasks("validation") if t.level == "easy"):
+        if len(tasks) == 8: break
+        if (tr := solve(t)) is not None: tasks.append(t); trajs.append(tr)
+    answers = {tr.messages[1]["content"]: [[m["content"] for m in tr.messages if m["role"] == "assistant"][-1]]
+               for tr in trajs[:3]}
+    ros = (rollout_batch(ScriptedPolicy(tok, answers, eos=True), tok, tasks[:3], max_context=16000, max_turns=20)
+           + rollout_batch(ScriptedPolicy(tok, trajs[3:7], eos=True), tok, tasks[3:7], max_context=16000, max_turns=4)
+           + rollout_batch(ScriptedPolicy(tok, trajs[7:], eos=True), tok, tasks[7:], max_context=2000, max_turns=20))
+    assert [r.termination for r in ros] == ["answer"] * 3 + ["tool_budget"] * 4 + ["context_limit"]
+    fam = TravelPlannerFamily()
+    rewards = [fam.reward(fam.score(r), "sum", 1) for r in ros]
+    assert min(rewards[:3]) > 0.5 and rewards[3:] == [0.0] * 5, rewards
+    return tok, ros, rewards
+
+
+def _policy_logp(model, ros, temperature=1.0):
+    "Mean log-probability per policy token (`env_mask` 1) of each rollout under `model`, at `temperature`."
+    out = []
+    with torch.no_grad():
+        for r in ros:
+            ids = list(r.prompt_ids) + list(r.completion_ids)
+            logits = model(input_ids=torch.tensor([ids])).logits[0, len(r.prompt_ids) - 1:-1].float() / temperature
+            lp = torch.log_softmax(logits, -1).gather(-1, torch.tensor(r.completion_ids)[:, None])[:, 0]
+            m = torch.tensor(r.env_mask, dtype=torch.bool)
+            out.append(float(lp[m].mean()))
+    return out
+
+
+def test_update_moves_each_episode_with_its_advantage(tmp_path, mixed_group):
+    """Issue 46: one update of our trainer on a group of real episodes under the run defaults (only the context overflow
+    out of the loss): every episode in the loss whose |advantage| > 0.5 moves with the sign of its advantage -- the
+    answers rise, the tool-budget loops (reward 0, in the loss) fall -- and the step's statistics say what reached the
+    loss. The engine gap TRL's log gets (`star/engine_gap`) is the mean |log p_trainer - log p_engine| over the loss
+    tokens: the scripted engine reports log p 0, so it equals the trainer's mean negative log-likelihood there."""
+    from datasets import Dataset
+    from star.agent import eos_ids
+    from star.models import load_model
+    from star.rl import _grpo_trainer_cls, _row, _summary, _trl_completions, group_advantages, masked_overlong
+    from star.rl import rollout_reward_fn
+    from star.rl_config import trl_config
+    tok, ros, rewards = mixed_group
+    cfg = resolve_config(scale="tiny", use_vllm=False, batch_size=1, n_train=1, group_size=8, per_device_batch=1,
+                         dtype="float32", max_steps=1, n_val=0, out_dir=str(tmp_path), lr=1e-4, max_context=16000)
+    masked = [masked_overlong(r, cfg) for r in ros]
+    assert masked == [False] * 7 + [True]                         # the defaults: only the context overflow leaves
+    adv = group_advantages(rewards, 8, cfg.adv_epsilon)
+    P, C, L, M = _trl_completions(ros, [not m for m in masked], eos_ids(tok))
+    def replay(prompts, trainer):
+        trainer._star_rewards = list(rewards)
+        return {"prompt_ids": P, "completion_ids": C, "logprobs": L, "env_mask": M, "star_reward": list(rewards)}
+    os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
+    before_model = load_model("tiny", dtype="float32").eval()
+    before = _policy_logp(before_model, ros)
+    in_loss_nll = [-x for r, x, m in zip(ros, before, masked) if not m for _ in range(sum(r.env_mask))]
+    args = trl_config(cfg, save_strategy="no", disable_tqdm=True, logging_steps=1)
+    tr = _grpo_trainer_cls()(model=load_model("tiny", dtype="float32"), args=args, reward_funcs=[rollout_reward_fn("sum")],
+                             train_dataset=Dataset.from_list([{"prompt": ros[0].task.query}]), processing_class=tok,
+                             rollout_func=replay)
+    tr.star_adv_epsilon = cfg.adv_epsilon
+    tr.train()
+    after = _policy_logp(tr.model.eval(), ros)
+    moved = [a - b for a, b in zip(after, before)]
+    for i, (a, d, m) in enumerate(zip(adv, moved, masked)):
+        if not m and abs(a) > 0.5: assert (d > 0) == (a > 0), (i, a, d, moved)
+    assert all(d < 0 for d, r, m in zip(moved, rewards, masked) if r == 0 and not m), moved   # in-loss failures fall
+    log = next(h for h in tr.state.log_history if "star/engine_gap" in h)
+    assert abs(log["star/engine_gap"] - sum(in_loss_nll) / len(in_loss_nll)) < 1e-3 * sum(in_loss_nll) / len(in_loss_nll)
+    # the statistics of the same group: 1 of 8 out (context), the in-loss mean advantage near 0, not all positive
+    s = _summary([_row(r, None, w, True, ("max_prompt_length_exceeded",) if m else (), a)
+                  for r, w, m, a in zip(ros, rewards, masked, adv)], 8)
+    assert s["masked_by_reason"] == {"max_prompt_length_exceeded": 0.125, "max_turns_exceeded": 0.0,
+                                     "max_response_length_exceeded": 0.0} and s["in_loss"] == 0.875
+    rllm = _summary([_row(r, None, w, True, ("x",) if r.termination != "answer" else (), a)
+                     for r, w, a in zip(ros, rewards, adv)], 8)                # every failure masked (rLLM's filter)
+    assert rllm["in_loss_advantage"] > 1.0 > abs(s["in_loss_advantage"]), (rllm["in_loss_advantage"], s["in_loss_advantage"])
