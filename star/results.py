@@ -19,13 +19,14 @@ import pandas as pd
 
 # %% auto #0
 __all__ = ['KINDS', 'CONFIG_KEYS', 'CURVE_KEYS', 'PROTOCOLS', 'METRICS', 'PAPER_METRICS', 'QA_DATASETS', 'META_KEYS', 'RUN_NAME',
-           'NAN', 'REDACTED', 'JOB_NOTEBOOKS', 'redact', 'redact_secrets', 'find_secrets', 'dirty_files', 'git_commit',
-           'machine', 'new_record', 'record_json', 'fsync_path', 'write_atomic', 'CommittedRecordWarning',
-           'git_tracked', 'save_record', 'DirtyTreeError', 'check_publish', 'read_record', 'UnreadableRecordWarning',
-           'scan_records', 'record_columns', 'load_records', 'load_curves', 'TornLineWarning', 'jsonl_lines',
-           'iter_jsonl', 'read_jsonl', 'append_jsonl', 'rewrite_jsonl', 'best_checkpoint', 'job_name',
-           'find_results_dir', 'validation_start', 'validation_points', 'run_seconds', 'paper_tables', 'paper_table',
-           'paper_metrics', 'side_by_side', 'markdown_table', 'save_table', 'figure_bytes', 'save_figure', 'coverage']
+           'NAN', 'REDACTED', 'JOB_NOTEBOOKS', 'GUARD_MAX_DRIFT', 'redact', 'redact_secrets', 'find_secrets',
+           'dirty_files', 'git_commit', 'machine', 'new_record', 'record_json', 'fsync_path', 'write_atomic',
+           'CommittedRecordWarning', 'git_tracked', 'save_record', 'DirtyTreeError', 'check_publish', 'read_record',
+           'UnreadableRecordWarning', 'scan_records', 'record_columns', 'load_records', 'load_curves',
+           'TornLineWarning', 'jsonl_lines', 'iter_jsonl', 'read_jsonl', 'append_jsonl', 'rewrite_jsonl',
+           'best_checkpoint', 'job_name', 'find_results_dir', 'validation_start', 'validation_points', 'answer_drift',
+           'heldout_guard', 'run_seconds', 'paper_tables', 'paper_table', 'paper_metrics', 'side_by_side',
+           'markdown_table', 'save_table', 'figure_bytes', 'save_figure', 'coverage']
 
 # %% ../nbs/12_results.ipynb #8bca150e
 KINDS = ("rl", "sft", "eval", "qa", "synthesis")
@@ -549,6 +550,55 @@ def validation_points(rec: dict) -> list[tuple[int, dict]]:
     `star.evaluator.dataset_metrics` dict for TravelPlanner, the exact-match dict for the probe."""
     start = validation_start(rec)
     return ([(0, start)] if start else []) + [(v["step"], v["metrics"]) for v in rec.get("validation_checkpoints") or []]
+
+# %% ../nbs/12_results.ipynb #8602d520
+GUARD_MAX_DRIFT = 0.05   # nats per token: the most the teacher's answer turns may lose between the start and the end
+
+def answer_drift(drift:dict, # a `tools/rl_drift.py` record
+                 model:str|None=None, # the checkpoint to compare with the start (None: the last one it scored)
+                ) -> dict[str, float]:
+    "{set/level: rise of the answer turns' mean NLL, nats per token} from the run's initial weights to `model`."
+    model = model or drift["models"][-1]
+    return {g: round(s[model]["answer"] - s["init"]["answer"], 4) for g, s in drift["summary"].items()
+            if "/" in g and s.get(model) and s[model].get("answer") is not None}
+
+# %% ../nbs/12_results.ipynb #d1cba201
+def heldout_guard(rec:dict, # an RL record (`star.results` schema) validated at step 0 and after
+                  drift:dict|None=None, # its `tools/rl_drift.py` record (None: the drift check is not made)
+                  max_drift:float=GUARD_MAX_DRIFT, # nats per token
+                 ) -> dict:
+    """The final held-out point of an RL record against its step 0 (issue 46): `delivered` (plans delivered at the
+    start and the end), `cs_micro_diff` (the mean over queries of final − start commonsense micro: paired when the
+    record has `heldout_tasks`, with its standard error `cs_micro_se`; else the difference of the dataset rates, equal to
+    it when every plan has the same 8 checks), `drift` (`answer_drift`, if `drift` is given) and `failures` (the
+    reasons it fails: fewer plans delivered, a negative mean difference, a drift above `max_drift`); `passed` when there
+    is none. Raises ValueError for a record without step 0 and a later point on the same number of queries."""
+    import math
+    pts = validation_points(rec)
+    if len(pts) < 2 or pts[0][0] != 0: raise ValueError(f"{rec.get('run')}: no held-out step 0 and later point")
+    (s0, m0), (s1, m1) = pts[0], pts[-1]
+    if m0.get("n") != m1.get("n"): raise ValueError(f"{rec.get('run')}: step 0 and step {s1} validated {m0.get('n')} and {m1.get('n')} queries")
+    n = int(m0["n"])
+    out = {"run": rec.get("run"), "steps": (s0, s1), "n": n,
+           "delivered": (round(m0["delivery_rate"] * n), round(m1["delivery_rate"] * n))}
+    rows = (rec.get("heldout_tasks") or {})
+    t0, t1 = rows.get(str(s0)), rows.get(str(s1))
+    if t0 and t1:
+        by = {r["id"]: r for r in t0}
+        d = [r["commonsense_micro"] - by[r["id"]]["commonsense_micro"] for r in t1]
+        mean = sum(d) / len(d)
+        out |= {"cs_micro_diff": round(mean, 4), "paired": True,
+                "cs_micro_se": round(math.sqrt(sum((x - mean) ** 2 for x in d) / (len(d) - 1) / len(d)), 4)}
+    else:
+        out |= {"cs_micro_diff": round(m1["commonsense_micro"] - m0["commonsense_micro"], 4), "paired": False, "cs_micro_se": None}
+    fail = []
+    if out["delivered"][1] < out["delivered"][0]: fail.append(f"fewer plans delivered: {out['delivered'][0]} -> {out['delivered'][1]}")
+    if out["cs_micro_diff"] < 0: fail.append(f"commonsense micro fell: mean difference {out['cs_micro_diff']:+.3f}")
+    if drift is not None:
+        out["drift"] = answer_drift(drift)
+        worst = max(out["drift"].items(), key=lambda kv: kv[1])
+        if worst[1] > max_drift: fail.append(f"answer turns drifted {worst[1]:+.3f} nats/token on {worst[0]} (> {max_drift})")
+    return out | {"failures": fail, "passed": not fail}
 
 # %% ../nbs/12_results.ipynb #e76eafba
 def run_seconds(rec: dict) -> float | None:

@@ -494,7 +494,9 @@ def _run_record(cfg: RLRunConfig, trainer, fam, src: str, point, commit, engine:
     """The record of a finished `train_rl` run (`star.results` schema, kind "rl"): config (paths repository-relative),
     training curve, the best and the initial validation metrics (`best_checkpoint` of `validation.jsonl`), the starting
     weights (`init_reference`), the resume point, TRL's settings and log, the clip fractions of every step
-    (`clip_fractions`), the optimiser steps per step (`updates_per_step`), the rollout statistics and the timings."""
+    (`clip_fractions`), the optimiser steps per step (`updates_per_step`), the rollout statistics, the timings, and
+    `heldout_tasks` ({step: each validation query's row -- id, level, termination, tool calls, success, delivered,
+    commonsense micro, hard passes}), from which two held-out points compare query by query (`star.results.heldout_guard`)."""
     records = read_jsonl(Path(cfg.out_dir) / "validation.jsonl", missing_ok=True)
     last = str(point.checkpoint) if point.checkpoint else None
     strip = lambda r: r and {**r, "checkpoint": repo_relative(r.get("checkpoint")),
@@ -515,4 +517,5 @@ def _run_record(cfg: RLRunConfig, trainer, fam, src: str, point, commit, engine:
                      trl_log=_curve(trainer.state.log_history), clip=clip_fractions(trainer.state.log_history),
                      updates_per_step=cfg.updates_per_step,
                      rollouts=read_jsonl(Path(cfg.out_dir) / "rollout_stats.jsonl", missing_ok=True),
-                     seconds={"train": round(t_train, 1), "total": round(time.time() - t0, 1)})
+                     seconds={"train": round(t_train, 1), "total": round(time.time() - t0, 1)},
+                     heldout_tasks={str(r["step"]): r["metrics"].get("tasks") for r in records if r["metrics"].get("tasks")})
