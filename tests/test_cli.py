@@ -24,7 +24,7 @@ from star.sft import check_parameters
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = sorted((ROOT / "ablations").glob("*.yaml"))
-EXPECTED = {"cpu_scale", "table1_reward_shaping", "table3_difficulty", "fig5_data_quantity", "table4_algorithms", "fig6_failure", "offline",
+EXPECTED = {"cpu_scale", "cpu_scale_stable", "table1_reward_shaping", "table3_difficulty", "fig5_data_quantity", "table4_algorithms", "fig6_failure", "offline",
             "probe"}
 
 
@@ -132,7 +132,7 @@ def test_paper_grids():
         assert (p["scale"], p["data"], p["max_steps"], p["n_val"], p["init"]) == ("0.5B", "easy", 16, 32, "sft")
         assert p["extra"] == {"val_steps": 4, "val_max_context": 7168, "val_tool_budget": 15}
     # the paper's recipe: batch 32, G = 8, lr 2e-6, 60 tool calls, from SFT, evaluated on test with the official evaluator
-    for e in EXPECTED - {"offline", "probe", "cpu_scale"}:
+    for e in EXPECTED - {"offline", "probe", "cpu_scale", "cpu_scale_stable"}:
         for p in rl(e): assert (p["batch_size"], p["group_size"], p["lr"], p["tool_budget"], p["init"]) == (32, 8, 2e-6, 60, "sft")
 
 
