@@ -38,6 +38,7 @@ Modules:
 - `star.sft`: Supervised fine-tuning of the policy on the teacher's successful multi-turn ReAct trajectories (paper Sec. 4.1, App. C.2), with TRL's `SFTTrainer`.
 - `star.synthesis`: Feasible, difficulty-controlled TravelPlanner queries: element sampling, a feasibility solver, budget estimation and back-translation (paper Sec. 3 "Data Synthesis", App. C.1).
 - `star.tasks`: `Task` records with the TravelPlanner fields, the embedded train/validation splits, the Hugging Face datasets, and the paper's data compositions (Mixed-1K, Easy/Medium/Hard-1K, 0.1K–2K quantity subsets, disjoint SFT/RL pools).
-- `star.teacher`: Paper Sec. 4.1 ("SFT") and App. C.2 / Table 8: a teacher runs the ReAct protocol on synthetic queries, and only trajectories that are well formed *and* succeed are kept for supervised fine-tuning."""
+- `star.teacher`: Paper Sec. 4.1 ("SFT") and App. C.2 / Table 8: a teacher runs the ReAct protocol on synthetic queries, and only trajectories that are well formed *and* succeed are kept for supervised fine-tuning.
+- `star.update`: What happens to a rollout batch once `rollout_func` returns it (Agent-STAR, arXiv 2603.21972, Sec. 3 Eq. 1, Sec. 4.1): GRPO's group-normalised advantages with verl's ε, TRL's `GRPOTrainer` computing nothing where the advantage is zero, micro-batches cut to their own rollouts, the engine-vs-trainer log-prob gap, and the memory plan of the step."""
 
 __version__ = "0.1.0"

@@ -31,6 +31,9 @@ from .paths import in_repo, repo_relative
 from .results import (append_jsonl, best_checkpoint, check_publish, new_record, read_jsonl, rewrite_jsonl,
                           save_record)
 from .sandbox import Sandbox
+from .update import (REGROUPABLE_LOSSES, ZERO_ADVANTAGE, _grpo_trainer_cls, _run_engine_dtype, _UpdateMixin, _UpdateRows,
+                         group_advantages, loss_mask, minimal_inputs, regroup_window, row_signal, trim_micro_batch,
+                         update_checkpointing)
 from .sft import OFFLINE_SFT_DATA, announce, build_sft_dataset, sft_run_record, train_sft, use_step_progress
 from .synthesis import synthesize_pool
 from .run import (CPU_COSTS, CPU_ROLLOUT_S, CLIP_KEYS, CURVE_SOURCES, RESUME_SAFE, check_resume, check_reused_sft,
@@ -46,13 +49,12 @@ from .rewards import (FORMAT_ERROR, REWARD_NAMES, curriculum_epoch_from_trainer_
                           SCHEDULES, reward, reward_fn, reward_name_at)
 
 # %% auto #0
-__all__ = ['OVERLONG_REASONS', 'ZERO_ADVANTAGE', 'REGROUPABLE_LOSSES', 'INPUT_ERRORS', 'TaskFamily', 'load_pool', 'rl_tasks',
-           'validation_tasks', 'score_rollout', 'rollout_rewards', 'overlong_reasons', 'masked_overlong',
-           'group_advantages', 'dynamic_sampling_mask', 'turn_entropy', 'entropy_deltas', 'ArpoNode', 'ArpoPlan',
-           'arpo_round', 'arpo_schedule', 'TravelPlannerFamily', 'formatter_llm', 'task_family', 'generation_policy',
-           'rollout_rank', 'step_seed', 'step_sandbox', 'arpo_rollouts', 'rollout_reward_fn', 'make_rollout_func',
-           'evaluate_policy', 'update_checkpointing', 'loss_mask', 'row_signal', 'trim_micro_batch', 'minimal_inputs',
-           'regroup_window', 'build_trainer', 'train_rl', 'parse_cli', 'main']
+__all__ = ['OVERLONG_REASONS', 'INPUT_ERRORS', 'TaskFamily', 'load_pool', 'rl_tasks', 'validation_tasks', 'score_rollout',
+           'rollout_rewards', 'overlong_reasons', 'masked_overlong', 'dynamic_sampling_mask', 'turn_entropy',
+           'entropy_deltas', 'ArpoNode', 'ArpoPlan', 'arpo_round', 'arpo_schedule', 'TravelPlannerFamily',
+           'formatter_llm', 'task_family', 'generation_policy', 'rollout_rank', 'step_seed', 'step_sandbox',
+           'arpo_rollouts', 'rollout_reward_fn', 'make_rollout_func', 'evaluate_policy', 'build_trainer', 'train_rl',
+           'parse_cli', 'main']
 
 # %% ../nbs/10_rl.ipynb #15e6579c
 class TaskFamily(Protocol):
@@ -189,25 +191,6 @@ def masked_overlong(rollout, # one played episode (`star.agent.Rollout`)
                    ) -> bool:
     "Whether `rollout` leaves the loss: one of its `overlong_reasons` has its switch `cfg.mask_<reason>` on."
     return any(getattr(cfg, f"mask_{r}") for r in overlong_reasons(rollout))
-
-# %% ../nbs/10_rl.ipynb #cfbaa0a8
-def group_advantages(rewards:Sequence[float], # one reward per rollout, groups consecutive
-                     group_size:int, # G: rollouts per prompt
-                     eps:float=1e-6, # added to the std
-                    ) -> list[float]:
-    """GRPO's outcome advantage of each reward: (r − mean) / (std + `eps`) within its group of `group_size` consecutive
-    rewards, std with Bessel's correction -- verl's `compute_grpo_outcome_advantage` (epsilon 1e-6) and TRL's
-    `scale_rewards="group"` (which fixes eps at 1e-4). Raises ValueError if len(rewards) is not a multiple of
-    group_size (>= 2)."""
-    r = [float(x) for x in rewards]
-    if group_size < 2 or len(r) % group_size: raise ValueError(f"{len(r)} rewards are not groups of {group_size} >= 2")
-    out = []
-    for i in range(0, len(r), group_size):
-        g = r[i:i + group_size]
-        m = sum(g) / group_size
-        sd = math.sqrt(sum((x - m) ** 2 for x in g) / (group_size - 1))
-        out += [(x - m) / (sd + eps) for x in g]
-    return out
 
 # %% ../nbs/10_rl.ipynb #1ab2b9ce
 def dynamic_sampling_mask(rewards:Sequence[float], # one reward per rollout, groups consecutive
@@ -365,7 +348,9 @@ class TravelPlannerFamily:
     def val_tasks(self, n: int, seed: int) -> list: return validation_tasks(n, seed, self.trip_days)
     def score(self, rollout): return score_rollout(rollout, self.protocol, self.formatter, self.llm)
     def reward_score(self, rollout):
-        return score_rollout(rollout, self.protocol, self.reward_formatter or self.formatter, self.llm)
+        "The verdict a training rollout is rewarded on: `score` unless `reward_formatter` names another reader."
+        if self.reward_formatter in (None, self.formatter): return self.score(rollout)
+        return score_rollout(rollout, self.protocol, self.reward_formatter, self.llm)
     def reward(self, verdict, name: str, epoch: int) -> float:
         return reward(verdict, name, epoch=epoch if str(name).lower() in SCHEDULES else None)
     def metrics(self, tasks, rollouts, verdicts) -> dict:
@@ -644,6 +629,17 @@ def _best_sample(trainer, rollouts: Sequence, results: Sequence, rewards: Sequen
         "success": bool(getattr(results[b], "success", False)), "termination": rollouts[b].termination,
         "n_tool_calls": rollouts[b].n_tool_calls, "messages": rollouts[b].messages})]), key=lambda x: (x[0], -x[1]))[2]
 
+# %% ../nbs/10_rl.ipynb #65d70a89
+def _log_step(trainer, summary: dict) -> None:
+    "A step's rollout statistics (`_summary`) into TRL's log (`trainer._metrics['train']`, as `star/<key>`)."
+    metrics = getattr(trainer, "_metrics", {}).get("train")
+    if metrics is None: return
+    for k in ("success", "tool_calls", "policy_tokens", "entropy", "format_error", "truncated", "kept", "masked_overlong",
+              "rollout_seconds", "arpo_branches"):
+        if summary.get(k) is not None: metrics[f"star/{k}"].append(float(summary[k]))
+    for o, v in summary["masked_by_reason"].items(): metrics[f"star/masked/{o}"].append(float(v))
+    if summary["in_loss_advantage"] is not None: metrics["star/in_loss_advantage"].append(summary["in_loss_advantage"])
+
 # %% ../nbs/10_rl.ipynb #e687bf15
 def make_rollout_func(cfg:RLRunConfig, # the run (an `RLRunConfig`)
                       tasks:Sequence, # the RL prompts' tasks
@@ -713,13 +709,7 @@ def make_rollout_func(cfg:RLRunConfig, # the run (an `RLRunConfig`)
         summary.update(rollout_seconds=t_gen, scoring_seconds=time.time() - t0 - t_gen,
                        arpo_branches=sum(len(p.branches) for p in plans), arpo_fresh=sum(p.n_fresh for p in plans),
                        sandbox_failures=sum(_gather(trainer, [sum(_own_failures(r) for r in rollouts)])))
-        metrics = getattr(trainer, "_metrics", {}).get("train")
-        if metrics is not None:
-            for k_ in ("success", "tool_calls", "policy_tokens", "entropy", "format_error", "truncated", "kept",
-                       "masked_overlong", "rollout_seconds", "arpo_branches"):
-                if summary[k_] is not None: metrics[f"star/{k_}"].append(float(summary[k_]))
-            for o, v_ in summary["masked_by_reason"].items(): metrics[f"star/masked/{o}"].append(float(v_))
-            if summary["in_loss_advantage"] is not None: metrics["star/in_loss_advantage"].append(summary["in_loss_advantage"])
+        _log_step(trainer, summary)
         if stats is not None: stats.append(summary)
         if log_dir is not None:
             for name, rec in (("rollout_stats", summary), ("samples", best)): append_jsonl(Path(log_dir) / f"{name}.jsonl", rec)
@@ -850,336 +840,7 @@ def _validation_callback_cls():
             else: self._mark_best(state)
     return ValidationCallback
 
-# %% ../nbs/10_rl.ipynb #59d30b2f
-ZERO_ADVANTAGE = 1e-6   # |advantage| at or below this is the float noise of (r - mean) over equal rewards, not signal
-_PROMPT_KEYS = ("prompt_ids", "prompt_mask")
-_UNTRIMMABLE = ("pixel_values", "image_grid_thw", "pixel_attention_mask", "spatial_shapes", "image_sizes",
-                "token_type_ids", "mm_token_type_ids", "image_position_ids", "num_images", "num_tiles")
-# losses whose step gradient is a sum over the step's episodes with one scale: micro-batches may be re-cut
-REGROUPABLE_LOSSES = ("dapo", "grpo", "dr_grpo", "cispo", "sapo", "luspo", "vespo")
-
-# %% ../nbs/10_rl.ipynb #59d35200
-def _run_engine_dtype(cfg:RLRunConfig) -> str:
-    "The dtype of run `cfg`'s vLLM engine (`engine_dtype`: float32 for the tiny test model, else the run's compute dtype)."
-    return engine_dtype(cfg.dtype, get_spec(cfg.scale).tiny_config is not None)
-
-def update_checkpointing(cfg:RLRunConfig, # the run (an `RLRunConfig`)
-                         available:float|None=None, # GiB of memory free (None: measured now)
-                        ) -> tuple[bool, str]:
-    """(gradient checkpointing, why) of a run's update on a CPU: `cfg.gradient_checkpointing` unless the memory plan
-    says a micro-batch of `cfg.max_context` tokens, all scored, fits without it (`star.memory.needs_checkpointing`,
-    float32 base weights computed in `run_dtype(cfg)`: bf16 autocast, or float32 on a CPU without native bf16; LoRA
-    rank `cfg.lora_r` if `cfg.lora`) in `available` GiB (default: free now) less the
-    colocated vLLM engine (its weights in the engine's dtype, `star.models.engine_dtype`: bf16 where
-    native, float32 on an AVX2-only CPU; `cfg.vllm_kv_cache_gib` of KV cache; `ENGINE_OVERHEAD_GIB`). Checkpointing
-    is only ever turned off; on a GPU `star.memory.plan` decides (`check_fits`) and the setting is kept."""
-    from star.memory import ENGINE_OVERHEAD_GIB, GiB, arch_of, available_gib, needs_checkpointing
-    if on_cuda() or not cfg.gradient_checkpointing: return cfg.gradient_checkpointing, "as configured"
-    try: arch = arch_of(cfg.scale)
-    except Exception: return True, f"no memory model for {cfg.scale}: as configured"
-    free = available_gib() if available is None else float(available)
-    if cfg.use_vllm:
-        import torch
-        free -= getattr(torch, _run_engine_dtype(cfg)).itemsize * arch.n_params / GiB + cfg.vllm_kv_cache_gib + ENGINE_OVERHEAD_GIB
-    ck, why = needs_checkpointing(arch, cfg.max_context, cfg.max_context, param_dtype="float32",
-                                  lora_r=cfg.lora_r if cfg.lora else 0, available=free, compute_dtype=run_dtype(cfg).dtype)
-    return ck, why + (" (after the vLLM engine)" if cfg.use_vllm else "")
-
-# %% ../nbs/10_rl.ipynb #59d3f5fc
-def loss_mask(inputs:dict, # one TRL micro-batch: completion_mask, tool_mask, advantages, ...
-             ):
-    "The loss mask of a TRL micro-batch (B, C): `completion_mask` times `tool_mask` (our `env_mask`) when present."
-    m = inputs["completion_mask"]
-    return m * inputs["tool_mask"] if inputs.get("tool_mask") is not None else m
-
-# %% ../nbs/10_rl.ipynb #59d31b55
-def row_signal(inputs:dict, # one TRL micro-batch: completion_mask, tool_mask, advantages, ...
-               beta:float=0.0, # KL coefficient
-               entropy_bonus:bool=False, # whether an entropy term is in the loss
-               tol:float=ZERO_ADVANTAGE, # |advantage| at or below this carries no signal
-              ):
-    """Bool tensor (B,): which episodes of a TRL micro-batch can move the weights. An episode does when it has a loss
-    token and, without a KL term (`beta` 0) or entropy bonus, an advantage of magnitude above `tol` on one of them
-    (per episode (B,) or per token (B, C) advantages). Source of the rule: the clipped surrogate `-min(ρA, clip(ρ)A)`
-    is 0 with a 0 gradient where A = 0 (TRL `GRPOTrainer._compute_loss`)."""
-    m = loss_mask(inputs) > 0
-    has = m.any(-1)
-    if beta or entropy_bonus: return has
-    a = inputs["advantages"].abs() > tol
-    return has & (a if a.dim() == 1 else (a & m).any(-1))
-
-# %% ../nbs/10_rl.ipynb #7a75343d
-def _extent(mask, side: str) -> int:
-    "Columns of a (B, T) mask to keep: from the first column any row uses ('left' padding) or up to the last ('right')."
-    cols = mask.any(0).nonzero().flatten()
-    if side == "left": return int(cols.min()) if len(cols) else mask.shape[1] - 1
-    return int(cols.max()) + 1 if len(cols) else 1
-
-def trim_micro_batch(inputs:dict, # one TRL micro-batch: completion_mask, tool_mask, advantages, ...
-                    ) -> tuple[dict, tuple[int, int, int]]:
-    """A TRL micro-batch cut to its own extent: prompt columns before the first prompt token of any episode (TRL pads
-    prompts on the left) and completion columns after the last completion token of any (on the right) are dropped from
-    every tensor that has them (ids, masks, advantages and log-probs per token). Returns (inputs, (positions before,
-    positions after, real tokens)); a multimodal batch comes back unchanged."""
-    pm, cm = inputs["prompt_mask"], inputs["completion_mask"]
-    B, P, C = pm.shape[0], pm.shape[1], cm.shape[1]
-    real = int(pm.sum() + cm.sum())
-    if any(inputs.get(k) is not None for k in _UNTRIMMABLE): return inputs, (B * (P + C), B * (P + C), real)
-    p0, c1 = _extent(pm, "left"), _extent(cm, "right")
-    out = {}
-    for k, v in inputs.items():
-        if k in _PROMPT_KEYS: v = v[:, p0:]
-        elif hasattr(v, "dim") and v.dim() >= 2 and v.shape[1] == C and C != 1: v = v[:, :c1]
-        out[k] = v
-    return out, (B * (P + C), B * (P - p0 + c1), real)
-
-# %% ../nbs/10_rl.ipynb #7a75b5c3
-def minimal_inputs(inputs:dict, # one TRL micro-batch: completion_mask, tool_mask, advantages, ...
-                  ) -> dict:
-    """The smallest micro-batch with `inputs`' structure: its first episode's last prompt token and first completion
-    token, with a loss mask of zeros (`tool_mask` 0): the loss TRL computes on it is exactly 0 with a 0 gradient, and
-    the forward/backward passes through every layer as a real one does (for the collectives of DDP and ZeRO-3)."""
-    C = inputs["completion_mask"].shape[1]
-    out = {}
-    for k, v in inputs.items():
-        if hasattr(v, "dim") and v.dim() >= 1 and v.shape[0] == inputs["prompt_mask"].shape[0]:
-            v = v[:1]
-            if k in _PROMPT_KEYS: v = v[:, -1:]
-            elif v.dim() >= 2 and v.shape[1] == C: v = v[:, :1]
-        out[k] = v
-    out["completion_mask"] = out["completion_mask"].clone().fill_(1)
-    out["tool_mask"] = out["completion_mask"].new_zeros(out["completion_mask"].shape)
-    out["advantages"] = out["advantages"].new_zeros(out["advantages"].shape)
-    return out
-
-# %% ../nbs/10_rl.ipynb #7a750462
-def regroup_window(micro_batches:Sequence[dict], # the micro-batches of one optimiser step
-                   signal=None, # (inputs) -> bool per episode (None: `row_signal`)
-                  ) -> list[dict]:
-    """The micro-batches of one optimiser step re-cut so that each holds episodes of similar length: all episodes
-    sorted by (has signal, real length) -- `signal`, a bool per episode in order, default `row_signal` without KL --
-    and cut again into as many micro-batches of the same size. Tensors with a batch dimension are permuted together;
-    0-d tensors (`num_items_in_batch`) are kept. Returns new dicts (the inputs are not changed)."""
-    import torch
-    keys, n_mb = list(micro_batches[0]), len(micro_batches)
-    cat = {}
-    for k in keys:
-        vs = [mb[k] for mb in micro_batches]
-        if vs[0] is None or (hasattr(vs[0], "dim") and vs[0].dim() == 0): cat[k] = vs[0]
-        elif isinstance(vs[0], list): cat[k] = [x for v in vs for x in v]
-        else: cat[k] = torch.cat(vs)
-    sig = row_signal(cat) if signal is None else torch.as_tensor(signal)
-    length = cat["prompt_mask"].sum(-1) + cat["completion_mask"].sum(-1)
-    order = sorted(range(len(length)), key=lambda i: (bool(sig[i]), int(length[i]), i))
-    perm, b = torch.tensor(order), len(order) // n_mb
-    out = [{} for _ in range(n_mb)]
-    for k, v in cat.items():
-        for j in range(n_mb):
-            if v is None or (hasattr(v, "dim") and v.dim() == 0): out[j][k] = v
-            elif isinstance(v, list): out[j][k] = [v[i] for i in order[j * b:(j + 1) * b]]
-            else: out[j][k] = v[perm[j * b:(j + 1) * b]]
-    return out
-
-# %% ../nbs/10_rl.ipynb #5d28ffff
-@contextmanager
-def _cpu_map_location():
-    """`torch.load` cannot restore tensors to `cpu:N`, the device accelerate gives CPU rank N, which transformers
-    passes as `map_location` when a multi-process run resumes its optimizer: map such locations to `cpu`."""
-    import torch
-    orig = torch.load
-    def load(*a, **kw):
-        if str(kw.get("map_location", "")).startswith("cpu:"): kw["map_location"] = "cpu"
-        return orig(*a, **kw)
-    torch.load = load
-    try: yield
-    finally: torch.load = orig
-
-def _replay_epochs(sampler, epoch: int) -> None:
-    """`set_epoch` for TRL's `RepeatSampler`: its shuffle draws one permutation per epoch from one seeded generator, so
-    a fresh sampler (a resumed run) would repeat epoch 0's order in every later epoch. Re-seeded and fast-forwarded by
-    `epoch` permutations, epoch e gets the order an uninterrupted run gives it (the Trainer calls `set_epoch` every
-    epoch, resumed or not)."""
-    import torch
-    sampler.generator.manual_seed(sampler.seed)
-    for _ in range(epoch): torch.randperm(sampler.num_samples, generator=sampler.generator)
-
-# %% ../nbs/10_rl.ipynb #c6cee183
-class _UpdateRows:
-    """The generation side of `_UpdateMixin`: which episodes of a rollout batch carry signal (`_star_rows`, from
-    the advantages `group_advantages` gives `_star_rewards` and the loss mask), their old log-probs skipped where they
-    carry none, the counters behind `star/skipped`, `star/padding` and `star/engine_gap` in TRL's log. The engine gap
-    is the mean |log p_trainer - log p_engine| per loss token of the micro-batches computed before the step's first
-    optimiser step (the weights the engine was synced to and sampled with), from TRL's `sampling_per_token_logps`."""
-    star_skip = star_trim = star_regroup = True
-    _star_rows = None
-
-    def _star_counts(self):
-        if getattr(self, "_star_acc", None) is None: self._star_acc = [0, 0, 0, 0, 0, 0.0, 0]   # micro, skipped, pad,
-        return self._star_acc                                         # pos, pos TRL, |engine gap| sum, its tokens
-
-    def _star_measure_gap(self, logps, inputs) -> None:
-        "Adds |trainer - engine| log-prob differences of `inputs`' loss tokens (TRL's `sampling_per_token_logps`)."
-        import torch
-        s = inputs.get("sampling_per_token_logps")
-        if s is None or s.shape != logps.shape: return
-        m = (loss_mask(inputs) > 0) & torch.isfinite(s)
-        acc = self._star_counts()
-        acc[5] += float((logps.detach().float() - s.float()).abs()[m].sum())
-        acc[6] += int(m.sum())
-
-    def _no_signal_rules(self) -> dict:
-        return dict(beta=float(self.beta or 0.0), entropy_bonus=bool(getattr(self, "_entropy_bonus_enabled", False)))
-
-    def _generate(self, prompts):
-        out = super()._generate(prompts)
-        r, G = getattr(self, "_star_rewards", None), self.num_generations
-        self._star_rows = None
-        if self.model.training and self.star_skip and r is not None and len(r) % G == 0 and G > 1:
-            adv = group_advantages(r, G, self.star_adv_epsilon or 1e-4)
-            rules = self._no_signal_rules()
-            has = [sum(m) > 0 for m in (out[2] if out[2] is not None else [[1]] * len(r))]
-            self._star_rows = [h and (abs(a) > ZERO_ADVANTAGE or rules["beta"] != 0 or rules["entropy_bonus"])
-                               for h, a in zip(has, adv)]
-        return out
-
-    def _get_per_token_logps_and_entropies(self, model, input_ids, attention_mask, logits_to_keep, batch_size=None,
-                                           compute_entropy=False, compute_aux_loss=False, **kw):
-        """TRL's, except for the no-grad passes over a generation batch (the old / reference log-probs): each chunk is
-        cut to its own extent, and a chunk without signal is not computed (zeros; on several processes a minimal
-        forward keeps the collectives matched)."""
-        import torch
-        sig, n = self._star_rows, input_ids.size(0)
-        if (torch.is_grad_enabled() or sig is None or len(sig) != n or compute_aux_loss
-                or any(v is not None for v in kw.values())):
-            out = super()._get_per_token_logps_and_entropies(model, input_ids, attention_mask, logits_to_keep, batch_size,
-                                                             compute_entropy, compute_aux_loss, **kw)
-            gi, self._star_gap_inputs = getattr(self, "_star_gap_inputs", None), None
-            if gi is not None and torch.is_grad_enabled(): self._star_measure_gap(out[0], gi)
-            return out
-        bs, P, logps, ents = batch_size or n, input_ids.size(1) - logits_to_keep, [], []
-        for s in range(0, n, bs):
-            e = min(s + bs, n)
-            if any(sig[s:e]):
-                am = attention_mask[s:e]
-                p0, c1 = _extent(am[:, :P], "left"), _extent(am[:, P:], "right")
-                lp, en, _ = super()._get_per_token_logps_and_entropies(
-                    model, input_ids[s:e, p0:P + c1], am[:, p0:P + c1], c1, e - s, compute_entropy)
-            else:
-                if self.accelerator.num_processes > 1 or uses_deepspeed(self.args):
-                    super()._get_per_token_logps_and_entropies(model, input_ids[s:s + 1, P - 1:P + 1],
-                                                               attention_mask[s:s + 1, P - 1:P + 1], 1, 1)
-                lp = torch.zeros(e - s, 1, device=input_ids.device)
-                en = torch.zeros_like(lp) if compute_entropy else None
-            pad = lambda x: torch.nn.functional.pad(x.float(), (0, logits_to_keep - x.size(1)))
-            logps.append(pad(lp))
-            ents.append(pad(en) if compute_entropy else None)
-        return torch.cat(logps), (torch.cat(ents) if compute_entropy else None), None
-
-    def log(self, logs, start_time=None):
-        acc, self._star_acc = self._star_counts(), None
-        if self.accelerator.num_processes > 1:
-            import torch
-            acc = self.accelerator.reduce(torch.tensor(acc, dtype=torch.float64, device=self.accelerator.device),
-                                          reduction="sum").tolist()
-        micro, skipped, pad, pos, saved, gap, gap_n = acc
-        if micro and self.model.training:
-            self._metrics["train"]["star/skipped"].append(skipped / micro)
-        if pos and self.model.training:
-            self._metrics["train"]["star/padding"].append(pad / pos)
-            self._metrics["train"]["star/padding_untrimmed"].append((pad + saved) / (pos + saved))
-        if gap_n and self.model.training:
-            self._metrics["train"]["star/engine_gap"].append(gap / gap_n)
-        return super().log(logs, start_time)
-
-# %% ../nbs/10_rl.ipynb #898201fa
-class _UpdateMixin(_UpdateRows):
-    """The update rules of "The update" above, on top of TRL's `GRPOTrainer`: micro-batches re-cut by length within
-    an optimiser step (`star_regroup`) and trimmed to their own extent (`star_trim`), micro-batches without signal
-    skipped (`star_skip`); the generation side -- old log-probs of chunks without signal not computed, `star/skipped`,
-    `star/padding` and `star/padding_untrimmed` in TRL's log -- is `_UpdateRows`."""
-
-    def _can_regroup(self) -> bool:
-        return (self.star_regroup and self.args.per_device_train_batch_size > 1 and self.loss_type in REGROUPABLE_LOSSES
-                and getattr(self, "top_entropy_quantile", 1.0) >= 1.0)
-
-    def _prepare_inputs(self, generation_batch):
-        if not self.model.training: return super()._prepare_inputs(generation_batch)
-        every = self.args.steps_per_generation * self.num_iterations
-        fresh = self._step % every == 0 or self._buffered_inputs is None
-        inputs = super()._prepare_inputs(generation_batch)
-        if fresh and self._can_regroup() and not any(inputs.get(k) is not None for k in _UNTRIMMABLE):
-            ga, buf = self.args.gradient_accumulation_steps, self._buffered_inputs
-            self._buffered_inputs = [mb for w in range(0, len(buf), ga)
-                                     for mb in regroup_window(buf[w:w + ga], self._rows_signal(buf[w:w + ga]))]
-            inputs = self._buffered_inputs[self._step % self.args.steps_per_generation]
-        if not self.star_trim: return inputs
-        trimmed, self._star_trim_stats = trim_micro_batch(inputs)
-        return trimmed
-
-    def _count_trained(self):
-        "Padding of the micro-batch about to be computed (`_prepare_inputs` left its numbers)."
-        before, after, real = getattr(self, "_star_trim_stats", None) or (0, 0, 0)
-        acc, self._star_trim_stats = self._star_counts(), None
-        acc[2] += after - real
-        acc[3] += after
-        acc[4] += before - after   # padding, positions, positions trimmed off
-
-    def _rows_signal(self, mbs):
-        import torch
-        return torch.cat([row_signal(mb, **self._no_signal_rules()) for mb in mbs])
-
-    def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):
-        import torch
-        if not self.model.training: return super().compute_loss(model, inputs, return_outputs, num_items_in_batch)
-        acc = self._star_counts()
-        acc[0] += 1
-        if (not self.star_skip or getattr(self, "aux_loss_enabled", False)
-                or bool(row_signal(inputs, **self._no_signal_rules()).any())):
-            self._count_trained()
-            every = self.args.steps_per_generation * self.num_iterations   # before the first optimiser step: the
-            first = self._step % every < self.args.gradient_accumulation_steps   # weights the engine sampled with
-            self._star_gap_inputs = inputs if first else None
-            try: return super().compute_loss(model, inputs, return_outputs, num_items_in_batch)
-            finally: self._star_gap_inputs = None
-        acc[1] += 1
-        self._star_trim_stats = None
-        if self.accelerator.num_processes == 1 and not uses_deepspeed(self.args):
-            if self.accelerator.sync_gradients:   # the optimiser steps as after TRL's zero gradients
-                for p in model.parameters():
-                    if p.requires_grad and p.grad is None: p.grad = torch.zeros_like(p)
-            return torch.zeros((), device=inputs["completion_ids"].device, requires_grad=True)
-        return super().compute_loss(model, minimal_inputs(inputs), return_outputs, num_items_in_batch)
-
 # %% ../nbs/10_rl.ipynb #748f62ea
-def _grpo_trainer_cls():
-    from trl import GRPOTrainer
-    class StarGRPOTrainer(AtomicCheckpoints, _UpdateMixin, GRPOTrainer):
-        """TRL's `GRPOTrainer` whose checkpoints are marked complete (`star.checkpoints.AtomicCheckpoints`), whose
-        update skips what carries no signal and trims padding (`_UpdateMixin`, "The update" above), whose prompt order
-        is a function of the epoch (`_replay_epochs`: a run resumed at an epoch boundary draws the prompts the
-        uninterrupted run drew), whose multi-process CPU run resumes its optimizer state on `cpu` (see
-        `_cpu_map_location`), and whose advantages take verl's ε (`star_adv_epsilon`, `group_advantages` of the rewards
-        `rollout_func` left in `_star_rewards`) instead of TRL's fixed 1e-4."""
-        star_adv_epsilon = None
-        def _generate_and_score_completions(self, inputs):
-            try: out = super()._generate_and_score_completions(inputs)
-            finally: self._star_rows = None
-            r, self._star_rewards = getattr(self, "_star_rewards", None), None
-            if self.model.training and self.star_adv_epsilon is not None and r is not None:
-                a = out["advantages"]
-                if len(r) != len(a): raise RuntimeError(f"{len(r)} rewards for {len(a)} advantages")
-                out["advantages"] = a.new_tensor(group_advantages(r, self.num_generations, self.star_adv_epsilon))
-            return out
-        def _get_train_sampler(self, dataset=None):
-            import types
-            s = super()._get_train_sampler(dataset)
-            if getattr(s, "shuffle", False) and getattr(s, "seed", None) is not None and hasattr(s, "generator"):
-                s.set_epoch = types.MethodType(_replay_epochs, s)
-            return s
-        def _load_optimizer_and_scheduler(self, checkpoint):
-            with _cpu_map_location(): return super()._load_optimizer_and_scheduler(checkpoint)
-    return StarGRPOTrainer
-
 def build_trainer(cfg:RLRunConfig, # the run (an `RLRunConfig`)
                   model, # the policy model
                   tokenizer, # the policy's tokenizer

@@ -286,6 +286,12 @@ def test_tiny_grpo_end_to_end_writes_results(tmp_path, val):
     # model's equal rewards) is skipped without one, and TRL logs no entropy for it (None, not a number)
     assert ("entropy" in log) == (log["star/skipped"] < 1), log
     assert log["completions/clipped_ratio"] == log["star/truncated"], log
+    # what reached the loss (issue 46): the share masked per overlong reason, in the record's rollouts and TRL's log
+    ro = data["rollouts"][0]
+    assert set(ro["masked_by_reason"]) == {"max_prompt_length_exceeded", "max_turns_exceeded", "max_response_length_exceeded"}
+    assert log["star/masked/max_prompt_length_exceeded"] == ro["masked_by_reason"]["max_prompt_length_exceeded"]
+    assert ro["masked_by_reason"]["max_turns_exceeded"] == 0.0 and ro["in_loss"] == 1.0 - ro["masked_overlong"]
+    assert ("star/engine_gap" in log) == (log["star/skipped"] < 1), log   # measured on the micro-batches computed
     assert load_records(tmp_path / "res").run.tolist() == [cfg.run_name]  # readable by the figures
     assert data["trl"]["loss_type"] == "dapo" and data["trl"]["beta"] == 0.0
     assert (tmp_path / "run" / "checkpoint-1").exists()
@@ -352,6 +358,10 @@ def test_colocated_engine_receives_the_trained_weights(tmp_path, tok, val, lora)
     assert (before - _prompt_logprobs_hf(trainer.model, ids)).abs().max() < BF16_TOL      # same weights at the start
     trainer.train()
     assert trainer.state.global_step == 1 and trainer.state.log_history[0]["grad_norm"] > 0
+    # the gap the run logs (issue 46): the trainer's log-probs of the tokens the engine sampled, against the engine's own,
+    # before the step's optimiser step: measured, and of the order of the engine's bf16 rounding
+    gap_logged = trainer.state.log_history[0]["star/engine_gap"]
+    assert 0 < gap_logged < 0.05, gap_logged
     trainer.vllm_generation.sync_weights()                                             # what TRL does before generating
     after, trained = _prompt_logprobs_vllm(llm, ids), _prompt_logprobs_hf(trainer.model, ids)
     moved, gap = (after - before).abs().max().item(), (after - trained).abs().max().item()

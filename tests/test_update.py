@@ -1,4 +1,4 @@
-"""The GRPO update (star.rl `_UpdateMixin`, issue 32): micro-batches without signal are skipped on every path -- one
+"""The GRPO update (star.update `_UpdateMixin`, issue 32; chapter nbs/10b_update.ipynb): micro-batches without signal are skipped on every path -- one
 process, and two gloo ranks whose collectives must stay matched -- with the weights of the unskipped run; micro-batches
 are trimmed to their own rollouts; the old log-probs of episodes without signal are not computed; and the gradient a
 step takes is the DAPO gradient computed by hand, with gradient checkpointing on and off."""
