@@ -547,7 +547,7 @@ def _add_run_command(sub, name: str, root=None):
                        help=f"{p.help} (default: {p.source})".replace("%", "%%").replace(" ()", ""))
     r.add_argument("--output", default=None, help="where the executed notebook goes (default: "
                    f"runs/papermill/{name}-<UTC time>.ipynb)")
-    r.add_argument("--dry-run", action="store_true", default=False, help="print the papermill command, run nothing")
+    r.add_argument("--dry-run", action="store_true", default=False, help="print the papermill command, run nothing (default: off)")
     return r
 
 def _notebook_defaults(name: str) -> dict:
