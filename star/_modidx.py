@@ -129,6 +129,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                   'star.checkpoints.mark_complete': ('checkpoints.html#mark_complete', 'star/checkpoints.py'),
                                   'star.checkpoints.model_fingerprint': ('checkpoints.html#model_fingerprint', 'star/checkpoints.py'),
                                   'star.checkpoints.package_versions': ('checkpoints.html#package_versions', 'star/checkpoints.py'),
+                                  'star.checkpoints.resume_line': ('checkpoints.html#resume_line', 'star/checkpoints.py'),
                                   'star.checkpoints.rotate_checkpoints': ('checkpoints.html#rotate_checkpoints', 'star/checkpoints.py'),
                                   'star.checkpoints.run_folder': ('checkpoints.html#run_folder', 'star/checkpoints.py'),
                                   'star.checkpoints.run_lock': ('checkpoints.html#run_lock', 'star/checkpoints.py'),

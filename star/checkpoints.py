@@ -18,9 +18,9 @@ from .results import fsync_path, redact_secrets, write_atomic
 # %% auto #0
 __all__ = ['MARKER', 'SAVING', 'HASH_LIMIT', 'LOCK', 'RUN_PARAMS', 'TRAINING_PACKAGES', 'checkpoint_step', 'begin_save',
            'mark_complete', 'check_checkpoint', 'NoUsableCheckpointError', 'ResumePoint', 'checkpoint_dirs',
-           'find_resume_checkpoint', 'set_aside', 'model_fingerprint', 'rotate_checkpoints', 'RunFolderError',
-           'save_failure', 'AtomicCheckpoints', 'atomic_trainer', 'run_folder', 'RunLockedError', 'run_lock',
-           'RunMismatchError', 'run_params_diff', 'check_same_run', 'package_versions']
+           'find_resume_checkpoint', 'set_aside', 'resume_line', 'model_fingerprint', 'rotate_checkpoints',
+           'RunFolderError', 'save_failure', 'AtomicCheckpoints', 'atomic_trainer', 'run_folder', 'RunLockedError',
+           'run_lock', 'RunMismatchError', 'run_params_diff', 'check_same_run', 'package_versions']
 
 # %% ../nbs/17_checkpoints.ipynb #b76eb052
 MARKER = "star_complete.json"      # written last: the checkpoint is complete
@@ -200,6 +200,13 @@ def set_aside(point: ResumePoint, log=None) -> ResumePoint:
         log(f"resume: from {point.checkpoint}" if point.checkpoint else
             f"resume: no complete checkpoint in {run}: starting from scratch")
     return point
+
+# %% ../nbs/17_checkpoints.ipynb #6b7c719c
+def resume_line(point: ResumePoint | None) -> str | None:
+    """The line a resuming run prints: `resumed from checkpoint <step> (<folder>): steps 1-<step> are not trained again`;
+    None for a run that starts from scratch (`point` None or without a checkpoint)."""
+    if point is None or point.checkpoint is None: return None
+    return f"resumed from checkpoint {point.step} ({point.checkpoint}): steps 1-{point.step} are not trained again"
 
 # %% ../nbs/17_checkpoints.ipynb #e86f3bf8
 def model_fingerprint(folder) -> str | None:

@@ -540,8 +540,8 @@ def check_resume(cfg:RLRunConfig, # the run (an `RLRunConfig`)
     `rl_run_params`, which also records `params` for a fresh start, main process) and only if it is not past the
     run's `optimizer_steps` (TRL counts checkpoints in optimizer steps; it would publish a longer run's weights).
     Raises `RunMismatchError` naming each difference. A resume then says so, once (main process, `announce`: the
-    notebook and the terminal): `resumed from checkpoint <step> (<folder>)`."""
-    from star.checkpoints import check_same_run
+    notebook and the terminal): `star.checkpoints.resume_line`."""
+    from star.checkpoints import check_same_run, resume_line
     resuming = point is not None and point.checkpoint is not None
     check_same_run(cfg.out_dir, params, resuming=resuming, write=is_main_rank())
     if resuming and point.step > cfg.optimizer_steps:
@@ -550,7 +550,7 @@ def check_resume(cfg:RLRunConfig, # the run (an `RLRunConfig`)
                                f"publish a longer run's weights. Use another out_dir, or delete this one to start over.")
     if resuming and is_main_rank():
         from star.sft import announce
-        announce(f"resumed from checkpoint {point.step} ({point.checkpoint}): steps 1-{point.step} are not trained again")
+        announce(resume_line(point))
 
 # %% ../nbs/10a_run.ipynb #c03eb61e
 _TRL_RECORDED = ("beta", "epsilon", "epsilon_high", "delta", "loss_type", "scale_rewards", "num_generations",
