@@ -318,11 +318,13 @@ def kernel_config():
     """The kernel manager's configuration for a run's kernel (traitlets `Config`, passed through papermill to nbclient):
     CurveZMQ transport encryption (`KernelManager.transport_encryption = 'auto'`: jupyter_client provisions the keys and
     the `python3` kernelspec declares curve) where pyzmq's libzmq has curve, so the kernel's channels are encrypted and
-    ipykernel has no "Kernel is running over TCP without encryption" to warn about. Empty where pyzmq lacks curve (the
-    warning's cause stays; `KERNEL_ARGS` keeps it off the terminal)."""
+    ipykernel has no "Kernel is running over TCP without encryption" to warn about. Empty where pyzmq lacks curve or
+    jupyter_client cannot provision it (the warning's cause stays; `KERNEL_ARGS` keeps it off the terminal)."""
     import zmq
+    from jupyter_client.manager import KernelManager
     from traitlets.config import Config
-    return Config({"KernelManager": {"transport_encryption": "auto"}} if zmq.has("curve") else {})
+    able = zmq.has("curve") and "transport_encryption" in KernelManager.class_traits()    # a jupyter_client that provisions keys
+    return Config({"KernelManager": {"transport_encryption": "auto"}} if able else {})
 
 # %% ../nbs/14_cli.ipynb #8a622c01
 def execute(notebook, output, parameters: dict, root, stream=None) -> Path:
@@ -658,7 +660,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     one line on stderr naming the file or parameter and the problem), 1 if a notebook or a job failed, 130 when
     interrupted -- at any point, in one line -- (or, for `collect`, 0 whatever the records say). An option the command
     does not take is one line naming the nearest one (`unknown_options`), status 2, before any kernel starts."""
-    cmd = "star"
+    argv = sys.argv[1:] if argv is None else list(argv)
+    cmd = f"star {argv[0]}" if argv and argv[0] in (*NOTEBOOKS, "ablate", "collect") else "star"   # Ctrl-C even now: named
     try:
         ap = build_parser()
         args, extra = ap.parse_known_args(argv)

@@ -18,7 +18,7 @@ from .memory import check_fits
 from .models import REGISTRY, get_spec, is_main_rank, on_cuda, uses_deepspeed
 from .paths import in_repo, repo_relative
 from .results import best_checkpoint, new_record, read_jsonl, rewrite_jsonl, save_record
-from .sft import OFFLINE_SFT_DATA, build_sft_dataset, sft_run_record, train_sft
+from .sft import OFFLINE_SFT_DATA, announce, build_sft_dataset, sft_run_record, train_sft
 from .rl_config import QUICK, TASK_FAMILIES, RLRunConfig, load_family, resolve_config, run_dtype
 
 # %% auto #0
@@ -473,15 +473,15 @@ def ensure_master_port() -> int | None:
 
 # %% ../nbs/10a_run.ipynb #c1943c1b
 def _prepare_resume(cfg: RLRunConfig, point) -> None:
-    """Main process: set aside the checkpoints `point` skipped (`star.checkpoints.set_aside`, naming each and why) and
-    rewrite the run's logs to what the resumed run will not play again: rollout statistics and samples of steps
-    < `point.step`, validation records of steps <= it (every row when the run starts from scratch), torn last lines
-    and null rows gone; checkpoints beyond `save_total_limit` (a run killed between a save and its rotation) rotated
-    as the Trainer would have. Every process waits for it."""
+    """Main process: set aside the checkpoints `point` skipped (`star.checkpoints.set_aside`, naming each and why, then
+    where the run resumes, through `announce`) and rewrite the run's logs to what the resumed run will not play
+    again: rollout statistics and samples of steps < `point.step`, validation records of steps <= it (every row when
+    the run starts from scratch), torn last lines and null rows gone; checkpoints beyond `save_total_limit` (a run
+    killed between a save and its rotation) rotated as the Trainer would have. Every process waits for it."""
     from accelerate import PartialState
     state = PartialState()
     if state.is_main_process:
-        set_aside(point)
+        set_aside(point, announce)     # each skipped checkpoint, then "resumed from checkpoint N (...)"
         out = Path(cfg.out_dir)
         for name in ("rollout_stats", "samples"): _drop_steps_from(out / f"{name}.jsonl", point.step)
         _drop_steps_from(out / "validation.jsonl", point.step + 1 if point.checkpoint else 0)
@@ -539,18 +539,14 @@ def check_resume(cfg:RLRunConfig, # the run (an `RLRunConfig`)
     """Before the model loads: the checkpoint `point` is resumed only by the run that wrote it (`check_same_run` with
     `rl_run_params`, which also records `params` for a fresh start, main process) and only if it is not past the
     run's `optimizer_steps` (TRL counts checkpoints in optimizer steps; it would publish a longer run's weights).
-    Raises `RunMismatchError` naming each difference. A resume then says so, once (main process, `announce`: the
-    notebook and the terminal): `star.checkpoints.resume_line`."""
-    from star.checkpoints import check_same_run, resume_line
+    Raises `RunMismatchError` naming each difference."""
+    from star.checkpoints import check_same_run
     resuming = point is not None and point.checkpoint is not None
     check_same_run(cfg.out_dir, params, resuming=resuming, write=is_main_rank())
     if resuming and point.step > cfg.optimizer_steps:
         raise RunMismatchError(f"{cfg.out_dir}: its newest checkpoint ({Path(point.checkpoint).name}) is past the "
                                f"{cfg.optimizer_steps} optimizer steps asked (max_steps / epochs): resuming would train nothing and "
                                f"publish a longer run's weights. Use another out_dir, or delete this one to start over.")
-    if resuming and is_main_rank():
-        from star.sft import announce
-        announce(resume_line(point))
 
 # %% ../nbs/10a_run.ipynb #c03eb61e
 _TRL_RECORDED = ("beta", "epsilon", "epsilon_high", "delta", "loss_type", "scale_rewards", "num_generations",

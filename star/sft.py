@@ -501,7 +501,7 @@ def _sft_rows(dataset, tok, max_length: int):
 # %% ../nbs/09_sft.ipynb #17a35d8d
 def _train_sft(scale, dataset, out_dir, point, model, tokenizer, lora, row_steps, row_lr, row_max_length, dtype, overrides):
     from trl import SFTTrainer
-    from star.checkpoints import atomic_trainer, model_fingerprint, resume_line, set_aside
+    from star.checkpoints import atomic_trainer, model_fingerprint, set_aside
     from star.memory import allocator_in_use
     from star.results import write_atomic
     ck_asked = "gradient_checkpointing" in overrides
@@ -532,9 +532,7 @@ def _train_sft(scale, dataset, out_dir, point, model, tokenizer, lora, row_steps
         extras.append(_save_rows(pr))
     trainer.checkpoint_extras = tuple(extras)
     destroy_process_group_at_exit()   # several ranks: leave the group before the interpreter finalises (08_models)
-    if point is not None and trainer.accelerator.is_main_process:
-        set_aside(point)
-        if line := resume_line(point): announce(line)      # "resumed from checkpoint N (...)"
+    if point is not None and trainer.accelerator.is_main_process: set_aside(point, announce)   # "resumed from checkpoint N"
     trainer.accelerator.wait_for_everyone()
     ckpt = str(point.checkpoint) if point is not None and point.checkpoint else None
     if ckpt and rows and (Path(ckpt) / "embedding_rows.pt").exists():  # the adapter checkpoint does not hold them
