@@ -65,7 +65,7 @@ def require_device(cfg:RLRunConfig, # the run (an `RLRunConfig`)
                            f"and torch sees no CUDA device here; on a CPU use scale {', '.join(map(repr, cpu))}")
 
 def scale_note(asked, # the `scale` parameter as given
-               cfg:RLRunConfig, # the run it resolved to
+               cfg, # the run it resolved to (an `RLRunConfig`, `SFTRunConfig`, `EvalRunConfig`: its `.scale`)
               ) -> str | None:
     """A note when the scale asked is a registered scale in another case (`star.models.get_spec` reads scale names
     case-insensitively: '3b' is '3B'): `note: scale '3b' read as '3B'`. None when it was written as registered (or
