@@ -341,7 +341,7 @@ def gpu_cost_line(cfg:RLRunConfig, # the run (an `RLRunConfig`)
     return (f"expected time: a whole GPU run is not measured; from {r['record']} (one {r['gpu']}, without ZeRO), "
             f"the policy updates alone at full episode length take {cfg.total_steps} steps x {per_rank:g} episodes per "
             f"rank x {r['seconds']:.2f} s ({r['shape']}, {r['seq']:,} tokens) = {hours:.1f} h on {ranks} such GPU{'s' if ranks > 1 else ''}; "
-            f"the rollouts (vLLM) are not measured at this scale")
+            f"the rollouts ({'vLLM' if cfg.use_vllm else 'transformers generate'}) are not measured at this scale")
 
 # %% ../nbs/10a_run.ipynb #1d801d5a
 def run_plan(cfg:RLRunConfig, # the run (an `RLRunConfig`)
