@@ -18,9 +18,9 @@ from .results import fsync_path, redact_secrets, write_atomic
 # %% auto #0
 __all__ = ['MARKER', 'SAVING', 'HASH_LIMIT', 'LOCK', 'RUN_PARAMS', 'TRAINING_PACKAGES', 'checkpoint_step', 'begin_save',
            'mark_complete', 'check_checkpoint', 'NoUsableCheckpointError', 'ResumePoint', 'checkpoint_dirs',
-           'find_resume_checkpoint', 'set_aside', 'model_fingerprint', 'rotate_checkpoints', 'RunFolderError',
-           'save_failure', 'AtomicCheckpoints', 'atomic_trainer', 'run_folder', 'RunLockedError', 'run_lock',
-           'RunMismatchError', 'run_params_diff', 'check_same_run', 'package_versions']
+           'resume_line', 'find_resume_checkpoint', 'set_aside', 'model_fingerprint', 'rotate_checkpoints',
+           'RunFolderError', 'save_failure', 'AtomicCheckpoints', 'atomic_trainer', 'run_folder', 'RunLockedError',
+           'run_lock', 'RunMismatchError', 'run_params_diff', 'check_same_run', 'package_versions']
 
 # %% ../nbs/17_checkpoints.ipynb #b76eb052
 MARKER = "star_complete.json"      # written last: the checkpoint is complete
@@ -164,6 +164,13 @@ def _quarantine(ckpt: Path) -> Path:
     os.replace(ckpt, dest)
     return dest
 
+# %% ../nbs/17_checkpoints.ipynb #6b7c719c
+def resume_line(point: ResumePoint | None) -> str | None:
+    """The line a resuming run prints: `resumed from checkpoint <step> (<folder>): steps 1-<step> are not trained again`;
+    None for a run that starts from scratch (`point` None or without a checkpoint)."""
+    if point is None or point.checkpoint is None: return None
+    return f"resumed from checkpoint {point.step} ({point.checkpoint}): steps 1-{point.step} are not trained again"
+
 # %% ../nbs/17_checkpoints.ipynb #14773a30
 def find_resume_checkpoint(out_dir, move: bool = True, log=None) -> ResumePoint:
     """The newest usable checkpoint of the run folder `out_dir` (`check_checkpoint`, newest first; older ones are not
@@ -187,7 +194,8 @@ def find_resume_checkpoint(out_dir, move: bool = True, log=None) -> ResumePoint:
 
 def set_aside(point: ResumePoint, log=None) -> ResumePoint:
     """Move every checkpoint `point` skipped to `<run>/incomplete/` (the resumed run saves that step again) and say so
-    through `log` (default: print to stderr): one line per checkpoint with its reason, then where the run resumes.
+    through `log` (default: print to stderr): one line per checkpoint with its reason, then where the run resumes
+    (`resume_line`, for every resume) or that it starts from scratch.
     Returns `point` with `moved` filled in."""
     log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
     for p, why in point.skipped:
@@ -195,10 +203,8 @@ def set_aside(point: ResumePoint, log=None) -> ResumePoint:
         dest = _quarantine(p)
         point.moved.append(dest)
         log(f"resume: skipping {p}: {why} (moved to {dest})")
-    if point.skipped:
-        run = point.skipped[0][0].parent
-        log(f"resume: from {point.checkpoint}" if point.checkpoint else
-            f"resume: no complete checkpoint in {run}: starting from scratch")
+    if point.checkpoint: log(resume_line(point))      # every resume, whether it skipped anything or not
+    elif point.skipped: log(f"resume: no complete checkpoint in {point.skipped[0][0].parent}: starting from scratch")
     return point
 
 # %% ../nbs/17_checkpoints.ipynb #e86f3bf8

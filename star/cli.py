@@ -24,9 +24,10 @@ from .results import job_name
 # %% auto #0
 __all__ = ['NOTEBOOKS', 'KIND_OF', 'KERNEL_ARGS', 'CONFIGS', 'RUN_HELP', 'FOLDER_ERRORS', 'notebooks_root', 'Param',
            'notebook_parameters', 'Job', 'Ablation', 'AblationError', 'load_ablation', 'validate_parameters',
-           'job_settings', 'same_setting', 'record_status', 'is_done', 'select_jobs', 'plan', 'format_plan', 'execute',
-           'default_output', 'declared_parameters', 'run_notebook', 'papermill_executor', 'ablate', 'collect',
-           'unreadable', 'option_type', 'config_class', 'run_parameters', 'build_parser', 'one_line', 'main']
+           'job_settings', 'same_setting', 'record_status', 'is_done', 'select_jobs', 'plan', 'format_plan',
+           'kernel_config', 'execute', 'default_output', 'declared_parameters', 'run_notebook', 'papermill_executor',
+           'ablate', 'collect', 'unreadable', 'option_type', 'config_class', 'run_parameters', 'unknown_options',
+           'build_parser', 'one_line', 'main']
 
 # %% ../nbs/14_cli.ipynb #ad7868d9
 NOTEBOOKS = {"synthesize": "nbs/synthesize.ipynb", "sft": "nbs/sft.ipynb", "rl": "nbs/rl.ipynb",
@@ -313,13 +314,25 @@ class _Echo(logging.Handler):
 # through this log.)
 KERNEL_ARGS = ["--IPKernelApp.log_level=CRITICAL"]
 
+def kernel_config():
+    """The kernel manager's configuration for a run's kernel (traitlets `Config`, passed through papermill to nbclient):
+    CurveZMQ transport encryption (`KernelManager.transport_encryption = 'auto'`: jupyter_client provisions the keys and
+    the `python3` kernelspec declares curve) where pyzmq's libzmq has curve, so the kernel's channels are encrypted and
+    ipykernel has no "Kernel is running over TCP without encryption" to warn about. Empty where pyzmq lacks curve or
+    jupyter_client cannot provision it (the warning's cause stays; `KERNEL_ARGS` keeps it off the terminal)."""
+    import zmq
+    from jupyter_client.manager import KernelManager
+    from traitlets.config import Config
+    able = zmq.has("curve") and "transport_encryption" in KernelManager.class_traits()    # a jupyter_client that provisions keys
+    return Config({"KernelManager": {"transport_encryption": "auto"}} if able else {})
+
 # %% ../nbs/14_cli.ipynb #8a622c01
 def execute(notebook, output, parameters: dict, root, stream=None) -> Path:
     """Execute the notebook `notebook` into `output` with papermill (kernel `python3`, working directory `root`),
     streaming cell outputs to `stream` (default stdout). Returns the output Path; raises papermill's
     PapermillExecutionError when a cell fails (the executed copy, with the error, is written). The kernel starts
     under tcmalloc / jemalloc where one is installed (`star.memory.allocator_env`: `LD_PRELOAD`, which only a new
-    process can take)."""
+    process can take), on encrypted channels (`kernel_config`)."""
     import papermill as pm
     from star.memory import allocator_env
     output = Path(output)
@@ -335,7 +348,8 @@ def execute(notebook, output, parameters: dict, root, stream=None) -> Path:
     if fast: os.environ["LD_PRELOAD"] = fast   # ... and this
     try:
         pm.execute_notebook(str(notebook), str(output), parameters=parameters, cwd=str(root), kernel_name="python3",
-                            log_output=True, progress_bar=False, extra_arguments=KERNEL_ARGS)
+                            log_output=True, progress_bar=False, extra_arguments=KERNEL_ARGS,
+                            config=kernel_config())
     finally:
         log.removeHandler(handler)
         log.setLevel(saved[0])
@@ -535,23 +549,34 @@ def _add_run_command(sub, name: str, root=None):
                        help=f"{p.help} (default: {p.source})".replace("%", "%%").replace(" ()", ""))
     r.add_argument("--output", default=None, help="where the executed notebook goes (default: "
                    f"runs/papermill/{name}-<UTC time>.ipynb)")
-    r.add_argument("--dry-run", action="store_true", default=False, help="print the papermill command, run nothing")
+    r.add_argument("--dry-run", action="store_true", default=False, help="print the papermill command, run nothing (default: off)")
     return r
+
+def _notebook_defaults(name: str) -> dict:
+    "{parameter: its default as written in the run notebook} (`notebook_parameters`); {} where the notebooks are not here."
+    try: return {k: p.source for k, p in notebook_parameters(name).items()}
+    except (FileNotFoundError, ValueError): return {}
 
 def _add_config_command(sub, name: str):
     """`star rl | sft | evaluate`: the options of `star.rl_config.run_parser` over the run's config dataclass (TRL's
-    TrlParser: one per field, only those given are kept), `--config`, `--output`, `--dry-run`."""
+    TrlParser: one per field, only those given are kept), `--config`, `--output`, `--dry-run`. Each option's help ends
+    with the default the run takes: the notebook's where it declares the parameter, else the field's."""
     from star.rl_config import run_parser
     cls = config_class(name)
     r = sub.add_parser(name, parents=[run_parser(cls, add_help=False)], help=RUN_HELP[name],
                        description=f"{RUN_HELP[name]}, executed with papermill; the executed copy goes to runs/. Options are "
                                    f"{cls.__name__}'s fields ({cls.__module__}); only those given are passed.")
-    for a in r._actions: a.default = argparse.SUPPRESS          # a flag not given is not a parameter
-    r.add_argument("--config", default=None, help="YAML of fields (e.g. configs/rl/*.yaml); the flags given win")
+    shown = _notebook_defaults(name)
+    for a in r._actions:
+        if a.option_strings and a.dest != "help":       # the default the run takes: the notebook's, else the field's
+            d = shown.get(a.dest, repr(a.default))
+            a.help = f"{a.help or a.dest} (default: {d.replace('%', '%%')})" if "(default:" not in (a.help or "") else a.help
+        a.default = argparse.SUPPRESS                   # a flag not given is not a parameter
+    r.add_argument("--config", default=None, help="YAML of fields (e.g. configs/rl/*.yaml); the flags given win (default: none)")
     r.add_argument("--output", default=None, help=f"where the executed notebook goes (default: runs/papermill/{name}-<UTC time>.ipynb)")
     r.add_argument("--dry-run", action="store_true", default=False, help="print the papermill command" + (
         " and the run plan, memory per GPU included (the notebook runs up to its plan: stop_after=config, in a temporary "
-        "folder)" if name == "rl" else ", run nothing"))
+        "folder)" if name == "rl" else ", run nothing") + " (default: off)")
     return r
 
 # %% ../nbs/14_cli.ipynb #ca0ad494
@@ -568,9 +593,29 @@ def _launch(cmd: str, yaml_path, job: Job, results) -> None:
     subprocess.run(argv, check=True)
 
 # %% ../nbs/14_cli.ipynb #cfb0832f
+class _OneLineParser(argparse.ArgumentParser):
+    """argparse with its errors in one line (`star rl: argument --lr: invalid float value: 'x' (star rl --help lists
+    the options)`) instead of the usage block -- which for `star rl` is 50 lines of options before the one that matters."""
+    def error(self, message):
+        self.exit(2, f"{self.prog}: {message} ({self.prog} --help lists the options)\n")
+
+def unknown_options(parser: argparse.ArgumentParser, extra: Sequence[str]) -> str:
+    """What a parser did not take, in one line: each unknown `--option` with the nearest one it has (`difflib`, '-' and
+    '_' alike), e.g. "unknown option --quik (did you mean --quick?)"; words that are no option as 'unexpected'."""
+    import difflib
+    opts = [o for a in parser._actions for o in a.option_strings if o.startswith("--")]
+    norm = {o.replace("_", "-"): o for o in opts}
+    bad = [w.split("=", 1)[0] for w in extra if w.startswith("-")]
+    def near(w):
+        m = difflib.get_close_matches(w.replace("_", "-"), list(norm), n=1, cutoff=0.6)
+        return f" (did you mean {norm[m[0]].replace('_', '-')}?)" if m else ""
+    if not bad: return f"unexpected argument{'s' if len(extra) > 1 else ''} {' '.join(map(shlex.quote, extra))}"
+    return f"unknown option{'s' if len(bad) > 1 else ''} " + ", ".join(w + near(w) for w in bad)
+
 def build_parser(root=None) -> argparse.ArgumentParser:
-    "The `star` argument parser: the four run commands (options from the notebooks of `root`), `ablate`, `collect`."
-    ap = argparse.ArgumentParser(prog="star", description="STAR: run the notebooks (papermill), run and collect ablations")
+    """The `star` argument parser: the four run commands (options from the notebooks of `root`), `ablate`, `collect`;
+    its errors are one line (`_OneLineParser`)."""
+    ap = _OneLineParser(prog="star", description="STAR: run the notebooks (papermill), run and collect ablations")
     sub = ap.add_subparsers(dest="cmd", required=True, metavar="{synthesize,sft,rl,evaluate,ablate,collect}")
     for name in NOTEBOOKS: _add_run_command(sub, name, root)
     a = sub.add_parser("ablate", help="run the jobs of an ablation YAML that are not done yet",
@@ -613,8 +658,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     would reject, an ablation file `load_ablation` rejects, a bad `--select` or `--index`, a `--results` folder that
     does not exist, `ablate` / `collect` outside a clone; a run notebook stopped by its run folder, `FOLDER_ERRORS`:
     one line on stderr naming the file or parameter and the problem), 1 if a notebook or a job failed, 130 when
-    interrupted (or, for `collect`, 0 whatever the records say)."""
-    args = build_parser().parse_args(argv)
+    interrupted -- at any point, in one line -- (or, for `collect`, 0 whatever the records say). An option the command
+    does not take is one line naming the nearest one (`unknown_options`), status 2, before any kernel starts."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    cmd = f"star {argv[0]}" if argv and argv[0] in (*NOTEBOOKS, "ablate", "collect") else "star"   # Ctrl-C even now: named
+    try:
+        ap = build_parser()
+        args, extra = ap.parse_known_args(argv)
+        cmd = f"star {args.cmd}"
+        if extra:
+            sub = next(a for a in ap._actions if isinstance(a, argparse._SubParsersAction)).choices[args.cmd]
+            print(f"{cmd}: {unknown_options(sub, extra)} ({cmd} --help lists the options)", file=sys.stderr)
+            return 2
+        return _main(args)
+    except KeyboardInterrupt:
+        # nbclient's cell task may end with DeadKernelError after the kernel stopped; asyncio would log it at exit
+        # as "Task exception was never retrieved" with a traceback (the kernel's death is what we just reported)
+        logging.getLogger("asyncio").setLevel(logging.CRITICAL)
+        print(f"{cmd}: interrupted" + (" (the kernel is stopped; a run resumes from its last complete checkpoint)"
+                                       if cmd.split()[-1] in NOTEBOOKS else ""), file=sys.stderr)
+        return 130
+
+def _main(args) -> int:
+    "`main` once the command line is parsed."
     if args.cmd in NOTEBOOKS:
         params = {k: v for k, v in vars(args).items() if k not in ("cmd", "output", "dry_run")}
         try:
@@ -624,13 +690,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                 with tempfile.TemporaryDirectory() as d:
                     run_notebook("rl", {**params, "stop_after": "config", "out_dir": f"{d}/run"}, f"{d}/rl.ipynb")
             else: run_notebook(args.cmd, params, args.output, dry_run=args.dry_run)
-        except KeyboardInterrupt:
-            # nbclient's cell task may end with DeadKernelError after the kernel stopped; asyncio would log it at exit
-            # as "Task exception was never retrieved" with a traceback (the kernel's death is what we just reported)
-            logging.getLogger("asyncio").setLevel(logging.CRITICAL)
-            print(f"star {args.cmd}: interrupted (the kernel is stopped; a run resumes from its last complete checkpoint)",
-                  file=sys.stderr)
-            return 130
         except Exception as e:   # papermill's error is a RuntimeError: a failed cell is a failed run (1), not bad input
             if type(e).__name__ != "PapermillExecutionError":
                 if not isinstance(e, (ValueError, TypeError, FileNotFoundError, RuntimeError)): raise

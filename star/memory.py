@@ -10,21 +10,21 @@ that would make it fit), `paper_plans` / `plans_table` and `validate` (the CPU m
 # %% ../nbs/18_memory.ipynb #a1a76270
 from __future__ import annotations
 
-import json, math, os, subprocess, sys, time
+import contextlib, json, math, os, subprocess, sys, time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 GiB = 2 ** 30
 
 # %% auto #0
-__all__ = ['GiB', 'QWEN25', 'TOKEN_CHUNK', 'VOCAB_CHUNK', 'PHASES', 'VALIDATION_CASES', 'ENGINE_OVERHEAD_GIB',
-           'ENGINE_ASLEEP_GIB', 'RUNTIME_GIB', 'RESERVE', 'CPU_RUNTIME_GIB', 'PARTS', 'PAPER_GPU_GB', 'PAPER_HARDWARE',
-           'SINGLE_GPU_3B', 'ALLOCATORS', 'Arch', 'arch_of', 'model_states', 'layer_saved_bytes', 'step_transient',
-           'step_bytes', 'measure_step', 'predict_cpu', 'validate', 'validation_table', 'engine_memory',
-           'available_gib', 'cpu_step_peak', 'needs_checkpointing', 'MemoryPlan', 'plan', 'MemoryPlanError',
-           'LauncherError', 'fit_advice', 'deepspeed_zero_stage', 'launcher_advice', 'device_plan', 'require_launcher',
-           'check_fits', 'paper_plans', 'plans_table', 'fast_allocator', 'allocator_env', 'allocator_in_use',
-           'preload_allocator', 'main']
+__all__ = ['GiB', 'QWEN25', 'TOKEN_CHUNK', 'VOCAB_CHUNK', 'PHASES', 'KINETO_INIT_ERROR', 'VALIDATION_CASES',
+           'ENGINE_OVERHEAD_GIB', 'ENGINE_ASLEEP_GIB', 'RUNTIME_GIB', 'RESERVE', 'CPU_RUNTIME_GIB', 'PARTS',
+           'PAPER_GPU_GB', 'PAPER_HARDWARE', 'SINGLE_GPU_3B', 'ALLOCATORS', 'Arch', 'arch_of', 'model_states',
+           'layer_saved_bytes', 'step_transient', 'step_bytes', 'quiet_kineto', 'measure_step', 'predict_cpu',
+           'validate', 'validation_table', 'engine_memory', 'available_gib', 'cpu_step_peak', 'needs_checkpointing',
+           'MemoryPlan', 'plan', 'MemoryPlanError', 'LauncherError', 'fit_advice', 'deepspeed_zero_stage',
+           'launcher_advice', 'device_plan', 'require_launcher', 'check_fits', 'paper_plans', 'plans_table',
+           'fast_allocator', 'allocator_env', 'allocator_in_use', 'preload_allocator', 'main']
 
 # %% ../nbs/18_memory.ipynb #998a01e3
 @dataclass(frozen=True)
@@ -189,6 +189,28 @@ def step_bytes(param_dtype: str = "float32", # the weights' dtype: 'float32' (ma
         raise ValueError("bf16 weights computed in float32: not a path star trains on")
     return (4 if param_dtype == "float32" else 2), (4 if compute_dtype == "float32" else 2)
 
+# %% ../nbs/18_memory.ipynb #c387eed3
+KINETO_INIT_ERROR = b"ERROR: External init callback must run in same thread as registerClient"
+
+@contextlib.contextmanager
+def quiet_kineto():
+    """Run a `torch.profiler` profile without Kineto's stderr lines (see above): `KINETO_LOG_LEVEL` 6 unless set, and
+    file descriptor 2 held in a temporary file meanwhile, written back without the `KINETO_INIT_ERROR` line."""
+    import tempfile
+    os.environ.setdefault("KINETO_LOG_LEVEL", "6")     # read when the profiler first starts
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as held:
+        os.dup2(held.fileno(), 2)
+        try: yield
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+            held.seek(0)
+            kept = [l for l in held.read().splitlines(keepends=True) if not l.startswith(KINETO_INIT_ERROR)]
+            if kept: os.write(2, b"".join(kept))
+
 # %% ../nbs/18_memory.ipynb #a50f1ac2
 def measure_step(arch: Arch, seq: int, batch: int = 1, *, param_dtype: str = "float32", checkpointing: bool = True,
                  lora_r: int = 0, prompt_frac: float = 0.25, seed: int = 0, compute_dtype: str = "bfloat16") -> dict:
@@ -198,7 +220,8 @@ def measure_step(arch: Arch, seq: int, batch: int = 1, *, param_dtype: str = "fl
     fused LM head as `GRPOTrainer` patches it (log-probs and entropy) with `star.rl`'s CPU compaction
     (`cpu_compact_logprobs`), `batch` sequences of `seq` tokens whose first `prompt_frac` is prompt (not scored),
     non-reentrant checkpointing per layer if `checkpointing`, rank-`lora_r` PEFT LoRA on all linears if > 0. A warm-up
-    step first; then the step under `torch.profiler` with `profile_memory=True` (see above). Returns {"peaks": {phase:
+    step first; then the step under `torch.profiler` with `profile_memory=True` (see above; quiet:
+    `quiet_kineto`). Returns {"peaks": {phase:
     bytes}, "scored": positions scored, "seconds": the measured step's wall time, "balance": bytes still allocated
     at its end (0: the step freed all it took)}."""
     import torch
@@ -246,7 +269,7 @@ def measure_step(arch: Arch, seq: int, batch: int = 1, *, param_dtype: str = "fl
     step()
     marking[0] = True
     t0 = time.time()
-    with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
+    with quiet_kineto(), profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
         mark("layers_forward")
         step()
     seconds = time.time() - t0

@@ -18,15 +18,16 @@ from .memory import check_fits
 from .models import REGISTRY, get_spec, is_main_rank, on_cuda, uses_deepspeed
 from .paths import in_repo, repo_relative
 from .results import best_checkpoint, new_record, read_jsonl, rewrite_jsonl, save_record
-from .sft import OFFLINE_SFT_DATA, build_sft_dataset, sft_run_record, train_sft
+from .sft import OFFLINE_SFT_DATA, announce, build_sft_dataset, sft_run_record, train_sft
 from .rl_config import QUICK, TASK_FAMILIES, RLRunConfig, load_family, resolve_config, run_dtype
 
 # %% auto #0
-__all__ = ['CPU_COSTS', 'CPU_ROLLOUT_S', 'CURVE_SOURCES', 'RESUME_SAFE', 'CLIP_KEYS', 'family_name', 'travelplanner_sft_dataset',
-           'family_sft_dataset', 'require_device', 'require_init', 'init_model_source', 'init_reference', 'sft_dir',
-           'check_reused_sft', 'sft_checkpoint', 'cost_variant', 'cpu_cost', 'expected_generate_seconds', 'run_plan',
-           'training_curve', 'param_dtype', 'free_port', 'ensure_master_port', 'rl_run_params', 'check_resume',
-           'clip_fractions']
+__all__ = ['CPU_COSTS', 'CPU_ROLLOUT_S', 'GPU_RECORDS', 'CURVE_SOURCES', 'RESUME_SAFE', 'CLIP_KEYS', 'family_name',
+           'travelplanner_sft_dataset', 'family_sft_dataset', 'require_device', 'scale_note', 'require_init',
+           'init_model_source', 'init_reference', 'sft_dir', 'check_reused_sft', 'sft_checkpoint', 'cost_variant',
+           'cpu_cost', 'expected_generate_seconds', 'plans_for_gpus', 'gpu_step_records', 'gpu_precision_line',
+           'gpu_cost_line', 'run_plan', 'training_curve', 'param_dtype', 'free_port', 'ensure_master_port',
+           'rl_run_params', 'check_resume', 'clip_fractions']
 
 # %% ../nbs/10a_run.ipynb #a0000007
 def family_name(cfg:RLRunConfig, # the run
@@ -62,6 +63,16 @@ def require_device(cfg:RLRunConfig, # the run (an `RLRunConfig`)
         cpu = [s for s, v in REGISTRY.items() if v.offline is not None or v.tiny_config is not None]
         raise RuntimeError(f"scale {cfg.scale!r} needs a GPU (the paper's recipe: bf16 full fine-tuning from the hub), "
                            f"and torch sees no CUDA device here; on a CPU use scale {', '.join(map(repr, cpu))}")
+
+def scale_note(asked, # the `scale` parameter as given
+               cfg, # the run it resolved to (an `RLRunConfig`, `SFTRunConfig`, `EvalRunConfig`: its `.scale`)
+              ) -> str | None:
+    """A note when the scale asked is a registered scale in another case (`star.models.get_spec` reads scale names
+    case-insensitively: '3b' is '3B'): `note: scale '3b' read as '3B'`. None when it was written as registered (or
+    is a hub id / folder)."""
+    if isinstance(asked, str) and asked != cfg.scale and asked.lower() == str(cfg.scale).lower():
+        return f"note: scale {asked!r} read as {cfg.scale!r} (scale names are matched case-insensitively)"
+    return None
 
 # %% ../nbs/10a_run.ipynb #5d79d55e
 def require_init(cfg:RLRunConfig, # the run (an `RLRunConfig`)
@@ -270,18 +281,82 @@ def expected_generate_seconds(cfg:RLRunConfig, # the run (an `RLRunConfig`)
     val_min = CPU_COSTS.get(cfg.scale, {}).get(path, {}).get(var, {}).get("val_query_min") or 0.0
     return cfg.total_steps * cfg.batch_size * cfg.group_size * per + passes * cfg.n_val * val_min * 60
 
+# %% ../nbs/10a_run.ipynb #294a3ba4
+GPU_RECORDS = "results/gpu"   # one folder per GPU check (tools/gpu_check.py): gpu_check.json (the device), gpu_steps.json
+
+def plans_for_gpus(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+                  ) -> bool:
+    """Whether the run is planned for GPUs: CUDA is visible, or the plan is made for `cfg.gpu_memory_gb` or more than
+    one `cfg.n_gpus` from any machine, or its scale only runs on a GPU (a hub scale: '1.5B', '3B', '7B')."""
+    spec = get_spec(cfg.scale)
+    return (on_cuda() or cfg.gpu_memory_gb is not None or (cfg.n_gpus or 1) > 1
+            or (spec.offline is None and spec.tiny_config is None))
+
+def gpu_step_records(folder=GPU_RECORDS, # the GPU records (relative: in the repository, `in_repo`)
+                    ) -> list[dict]:
+    """The measured training steps of every GPU check under `folder`: one dict per case of its `gpu_steps.json`
+    (shape = scale, seq = tokens per episode, kind 'sft' | 'grpo', seconds per update of one episode), with `gpu`
+    (the device, from its `gpu_check.json`) and `record` (the folder, as a path relative to the repository) added.
+    [] where there is none (an installed wheel has no `results/`)."""
+    root = in_repo(folder)
+    out = []
+    for d in sorted(root.glob("*/")) if root.is_dir() else []:
+        try:
+            cases = json.loads((d / "gpu_steps.json").read_text())["cases"]
+            gpu = json.loads((d / "gpu_check.json").read_text()).get("gpu") or d.name
+        except (OSError, ValueError, KeyError): continue
+        out += [{**c, "gpu": gpu, "record": f"{folder}/{d.name}"} for c in cases if "seconds" in c]
+    return out
+
+def gpu_precision_line(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+                      ) -> str:
+    """The plan's precision line for a run planned for GPUs from a machine without CUDA: bf16 (`cfg.dtype` 'auto') or
+    the dtype asked, on the GPUs -- not this CPU's choice (`run_dtype`), which the GPUs never see."""
+    from star.models import normalize_dtype
+    asked = normalize_dtype(cfg.dtype)
+    how = ("auto: native bf16 on Ampere and newer GPUs, e.g. A100 / H100" if asked == "auto" else "requested")
+    return (f"precision: {'bfloat16' if asked == 'auto' else asked} compute on the GPUs ({how}; planned from a machine "
+            f"without CUDA) in training autocast and rollouts")
+
+def gpu_cost_line(cfg:RLRunConfig, # the run (an `RLRunConfig`)
+                  records:Sequence[dict]|None=None, # `gpu_step_records()` (None: read them)
+                 ) -> str:
+    """The plan's expected-time line on GPUs, from the GPU records: the policy updates of the whole run at full
+    episode length -- steps x episodes per rank (batch x G x `ppo_epochs` / `n_gpus`) x the measured seconds per
+    GRPO update of one episode of the run's scale at the smallest measured length >= `cfg.max_context` -- named as
+    measured on one GPU of that record, with the rollouts not measured. Where no record has the scale at that length:
+    'not measured', naming what the records hold."""
+    recs = gpu_step_records() if records is None else list(records)
+    ranks = cfg.n_gpus or 1
+    fit = sorted((r for r in recs if r.get("shape") == cfg.scale and r.get("kind") == "grpo" and r["seq"] >= cfg.max_context),
+                 key=lambda r: r["seq"])
+    if not fit:
+        have = sorted({f"{r['shape']} x {r['seq']:,}" for r in recs if r.get("kind") == "grpo"})
+        return (f"expected time: not measured for {cfg.scale} at {cfg.max_context:,} tokens on GPUs ("
+                + (f"{GPU_RECORDS}/ holds GRPO updates of {', '.join(have)} tokens" if have else f"no record in {GPU_RECORDS}/")
+                + "); the progress bars show an ETA once the first steps are done")
+    r = fit[0]
+    per_rank = cfg.batch_size * cfg.group_size * cfg.ppo_epochs / ranks
+    hours = cfg.total_steps * per_rank * r["seconds"] / 3600
+    return (f"expected time: a whole GPU run is not measured; from {r['record']} (one {r['gpu']}, without ZeRO), "
+            f"the policy updates alone at full episode length take {cfg.total_steps} steps x {per_rank:g} episodes per "
+            f"rank x {r['seconds']:.2f} s ({r['shape']}, {r['seq']:,} tokens) = {hours:.1f} h on {ranks} such GPU{'s' if ranks > 1 else ''}; "
+            f"the rollouts ({'vLLM' if cfg.use_vllm else 'transformers generate'}) are not measured at this scale")
+
 # %% ../nbs/10a_run.ipynb #1d801d5a
 def run_plan(cfg:RLRunConfig, # the run (an `RLRunConfig`)
              family=None, # its task family, if built (None: by `family_name`)
             ) -> str:
     """What `train_rl(cfg)` is about to do, in words: task family and prompts, steps x prompts x G, episode limits,
     rollout engine, precision and why, where it starts from (and whether that SFT checkpoint must be trained first),
-    validation, and on a CPU the expected minutes and peak memory (`cpu_cost`) or that they were not measured. On a
+    validation, and on a CPU the expected minutes and peak memory (`cpu_cost`) or that they were not measured. Planned
+    for GPUs (`plans_for_gpus`), the GPUs' precision (`gpu_precision_line` where this machine has no CUDA) and the
+    expected time from the GPU records (`gpu_cost_line`) instead. On a
     GPU, or for `cfg.gpu_memory_gb` / `cfg.n_gpus` from any machine, the memory per rank (`star.memory.check_fits`),
     which raises `MemoryPlanError` naming the knobs when the run cannot fit, and `LauncherError` when several GPUs
     are visible without a launcher -- before any model loads."""
     fam = family_name(cfg, family)
-    dt = run_dtype(cfg)
+    dt, gpus = run_dtype(cfg), plans_for_gpus(cfg)
     days = "" if set(cfg.trip_days) == {3, 5, 7} else " " + "/".join(map(str, cfg.trip_days)) + "-day"
     what = (f"{cfg.n_train} {cfg.data}{days} TravelPlanner prompts " + (f"from {cfg.pool}" if cfg.pool else "synthesised offline")
             if fam == "travelplanner" else f"{cfg.n_train} {fam} tasks")
@@ -294,6 +369,7 @@ def run_plan(cfg:RLRunConfig, # the run (an `RLRunConfig`)
              f"each step: {ppo}; {cfg.optimizer_steps} optimizer steps in all",
              f"rollouts: {'vLLM (colocated engine, weights reloaded every step)' if cfg.use_vllm else 'transformers generate'}"
              f"; training: {'LoRA r=%d on ' % cfg.lora_r if cfg.lora else ''}float32 weights",
+             gpu_precision_line(cfg) if gpus and not on_cuda() else
              f"precision: {dt.dtype} compute ({'auto: ' if dt.requested == 'auto' else ''}{dt.reason}; {dt.device} "
              f"{dt.hardware}) in training autocast and rollouts"]
     sft = False
@@ -306,7 +382,7 @@ def run_plan(cfg:RLRunConfig, # the run (an `RLRunConfig`)
                  "validation: off (n_val 0: no model selection)")
     mem = check_fits(cfg)
     if mem is not None: lines.append(mem.summary())
-    if not on_cuda(): lines.append(_cost_line(cfg, cpu_cost(cfg, sft, family)))
+    lines.append(gpu_cost_line(cfg) if gpus else _cost_line(cfg, cpu_cost(cfg, sft, family)))
     return "\n".join(lines)
 
 def _cost_line(cfg, cost) -> str:
@@ -397,15 +473,15 @@ def ensure_master_port() -> int | None:
 
 # %% ../nbs/10a_run.ipynb #c1943c1b
 def _prepare_resume(cfg: RLRunConfig, point) -> None:
-    """Main process: set aside the checkpoints `point` skipped (`star.checkpoints.set_aside`, naming each and why) and
-    rewrite the run's logs to what the resumed run will not play again: rollout statistics and samples of steps
-    < `point.step`, validation records of steps <= it (every row when the run starts from scratch), torn last lines
-    and null rows gone; checkpoints beyond `save_total_limit` (a run killed between a save and its rotation) rotated
-    as the Trainer would have. Every process waits for it."""
+    """Main process: set aside the checkpoints `point` skipped (`star.checkpoints.set_aside`, naming each and why, then
+    where the run resumes, through `announce`) and rewrite the run's logs to what the resumed run will not play
+    again: rollout statistics and samples of steps < `point.step`, validation records of steps <= it (every row when
+    the run starts from scratch), torn last lines and null rows gone; checkpoints beyond `save_total_limit` (a run
+    killed between a save and its rotation) rotated as the Trainer would have. Every process waits for it."""
     from accelerate import PartialState
     state = PartialState()
     if state.is_main_process:
-        set_aside(point)
+        set_aside(point, announce)     # each skipped checkpoint, then "resumed from checkpoint N (...)"
         out = Path(cfg.out_dir)
         for name in ("rollout_stats", "samples"): _drop_steps_from(out / f"{name}.jsonl", point.step)
         _drop_steps_from(out / "validation.jsonl", point.step + 1 if point.checkpoint else 0)

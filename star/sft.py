@@ -532,7 +532,7 @@ def _train_sft(scale, dataset, out_dir, point, model, tokenizer, lora, row_steps
         extras.append(_save_rows(pr))
     trainer.checkpoint_extras = tuple(extras)
     destroy_process_group_at_exit()   # several ranks: leave the group before the interpreter finalises (08_models)
-    if point is not None and trainer.accelerator.is_main_process: set_aside(point)
+    if point is not None and trainer.accelerator.is_main_process: set_aside(point, announce)   # "resumed from checkpoint N"
     trainer.accelerator.wait_for_everyone()
     ckpt = str(point.checkpoint) if point is not None and point.checkpoint else None
     if ckpt and rows and (Path(ckpt) / "embedding_rows.pt").exists():  # the adapter checkpoint does not hold them

@@ -526,3 +526,81 @@ def test_configs_rl_yaml_load_through_the_parser():
     for f in files:
         p = parse_run_args(["--config", str(f)])
         assert resolve_config(**run_params(p), use_vllm=False).scale == p["scale"], f
+
+
+def test_gpu_dry_run_describes_the_gpus_and_notes_the_scale(capsys, monkeypatch):
+    """`star rl --dry-run --scale 3b --n-gpus 8` plans for 8 GPUs: their precision (bf16) and the time the GPU records
+    in results/gpu/ give -- not this CPU's precision or its 2-core cost table; '3b' is read as '3B' and said so."""
+    from star.models import on_cuda
+    monkeypatch.chdir(ROOT)
+    assert main(["rl", "--dry-run", "--scale", "3b", "--n-gpus", "8"]) == 0
+    out = capsys.readouterr().out
+    assert "note: scale '3b' read as '3B'" in out, out[-3000:]
+    prec = next(l for l in out.splitlines() if l.startswith("precision: "))
+    assert prec.startswith("precision: bfloat16 compute" + ("" if on_cuda() else " on the GPUs")), prec
+    assert "AVX" not in prec and "cpu" not in prec.lower().replace("a machine without cuda", ""), prec
+    cost = next(l for l in out.splitlines() if l.startswith("expected"))
+    assert cost.startswith("expected time: a whole GPU run is not measured; from results/gpu/h100_2026-11-27 "
+                           "(one NVIDIA H100 80GB HBM3"), cost
+    assert "x 32 episodes per rank x 2.98 s (3B, 30,720 tokens)" in cost and "on 8 such GPUs" in cost, cost
+    assert "2 cores" not in out and "CPU_COSTS" not in out
+
+
+def test_run_help_shows_every_default():
+    "`star <run> --help`: every option ends with the default the run takes (the notebook's literal where it has one)."
+    ap = build_parser()
+    sub = next(a for a in ap._actions if a.__class__.__name__ == "_SubParsersAction")
+    for name in NOTEBOOKS:
+        p = sub.choices[name]
+        missing = [a.dest for a in p._actions if a.option_strings and a.dest != "help" and "(default:" not in (a.help or "")]
+        assert not missing, (name, missing)
+    h = " ".join(sub.choices["rl"].format_help().split())
+    assert '--scale SCALE model scale: a key of star.models.REGISTRY' in h and '(default: "0.5B")' in h
+    assert "--quick QUICK smoke size (QUICK): a 2-step SFT, 1 GRPO step (default: False)" in h
+
+
+@pytest.mark.parametrize("argv, line", [
+    (["rl", "--quik", "true"], "star rl: unknown option --quik (did you mean --quick?) (star rl --help lists the options)"),
+    (["sft", "--n_trian", "4"], "star sft: unknown option --n_trian (did you mean --n-train?) (star sft --help lists the options)"),
+    (["rl", "--quick", "maybe"], "star rl: argument --quick: Truthy value expected: got maybe"),
+])
+def test_option_typo_is_one_line_before_any_kernel(tmp_path, capfd, monkeypatch, argv, line):
+    "A typo in an option or a value of the wrong type: one line naming the nearest option, status 2, no executed copy."
+    monkeypatch.chdir(ROOT)
+    out = tmp_path / "out.ipynb"
+    try: rc = main([*argv, "--output", str(out)])
+    except SystemExit as e: rc = e.code
+    cap = capfd.readouterr()
+    assert (rc, cap.err.count("\n"), cap.out) == (2, 1, "") and cap.err.startswith(line), cap
+    assert cap.err.endswith(f"(star {argv[0]} --help lists the options)\n"), cap
+    assert not out.exists() and not list(tmp_path.iterdir())
+
+
+def test_kernel_channels_are_encrypted(tmp_path, capfd, monkeypatch):
+    """A run's kernel starts on CurveZMQ-encrypted channels (`kernel_config`), so ipykernel has no "running over TCP
+    without encryption" to warn about -- checked with the kernel's log at its default level (without `KERNEL_ARGS`)."""
+    import nbformat, zmq
+    import star.cli
+    if not zmq.has("curve"): pytest.skip("this pyzmq has no CurveZMQ")
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print('ran', 6 * 7)")],
+                                  metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
+    nbformat.write(nb, tmp_path / "in.ipynb")
+    monkeypatch.setattr(star.cli, "KERNEL_ARGS", [])
+    star.cli.execute(tmp_path / "in.ipynb", tmp_path / "out.ipynb", {}, tmp_path)
+    cap = capfd.readouterr()
+    assert "ran 42" in cap.out and "without encryption" not in cap.err + cap.out, cap.err[-2000:]
+
+
+def test_ctrl_c_before_the_kernel_is_one_line():
+    """Ctrl-C early -- while `star` reads the notebooks' parameters or starts the kernel -- ends as a late one does: one
+    line on stderr, status 130."""
+    import signal, time
+    p = subprocess.Popen([sys.executable, "-m", "star.cli", "rl", "--dry-run", "--scale", "tiny"], cwd=ROOT,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint)
+    time.sleep(1.5)
+    p.send_signal(signal.SIGINT)
+    try: out, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None: p.kill()
+    assert p.returncode == 130, (out[-2000:], err[-2000:])
+    assert err.count("\n") == 1 and err.startswith("star rl: interrupted"), err[-3000:]

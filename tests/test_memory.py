@@ -2,7 +2,7 @@
 against live CPU measurements and against the committed validation set (<= 15 %), the paper's defaults fitting the
 paper's hardware, refusals that name the knob (before any model loads), the launcher check, the 18_memory table and the
 `star rl --dry-run` plan."""
-import json, re
+import json, re, subprocess, sys
 from dataclasses import asdict, replace
 from pathlib import Path
 
@@ -189,3 +189,32 @@ def test_the_allocator_is_preloaded_where_installed():
                             "preload_allocator(['-c', 'from star.memory import allocator_in_use; print(allocator_in_use())']); "
                             "print('glibc')"], env={**os.environ, "STAR_MALLOC": ""}, capture_output=True, text=True, check=True)
     assert again.stdout.strip() == (fa[0] if fa else "glibc")
+
+
+_KINETO_SCRIPT = """
+import sys, threading, torch                      # torch imported here, the profile started in another thread
+from torch.profiler import ProfilerActivity, profile
+from star.memory import quiet_kineto
+def run():
+    cm = quiet_kineto() if sys.argv[1] == "quiet" else __import__("contextlib").nullcontext()
+    with cm, profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof: torch.ones(1024) * 2
+    print(sum(1 for e in prof.profiler.kineto_results.events() if e.name() == "[memory]"))
+t = threading.Thread(target=run); t.start(); t.join()
+print("other stderr", file=sys.stderr)
+"""
+
+
+def test_profiler_leaves_stderr_quiet():
+    """torch.profiler's Kineto writes "ERROR: External init callback must run in same thread as registerClient" (its
+    first profile in a thread other than torch's importer, as a notebook cell under nbdev-test) and USDT lines straight
+    to file descriptor 2; under `quiet_kineto` (what `measure_step` profiles in) neither appears, the rest of stderr
+    does, and the memory events are the same."""
+    import os
+    env = {k: v for k, v in os.environ.items() if k != "KINETO_LOG_LEVEL"}
+    run = lambda how: subprocess.run([sys.executable, "-c", _KINETO_SCRIPT, how], capture_output=True, text=True,
+                                     env=env, timeout=300)
+    loud, quiet = run("loud"), run("quiet")
+    assert loud.returncode == quiet.returncode == 0, (loud.stderr, quiet.stderr)
+    if "External init callback" not in loud.stderr: pytest.skip("this torch's Kineto no longer prints the init error")
+    assert quiet.stderr == "other stderr\n", quiet.stderr
+    assert int(quiet.stdout) == int(loud.stdout) > 0

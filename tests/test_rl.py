@@ -508,7 +508,7 @@ def test_failure_draws_depend_on_seed_step_and_rank():
     assert step_seed(0, 5, 1) != step_seed(0, 5, 0) and step_seed(1, 5, 0) != step_seed(0, 5, 0)
 
 
-def test_resume_replays_steps_exactly_and_logs_them_once(tmp_path, val):
+def test_resume_replays_steps_exactly_and_logs_them_once(tmp_path, val, capsys):
     """A run killed after checkpoint-1 but after it logged step 2 resumes at step 1: its logs hold every step once and
     the replayed step is identical to the original (weights, sampling seeds and failure draws all restored)."""
     import shutil
@@ -521,8 +521,10 @@ def test_resume_replays_steps_exactly_and_logs_them_once(tmp_path, val):
     stats1 = [json.loads(l) for l in (run / "rollout_stats.jsonl").read_text().splitlines()]
     shutil.rmtree(run / "checkpoint-2")                         # killed before step 2's checkpoint
     with (run / "rollout_stats.jsonl").open("a") as f: f.write('{"step": 2, "trunc')   # ... mid-write
+    assert "resumed from" not in capsys.readouterr().out
     res = train_rl(cfg, val_tasks=[])
     assert res["resumed_from"].endswith("checkpoint-1") and res["steps"] == 2
+    assert capsys.readouterr().out.count(f"resumed from checkpoint 1 ({run / 'checkpoint-1'})") == 1   # the resume says so
     again = [json.loads(l) for l in (run / "samples.jsonl").read_text().splitlines()]
     stats2 = [json.loads(l) for l in (run / "rollout_stats.jsonl").read_text().splitlines()]
     assert [s["step"] for s in again] == [0, 1] and [s["step"] for s in stats2] == [0, 1]

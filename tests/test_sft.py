@@ -106,7 +106,7 @@ def test_cpu_configs(tmp_path):
         sft_config("3B", out_dir=tmp_path, batch_size=30, per_device_train_batch_size=4)
 
 
-def test_tiny_sft_learns_resumes_and_saves(ds, tmp_path):
+def test_tiny_sft_learns_resumes_and_saves(ds, tmp_path, capsys):
     short = ds.select(range(2)).map(lambda r: {"messages": r["messages"][1:3]})  # query + first teacher turn
     kw = dict(batch_size=2, learning_rate=3e-3, warmup_steps=0, lr_scheduler_type="constant")
     final = train_sft("tiny", short, tmp_path, max_steps=4, **kw)
@@ -117,7 +117,9 @@ def test_tiny_sft_learns_resumes_and_saves(ds, tmp_path):
     model = load_model(str(final))
     assert type(model).__name__ == "Qwen2ForCausalLM"
     assert load_tokenizer(str(final)).chat_template == load_tokenizer("tiny").chat_template
+    assert "resumed from" not in capsys.readouterr().out
     final = train_sft("tiny", short, tmp_path, max_steps=6, **kw)
+    assert f"resumed from checkpoint 4 ({tmp_path / 'checkpoint-4'})" in capsys.readouterr().out   # said once, where
     log2 = json.loads((tmp_path / "sft_log.json").read_text())
     assert log2["resumed_from"] == "checkpoint-4"
     assert (log2["steps_this_run"], log2["global_step"]) == (2, 6)
