@@ -1,0 +1,377 @@
+#!/usr/bin/env python
+"""Known plans rendered in the layouts today's chat models write (issue 48, item 2), read back by the grounded reader
+and judged against the truth: the structured plan each text was written from.
+
+    python tools/layouts.py measure                       # dev part (the layouts and phrasings the reader is tuned on)
+    python tools/layouts.py measure --part heldout        # held-out part: scored, never tuned on
+    python tools/layouts.py record                        # both parts -> results/formatter/issue48_layouts.json
+    python tools/layouts.py show table_md --n 1           # print a rendering
+
+Known plans (`known_plans`): the 45 gold train plans (`plain_plan`) and a feasible plan that `star.synthesis.find_plan`
+builds for each of the first 60 validation queries with reference information (seeded by the query), plus up to two
+single-edit violations of each (`agreement.violation_plans`, the first two in a fixed order): their verdicts are the
+evaluator's, whatever they are.
+
+Each plan is rendered by every layout of its part (`DEV_LAYOUTS`, `HELDOUT_LAYOUTS`) with phrasings drawn from its
+part's phrasing set (`DEV_PHRASES`, `HELDOUT_PHRASES`: how a venue is placed in its city, how items are joined, the
+label words before a name), one draw per (plan, layout) seeded by both. THE SPLIT IS FIXED HERE: the held-out layouts
+and phrasings below are never read while the reader is tuned; only `measure --part heldout` / `record` score them.
+"""
+from __future__ import annotations
+
+import argparse, json, random, sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT)); sys.path.insert(0, str(ROOT / 'tools'))
+
+from agreement import _attractions, _date, _leg_parts, violation_plans   # noqa: E402
+from star.evaluator import COMMONSENSE_CHECKS, HARD_CHECKS, evaluate_plan  # noqa: E402
+from star.grounded import plain_plan                                       # noqa: E402
+
+OUT = ROOT / 'results' / 'formatter' / 'issue48_layouts.json'
+
+# ------------------------------------------------------------------------------------------------------------ phrasings
+DEV_PHRASES = {
+    'locative': ('comma', 'in', 'downtown', 'bare'),          # 'X, City' | 'X in City' | 'X, downtown City' | 'X'
+    'join': ('; ', ' · ', ' and ', ', '),                     # several attractions in one line
+    'meal_label': ('colon', 'word', 'at'),                    # 'Lunch: X' | 'Lunch X' | 'Lunch at X'
+}
+HELDOUT_PHRASES = {
+    'locative': ('paren', 'dash', 'located', 'comma'),        # 'X (City)' | 'X – City' | 'X, located in City' | 'X, City'
+    'join': (' & ', ' | ', ' / ', ' + '),
+    'meal_label': ('arrow', 'spot', 'dash'),                  # 'Lunch → X' | 'Lunch spot: X' | 'Lunch — X'
+}
+
+
+def _name_city(v: str) -> tuple[str, str]:
+    n, _, c = v.rpartition(', ')
+    return (n, c) if n else (v, '')
+
+
+class Phr:
+    "One draw of phrasings for a rendering (seeded), with helpers."
+    def __init__(self, phrases: dict, rng: random.Random, plan=()):
+        self.loc, self.join, self.label = (rng.choice(phrases[k]) for k in ('locative', 'join', 'meal_label'))
+        self.rng = rng
+        # a bare name only where the day's city is the venue's (as a writer leaves out what the day already says)
+        self.local = {v for d in plan for k in ('breakfast', 'lunch', 'dinner', 'accommodation', 'attraction')
+                      for v in (_attractions(d[k]) if k == 'attraction' else [d[k]]) if _name_city(v)[1] and _name_city(v)[1] in d['current_city']}
+
+    def venue(self, v: str) -> str:
+        n, c = _name_city(v)
+        if not c or (self.loc == 'bare' and v in self.local): return n
+        if self.loc == 'bare': return f'{n}, {c}'
+        return {'comma': f'{n}, {c}', 'in': f'{n} in {c}', 'downtown': f'{n}, downtown {c}', 'paren': f'{n} ({c})',
+                'dash': f'{n} – {c}', 'located': f'{n}, located in {c}'}[self.loc]
+
+    def items(self, vs: list[str]) -> str: return self.join.join(self.venue(a) for a in vs)
+
+    def meal(self, label: str, v: str) -> str:
+        x = self.venue(v)
+        return {'colon': f'{label}: {x}', 'word': f'{label} {x}', 'at': f'{label} at {x}', 'arrow': f'{label} → {x}',
+                'spot': f'{label} spot: {x}', 'dash': f'{label} — {x}'}[self.label]
+
+
+def leg_text(t: str, style: int = 0) -> str:
+    "A transportation value as a person writes it (flight number, times; a drive or taxi with its duration and cost)."
+    p = _leg_parts(t)
+    if p['mode'] == 'flight':
+        return (f"Flight {p['number']} from {p['a']} to {p['b']}, departing {p['dep']}, arriving {p['arr']}" if style == 0 else
+                f"✈️ {p['a']} → {p['b']} on flight {p['number']} ({p['dep']}–{p['arr']})")
+    word = 'Taxi' if p['mode'] == 'taxi' else 'Self-driving'
+    return (f"{word} from {p['a']} to {p['b']} ({p['duration']}, ${p['cost']})" if style == 0 else
+            f"{'🚕' if p['mode'] == 'taxi' else '🚗'} {word}: {p['a']} → {p['b']}, about {p['duration']}, ${p['cost']}")
+
+
+def _route(cc: str) -> str:
+    return cc.replace('from ', '', 1).replace(' to ', ' → ') if cc.startswith('from ') else cc
+
+
+def _meals(d) -> list[tuple[str, str]]: return [(m, d[m]) for m in ('breakfast', 'lunch', 'dinner') if d[m] != '-']
+
+# -------------------------------------------------------------------------------------------------------------- layouts
+def table_md(plan, task, ph):
+    out = ["Here is the plan:", "", "| Day | Date | City | Travel | Breakfast | Sights | Lunch | Dinner | Hotel |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for i, d in enumerate(plan):
+        t = leg_text(d['transportation']) if d['transportation'] != '-' else '-'
+        at = ph.items(_attractions(d['attraction'])) or '-'
+        cell = lambda k: ph.venue(d[k]) if d[k] != '-' else '-'
+        out.append(f"| {d['days']} | {_date(task, i)} | {_route(d['current_city'])} | {t} | {cell('breakfast')} | {at} | "
+                   f"{cell('lunch')} | {cell('dinner')} | {cell('accommodation')} |")
+    return '\n'.join(out + ["", "Enjoy the trip!"])
+
+
+def schedule(plan, task, ph):
+    out = []
+    for i, d in enumerate(plan):
+        out += [f"### Day {d['days']} – {_date(task, i)} ({_route(d['current_city'])})"]
+        if d['transportation'] != '-': out.append(f"- **07:00** – {leg_text(d['transportation'])}")
+        times = iter(('08:30', '10:00', '11:30', '13:00', '14:30', '16:00', '17:30'))
+        if d['breakfast'] != '-': out.append(f"- **{next(times)}** – {ph.meal('Breakfast', d['breakfast'])}")
+        for a in _attractions(d['attraction']): out.append(f"- **{next(times)}** – Visit {ph.venue(a)}")
+        if d['lunch'] != '-': out.append(f"- **12:30** – {ph.meal('Lunch', d['lunch'])}")
+        if d['dinner'] != '-': out.append(f"- **19:00** – {ph.meal('Dinner', d['dinner'])}")
+        if d['accommodation'] != '-': out.append(f"- **21:00** – Check in: {ph.venue(d['accommodation'])}")
+        out.append('')
+    return '\n'.join(out)
+
+
+def cards(plan, task, ph):
+    out = ["# Your trip", ""]
+    for i, d in enumerate(plan):
+        out.append(f"### 🗓️ Day {d['days']} · {_route(d['current_city'])}")
+        if d['transportation'] != '-': out.append(f"- {leg_text(d['transportation'], 1)}")
+        icons = {'breakfast': '🍳', 'lunch': '🥪', 'dinner': '🍽️'}
+        for m, v in _meals(d): out.append(f"- {icons[m]} {ph.meal(m.capitalize(), v)}")
+        if (at := _attractions(d['attraction'])): out.append(f"- 📍 Sights: {ph.items(at)}")
+        if d['accommodation'] != '-': out.append(f"- 🛏️ Hotel: {ph.venue(d['accommodation'])}")
+        out.append('')
+    return '\n'.join(out)
+
+
+def _stay_runs(plan):
+    "[(first day, last day, accommodation)]: consecutive nights at the same place."
+    runs = []
+    for d in plan:
+        a = d['accommodation']
+        if a == '-': continue
+        if runs and runs[-1][2] == a and runs[-1][1] == d['days'] - 1: runs[-1][1] = d['days']
+        else: runs.append([d['days'], d['days'], a])
+    return runs
+
+
+def categories(plan, task, ph):
+    out = ["## ✈️ Getting there and back"]
+    for i, d in enumerate(plan):
+        if d['transportation'] != '-': out.append(f"- Day {d['days']} ({_date(task, i)}): {leg_text(d['transportation'])}")
+    out += ["", "## 🏨 Where you'll stay"]
+    for a, b, v in _stay_runs(plan):
+        out.append(f"- Night {a}: {ph.venue(v)}" if a == b else f"- Nights {a}–{b}: {ph.venue(v)}")
+    out += ["", "## 🍽️ Meals"]
+    for d in plan:
+        ms = _meals(d)
+        out.append(f"- Day {d['days']}: " + (' | '.join(f"{m.capitalize()}: {ph.venue(v)}" for m, v in ms) if ms else '-'))
+    out += ["", "## 📍 Sightseeing"]
+    for d in plan: out.append(f"- Day {d['days']}: {ph.items(_attractions(d['attraction'])) or '-'}")
+    return '\n'.join(out)
+
+
+def narrative(plan, task, ph):
+    out = []
+    for i, d in enumerate(plan):
+        s = [f"**Day {d['days']} ({_date(task, i)}).**"]
+        if d['transportation'] != '-':
+            p = _leg_parts(d['transportation'])
+            s.append(f"You take flight {p['number']} from {p['a']} to {p['b']}, leaving at {p['dep']}." if p['mode'] == 'flight' else
+                     f"You {'take a taxi' if p['mode'] == 'taxi' else 'drive yourself'} from {p['a']} to {p['b']} ({p['duration']}).")
+        else: s.append(f"A full day in {d['current_city']}.")
+        if d['breakfast'] != '-': s.append(f"Start with breakfast at {ph.venue(d['breakfast'])}.")
+        if (at := _attractions(d['attraction'])): s.append(f"Then explore {ph.items(at)}.")
+        if d['lunch'] != '-': s.append(f"Lunch is at {ph.venue(d['lunch'])}.")
+        if d['dinner'] != '-': s.append(f"For dinner, head to {ph.venue(d['dinner'])}.")
+        if d['accommodation'] != '-': s.append(f"You spend the night at {ph.venue(d['accommodation'])}.")
+        out.append(' '.join(s))
+    return '\n\n'.join(out)
+
+
+def numbered_emoji(plan, task, ph):
+    out = []
+    for i, d in enumerate(plan):
+        out.append(f"**Day {d['days']}: {_route(d['current_city'])}** 🌟")
+        items = []
+        if d['transportation'] != '-': items.append(leg_text(d['transportation'], 1))
+        icons = {'breakfast': '🥞', 'lunch': '🌮', 'dinner': '🍝'}
+        for m, v in _meals(d): items.append(f"{icons[m]} {ph.meal(m.capitalize(), v)}")
+        for a in _attractions(d['attraction']): items.append(f"🏛️ Visit {ph.venue(a)}")
+        if d['accommodation'] != '-': items.append(f"🛌 Stay: {ph.venue(d['accommodation'])}")
+        out += [f"{k}. {x}" for k, x in enumerate(items, 1)] + ['']
+    return '\n'.join(out)
+
+
+def json_other(plan, task, ph):
+    days = []
+    for i, d in enumerate(plan):
+        days.append({'day_number': d['days'], 'date': _date(task, i), 'location': d['current_city'],
+                     'travel': leg_text(d['transportation']) if d['transportation'] != '-' else None,
+                     'meals': {m: (ph.venue(d[m]) if d[m] != '-' else None) for m in ('breakfast', 'lunch', 'dinner')},
+                     'sightseeing': [ph.venue(a) for a in _attractions(d['attraction'])],
+                     'hotel': ph.venue(d['accommodation']) if d['accommodation'] != '-' else None})
+    return "```json\n" + json.dumps({'trip': {'summary': 'A budget-friendly trip', 'itinerary': days}}, indent=2, ensure_ascii=False) + "\n```"
+
+
+def draft_final(plan, task, ph):
+    draft = [dict(d) for d in plan]
+    for d in draft:                          # the draft differs: meals in another order
+        d['lunch'], d['dinner'] = d['dinner'], d['lunch']
+    return ("Let me sketch a first draft.\n\n" + narrative(draft, task, ph) +
+            "\n\nOn reflection the meals should be swapped. Here is the final version:\n\n" + cards(plan, task, ph))
+
+
+# held-out layouts: never read while the reader is tuned
+def timeline_ampm(plan, task, ph):
+    out = []
+    for i, d in enumerate(plan):
+        out.append(f"DAY {d['days']} | {_date(task, i)} | {_route(d['current_city'])}")
+        if d['transportation'] != '-': out.append(f"  🕖 7:00 AM · {leg_text(d['transportation'])}")
+        if d['breakfast'] != '-': out.append(f"  🕗 8:00 AM · {ph.meal('Breakfast', d['breakfast'])}")
+        if (at := _attractions(d['attraction'])): out.append(f"  🕙 10:00 AM · Sightseeing: {ph.items(at)}")
+        if d['lunch'] != '-': out.append(f"  🕐 1:00 PM · {ph.meal('Lunch', d['lunch'])}")
+        if d['dinner'] != '-': out.append(f"  🕖 7:00 PM · {ph.meal('Dinner', d['dinner'])}")
+        if d['accommodation'] != '-': out.append(f"  🌙 Overnight · {ph.venue(d['accommodation'])}")
+        out.append('')
+    return '\n'.join(out)
+
+
+def sections_by_kind(plan, task, ph):
+    out = ["**Transportation**"]
+    for d in plan:
+        if d['transportation'] != '-': out.append(f"* Day {d['days']} — {leg_text(d['transportation'], 1)}")
+    out += ["", "**Accommodation**"]
+    for a, b, v in _stay_runs(plan):
+        out.append(f"* {ph.venue(v)} — Day {a}" + (f" to Day {b}" if b != a else '') + f" ({b - a + 1} night{'s' * (b > a)})")
+    out += ["", "**Day-by-day food and sights**"]
+    for d in plan:
+        out.append(f"* Day {d['days']} ({_route(d['current_city'])})")
+        for m, v in _meals(d): out.append(f"    * {ph.meal(m.capitalize(), v)}")
+        if (at := _attractions(d['attraction'])): out.append(f"    * Attractions: {ph.items(at)}")
+    return '\n'.join(out)
+
+
+def story(plan, task, ph):
+    ords = ('first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh')
+    out = []
+    for i, d in enumerate(plan):
+        s = [f"On the {ords[i]} day ({_date(task, i)}),"]
+        if d['transportation'] != '-':
+            p = _leg_parts(d['transportation'])
+            s.append(f"you board flight {p['number']} from {p['a']} to {p['b']} at {p['dep']}." if p['mode'] == 'flight' else
+                     f"you travel by {'taxi' if p['mode'] == 'taxi' else 'car, driving yourself,'} from {p['a']} to {p['b']}.")
+        else: s.append(f"you stay in {d['current_city']}.")
+        if d['breakfast'] != '-': s.append(f"Breakfast at {ph.venue(d['breakfast'])} gets you going.")
+        if (at := _attractions(d['attraction'])): s.append(f"Sights for the day: {ph.items(at)}.")
+        if d['lunch'] != '-': s.append(f"Grab lunch at {ph.venue(d['lunch'])}.")
+        if d['dinner'] != '-': s.append(f"Dinner tonight is at {ph.venue(d['dinner'])}.")
+        if d['accommodation'] != '-': s.append(f"Rest at {ph.venue(d['accommodation'])}.")
+        out.append(' '.join(s))
+    return '\n\n'.join(out)
+
+
+def json_flat(plan, task, ph):
+    days = [{'date': _date(task, i), 'day': d['days'], 'city': d['current_city'],
+             'getting_around': leg_text(d['transportation'], 1) if d['transportation'] != '-' else '',
+             'eat': [f"{m}: {ph.venue(v)}" for m, v in _meals(d)], 'see': [ph.venue(a) for a in _attractions(d['attraction'])],
+             'sleep': ph.venue(d['accommodation']) if d['accommodation'] != '-' else ''} for i, d in enumerate(plan)]
+    return json.dumps(days, indent=2, ensure_ascii=False)
+
+
+DEV_LAYOUTS = {f.__name__: f for f in (table_md, schedule, cards, categories, narrative, numbered_emoji, json_other, draft_final)}
+HELDOUT_LAYOUTS = {f.__name__: f for f in (timeline_ampm, sections_by_kind, story, json_flat)}
+"The fixed split: layouts (and `HELDOUT_PHRASES`) of the held-out part are scored, never tuned on."
+
+# ---------------------------------------------------------------------------------------------------------------- plans
+def known_plans(n_synthetic: int = 60, violations: int = 2) -> list[tuple[str, object, list[dict]]]:
+    "`[(kind, task, plan)]`: gold train plans and synthetic feasible validation plans ('gold', 'synthetic'), and their edits."
+    from star.synthesis import find_plan
+    from star.tasks import load_tasks
+    base = [('gold', t, plain_plan(t.annotated_plan)) for t in load_tasks('train') if t.annotated_plan]
+    val = [t for t in load_tasks('validation') if t.reference_information][:n_synthetic]
+    for t in val:
+        p = find_plan(t, rng=random.Random(t.idx))
+        if p: base.append(('synthetic', t, plain_plan(p)))
+    out = []
+    for kind, t, p in base:
+        out.append((kind, t, p))
+        out += [(e, t, q) for e, q in violation_plans(t, p)[:violations]]
+    return out
+
+
+def renderings(part: str, plans=None):
+    "`[(layout, kind, task, plan, text)]` of `part` ('dev' | 'heldout')."
+    if part not in ('dev', 'heldout'): raise ValueError(f"part must be 'dev' or 'heldout', got {part!r}")
+    lays, phrases = (DEV_LAYOUTS, DEV_PHRASES) if part == 'dev' else (HELDOUT_LAYOUTS, HELDOUT_PHRASES)
+    out = []
+    for j, (kind, t, p) in enumerate(plans or known_plans()):
+        for name, f in lays.items():
+            rng = random.Random(f"{part}:{name}:{t.idx}:{j}")
+            out.append((name, kind, t, p, f(p, t, Phr(phrases, rng, p))))
+    return out
+
+
+def measure(part: str, read=None, plans=None) -> dict:
+    """Reader vs truth on `part`: per layout and in all, the share of the 13 check verdicts equal to the structured plan's
+    (official protocol), passing plans kept (structured Success and read Success), violations read as passes
+    (structured Success False, read True), undelivered texts and doubtful readings."""
+    from star.formatter import format_plan
+    read = read or (lambda text, t: format_plan(text, t))
+    names, per, bad = COMMONSENSE_CHECKS + HARD_CHECKS, {}, []
+    for lay, kind, t, p, text in renderings(part, plans):
+        a = evaluate_plan(t, p)
+        fp = read(text, t)
+        b = evaluate_plan(t, fp.plan) if fp.ok else None
+        va = {**a.commonsense, **a.hard}
+        vb = {**b.commonsense, **b.hard} if b else {}
+        s = per.setdefault(lay, {'n': 0, 'checks': 0, 'passing': 0, 'kept': 0, 'false_passes': 0, 'undelivered': 0, 'doubtful': 0})
+        s['n'] += 1; s['checks'] += sum(va[c] == vb.get(c, 'x') for c in names)
+        s['undelivered'] += not fp.ok; s['doubtful'] += fp.doubtful
+        if a.success:
+            s['passing'] += 1; s['kept'] += bool(b and b.success)
+        elif b and b.success:
+            s['false_passes'] += 1
+        if not b or any(va[c] != vb.get(c) for c in names): bad.append((lay, kind, t.idx, [c for c in names if va[c] != vb.get(c)]))
+    tot = {k: sum(s[k] for s in per.values()) for k in next(iter(per.values()))}
+    fmt = lambda s: {'renderings': s['n'], 'checks': round(s['checks'] / (13 * s['n']), 4), 'passing_plans': s['passing'],
+                     'passing_kept': s['kept'], 'passing_kept_share': round(s['kept'] / max(s['passing'], 1), 4),
+                     'violations_read_as_passes': s['false_passes'], 'undelivered': s['undelivered'],
+                     'doubtful': round(s['doubtful'] / s['n'], 4)}
+    res = {'part': part, 'all': fmt(tot), 'layouts': {k: fmt(s) for k, s in per.items()}}
+    res['worst_layout'] = min(res['layouts'], key=lambda k: res['layouts'][k]['checks'])
+    res['_bad'] = bad
+    return res
+
+
+def report(res) -> str:
+    a = res['all']
+    s = (f"[{res['part']}] {a['renderings']} renderings: checks {100 * a['checks']:.2f} %, passing kept {a['passing_kept']}/"
+         f"{a['passing_plans']} ({100 * a['passing_kept_share']:.1f} %), violations read as passes {a['violations_read_as_passes']}, "
+         f"undelivered {a['undelivered']}, doubtful {100 * a['doubtful']:.1f} %; worst layout {res['worst_layout']}")
+    for k, v in res['layouts'].items():
+        s += (f"\n  {k:18s} checks {100 * v['checks']:6.2f} %  kept {v['passing_kept']:3d}/{v['passing_plans']:3d}  "
+              f"false passes {v['violations_read_as_passes']}  undelivered {v['undelivered']}  doubtful {100 * v['doubtful']:.0f} %")
+    return s
+
+
+if __name__ == '__main__':
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest='cmd', required=True)
+    p = sub.add_parser('measure'); p.add_argument('--part', default='dev'); p.add_argument('--show', type=int, default=0)
+    p.add_argument('--layout', default=None)
+    p = sub.add_parser('record'); p.add_argument('--out', default=str(OUT))
+    p = sub.add_parser('show'); p.add_argument('layout'); p.add_argument('--n', type=int, default=1); p.add_argument('--kind', default='gold')
+    a = ap.parse_args()
+    if a.cmd == 'measure':
+        res = measure(a.part)
+        print(report(res))
+        from collections import Counter
+        bad = [b for b in res['_bad'] if a.layout is None or b[0] == a.layout]
+        print(Counter(c for *_, cs in bad for c in cs).most_common())
+        for b in bad[:a.show]: print('  ', b)
+    elif a.cmd == 'record':
+        plans = known_plans()
+        out = {'command': 'python tools/layouts.py record', 'plans': {k: sum(x[0] == k for x in plans) for k in sorted({x[0] for x in plans})},
+               'split': {'dev': {'layouts': list(DEV_LAYOUTS), 'phrases': DEV_PHRASES},
+                         'heldout': {'layouts': list(HELDOUT_LAYOUTS), 'phrases': HELDOUT_PHRASES}}}
+        for part in ('dev', 'heldout'):
+            res = measure(part, plans=plans)
+            res.pop('_bad')
+            print(report(res))
+            out[part] = res
+        Path(a.out).write_text(json.dumps(out, indent=1, sort_keys=True, ensure_ascii=False) + '\n')
+        print('wrote', a.out)
+    else:
+        from star.tasks import load_tasks
+        done = 0
+        for lay, kind, t, p, text in renderings('heldout' if a.layout in HELDOUT_LAYOUTS else 'dev',
+                                                 [x for x in known_plans(5, 2) if x[0] == a.kind][:a.n]):
+            if lay == a.layout: print(text, '\n', '-' * 80)
