@@ -24,8 +24,8 @@ __all__ = ['LABEL_VOCABULARY', 'LABELS', 'MAX_GROUNDED_CHARS', 'Word', 'words', 
            'transport_text', 'day_leg', 'clean_piece', 'drop_brackets', 'unstate', 'plain_value', 'dash_first',
            'empty_lead', 'same_lead', 'named_in', 'label_key', 'labelled_fields', 'Note', 'Reading', 'city_as_written',
            'read_current_city', 'route_as_written', 'read_transportation', 'drop_bracket_states', 'written_item',
-           'read_labelled_day', 'fill_narrative', 'json_as_text', 'tables_as_text', 'inferred_marks', 'format_grounded',
-           'plain_plan']
+           'read_labelled_day', 'fill_narrative', 'json_as_text', 'tables_as_text', 'sections_as_text',
+           'inferred_marks', 'format_grounded', 'plain_plan']
 
 # %% ../nbs/04b_grounded.ipynb #51cdece7
 _APOSTROPHES = "'’‘ʼ`"
@@ -171,11 +171,12 @@ _SLOTS = {
     ('morning',): 'time', ('afternoon',): 'time', ('evening',): 'time',
     ('explore',): 'attraction', ('exploring',): 'attraction', ('tour',): 'attraction', ('sights',): 'attraction',
     ('head', 'to'): 'time', ('head', 'over'): 'time', ('go', 'to'): 'time', ('overnight',): 'accommodation',
-    ('sleep',): 'accommodation',
+    ('sleep',): 'accommodation', ('night',): 'accommodation', ('nights',): 'accommodation',
 }
 "Word sequences that open a clause of a day, and the slot the clause fills ('time' and 'checkout' fill none)."
 
-_GATED = {('hotel',): 'colon', ('stay',): 'at', ('staying',): 'at'}     # only "Hotel: …", "Stay at …" / "Stay: …"
+_GATED = {('hotel',): 'colon', ('stay',): 'at', ('staying',): 'at',   # only "Hotel: …", "Stay at …" / "Stay: …"
+          ('night',): 'at', ('nights',): 'at'}                          # "spend the night at …"
 
 _SLOT_WORDS = frozenset(w for k in _SLOTS for w in k)
 
@@ -192,6 +193,8 @@ class Clause:
     key: int
     lo: int
     hi: int
+
+_FILLED = frozenset({'breakfast', 'lunch', 'dinner', 'accommodation', 'attraction'})
 
 def clauses(ws: list[Word], s: int, e: int, covered) -> list[Clause]:
     "Split the words `[s, e)` of one day at every slot word (`_SLOTS`) that is not part of a name (`covered`)."
@@ -211,6 +214,9 @@ def clauses(ws: list[Word], s: int, e: int, covered) -> list[Clause]:
             elif gate == 'at' and not (ws[last].colon or (last + 1 < e and ws[last + 1].w == 'at')): seq = None
         if seq is None:
             k += 1
+            continue
+        if _SLOTS[seq] == 'time' and out[-1].kind in _FILLED and k == out[-1].lo and not ws[k].strong:
+            k += len(seq)                        # 'For dinner, head to X': the dinner's clause goes on
             continue
         out[-1].hi = k
         out.append(Clause(_SLOTS[seq], k, k + len(seq), e))
@@ -838,10 +844,10 @@ _POSTAL = frozenset('al ak az ar ca co ct de fl ga hi id il in ia ks ky la me md
 def city_as_written(r: Reading, c: str, q: int, q_end: int, hi: int) -> tuple[str, str | None, str | None, int]:
     """`(value, alternative, kind, end word)` of the database city `c` named by the words `[q, q_end)` of a value that
     ends at word `hi`, as the text writes it: a state written after it with a comma is part of what is written
-    (`Kansas City, Missouri`, `Dallas, TX`: kept; alternative the city alone; kind 'state'); a state in brackets is the
-    benchmark's `City(State)` convention, which its evaluator strips (`Buffalo (New York)` -> `Buffalo`; alternative the
-    text as written; kind 'bracket-state'; written glued, `Abilene(Texas)`, it is the database's own notation: no
-    note); the word *City* after it (`New York City`) makes another name, kept as written
+    (`Kansas City, Missouri`, `Dallas, TX`: kept; alternative the city alone; kind 'state'); a state in brackets after a
+    space is what the text writes, and the benchmark's parser keeps it as written, and so does the reader (issue 48) (`Buffalo (New York)` kept; alternative the city alone;
+    kind 'bracket-state'; written glued, `Abilene(Texas)`, it is the database's own `City(State)` notation, which the
+    evaluator strips: read as the city, no note); the word *City* after it (`New York City`) makes another name, kept as written
     (kind 'near-match', alternative the database's city). Otherwise `(c, None, None, q_end)`. `end word`: the first word
     after what was read."""
     text, ws = r.text, r.ws
@@ -859,7 +865,7 @@ def city_as_written(r: Reading, c: str, q: int, q_end: int, hi: int) -> tuple[st
         if g == ',' and (q_end + n >= hi or tail[:1] in (',', '(', '|', '-', '.', ';', '\n', '') or tail.startswith(('–', '—'))):
             return f"{c}, {text[ws[q_end].a:st_end]}", c, 'state', q_end + n
         if g == '(' and tail.startswith(')'):                  # glued 'Abilene(Texas)': the database's own notation, no doubt
-            return (c, None, None, q_end + n) if gap.startswith('(') else (c, text[ws[q].a:text.find(')', st_end) + 1], 'bracket-state', q_end + n)
+            return (c, None, None, q_end + n) if gap.startswith('(') else (text[ws[q].a:text.find(')', st_end) + 1], c, 'bracket-state', q_end + n)
     if gap in (' ', '\xa0') and ws[q_end].w == 'city' and q_end not in r.city_at:
         return text[ws[q].a:ws[q_end].b], c, 'near-match', q_end + 1
     return c, None, None, q_end
@@ -867,7 +873,7 @@ def city_as_written(r: Reading, c: str, q: int, q_end: int, hi: int) -> tuple[st
 def read_current_city(r: Reading, s: int, e: int, day: int | None = None) -> tuple[str, list]:
     """`(current_city, route)` of a labelled `Current City:` value `text[s:e]`: `from A to B` (`… to C`) when it names
     several cities, the city when it names one, each city as written (`city_as_written`: `Kansas City, Missouri` kept,
-    `Buffalo (New York)` -> `Buffalo`, `New York City` kept; each a note of its kind, with the other reading); the value up
+    `Buffalo (New York)` kept, `New York City` kept; each a note of its kind, with the other reading); the value up
     to its first separator when it names none; '-' for a dash. `route`: the database's names of the cities."""
     raw = plain_value(r.text[s:e])
     if dash_first(raw): return '-', []
@@ -893,7 +899,7 @@ def route_as_written(r: Reading, lo: int, hi: int, day: int | None, where: str, 
     city = join(written)
     for kind in sorted(set(kinds) - {None}):                     # the other reading of this kind alone
         other = join([a if k == kind else w for w, a, k in zip(written, alts, kinds)])
-        what = {'state': 'a state written after the city', 'bracket-state': 'a state in brackets after the city (dropped)',
+        what = {'state': 'a state written after the city', 'bracket-state': 'a state in brackets after the city (kept as written)',
                 'near-match': 'a city written with more words than the database has'}[kind]
         r.note(f"{where}: {what} (the benchmark's parser keeps or drops it)", kind, (day, 'current_city', city, other))
     return city, route
@@ -921,8 +927,8 @@ def read_transportation(r: Reading, s: int, e: int, here: str | None, route: lis
     mode), or when it already starts the database's way (`Flight Number: F…`, `Self-driving…`, `Taxi…`; a missing
     `from A to B` is not added). Otherwise rebuilt the database's way (`transport_text`) from its mode, flight number
     and cities (one city: reached from `here`; none: the `Current City` route), each city as the text writes it
-    (`city_as_written`: a state after a comma kept, one in brackets dropped, a note with the other reading); a state in
-    brackets after a city is dropped from a value kept as written too (`drop_bracket_states`)."""
+    (`city_as_written`: a state after a comma or in brackets kept, a note with the other reading); a value kept as
+    written keeps its bracketed states too (issue 48: never repair; `drop_bracket_states` gives the other reading)."""
     raw = ', '.join(x for line in plain_value(r.text[s:e]).split('\n') if (x := (_bullet_item(line) or line).strip()))
     lo, hi = r.wrange(s, e)
     ws = r.ws
@@ -939,10 +945,10 @@ def read_transportation(r: Reading, s: int, e: int, here: str | None, route: lis
     leg = ((cs[0], cs[1]) if len(cs) >= 2 else (here, cs[0]) if len(cs) == 1 and here and here != cs[0] else
            (route[0], route[-1]) if len(route) >= 2 else None)
     if mode is None or raw.startswith('Flight Number: ') or raw.lower().startswith(('self-driving,', 'taxi,')):
-        got = drop_bracket_states(unstate(raw), _states(r.index))
-        if got != unstate(raw):
-            r.note(f"day {day}: transportation {raw[:50]!r}: a state in brackets after a city (dropped; the benchmark's parser keeps or drops it)",
-                   'bracket-state', (day, 'transportation', got, unstate(raw)))
+        got = unstate(raw)
+        if (other := drop_bracket_states(got, _states(r.index))) != got:
+            r.note(f"day {day}: transportation {raw[:50]!r}: a state in brackets after a city (kept as written; the benchmark's parser keeps or drops it)",
+                   'bracket-state', (day, 'transportation', got, other))
         if mode is not None and leg and from_to(got) == (None, None):        # 'Self-driving, Duration: 4 hours': no route added
             r.note(f"day {day}: transportation {raw[:50]!r} names no route (none added)", 'route-missing',
                    (day, 'transportation', got, f"{got}, from {leg[0]} to {leg[1]}"))
@@ -955,7 +961,7 @@ def read_transportation(r: Reading, s: int, e: int, here: str | None, route: lis
     mid = f"from {leg[0]} to {leg[1]}"
     written, other = got.replace(mid, f"from {wa} to {wb}", 1), got.replace(mid, f"from {aa} to {ab}", 1)
     if written != other:
-        kind = 'bracket-state' if written == got else 'state'
+        kind = 'bracket-state' if '(' in wa + wb else 'state'
         r.note(f"day {day}: transportation {raw[:50]!r}: a state written after a city (the benchmark's parser keeps or drops it)",
                kind, (day, 'transportation', written, other))
     return written, leg, mode
@@ -1071,7 +1077,7 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
     if q2 < hi and q2 in r.city_at and text[after if remark else end:ws[q2].a].strip(' ,*_').lower() in ('', 'in', 'at'):
         c, c_end = r.city_at[q2]
         city, alt_city, _, _ = city_as_written(r, c, q2, c_end, hi)
-        city = unstate(city)                                                  # 'Abilene(Texas)' -> 'Abilene' (glued: the City(State) form)
+        city = unstate(city)                                                  # 'Abilene(Texas)' -> 'Abilene' (glued: the City(State) form); 'Buffalo (New York)' kept
     elif hit is None or not _ends_with_city(r, k, nk, hit[0]): pass
     else: return _noted(r, day, slot, name, f"{name}, {hit[1].city}", 'near-match',
                         f"{name!r} ends with its city: read as written, 'Name, City'")   # 'Rutgers University - Newark'
@@ -1093,7 +1099,7 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
         _noted(r, day, slot, value, f"{name} {dropped}, {ct}", 'remark',
                f"{name[:40]!r} is followed by a remark in brackets, {dropped[:30]!r} (dropped: no city follows it)")
     if alt_city is not None and alt_city != city:
-        _noted(r, day, slot, value, f"{name}, {alt_city}", 'bracket-state' if ', ' not in city else 'state',
+        _noted(r, day, slot, value, f"{name}, {alt_city}", 'bracket-state' if '(' in city else 'state',
                "written with a state after its city (the benchmark's parser keeps or drops it)")
     return value
 
@@ -1413,6 +1419,76 @@ def tables_as_text(text: str) -> str | None:
         i += 1
     return '\n'.join(out) if found else None
 
+# %% ../nbs/04b_grounded.ipynb #de7ebe1c
+_SECTION_FIELDS = (('transportation', frozenset('transport transportation travel travels flight flights getting legs leg drive driving route routes'.split())),
+                   ('accommodation', frozenset('stay stays staying accommodation accommodations hotel hotels lodging lodgings sleep nights'.split())),
+                   ('meals', frozenset('meal meals food foods dining eat eating restaurant restaurants'.split())),
+                   ('attraction', frozenset('sightseeing sights attraction attractions activities activity see'.split())))
+
+_FIELD_LABEL = {'transportation': 'Transportation', 'accommodation': 'Accommodation', 'attraction': 'Attraction'}
+
+def _section_field(line: str) -> str | None:
+    "The field a section heading names (`## 🏨 Where you'll stay` -> 'accommodation'), when it names exactly one; else None."
+    ws = set(folded_words(line))
+    got = [f for f, keys in _SECTION_FIELDS if ws & keys]
+    return got[0] if len(got) == 1 else None
+
+def _day_item(line: str) -> tuple[str, int, int, str] | None:
+    """`(kind, first, last, value)` of an item that starts with days or nights (`- Day 3 (March 18): X`, `Nights 1–2: X`,
+    `Night 4 - X`): kind 'day' or 'night', the numbers, the value after the colon or dash (a date in brackets skipped);
+    None otherwise. No regular expression: one pass over the line."""
+    s = line.strip().lstrip(_MARKUP).strip()
+    low = s.lower()
+    kind = 'night' if low.startswith('night') else 'day' if low.startswith('day') else None
+    if kind is None: return None
+    i = len('nights') if low.startswith('nights') else len(kind)
+    nums, cur = [], ''
+    while i < len(s) and (s[i].isdigit() or s[i] in ' –—-&' or low.startswith(('to ', 'and '), i)):
+        if s[i].isdigit(): cur += s[i]
+        elif cur: nums.append(int(cur)); cur = ''
+        i += 3 if low.startswith('to ', i) else 4 if low.startswith('and ', i) else 1
+    if cur: nums.append(int(cur))
+    if not nums or len(nums) > 2 or max(nums) > _MAX_DAY: return None
+    rest = s[i:].lstrip()
+    if rest.startswith('('):                                         # '(March 16)'
+        close = rest.find(')')
+        if close < 0: return None
+        rest = rest[close + 1:].lstrip()
+    rest = rest.lstrip('*_ ')
+    if not rest.startswith((':', '-', '–', '—')): return None
+    return kind, nums[0], nums[-1], rest[1:].strip(' *_')
+
+def sections_as_text(text: str) -> str | None:
+    """An answer grouped by category instead of by day -- sections whose headings name a field (travel legs, stays,
+    meals, sights) and whose items start with the days they hold (`- Day 1: Flight F… from A to B`, a stay as a run of
+    nights `- Nights 1–2: X`) -- rewritten as labelled days: `Day N:` then `Transportation: …`, `Accommodation: …` (each
+    night of a run), the meal items as written (`Breakfast: A | Lunch: B`), `Attraction: …`. Only when some day is
+    named in two sections or more (a plan written day by day is left alone); None otherwise. One pass over the lines."""
+    days, field, seen = {}, None, {}
+    for line in text.split('\n'):
+        item = _day_item(line)
+        if item is None:
+            s = line.strip()
+            if s and (s.startswith('#') or (s.startswith('**') and s.rstrip(':').endswith('**')) or s.endswith(':')):
+                field = _section_field(s)
+            continue
+        kind, a, b, value = item
+        if kind == 'night': f = 'accommodation'
+        elif field is None: f = None
+        else: f = field
+        for d in range(a, b + 1):
+            days.setdefault(d, []).append((f, value))
+            seen.setdefault(d, set()).add(f)
+    if not days or not any(len(fs) >= 2 for fs in seen.values()): return None
+    out = []
+    for d in sorted(days):
+        out.append(f"Day {d}:")
+        for f, value in days[d]:
+            if f in _FIELD_LABEL: out.append(f"{_FIELD_LABEL[f]}: {value}")
+            else: out += [p.strip() for p in value.split(' | ')] if f == 'meals' else [value]
+        out.append('')
+    return '\n'.join(out)
+
 # %% ../nbs/04b_grounded.ipynb #825df12a
 _ORDINALS = {w: i for i, w in enumerate('first second third fourth fifth sixth seventh eighth ninth tenth eleventh '
                                         'twelfth thirteenth fourteenth'.split(), 1)}
@@ -1451,6 +1527,9 @@ def _format_grounded(text, task, notes, db, alts=None):
     elif (conv := tables_as_text(text)) is not None:
         text = conv
         notes.append(Note("a table with one day per row: read by its header", 'layout'))
+    elif (conv := sections_as_text(text)) is not None:
+        text = conv
+        notes.append(Note("grouped by category (legs, stays, meals, sights): gathered back into days", 'layout'))
     ws = words(text)
     marks = day_marks(text, ws)
     if not marks:
