@@ -1079,7 +1079,10 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
         city, alt_city, _, _ = city_as_written(r, c, q2, c_end, hi)
         city = unstate(city)                                                  # 'Abilene(Texas)' -> 'Abilene' (glued: the City(State) form); 'Buffalo (New York)' kept
     elif hit is None or not _ends_with_city(r, k, nk, hit[0]): pass
-    else: return _noted(r, day, slot, name, f"{name}, {hit[1].city}", 'near-match',
+    else:
+        close = text.find(')', end, e) if text.startswith(' (', end) else -1    # 'San Luis Valley Museum, Alamosa (Colorado)'
+        if close > 0 and tuple(folded_words(text[end + 2:close])) in _states(r.index): name = text[start:close + 1].strip(' *_')
+        return _noted(r, day, slot, name, f"{name}, {hit[1].city}", 'near-match',
                         f"{name!r} ends with its city: read as written, 'Name, City'")   # 'Rutgers University - Newark'
     if hit is None:
         return _noted(r, day, slot, f"{name}, {city or (order[0] if order else '-')}", '-', 'unknown',
@@ -1463,15 +1466,20 @@ def sections_as_text(text: str) -> str | None:
     meals, sights) and whose items start with the days they hold (`- Day 1: Flight F… from A to B`, a stay as a run of
     nights `- Nights 1–2: X`) -- rewritten as labelled days: `Day N:` then `Transportation: …`, `Accommodation: …` (each
     night of a run), the meal items as written (`Breakfast: A | Lunch: B`), `Attraction: …`. Only when some day is
-    named in two sections or more (a plan written day by day is left alone); None otherwise. One pass over the lines."""
-    days, field, seen = {}, None, {}
+    named in two sections or more and no line is a day's heading (a plan written day by day, with summaries by category
+    after it, is left alone); None otherwise. One pass over the lines."""
+    days, field, seen, after_item = {}, None, {}, False
     for line in text.split('\n'):
-        item = _day_item(line)
+        item, s = _day_item(line), line.strip()
+        if item is not None and s.startswith('#'): return None         # '### Day 1: …': a day's heading
         if item is None:
-            s = line.strip()
-            if s and (s.startswith('#') or (s.startswith('**') and s.rstrip(':').endswith('**')) or s.endswith(':')):
-                field = _section_field(s)
+            if s.lstrip(_MARKUP).lower().startswith('day'): return None   # a day heading: the plan is written day by day
+            heading = s.startswith('#') or (s.startswith('**') and s.rstrip(':').endswith('**')) or s.endswith(':')
+            if s and heading: field = _section_field(s)
+            elif s and after_item: return None                            # an item with lines of its own: a day's heading
+            after_item = after_item and not s
             continue
+        after_item = True
         kind, a, b, value = item
         if kind == 'night': f = 'accommodation'
         elif field is None: f = None
