@@ -747,6 +747,8 @@ def _pick(r: Reading, m: Match, table: str, order: list, slot: str | None = None
     es = [v for v in m.entries if v.table == table]
     if not es: return None
     after = r.city_at.get(m.j)
+    if after is None and m.j < len(r.ws) and r.ws[m.j].w in _LOCATIVE and (lc := _locative_city(r, m.j, len(r.ws))) is not None:
+        after = r.city_at[lc]                                        # 'Applebee's in St. Petersburg', '…, downtown Austin'
     if after: return next((v for v in es if v.city == after[0]), None) or Venue(table, es[0].name, after[0])
     o = order[1::-1] + order[2:] if slot == 'breakfast' and travel else order
     day_cities = o[:2] if travel else o[:1]
@@ -993,20 +995,37 @@ def _best_hit(r: Reading, k: int, hi: int, table: str, order: list, slot: str, t
     if hit and not home(hit): _pick(r, hit[0], table, order, slot, travel)
     return hit
 
+_LOCATIVE = frozenset({'in', 'at', 'downtown', 'near', 'central', 'uptown', 'midtown'})
+
+def _locative_city(r: Reading, q: int, hi: int) -> int | None:
+    """The first word of the city that a locative starting at word `q` names (`in Minneapolis`, `downtown Austin`, `in
+    downtown Austin`: at most two locative words, only spaces between them), or None when none does."""
+    ws, k = r.ws, q
+    while k < hi and k - q < 2 and ws[k].w in _LOCATIVE and not r.covered[k]:
+        if k > q and r.text[ws[k - 1].b:ws[k].a].strip(' '): return None
+        k += 1
+    if k == q or k >= hi or k not in r.city_at or r.text[ws[k - 1].b:ws[k].a].strip(' '): return None
+    return k
+
 def _name_span(r: Reading, s: int, e: int, k: int, hi: int, hit) -> tuple[int, int]:
     """`(start, end)` of an item's name as written: from word k (with the symbols a database name starts with, `☆ HUGE
     …`) to the first separator after the database name `hit`; without one, to the first separator, or to the city
-    written after it (`Amway Grand Plaza, Curio Collection by Hilton, Grand Rapids`)."""
+    written after it (`Amway Grand Plaza, Curio Collection by Hilton, Grand Rapids`); a locative and a city after the
+    name end it (`Tikka Tonight in Salt Lake City`, `Flying Mango downtown Rockford`: `_locative_city`)."""
     text, ws = r.text, r.ws
     start = ws[k].a
     if hit:
         end = _first_end(text, ws[hit[0].j - 1].b, e)
+        if hit[0].j < hi and ws[hit[0].j].a < end and _locative_city(r, hit[0].j, hi) is not None: end = ws[hit[0].j - 1].b
         pre = hit[1].name[:len(hit[1].name) - len(hit[1].name.lstrip("'\"([*~☆★ "))].strip()   # '"HELLO BROOKLYN" …', '☆ HUGE …'
         at = start
         while at > s and text[at - 1] == ' ': at -= 1
         if hit[0].i == k and pre and text.startswith(pre, at - len(pre)): start = at - len(pre)
         return start, end
     end = _first_end(text, start, e)
+    for q in range(k + 1, r.wrange(end, end)[0]):                       # 'Golden Lantern Noodle Bar in Rockford'
+        if ws[q].w in _LOCATIVE and (q - 1 < k or ws[q - 1].w not in _LOCATIVE) and _locative_city(r, q, hi) is not None:
+            return start, ws[q - 1].b
     later = r.cities_in(r.wrange(end, end)[0], hi)
     if later and text[ws[later[0][1] - 1].b:ws[later[0][1]].a].strip() == ',' and not any(ch in text[end:ws[later[0][1]].a] for ch in ':$(['):
         end = ws[later[0][1] - 1].b
@@ -1071,6 +1090,8 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
             remark, after = plain_value(text[end:close + 1]).strip(), close + 1
     city = alt_city = None                                                    # the city written after the name
     q2 = r.wrange(after, after)[0]
+    if q2 < hi and q2 not in r.city_at and (lc := _locative_city(r, q2, hi)) is not None and \
+            not text[after:ws[q2].a].strip(' ,*_'): q2, after = lc, ws[lc - 1].b          # 'X in Minneapolis', 'X, downtown Austin'
     if remark and not (q2 < hi and q2 in r.city_at):                          # 'Name (French, Mediterranean). Cost: …': a trailing remark
         remark, dropped, q2 = None, remark, nk
     else: dropped = None
@@ -1133,6 +1154,38 @@ def _comma_items(r: Reading, s: int, e: int, named: list) -> list:
         elif kind == 'city' and out: out[-1] = (out[-1][0], pe)
     return out
 
+_JOINERS = frozenset({'and', 'then', 'plus', '&', '+'})
+
+_JOIN_MARKS = ',·•|/;+&'
+
+def _joined_items(r: Reading, s: int, e: int, named: list) -> list | None:
+    """The items of one piece `text[s:e]` that joins several database attractions (`named`) in one line -- by `·`, `and`,
+    `&`, `|`, `/` or commas, each perhaps with its city or a locative after it (`A in Rockford · B in Rockford`, `A, downtown
+    Austin and B`) --: split before each joiner; None when a word between two names is anything else (then the piece is
+    read as before). A joiner inside a database name (`Arboretum & Nature Center`) lies inside its match, not between."""
+    if len(named) < 2: return None
+    text, ws, out, a = r.text, r.ws, [], s
+    lo = r.wrange(s, e)[0]
+    if any(ws[q].w not in ('visit', 'see', 'explore', 'tour') for q in range(lo, named[0].i)): return None   # an unknown first item
+    for m, n in zip(named, named[1:]):
+        cut, q = None, m.j
+        while q < n.i:
+            w = ws[q]
+            if w.w in _JOINERS and not r.covered[q]: cut = (w.a, w.b)
+            elif not (r.covered[q] == 2 or w.w in _LOCATIVE or _abbr(text, w) or (w.w,) in _states(r.index)
+                      or (q + 1 < n.i and (w.w, ws[q + 1].w) in _states(r.index))):
+                return None
+            q += 1
+        if cut is None:
+            lo = ws[n.i - 1].b if n.i > m.j else ws[m.j - 1].b
+            k = max((text.rfind(c, lo, ws[n.i].a) for c in _JOIN_MARKS), default=-1)
+            if k < 0: return None
+            cut = (k, k + 1)
+        out.append((a, cut[0]))
+        a = cut[1]
+    out.append((a, e))
+    return [(x, y) for x, y in out if text[x:y].strip(' ,;·•|/')]
+
 _MEAL_SEPS = (' · ', '·', ' • ', '; ', ' | ', ', ', ' / ')
 
 def _meal_pieces(text: str, s: int, e: int) -> list:
@@ -1191,7 +1244,7 @@ def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: boo
             named = [m for m in r.venues_in(lo, hi) if any(v.table == 'attractions' for v in m.entries)]
             if not named and (empty_lead(r.text[s2:e2]) or (lo < hi and r.ws[lo].w in _REMARK_LEAD)): continue
             spans = any(',' in r.text[r.ws[m.i].a:r.ws[m.j - 1].b] for m in named)
-            parts = [(s2, e2)] if spans else _comma_items(r, s2, e2, named)
+            parts = _joined_items(r, s2, e2, named) or ([(s2, e2)] if spans else _comma_items(r, s2, e2, named))
             for p in parts:
                 if (x := written_item(r, *p, 'attractions', order, 'attraction', travel, day.number)) and x != '-':
                     day.attractions[x] = None
@@ -1527,6 +1580,13 @@ class _CityOrState:
         return seq in cs or any(seq[:i] in cs and seq[i:] in _states(self.index) for i in range(1, len(seq)))
 
 # %% ../nbs/04b_grounded.ipynb #4cd82ae3
+def _locative_venue(text: str, ws: list, m, covered, index) -> bool:
+    """Is the name `m` a locative after another venue rather than a venue of its own: written in lower case `downtown
+    <City>` right after a venue and a comma (`Flying Mango, downtown Rockford`), though the database has an attraction
+    `Downtown Rockford`?"""
+    return (text[ws[m.i].a:ws[m.i].b] == 'downtown' and m.i > 0 and covered[m.i - 1] == 1
+            and text[ws[m.i - 1].b:ws[m.i].a].strip(' ') == ',' and tuple(w.w for w in ws[m.i + 1:m.j]) in index.city_seqs)
+
 def _format_grounded(text, task, notes, db, alts=None):
     index, text = grounding_index(db), extract_answer(text)
     if (conv := json_as_text(text)) is not None:
@@ -1556,6 +1616,7 @@ def _format_grounded(text, task, notes, db, alts=None):
     covered, venue_at = bytearray(len(ws)), {}
     for _, k, e, _ in versions:
         for m in find_matches(ws, index.venues, k + 2, e, stop=_SLOT_WORDS, reject=_CityOrState(index), keep=keep):
+            if _locative_venue(text, ws, m, covered, index): continue       # 'A, downtown Austin': a locative, no venue
             venue_at[m.i] = m
             covered[m.i:m.j] = b'\1' * (m.j - m.i)
     city_at = {}                                     # cities named outside venue names: first word -> (city, end)
