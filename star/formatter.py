@@ -242,6 +242,7 @@ NOTE_KINDS = {
     'repeated-day': "a day written several times (a draft and a final plan): the later versions read",
     'prose-name': "a name taken from a sentence, not in the database",
     'elsewhere': "a venue put in a city where the database does not have it",
+    'two-cities': "a venue written without its city on a travel day, which the database has in both cities of the day",
     'days': "days found in running text or inferred, written as a range, or missing",
     'no-route': "a transportation without a route",
     'no-city': "a day without a city",

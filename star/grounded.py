@@ -752,7 +752,12 @@ def _pick(r: Reading, m: Match, table: str, order: list, slot: str | None = None
     if after: return next((v for v in es if v.city == after[0]), None) or Venue(table, es[0].name, after[0])
     o = order[1::-1] + order[2:] if slot == 'breakfast' and travel else order
     day_cities = o[:2] if travel else o[:1]
-    if (here := [v for v in es if v.city in day_cities]): return min(here, key=lambda v: o.index(v.city))
+    if (here := [v for v in es if v.city in day_cities]):
+        got = min(here, key=lambda v: o.index(v.city))
+        if note and len({v.city for v in here}) == 2:              # "Domino's Pizza" on a day from Washington to Bangor
+            r.note(f"{got.name!r} is written without a city on a day in {' and '.join(day_cities)}, and the database has it "
+                   f"in both (read in {got.city})", 'two-cities')
+        return got
     if not day_cities: return min(es, key=lambda v: o.index(v.city) if v.city in o else len(o))
     if note: r.note(f"{es[0].name!r} is named on a day in {day_cities[0]}; the database has it in {es[0].city}", 'elsewhere')
     return Venue(table, es[0].name, day_cities[0])
@@ -1141,7 +1146,9 @@ def _comma_items(r: Reading, s: int, e: int, named: list) -> list:
             kinds.append('remark')
             continue
         cs = r.cities_in(lo, lo + 1)
-        if cs and city_as_written(r, cs[0][0], lo, cs[0][2], hi)[3] >= hi: kinds.append('city')
+        lc = _locative_city(r, lo, hi) if not cs and r.ws[lo].w in _LOCATIVE else None      # '…, downtown Orlando'
+        if lc is not None: cs = r.cities_in(lc, lc + 1)
+        if cs and city_as_written(r, cs[0][0], cs[0][1], cs[0][2], hi)[3] >= hi: kinds.append('city')
         elif tuple(w.w for w in r.ws[lo:hi]) in _states(r.index) or (hi == lo + 1 and _abbr(text, r.ws[lo])): kinds.append('city')
         elif (':' in text[ps:pe] or '://' in text[ps:pe] or text[ps:pe].lstrip(' *_').startswith(('(', '['))
               or (r.ws[lo].w in _REMARK_LEAD and not any(lo <= m.i < hi for m in named))): kinds.append('remark')

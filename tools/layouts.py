@@ -312,19 +312,23 @@ def measure(part: str, read=None, plans=None) -> dict:
         b = evaluate_plan(t, fp.plan) if fp.ok else None
         va = {**a.commonsense, **a.hard}
         vb = {**b.commonsense, **b.hard} if b else {}
-        s = per.setdefault(lay, {'n': 0, 'checks': 0, 'passing': 0, 'kept': 0, 'false_passes': 0, 'undelivered': 0, 'doubtful': 0})
-        s['n'] += 1; s['checks'] += sum(va[c] == vb.get(c, 'x') for c in names)
+        s = per.setdefault(lay, {'n': 0, 'checks': 0, 'passing': 0, 'kept': 0, 'false_passes': 0, 'undelivered': 0, 'doubtful': 0,
+                                 'sure_n': 0, 'sure_checks': 0, 'sure_false_passes': 0})
+        same = sum(va[c] == vb.get(c, 'x') for c in names)
+        s['n'] += 1; s['checks'] += same
+        if fp.ok and not fp.doubtful: s['sure_n'] += 1; s['sure_checks'] += same
         s['undelivered'] += not fp.ok; s['doubtful'] += fp.doubtful
         if a.success:
             s['passing'] += 1; s['kept'] += bool(b and b.success)
         elif b and b.success:
-            s['false_passes'] += 1
+            s['false_passes'] += 1; s['sure_false_passes'] += not fp.doubtful
         if not b or any(va[c] != vb.get(c) for c in names): bad.append((lay, kind, t.idx, [c for c in names if va[c] != vb.get(c)]))
     tot = {k: sum(s[k] for s in per.values()) for k in next(iter(per.values()))}
     fmt = lambda s: {'renderings': s['n'], 'checks': round(s['checks'] / (13 * s['n']), 4), 'passing_plans': s['passing'],
                      'passing_kept': s['kept'], 'passing_kept_share': round(s['kept'] / max(s['passing'], 1), 4),
                      'violations_read_as_passes': s['false_passes'], 'undelivered': s['undelivered'],
-                     'doubtful': round(s['doubtful'] / s['n'], 4)}
+                     'doubtful': round(s['doubtful'] / s['n'], 4), 'sure_checks': round(s['sure_checks'] / max(13 * s['sure_n'], 1), 4),
+                     'violations_read_as_passes_without_doubt': s['sure_false_passes']}
     res = {'part': part, 'all': fmt(tot), 'layouts': {k: fmt(s) for k, s in per.items()}}
     res['worst_layout'] = min(res['layouts'], key=lambda k: res['layouts'][k]['checks'])
     res['_bad'] = bad
@@ -335,7 +339,8 @@ def report(res) -> str:
     a = res['all']
     s = (f"[{res['part']}] {a['renderings']} renderings: checks {100 * a['checks']:.2f} %, passing kept {a['passing_kept']}/"
          f"{a['passing_plans']} ({100 * a['passing_kept_share']:.1f} %), violations read as passes {a['violations_read_as_passes']}, "
-         f"undelivered {a['undelivered']}, doubtful {100 * a['doubtful']:.1f} %; worst layout {res['worst_layout']}")
+         f"undelivered {a['undelivered']}, doubtful {100 * a['doubtful']:.1f} % (what `auto` hands to an LLM formatter); unflagged readings: "
+         f"checks {100 * a['sure_checks']:.2f} %, violations read as passes {a['violations_read_as_passes_without_doubt']}; worst layout {res['worst_layout']}")
     for k, v in res['layouts'].items():
         s += (f"\n  {k:18s} checks {100 * v['checks']:6.2f} %  kept {v['passing_kept']:3d}/{v['passing_plans']:3d}  "
               f"false passes {v['violations_read_as_passes']}  undelivered {v['undelivered']}  doubtful {100 * v['doubtful']:.0f} %")
