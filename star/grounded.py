@@ -1044,6 +1044,16 @@ def _ends_with_city(r: Reading, k: int, nk: int, m) -> bool:
             return r.text[ws[nk - n - 1].b:ws[nk - n].a].strip(' *_') in (',', '-', '–', '—')
     return False
 
+def _place_with_state(r: Reading, end: int, e: int) -> str | None:
+    """`Place, State` as written right after a name (`Santa Monica Pier, Santa Monica, California`: a place the database
+    has no city for, with its state), the whole rest of the item; None otherwise. Kept as written, never replaced by the
+    day's city."""
+    parts = r.text[end:e].split(',')
+    if len(parts) != 3 or parts[0].strip(' *_') or not parts[1].strip(' *_'): return None
+    st = parts[2].strip(' *_.;')
+    if tuple(folded_words(st)) not in _states(r.index) and not (len(st) == 2 and st.isupper() and st.lower() in _POSTAL): return None
+    return f"{parts[1].strip(' *_')}, {st}"
+
 def _noted(r: Reading, day: int, slot: str, value: str, other: str, kind: str, what: str) -> str:
     "Note that `slot` of `day` reads `value` where the text also supports `other` (kind `kind`); returns `value`."
     r.note(f"day {day}: {slot} {what}", kind, (day, slot, value, other))
@@ -1110,6 +1120,7 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
         if close > 0 and tuple(folded_words(text[end + 2:close])) in _states(r.index): name = text[start:close + 1].strip(' *_')
         return _noted(r, day, slot, name, f"{name}, {hit[1].city}", 'near-match',
                         f"{name!r} ends with its city: read as written, 'Name, City'")   # 'Rutgers University - Newark'
+    if city is None and hit is not None: city = _place_with_state(r, end, e)    # '…Pier, Santa Monica, California'
     if hit is None:
         return _noted(r, day, slot, f"{name}, {city or (order[0] if order else '-')}", '-', 'unknown',
                       f"{name!r} is not in the database (kept as written)")
@@ -1133,6 +1144,11 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
     return value
 
 # %% ../nbs/04b_grounded.ipynb #bd8f1fd0
+def _repeats(r: Reading, m, named: list) -> bool:
+    "Are the words of the partial match `m` the start of a complete name of `named` (`Santa Monica` after `Santa Monica Pier`)?"
+    seq = tuple(w.w for w in r.ws[m.i:m.j])
+    return any(o.full and o is not m and tuple(w.w for w in r.ws[o.i:o.i + len(seq)]) == seq for o in named)
+
 def _comma_items(r: Reading, s: int, e: int, named: list) -> list:
     """The attractions of one `;`-piece `text[s:e]` written as a comma list: split at its commas when at least two comma
     pieces start with a database attraction (`named`), or when no piece is a city or a state and at least two name
@@ -1152,7 +1168,7 @@ def _comma_items(r: Reading, s: int, e: int, named: list) -> list:
         elif tuple(w.w for w in r.ws[lo:hi]) in _states(r.index) or (hi == lo + 1 and _abbr(text, r.ws[lo])): kinds.append('city')
         elif (':' in text[ps:pe] or '://' in text[ps:pe] or text[ps:pe].lstrip(' *_').startswith(('(', '['))
               or (r.ws[lo].w in _REMARK_LEAD and not any(lo <= m.i < hi for m in named))): kinds.append('remark')
-        elif any(lo <= m.i < min(lo + 2, hi) for m in named): kinds.append('venue')
+        elif any(lo <= m.i < min(lo + 2, hi) and (m.full or not _repeats(r, m, named)) for m in named): kinds.append('venue')
         else: kinds.append('other')
     n_venue = kinds.count('venue')
     if not (n_venue >= 2 or ('city' not in kinds and n_venue + kinds.count('other') >= 2)): return [(s, e)]
@@ -1170,7 +1186,7 @@ def _joined_items(r: Reading, s: int, e: int, named: list) -> list | None:
     `&`, `|`, `/` or commas, each perhaps with its city or a locative after it (`A in Rockford · B in Rockford`, `A, downtown
     Austin and B`) --: split before each joiner; None when a word between two names is anything else (then the piece is
     read as before). A joiner inside a database name (`Arboretum & Nature Center`) lies inside its match, not between."""
-    if len(named) < 2: return None
+    if len(named) < 2 or not all(m.full for m in named): return None     # 'Santa Monica Pier, Santa Monica, California'
     text, ws, out, a = r.text, r.ws, [], s
     lo = r.wrange(s, e)[0]
     if any(ws[q].w not in ('visit', 'see', 'explore', 'tour') for q in range(lo, named[0].i)): return None   # an unknown first item
