@@ -541,6 +541,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                'star.grounded._span': ('grounded.html#_span', 'star/grounded.py'),
                                'star.grounded._states': ('grounded.html#_states', 'star/grounded.py'),
                                'star.grounded._task_cities': ('grounded.html#_task_cities', 'star/grounded.py'),
+                               'star.grounded._trailing_days': ('grounded.html#_trailing_days', 'star/grounded.py'),
                                'star.grounded._unlabelled': ('grounded.html#_unlabelled', 'star/grounded.py'),
                                'star.grounded._venue_text': ('grounded.html#_venue_text', 'star/grounded.py'),
                                'star.grounded._written': ('grounded.html#_written', 'star/grounded.py'),

@@ -171,12 +171,12 @@ _SLOTS = {
     ('morning',): 'time', ('afternoon',): 'time', ('evening',): 'time',
     ('explore',): 'attraction', ('exploring',): 'attraction', ('tour',): 'attraction', ('sights',): 'attraction',
     ('head', 'to'): 'time', ('head', 'over'): 'time', ('go', 'to'): 'time', ('overnight',): 'accommodation',
-    ('sleep',): 'accommodation', ('night',): 'accommodation', ('nights',): 'accommodation',
+    ('sleep',): 'accommodation', ('night',): 'accommodation', ('nights',): 'accommodation', ('rest',): 'accommodation',
 }
 "Word sequences that open a clause of a day, and the slot the clause fills ('time' and 'checkout' fill none)."
 
 _GATED = {('hotel',): 'colon', ('stay',): 'at', ('staying',): 'at',   # only "Hotel: …", "Stay at …" / "Stay: …"
-          ('night',): 'at', ('nights',): 'at'}                          # "spend the night at …"
+          ('night',): 'at', ('nights',): 'at', ('rest',): 'at'}         # "spend the night at …", "rest at …"
 
 _SLOT_WORDS = frozenset(w for k in _SLOTS for w in k)
 
@@ -764,7 +764,7 @@ def _pick(r: Reading, m: Match, table: str, order: list, slot: str | None = None
 
 def _venue_text(r: Reading, m: Match, v: Venue) -> str:
     "`Name, City`: the name as written (the database's own spelling where the text writes exactly that)."
-    a = r.ws[m.i].a - (len(v.name) - len(v.name.lstrip("'\"([*~ ")))      # names may start with a quote, '*', '~' 
+    a = r.ws[m.i].a - (len(v.name) - len(v.name.lstrip("'\"([*~@# ")))    # names may start with a quote, '*', '~', '@', '#' 
     if m.full and a >= 0 and r.text.startswith(v.name, a): return f"{v.name}, {v.city}"
     return f"{_written(r.text, r.ws, m.i, m.j)}, {v.city}"
 
@@ -1000,7 +1000,7 @@ def _best_hit(r: Reading, k: int, hi: int, table: str, order: list, slot: str, t
     if hit and not home(hit): _pick(r, hit[0], table, order, slot, travel)
     return hit
 
-_LOCATIVE = frozenset({'in', 'at', 'downtown', 'near', 'central', 'uptown', 'midtown'})
+_LOCATIVE = frozenset({'in', 'at', 'downtown', 'near', 'central', 'uptown', 'midtown', 'located', 'situated'})
 
 def _locative_city(r: Reading, q: int, hi: int) -> int | None:
     """The first word of the city that a locative starting at word `q` names (`in Minneapolis`, `downtown Austin`, `in
@@ -1022,7 +1022,7 @@ def _name_span(r: Reading, s: int, e: int, k: int, hi: int, hit) -> tuple[int, i
     if hit:
         end = _first_end(text, ws[hit[0].j - 1].b, e)
         if hit[0].j < hi and ws[hit[0].j].a < end and _locative_city(r, hit[0].j, hi) is not None: end = ws[hit[0].j - 1].b
-        pre = hit[1].name[:len(hit[1].name) - len(hit[1].name.lstrip("'\"([*~☆★ "))].strip()   # '"HELLO BROOKLYN" …', '☆ HUGE …'
+        pre = hit[1].name[:len(hit[1].name) - len(hit[1].name.lstrip("'\"([*~☆★@# "))].strip()   # '"HELLO BROOKLYN" …', '☆ HUGE …'
         at = start
         while at > s and text[at - 1] == ' ': at -= 1
         if hit[0].i == k and pre and text.startswith(pre, at - len(pre)): start = at - len(pre)
@@ -1106,11 +1106,11 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
     city = alt_city = None                                                    # the city written after the name
     q2 = r.wrange(after, after)[0]
     if q2 < hi and q2 not in r.city_at and (lc := _locative_city(r, q2, hi)) is not None and \
-            not text[after:ws[q2].a].strip(' ,*_'): q2, after = lc, ws[lc - 1].b          # 'X in Minneapolis', 'X, downtown Austin'
+            not text[after:ws[q2].a].strip(' ,*_–—-'): q2, after = lc, ws[lc - 1].b       # 'X in Minneapolis', 'X, downtown Austin'
     if remark and not (q2 < hi and q2 in r.city_at):                          # 'Name (French, Mediterranean). Cost: …': a trailing remark
         remark, dropped, q2 = None, remark, nk
     else: dropped = None
-    if q2 < hi and q2 in r.city_at and text[after if remark else end:ws[q2].a].strip(' ,*_').lower() in ('', 'in', 'at'):
+    if q2 < hi and q2 in r.city_at and text[after if remark else end:ws[q2].a].strip(' ,*_–—-').lower() in ('', 'in', 'at'):
         c, c_end = r.city_at[q2]
         city, alt_city, _, _ = city_as_written(r, c, q2, c_end, hi)
         city = unstate(city)                                                  # 'Abilene(Texas)' -> 'Abilene' (glued: the City(State) form); 'Buffalo (New York)' kept
@@ -1457,6 +1457,8 @@ def json_as_text(text: str) -> str | None:
             if lw in _DAY_KEYS: continue
             if isinstance(v, dict) and any(label_key(_label_words(x))[0] for x in v):
                 out += [f"{_label_words(x).capitalize()}: {_json_value(y)}" for x, y in v.items()]
+            elif isinstance(v, list) and v and all(isinstance(x, str) and label_key(x.split(':', 1)[0])[0] and ':' in x for x in v):
+                out += [x.strip() for x in v]                     # "eat": ["breakfast: X", "lunch: Y"]: labelled items
             else: out.append(f"{lw.capitalize()}: {_json_value(v)}")
         out.append('')
     return '\n'.join(out)
@@ -1522,7 +1524,8 @@ def _day_item(line: str) -> tuple[str, int, int, str] | None:
     if kind is None: return None
     i = len('nights') if low.startswith('nights') else len(kind)
     nums, cur = [], ''
-    while i < len(s) and (s[i].isdigit() or s[i] in ' –—-&' or low.startswith(('to ', 'and '), i)):
+    while i < len(s) and (s[i].isdigit() or (s[i] in ' –—-&' and s[i + 1:].lstrip(' –—-&')[:1].isdigit())
+                          or low.startswith(('to ', 'and '), i)):
         if s[i].isdigit(): cur += s[i]
         elif cur: nums.append(int(cur)); cur = ''
         i += 3 if low.startswith('to ', i) else 4 if low.startswith('and ', i) else 1
@@ -1537,36 +1540,68 @@ def _day_item(line: str) -> tuple[str, int, int, str] | None:
     if not rest.startswith((':', '-', '–', '—')): return None
     return kind, nums[0], nums[-1], rest[1:].strip(' *_')
 
+def _trailing_days(text: str) -> tuple[str, int, int] | None:
+    """`(value, first, last)` of an item whose days come after it (`X (Rockford) — Day 1 to Day 2 (2 nights)`, `X: nights
+    1-3`): the value before the last dash or colon, the days named after it; None otherwise."""
+    cut = max(text.rfind(' — '), text.rfind(' – '), text.rfind(' - '), text.rfind(': '))
+    if cut <= 0: return None
+    fw = folded_words(text[cut:])
+    if fw[:1] not in (['day'], ['days'], ['night'], ['nights']): return None
+    nums = [int(w) for i, w in enumerate(fw) if w.isdigit() and i and fw[i - 1] in ('day', 'days', 'night', 'nights', 'to', 'through', 'and')]
+    if not nums or max(nums) > _MAX_DAY: return None
+    return text[:cut].strip().lstrip(_MARKUP).strip(), min(nums), max(nums)
+
 def sections_as_text(text: str) -> str | None:
     """An answer grouped by category instead of by day -- sections whose headings name a field (travel legs, stays,
     meals, sights) and whose items start with the days they hold (`- Day 1: Flight F… from A to B`, a stay as a run of
-    nights `- Nights 1–2: X`) -- rewritten as labelled days: `Day N:` then `Transportation: …`, `Accommodation: …` (each
-    night of a run), the meal items as written (`Breakfast: A | Lunch: B`), `Attraction: …`. Only when some day is
-    named in two sections or more and no line is a day's heading (a plan written day by day, with summaries by category
-    after it, is left alone); None otherwise. One pass over the lines."""
-    days, field, seen, after_item = {}, None, {}, False
+    nights `- Nights 1–2: X`, or days after it, `X — Day 1 to Day 2 (2 nights)`; a day's line with sub-items of its
+    own, `* Day 2 (Rockford)` then `* Lunch: X`) -- rewritten as labelled days: `Day N:` (with the route a day's line
+    writes) then `Transportation: …`, `Accommodation: …` (each night of a run), the meal items as written,
+    `Attraction: …`. Only when some day is named in two sections or more, and no day is written on its own before the
+    first section (a plan written day by day, with summaries by category after it, is left alone); None otherwise.
+    One pass over the lines."""
+    if 'current city' in text[:200_000].lower(): return None          # the day-by-day form's own label: written by day
+    days, field, seen, sections, group, route, after_item = {}, None, {}, 0, None, {}, False
+    def add(d, f, value):
+        days.setdefault(d, []).append((f, value))
+        seen.setdefault(d, set()).add(f)
     for line in text.split('\n'):
-        item, s = _day_item(line), line.strip()
-        if item is not None and s.startswith('#'): return None         # '### Day 1: …': a day's heading
-        if item is None:
-            if s.lstrip(_MARKUP).lower().startswith('day'): return None   # a day heading: the plan is written day by day
-            heading = s.startswith('#') or (s.startswith('**') and s.rstrip(':').endswith('**')) or s.endswith(':')
-            if s and heading: field = _section_field(s)
-            elif s and after_item: return None                            # an item with lines of its own: a day's heading
-            after_item = after_item and not s
+        s = line.strip()
+        if not s:
+            after_item = False
             continue
-        after_item = True
-        kind, a, b, value = item
-        if kind == 'night': f = 'accommodation'
-        elif field is None: f = None
-        else: f = field
-        for d in range(a, b + 1):
-            days.setdefault(d, []).append((f, value))
-            seen.setdefault(d, set()).add(f)
-    if not days or not any(len(fs) >= 2 for fs in seen.values()): return None
+        item = _day_item(line)
+        if item is not None and s.startswith('#'): return None          # '### Day 1: …': a day's heading
+        heading = item is None and (s.startswith('#') or (s.startswith('**') and s.rstrip(':').endswith('**')) or s.endswith(':'))
+        if heading and not (s.lstrip(_MARKUP).lower().startswith('day') and folded_words(s[:40])[1:2] and folded_words(s[:40])[1].isdigit()):
+            field, group, after_item = _section_field(s), None, False
+            sections += field is not None
+            continue
+        if item is not None:
+            kind, a, b, value = item
+            if not sections and kind == 'day': return None                   # a day before any section of a field: day by day
+            group, after_item = None, True
+            for d in range(a, b + 1): add(d, 'accommodation' if kind == 'night' else field, value)
+            continue
+        if after_item: return None                                        # a day's line with lines of its own after it
+        w = folded_words(s[:40])
+        if w[:1] in (['day'], ['days']) and w[1:2] and w[1].isdigit() and not sections: return None   # '**Days: 1**' first
+        if s.lstrip(_MARKUP).lower().startswith('day '):                  # '* Day 2 (Rockford)': sub-items follow
+            w = folded_words(s[:40])
+            if not sections or len(w) < 2 or not w[1].isdigit(): return None
+            group = int(w[1])
+            route[group] = s.lstrip(_MARKUP).strip()
+            continue
+        if group is not None and line[:1] in ' \t':
+            add(group, field if field in ('attraction',) and label_key(s.lstrip(_MARKUP).split(':')[0])[0] is None else None,
+                s.lstrip(_MARKUP).strip())
+            continue
+        if field is not None and (td := _trailing_days(s)) is not None:
+            for d in range(td[1], td[2] + 1): add(d, field, td[0])
+    if not days or sections < 2 or not any(len(fs) >= 2 for fs in seen.values()): return None
     out = []
     for d in sorted(days):
-        out.append(f"Day {d}:")
+        out.append(f"Day {d}: {route[d][route[d].find(' ') + 1:].lstrip('0123456789 ')}" if d in route else f"Day {d}:")
         for f, value in days[d]:
             if f in _FIELD_LABEL: out.append(f"{_FIELD_LABEL[f]}: {value}")
             else: out += [p.strip() for p in value.split(' | ')] if f == 'meals' else [value]
