@@ -243,6 +243,7 @@ NOTE_KINDS = {
     'prose-name': "a name taken from a sentence, not in the database",
     'elsewhere': "a venue put in a city where the database does not have it",
     'two-cities': "a venue written without its city on a travel day, which the database has in both cities of the day",
+    'unread': "a database name written in a day that the reading puts in no field of that day",
     'days': "days found in running text or inferred, written as a range, or missing",
     'no-route': "a transportation without a route",
     'no-city': "a day without a city",

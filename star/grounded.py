@@ -1715,6 +1715,14 @@ def _format_grounded(text, task, notes, db, alts=None):
         _carry_over(days, rd.note)
         return days
     days = read_days(r, False)
+    for day, row in zip(days, _plan_rows(days)):                  # a database name the day writes but no field holds: unsure
+        got = ' ' + ' '.join(folded_words(' '.join(str(v) for v in row.values()))) + ' '
+        k, e, _ = by_day[day.number][-1]
+        for q in range(k, e):
+            m = venue_at.get(q)
+            if m is not None and m.full and f" {' '.join(w.w for w in ws[m.i:m.j])} " not in got:
+                r.note(f"day {day.number}: {text[ws[m.i].a:ws[m.j - 1].b][:40]!r} is named in the day but read in no field", 'unread')
+                break
     if alts is not None and any(len(v) > 1 for v in by_day.values()):   # the other reading: each day's first version
         first = _plan_rows(read_days(Reading(text, ws, index, venue_at, city_at, covered, [], None), True))
         alts += [('repeated-day', a['days'], f, a[f], b[f]) for a, b in zip(_plan_rows(days), first) for f in PLAN_KEYS[1:] if a[f] != b[f]]
