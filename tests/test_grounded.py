@@ -629,5 +629,5 @@ def test_layout_record():
     rec = json.loads((Path(__file__).resolve().parents[1] / 'results' / 'formatter' / 'issue48_layouts.json').read_text())
     assert rec['command'] == 'python tools/layouts.py record' and set(rec['split']) == {'dev', 'heldout1', 'heldout'}
     assert rec['dev']['all']['checks'] >= 0.98 and rec['heldout1']['all']['checks'] >= 0.98
-    for part in ('heldout', 'heldout_v1_first_score'):                       # never tuned on when scored: no false pass
+    for part in ('heldout', 'heldout_v1_first_score', 'heldout_v2_first_score'):   # never tuned on when scored: no false pass
         assert rec[part]['all']['violations_read_as_passes'] == 0 and rec[part]['all']['renderings'] == 1260
