@@ -580,7 +580,7 @@ LABEL_VOCABULARY = {
     'meals': ('eat', 'meals', 'meal', 'food', 'dining', 'where to eat', 'restaurants', 'eats'),
     'attraction': ('attraction', 'attractions', 'attraction(s)', 'sightseeing', 'activities', 'activity',
                    'places to visit', 'explore', 'things to do', 'see', 'sights', 'see and do', 'visit', 'visits',
-                   'highlights of the day', 'must see', 'to do', 'todo', 'tour', 'tours', 'landmarks'),
+                   'highlights of the day', 'must see', 'to do', 'todo', 'tour', 'tours', 'landmarks', 'do'),
     'accommodation': ('accommodation', 'accommodations', 'accommodation(s)', 'hotel', 'lodging', 'stay', 'overnight',
                       'where to sleep', 'sleep', 'where to stay', 'staying at', 'night', 'bed', 'check in',
                       'hotel check in', 'overnight stay', 'lodgings'),
@@ -672,6 +672,11 @@ def labelled_fields(text: str, a: int, b: int, unknown: list | None = None) -> d
             out[pending].append((e - len(item), e))
             continue
         pending = None
+        tail = line.rstrip(' *_.;')                        # '- Jyoti Dhaba, Pensacola (dinner)': a meal named by its slot
+        meal_words = ('breakfast', 'lunch', 'dinner', 'brunch', 'supper')
+        if f is None and ((tail.endswith(')') and tail[tail.rfind('(') + 1:-1].strip().lower() in meal_words)
+                          or tail.lower().endswith(tuple(' for ' + m for m in meal_words))):
+            out.setdefault('meals', []).append((s, e))
     return out
 
 # %% ../nbs/04b_grounded.ipynb #8a1bedfc
@@ -1143,6 +1148,21 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
                "written with a state after its city (the benchmark's parser keeps or drops it)")
     return value
 
+# %% ../nbs/04b_grounded.ipynb #ee373c29
+def _slot_in_parens(text: str, s: int, e: int) -> tuple[str | None, int]:
+    "`(meal, where the name ends)` of `Name (lunch)` / `Lunch: Name` / `Name for dinner`; (None, e) when it names no meal."
+    i = text.find('(', s, e)
+    if i >= 0:
+        j = text.find(')', i, e)
+        w = folded_words(text[i + 1:j if j > 0 else e][:40])
+        for m in ('breakfast', 'lunch', 'dinner', 'brunch', 'supper'):
+            if m in w: return {'brunch': 'lunch', 'supper': 'dinner'}.get(m, m), i
+    w = folded_words(text[s:e][:200])
+    for m in ('breakfast', 'lunch', 'dinner'):
+        if w[-2:] == ['for', m]: return m, text.rfind(' for ', s, e) if text.rfind(' for ', s, e) > s else e   # 'X for dinner'
+        if w[:1] == [m] or w[-1:] == [m]: return m, e
+    return None, e
+
 # %% ../nbs/04b_grounded.ipynb #bd8f1fd0
 def _repeats(r: Reading, m, named: list) -> bool:
     "Are the words of the partial match `m` the start of a complete name of `named` (`Santa Monica` after `Santa Monica Pier`)?"
@@ -1212,24 +1232,13 @@ def _joined_items(r: Reading, s: int, e: int, named: list) -> list | None:
 _MEAL_SEPS = (' · ', '·', ' • ', '; ', ' | ', ', ', ' / ')
 
 def _meal_pieces(text: str, s: int, e: int) -> list:
-    "The pieces of a meals line, split at its first separator kind that occurs (`·`, `;`, `|`, `,` …)."
+    """The pieces of a meals line, split at the first separator kind (`·`, `;`, `|`, `,` …) that splits it into pieces
+    each naming its meal (`A (breakfast) · B (lunch)`; not `Coco Bambu, Rockford (dinner)` at its comma)."""
     for sep in _MEAL_SEPS:
-        if text.find(sep, s, e) >= 0: return _pieces(text, s, e, sep)
+        if text.find(sep, s, e) < 0: continue
+        ps = _pieces(text, s, e, sep)
+        if all(_slot_in_parens(text, a, b)[0] for a, b in ps): return ps
     return [(s, e)]
-
-# %% ../nbs/04b_grounded.ipynb #ee373c29
-def _slot_in_parens(text: str, s: int, e: int) -> tuple[str | None, int]:
-    "`(meal, where the name ends)` of `Name (lunch)` / `Lunch: Name` / `Name for dinner`; (None, e) when it names no meal."
-    i = text.find('(', s, e)
-    if i >= 0:
-        j = text.find(')', i, e)
-        w = folded_words(text[i + 1:j if j > 0 else e][:40])
-        for m in ('breakfast', 'lunch', 'dinner', 'brunch', 'supper'):
-            if m in w: return {'brunch': 'lunch', 'supper': 'dinner'}.get(m, m), i
-    w = folded_words(text[s:e][:200])
-    for m in ('breakfast', 'lunch', 'dinner'):
-        if w[:1] == [m] or w[-1:] == [m]: return m, e
-    return None, e
 
 # %% ../nbs/04b_grounded.ipynb #05046cf7
 def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: bool):
@@ -1258,6 +1267,10 @@ def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: boo
         for s2, e2 in _meal_pieces(r.text, s, e):
             slot, cut = _slot_in_parens(r.text, s2, e2)
             if slot is None or slot in lab: continue
+            q = r.wrange(s2, cut)[0]                                        # 'Breakfast: X', 'Lunch X': the label is no name
+            if q < len(r.ws) and r.ws[q].a < cut and r.ws[q].w in ('breakfast', 'lunch', 'dinner', 'brunch', 'supper') and \
+                    not any(m.i == q for m in r.venues_in(q, q + 1)):
+                s2 = r.ws[q].b + (r.text[r.ws[q].b:cut].lstrip(' *_').startswith(':') and r.text.find(':', r.ws[q].b, cut) + 1 - r.ws[q].b)
             item = written_item(r, s2, cut, 'restaurants', order, slot, travel, day.number)
             if item and slot not in day.slots: day.slots[slot] = item
     for s, e in lab.get('attraction', ()):
@@ -1290,10 +1303,13 @@ def fill_narrative(r: Reading, day: _Day, cls: list[Clause], order: list, travel
                 elif (x := _item_as_written(r, s2, e2, order[0] if order else None, day.number, c.kind, prose=True)): out.append(x)
                 if first_only and out: return out
         return out
-    for c in cls:
+    for ci, c in enumerate(cls):
         ms = r.venues_in(c.lo, c.hi)
         if c.kind in _MEAL_TABLE and c.kind not in day.slots:
             hit = next(((m, v) for m in ms if (v := _pick(r, m, _MEAL_TABLE[c.kind], order, c.kind, travel))), None)
+            if hit is None and ci and c.key and ws[c.key - 1].w == 'for':          # 'Coco Bambu, Rockford for dinner'
+                before = r.venues_in(cls[ci - 1].lo, c.key)
+                hit = next(((m, v) for m in reversed(before) if (v := _pick(r, m, _MEAL_TABLE[c.kind], order, c.kind, travel))), None)
             if hit: day.slots[c.kind] = _venue_text(r, *hit)
             elif (fb := as_written(c, True)): day.slots[c.kind] = fb[0]
             if c.kind == 'accommodation' and c.kind in day.slots:
