@@ -1307,7 +1307,8 @@ def fill_narrative(r: Reading, day: _Day, cls: list[Clause], order: list, travel
         ms = r.venues_in(c.lo, c.hi)
         if c.kind in _MEAL_TABLE and c.kind not in day.slots:
             hit = next(((m, v) for m in ms if (v := _pick(r, m, _MEAL_TABLE[c.kind], order, c.kind, travel))), None)
-            if hit is None and ci and c.key and ws[c.key - 1].w == 'for':          # 'Coco Bambu, Rockford for dinner'
+            if hit is None and ci and c.key and (ws[c.key - 1].w == 'for' or text[ws[c.key - 1].b:ws[c.key].a].strip(' ') == '('):
+                # 'Coco Bambu, Rockford for dinner', 'Watershed Cafe, Pensacola (breakfast)': the name before the slot word
                 before = r.venues_in(cls[ci - 1].lo, c.key)
                 hit = next(((m, v) for m in reversed(before) if (v := _pick(r, m, _MEAL_TABLE[c.kind], order, c.kind, travel))), None)
             if hit: day.slots[c.kind] = _venue_text(r, *hit)
