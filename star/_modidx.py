@@ -502,6 +502,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                'star.grounded._dash_after': ('grounded.html#_dash_after', 'star/grounded.py'),
                                'star.grounded._day_item': ('grounded.html#_day_item', 'star/grounded.py'),
                                'star.grounded._day_number': ('grounded.html#_day_number', 'star/grounded.py'),
+                               'star.grounded._emoji_field': ('grounded.html#_emoji_field', 'star/grounded.py'),
                                'star.grounded._ends_with_city': ('grounded.html#_ends_with_city', 'star/grounded.py'),
                                'star.grounded._field_line': ('grounded.html#_field_line', 'star/grounded.py'),
                                'star.grounded._first_end': ('grounded.html#_first_end', 'star/grounded.py'),

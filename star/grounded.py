@@ -618,6 +618,26 @@ def label_key(label: str) -> tuple[str | None, bool, bool]:
     return None, False, False
 
 # %% ../nbs/04b_grounded.ipynb #9ce39594
+_EMOJI_LABELS = {**dict.fromkeys('🍳🥞🥐🧇🥯', 'breakfast'), **dict.fromkeys('🥪🌮🥗🍔', 'lunch'),
+                 **dict.fromkeys('🍽🍝🍲🥘🍷', 'dinner'), **dict.fromkeys('🏨🛏🛌', 'accommodation'),
+                 **dict.fromkeys('📍🏛🏞🎡🗽🎢🎨🏰', 'attraction'), **dict.fromkeys('✈🚗🚕🚆🚌🚦', 'transportation')}
+"""Emoji that chat models write for a slot at the start of an item with no label (`- 🍽️ Thai Garden`, `- 🏨 X`)."""
+
+_OWN_LABEL = frozenset('breakfast lunch dinner brunch supper hotel stay staying sights sightseeing visit explore see check '
+                       'have eat dine overnight accommodation attraction attractions'.split())
+
+def _emoji_field(line: str) -> tuple[str, str] | None:
+    "(label, value) of an item that starts with a slot's emoji and no label of its own (`- 🥪 Finger Licious`)."
+    j = 0
+    while j < len(line) and j < 8 and line[j] in ' \t*-+•>': j += 1
+    if j >= len(line) or line[j] not in _EMOJI_LABELS: return None
+    k = j + 1
+    while k < len(line) and (line[k] in ' \ufe0f\u200d' or unicodedata.category(line[k]) in _SYMBOL_CATS): k += 1
+    value = line[k:]
+    if not value.strip() or _tol_field(value) or folded_words(value[:30])[:1] and folded_words(value[:30])[0] in _OWN_LABEL:
+        return None                                          # '🍽️ Dinner: X', '🍳 Breakfast at X', '✈️ Fly …': words of its own
+    return _EMOJI_LABELS[line[j]], value
+
 def _field_line(line: str) -> tuple[str, str] | None:
     "(label, value) of a `[bullet] [**]Label[ n][**]: value` line (`_tol_field`, digits and '#' allowed before ':')."
     f = _tol_field(line)
@@ -626,10 +646,10 @@ def _field_line(line: str) -> tuple[str, str] | None:
     while j < len(line) and j < 12 and not line[j].isalnum() and line[j] not in '-*+•>#_[(': j += 1
     if 0 < j and (f := _tol_field(line[j:])): return f                        # '🏨 Overnight: …', '| Hotel: …'
     i = line.find(':', 0, 80)
-    if i < 0 or not any(c.isdigit() for c in line[:i]): return None
+    if i < 0 or not any(c.isdigit() for c in line[:i]): return _emoji_field(line)
     head = ''.join(' ' if c.isdigit() or c == '#' else c for c in line[:i])          # 'Attraction 2', 'Day 1 Lunch'
     f = _tol_field(head + line[i:])
-    return (f[0], line[len(line) - len(f[1]):]) if f else None
+    return (f[0], line[len(line) - len(f[1]):]) if f else _emoji_field(line)
 
 # %% ../nbs/04b_grounded.ipynb #57ce5d7c
 def _line_spans(text: str, a: int, b: int):
