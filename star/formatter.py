@@ -256,6 +256,7 @@ NOTE_KINDS = {
 (`Reading.note`): such a note is a doubt only where that reading changes a verdict; 'layout', 'unknown' and 'route'
 (`_INFO_KINDS`) are never doubts; the rest always are ('overflow': when a listed kind of the unlisted notes is)."""
 
+# %% ../nbs/05_formatter.ipynb #8f8fdd7b
 _ALT_KINDS = frozenset({'state', 'bracket-state', 'remark', 'near-match', 'carried-stay', 'empty-night', 'route-missing',
                         'repeated-day'})
 

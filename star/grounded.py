@@ -902,6 +902,7 @@ def city_as_written(r: Reading, c: str, q: int, q_end: int, hi: int) -> tuple[st
         return text[ws[q].a:ws[q_end].b], c, 'near-match', q_end + 1
     return c, None, None, q_end
 
+# %% ../nbs/04b_grounded.ipynb #3c2e6525
 def read_current_city(r: Reading, s: int, e: int, day: int | None = None) -> tuple[str, list]:
     """`(current_city, route)` of a labelled `Current City:` value `text[s:e]`: `from A to B` (`… to C`) when it names
     several cities, the city when it names one, each city as written (`city_as_written`: `Kansas City, Missouri` kept,
@@ -1025,6 +1026,7 @@ def _best_hit(r: Reading, k: int, hi: int, table: str, order: list, slot: str, t
     if hit and not home(hit): _pick(r, hit[0], table, order, slot, travel)
     return hit
 
+# %% ../nbs/04b_grounded.ipynb #e208f458
 _LOCATIVE = frozenset({'in', 'at', 'downtown', 'near', 'central', 'uptown', 'midtown', 'located', 'situated'})
 
 def _locative_city(r: Reading, q: int, hi: int) -> int | None:
@@ -1068,6 +1070,18 @@ def _ends_with_city(r: Reading, k: int, nk: int, m) -> bool:
         if nk - n > k and tuple(w.w for w in ws[nk - n:nk]) in r.index.city_seqs:
             return r.text[ws[nk - n - 1].b:ws[nk - n].a].strip(' *_') in (',', '-', '–', '—')
     return False
+
+def _after_locative(r: Reading, q: int, at: int, hi: int) -> tuple[int, int]:
+    "`(q, at)`, or the city's first word and the end of the word before it when a locative starts at word `q` (`in Minneapolis`)."
+    if q < hi and q not in r.city_at and (lc := _locative_city(r, q, hi)) is not None and not r.text[at:r.ws[q].a].strip(' ,*_–—-'):
+        return lc, r.ws[lc - 1].b
+    return q, at
+
+def _with_bracket_state(r: Reading, name: str, start: int, end: int, e: int) -> str:
+    "`name` with the bracketed state written right after it (`… Museum, Alamosa (Colorado)`): never dropped."
+    close = r.text.find(')', end, e) if r.text.startswith(' (', end) else -1
+    if close > 0 and tuple(folded_words(r.text[end + 2:close])) in _states(r.index): return r.text[start:close + 1].strip(' *_')
+    return name
 
 def _place_with_state(r: Reading, end: int, e: int) -> str | None:
     """`Place, State` as written right after a name (`Santa Monica Pier, Santa Monica, California`: a place the database
@@ -1129,9 +1143,7 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
         if close > 0 and not (hit and tuple(folded_words(text[end:close])) in _states(r.index)):
             remark, after = plain_value(text[end:close + 1]).strip(), close + 1
     city = alt_city = None                                                    # the city written after the name
-    q2 = r.wrange(after, after)[0]
-    if q2 < hi and q2 not in r.city_at and (lc := _locative_city(r, q2, hi)) is not None and \
-            not text[after:ws[q2].a].strip(' ,*_–—-'): q2, after = lc, ws[lc - 1].b       # 'X in Minneapolis', 'X, downtown Austin'
+    q2, after = _after_locative(r, r.wrange(after, after)[0], after, hi)      # 'X in Minneapolis', 'X, downtown Austin'
     if remark and not (q2 < hi and q2 in r.city_at):                          # 'Name (French, Mediterranean). Cost: …': a trailing remark
         remark, dropped, q2 = None, remark, nk
     else: dropped = None
@@ -1140,11 +1152,8 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
         city, alt_city, _, _ = city_as_written(r, c, q2, c_end, hi)
         city = unstate(city)                                                  # 'Abilene(Texas)' -> 'Abilene' (glued: the City(State) form); 'Buffalo (New York)' kept
     elif hit is None or not _ends_with_city(r, k, nk, hit[0]): pass
-    else:
-        close = text.find(')', end, e) if text.startswith(' (', end) else -1    # 'San Luis Valley Museum, Alamosa (Colorado)'
-        if close > 0 and tuple(folded_words(text[end + 2:close])) in _states(r.index): name = text[start:close + 1].strip(' *_')
-        return _noted(r, day, slot, name, f"{name}, {hit[1].city}", 'near-match',
-                        f"{name!r} ends with its city: read as written, 'Name, City'")   # 'Rutgers University - Newark'
+    else: return _noted(r, day, slot, (nm := _with_bracket_state(r, name, start, end, e)), f"{nm}, {hit[1].city}", 'near-match',
+                        f"{nm!r} ends with its city: read as written, 'Name, City'")   # 'Rutgers University - Newark', '…, Alamosa (Colorado)'
     if city is None and hit is not None: city = _place_with_state(r, end, e)    # '…Pier, Santa Monica, California'
     if hit is None:
         return _noted(r, day, slot, f"{name}, {city or (order[0] if order else '-')}", '-', 'unknown',
@@ -1588,6 +1597,7 @@ def _trailing_days(text: str) -> tuple[str, int, int] | None:
     if not nums or max(nums) > _MAX_DAY: return None
     return text[:cut].strip().lstrip(_MARKUP).strip(), min(nums), max(nums)
 
+# %% ../nbs/04b_grounded.ipynb #16b6fa9b
 def sections_as_text(text: str) -> str | None:
     """An answer grouped by category instead of by day -- sections whose headings name a field (travel legs, stays,
     meals, sights) and whose items start with the days they hold (`- Day 1: Flight F… from A to B`, a stay as a run of
@@ -1675,6 +1685,19 @@ class _CityOrState:
         return seq in cs or any(seq[:i] in cs and seq[i:] in _states(self.index) for i in range(1, len(seq)))
 
 # %% ../nbs/04b_grounded.ipynb #4cd82ae3
+def _note_unread(r: Reading, days: list, by_day: dict) -> None:
+    """Note (kind 'unread') each day whose last version writes a complete database name of which some word is in no
+    field of the day's reading: the reader did not place it, so it is unsure of that day. Linear (a set of words per day)."""
+    text, ws = r.text, r.ws
+    for day, row in zip(days, _plan_rows(days)):
+        got = set(folded_words(' '.join(str(v) for v in row.values())))
+        k, e, _ = by_day[day.number][-1]
+        for q in range(k, e):
+            m = r.venue_at.get(q)
+            if m is not None and m.full and any(w.w not in got for w in ws[m.i:m.j]):
+                r.note(f"day {day.number}: {text[ws[m.i].a:ws[m.j - 1].b][:40]!r} is named in the day but read in no field", 'unread')
+                break
+
 def _locative_venue(text: str, ws: list, m, covered, index) -> bool:
     """Is the name `m` a locative after another venue rather than a venue of its own: written in lower case `downtown
     <City>` right after a venue and a comma (`Flying Mango, downtown Rockford`), though the database has an attraction
@@ -1682,6 +1705,7 @@ def _locative_venue(text: str, ws: list, m, covered, index) -> bool:
     return (text[ws[m.i].a:ws[m.i].b] == 'downtown' and m.i > 0 and covered[m.i - 1] == 1
             and text[ws[m.i - 1].b:ws[m.i].a].strip(' ') == ',' and tuple(w.w for w in ws[m.i + 1:m.j]) in index.city_seqs)
 
+# %% ../nbs/04b_grounded.ipynb #1201b8d7
 def _format_grounded(text, task, notes, db, alts=None):
     index, text = grounding_index(db), extract_answer(text)
     if (conv := json_as_text(text)) is not None:
@@ -1752,19 +1776,11 @@ def _format_grounded(text, task, notes, db, alts=None):
         _carry_over(days, rd.note)
         return days
     days = read_days(r, False)
-    for day, row in zip(days, _plan_rows(days)):                  # a database name the day writes but no field holds: unsure
-        got = ' ' + ' '.join(folded_words(' '.join(str(v) for v in row.values()))) + ' '
-        k, e, _ = by_day[day.number][-1]
-        for q in range(k, e):
-            m = venue_at.get(q)
-            if m is not None and m.full and f" {' '.join(w.w for w in ws[m.i:m.j])} " not in got:
-                r.note(f"day {day.number}: {text[ws[m.i].a:ws[m.j - 1].b][:40]!r} is named in the day but read in no field", 'unread')
-                break
+    _note_unread(r, days, by_day)
     if alts is not None and any(len(v) > 1 for v in by_day.values()):   # the other reading: each day's first version
         first = _plan_rows(read_days(Reading(text, ws, index, venue_at, city_at, covered, [], None), True))
         alts += [('repeated-day', a['days'], f, a[f], b[f]) for a, b in zip(_plan_rows(days), first) for f in PLAN_KEYS[1:] if a[f] != b[f]]
-    missing = [n for n in range(1, max(by_day) + 1) if n not in by_day]
-    if missing: r.note(f"days {missing} are not in the answer", 'days')
+    if (missing := [n for n in range(1, max(by_day) + 1) if n not in by_day]): r.note(f"days {missing} are not in the answer", 'days')
     if r.n_notes > _MAX_NOTES:
         notes.append(over := Note(f"… and {r.n_notes - _MAX_NOTES} more notes", 'overflow'))
         over.hidden = frozenset(r.hidden)
