@@ -1570,12 +1570,12 @@ def _day_item(line: str) -> tuple[str, int, int, str] | None:
     if kind is None: return None
     i = len('nights') if low.startswith('nights') else len(kind)
     nums, cur = [], ''
-    while i < len(s) and (s[i].isdigit() or (s[i] in ' –—-&' and s[i + 1:].lstrip(' –—-&')[:1].isdigit())
+    while i < len(s) and (s[i].isdecimal() or (s[i] in ' –—-&' and s[i + 1:].lstrip(' –—-&')[:1].isdecimal())
                           or low.startswith(('to ', 'and '), i)):
-        if s[i].isdigit(): cur += s[i]
-        elif cur: nums.append(int(cur)); cur = ''
+        if s[i].isdecimal(): cur += s[i]
+        elif cur: nums.append(int(cur[:4])); cur = ''
         i += 3 if low.startswith('to ', i) else 4 if low.startswith('and ', i) else 1
-    if cur: nums.append(int(cur))
+    if cur: nums.append(int(cur[:4]))
     if not nums or len(nums) > 2 or max(nums) > _MAX_DAY: return None
     rest = s[i:].lstrip()
     if rest.startswith('('):                                         # '(March 16)'
@@ -1593,7 +1593,7 @@ def _trailing_days(text: str) -> tuple[str, int, int] | None:
     if cut <= 0: return None
     fw = folded_words(text[cut:])
     if fw[:1] not in (['day'], ['days'], ['night'], ['nights']): return None
-    nums = [int(w) for i, w in enumerate(fw) if w.isdigit() and i and fw[i - 1] in ('day', 'days', 'night', 'nights', 'to', 'through', 'and')]
+    nums = [int(w[:4]) for i, w in enumerate(fw) if w.isdecimal() and i and fw[i - 1] in ('day', 'days', 'night', 'nights', 'to', 'through', 'and')]
     if not nums or max(nums) > _MAX_DAY: return None
     return text[:cut].strip().lstrip(_MARKUP).strip(), min(nums), max(nums)
 
@@ -1620,7 +1620,7 @@ def sections_as_text(text: str) -> str | None:
         item = _day_item(line)
         if item is not None and s.startswith('#'): return None          # '### Day 1: …': a day's heading
         heading = item is None and (s.startswith('#') or (s.startswith('**') and s.rstrip(':').endswith('**')) or s.endswith(':'))
-        if heading and not (s.lstrip(_MARKUP).lower().startswith('day') and folded_words(s[:40])[1:2] and folded_words(s[:40])[1].isdigit()):
+        if heading and not (s.lstrip(_MARKUP).lower().startswith('day') and folded_words(s[:40])[1:2] and folded_words(s[:40])[1].isdecimal()):
             field, group, after_item = _section_field(s), None, False
             sections += field is not None
             continue
@@ -1632,11 +1632,11 @@ def sections_as_text(text: str) -> str | None:
             continue
         if after_item: return None                                        # a day's line with lines of its own after it
         w = folded_words(s[:40])
-        if w[:1] in (['day'], ['days']) and w[1:2] and w[1].isdigit() and not sections: return None   # '**Days: 1**' first
+        if w[:1] in (['day'], ['days']) and w[1:2] and w[1].isdecimal() and not sections: return None   # '**Days: 1**' first
         if s.lstrip(_MARKUP).lower().startswith('day '):                  # '* Day 2 (Rockford)': sub-items follow
             w = folded_words(s[:40])
-            if not sections or len(w) < 2 or not w[1].isdigit(): return None
-            group = int(w[1])
+            if not sections or len(w) < 2 or not w[1].isdecimal(): return None
+            group = int(w[1][:4])
             route[group] = s.lstrip(_MARKUP).strip()
             continue
         if group is not None and line[:1] in ' \t':
