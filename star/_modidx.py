@@ -501,6 +501,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                'star.grounded._comma_items': ('grounded.html#_comma_items', 'star/grounded.py'),
                                'star.grounded._cut': ('grounded.html#_cut', 'star/grounded.py'),
                                'star.grounded._dash_after': ('grounded.html#_dash_after', 'star/grounded.py'),
+                               'star.grounded._dash_field': ('grounded.html#_dash_field', 'star/grounded.py'),
                                'star.grounded._day_item': ('grounded.html#_day_item', 'star/grounded.py'),
                                'star.grounded._day_number': ('grounded.html#_day_number', 'star/grounded.py'),
                                'star.grounded._emoji_field': ('grounded.html#_emoji_field', 'star/grounded.py'),

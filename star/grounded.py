@@ -638,6 +638,16 @@ def _emoji_field(line: str) -> tuple[str, str] | None:
         return None                                          # '🍽️ Dinner: X', '🍳 Breakfast at X', '✈️ Fly …': words of its own
     return _EMOJI_LABELS[line[j]], value
 
+def _dash_field(line: str) -> tuple[str, str] | None:
+    """(label, value) of an item whose label is followed by a dash instead of a colon (`c. Stay — X`, `**Hotel** – X`):
+    the words before the first ` — ` / ` – ` (after bullets, `a.` / `b)` and markup) must name a field."""
+    k = min((x for x in (line.find(' — '), line.find(' – ')) if x >= 0), default=-1)
+    if k <= 0 or k > 40: return None
+    head = line[:k].strip(' \t*_-+•>#')
+    if len(head) > 2 and head[0].isalpha() and head[1] in '.)' and head[2] == ' ': head = head[3:]     # 'a. ', 'b) '
+    if not head or label_key(' '.join(folded_words(head)))[0] is None or len(head.split()) > 4: return None
+    return head, line[k + 3:]
+
 def _field_line(line: str) -> tuple[str, str] | None:
     "(label, value) of a `[bullet] [**]Label[ n][**]: value` line (`_tol_field`, digits and '#' allowed before ':')."
     f = _tol_field(line)
@@ -646,10 +656,10 @@ def _field_line(line: str) -> tuple[str, str] | None:
     while j < len(line) and j < 12 and not line[j].isalnum() and line[j] not in '-*+•>#_[(': j += 1
     if 0 < j and (f := _tol_field(line[j:])): return f                        # '🏨 Overnight: …', '| Hotel: …'
     i = line.find(':', 0, 80)
-    if i < 0 or not any(c.isdigit() for c in line[:i]): return _emoji_field(line)
+    if i < 0 or not any(c.isdigit() for c in line[:i]): return _emoji_field(line) or _dash_field(line)
     head = ''.join(' ' if c.isdigit() or c == '#' else c for c in line[:i])          # 'Attraction 2', 'Day 1 Lunch'
     f = _tol_field(head + line[i:])
-    return (f[0], line[len(line) - len(f[1]):]) if f else _emoji_field(line)
+    return (f[0], line[len(line) - len(f[1]):]) if f else _emoji_field(line) or _dash_field(line)
 
 # %% ../nbs/04b_grounded.ipynb #57ce5d7c
 def _line_spans(text: str, a: int, b: int):
