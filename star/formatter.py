@@ -242,6 +242,8 @@ NOTE_KINDS = {
     'repeated-day': "a day written several times (a draft and a final plan): the later versions read",
     'prose-name': "a name taken from a sentence, not in the database",
     'elsewhere': "a venue put in a city where the database does not have it",
+    'two-cities': "a venue written without its city on a travel day, which the database has in both cities of the day",
+    'unread': "a database name written in a day that the reading puts in no field of that day",
     'days': "days found in running text or inferred, written as a range, or missing",
     'no-route': "a transportation without a route",
     'no-city': "a day without a city",
@@ -254,6 +256,7 @@ NOTE_KINDS = {
 (`Reading.note`): such a note is a doubt only where that reading changes a verdict; 'layout', 'unknown' and 'route'
 (`_INFO_KINDS`) are never doubts; the rest always are ('overflow': when a listed kind of the unlisted notes is)."""
 
+# %% ../nbs/05_formatter.ipynb #8f8fdd7b
 _ALT_KINDS = frozenset({'state', 'bracket-state', 'remark', 'near-match', 'carried-stay', 'empty-night', 'route-missing',
                         'repeated-day'})
 

@@ -527,6 +527,142 @@ def parser_consistency(file: str):
           f"  ({100 * per[True] / max(sum(per.values()), 1):5.1f} % changed, the parser prompt's rule)")
 
 
+# ------------------------------------------------------------------ issue 48: which reference readings are faithful
+_FAITHFUL_LABELS = (('current_city', 'Current City'), ('transportation', 'Transportation'), ('breakfast', 'Breakfast'),
+                    ('attraction', 'Attraction'), ('lunch', 'Lunch'), ('dinner', 'Dinner'), ('accommodation', 'Accommodation'))
+_NO_VALUE = frozenset({'', '-', 'n/a', 'na', 'none', 'null'})
+
+
+def _faithful_norm(v) -> str:
+    """A value compared for faithfulness: markdown (`*`, `` ` ``), outer spaces and `;` / `.` removed, spaces
+    collapsed, casefolded; '-' for an empty slot (`-`, `N/A`, `None`)."""
+    v = ' '.join(str(v if v is not None else '-').replace('*', '').replace('`', '').split()).casefold().strip(' .;')
+    return '-' if v in _NO_VALUE else v
+
+
+_REMARK_KEYS = ('cost', 'costs', 'price', 'avg', 'average', 'cuisine', 'cuisines', 'room type', 'house rule', 'minimum',
+                'maximum', 'duration', 'distance', 'departure', 'arrival', 'rating', 'total', 'per ', 'approx', 'estimated',
+                'budget', 'entry', 'free', 'ticket', 'open', 'hours', 'time', '$')
+
+
+def _transcribed(parsed: str, written: str) -> bool:
+    """Is `parsed` what `written` says, word for word, with at most a remark after it (`, Cost: $58`, `(Avg Cost: $15)`)?
+    Both `_faithful_norm`ed; a current city's `from ` added by the parser is allowed (its prompt's form)."""
+    if parsed == written: return True
+    if parsed == '-' or written == '-': return False
+    for w in (written, 'from ' + written):
+        if w.startswith(parsed):
+            rest = w[len(parsed):].lstrip(' ,;|-–—(:')
+            if not rest or rest.startswith(_REMARK_KEYS): return True
+    return False
+
+
+_STATE_WORDS = None
+
+
+def _derived(field: str, pv: str, wv: str, day: str) -> bool:
+    """A route the parser writes its own way from what the day writes, every city word for word: a current city written
+    as one city (`Madison`, `New York (New York)`) and parsed as the route of the day's transportation (`from Madison to
+    Mosinee`, the parser prompt's rule), each city of it written in the day's current city or transportation; a flight
+    written `Flight, F3756085, from A to B, …` and parsed `Flight Number: F3756085, from A to B, …` (the same number,
+    each city of the route written in the day). No city may lose or gain a word: `Moline (Illinois)` parsed `Moline` is
+    not derived."""
+    from star.evaluator import from_to
+    a, b = from_to(pv)
+    if a is None or b is None: return False
+    def whole(c):                           # the city written in the day, not followed by a state the parse lacks
+        k = day.find(c)
+        while k >= 0:
+            rest = day[k + len(c):]
+            if (k == 0 or not day[k - 1].isalnum()) and not rest[:1].isalnum() and not rest.startswith((' (', '(')) and \
+                    not (rest.startswith(', ') and rest[2:4].isalpha() and not rest[2:].startswith(_REMARK_KEYS) and
+                         rest[2:].split(',')[0].split(' to ')[0].strip() in _STATE_WORDS):
+                return True
+            k = day.find(c, k + 1)
+        return False
+    if field == 'current_city':
+        return ' to ' not in wv and wv in (a, b) and whole(a) and whole(b)
+    num = pv.split('flight number: ', 1)[1].split(',')[0].strip() if pv.startswith('flight number: ') else None
+    return num not in (None, '-', '') and num in wv and whole(a) and whole(b)
+
+
+def _state_words() -> frozenset:
+    return frozenset(x.casefold() for x in _state_names()) | frozenset(x.casefold() for x in _POSTAL)
+
+
+def faithful_reference(row: dict) -> bool:
+    """Is the reference reading of `row` (`parsed`, the benchmark's parser's plan) a faithful transcription of the
+    answer's text (issue 48)? True when the text writes each of the seven fields as a labelled line (`Current City:
+    …`, `Transportation: …`, `Breakfast: …`, `Attraction(s): …`, `Lunch: …`, `Dinner: …`, `Accommodation: …`; markdown
+    and bullets allowed) once per day of the parsed plan, and every parsed value is the written one word for word
+    (`_transcribed`: up to markdown, spaces, letter case, the spelling of an empty slot, a remark after it such as
+    `, Cost: $58`; attractions item by item): the parser dropped, added or changed no written word -- no state or
+    postal code dropped (`Charlotte (North Carolina)`, `Phoenix, AZ`), no words before a listing dropped, no flight
+    without a number given one. Answers whose days are not written that way (narratives, tables, revised plans, …) do
+    not qualify: their reference is not checked against the text. Linear in the text."""
+    global _STATE_WORDS
+    if _STATE_WORDS is None: _STATE_WORDS = _state_words()
+    P = [d for d in (row.get('parsed') or []) if d]
+    if not P: return False
+    text = row['text']
+    for field, label in _FAITHFUL_LABELS:
+        L = _labelled_lines(text, label)
+        if field == 'attraction' and len(L) != len(P): L = _labelled_lines(text, 'Attractions')
+        if len(L) != len(P): return False
+        if field == 'current_city': CC = L
+        if field == 'transportation': TR = L
+        for i, (w, d) in enumerate(zip(L, P)):
+            pv, wv = _faithful_norm(d.get(field)), _faithful_norm(w)
+            if field in ('current_city', 'transportation') and _derived(field, pv, wv, _faithful_norm(CC[i]) + ' | ' +
+                                                                        _faithful_norm(TR[i]) if field == 'transportation' else _faithful_norm(CC[i])):
+                continue
+            if field == 'attraction' and pv != '-' and wv != '-':
+                pi, wi = [x.strip() for x in pv.split(';') if x.strip()], [x.strip() for x in wv.split(';') if x.strip()]
+                if len(pi) != len(wi) or not all(_transcribed(x, y) for x, y in zip(pi, wi)): return False
+            elif not _transcribed(pv, wv): return False
+    return True
+
+
+def faithful_agreement(rows: list[dict]) -> dict:
+    """`measure`'s agreement restricted to the rows whose reference reading is faithful (`faithful_reference`), with
+    the share of the rows (with a reference reading) that qualify."""
+    with_ref = [r for r in rows if r.get('parsed') is not None]
+    ok = [r for r in with_ref if faithful_reference(r)]
+    out = measure(ok, 'faithful') if ok else {}
+    out['qualifying'] = len(ok)
+    out['with_reference'] = len(with_ref)
+    out['share_qualifying'] = round(len(ok) / max(len(with_ref), 1), 4)
+    return out
+
+
+def record_faithful(out: str):
+    """Issue 48, item 4: agreement with the reference reading only on the answers whose reference is a faithful
+    transcription (`faithful_reference`), per source and part, with the share of answers that qualify; written to
+    `out` (numbers only). Sources: the gpt-4o-mini runs (runs/answers34/aamas.jsonl.gz, when present) and issue 19's
+    packaged public answers."""
+    from agreement import real_answers
+    res = {}
+    parts = []
+    if (NEW_OUT / 'aamas.jsonl.gz').exists():
+        parts += [(f'aamas-4omini/{p}', new_rows('aamas.jsonl.gz', p)) for p in ('dev', 'heldout')]
+    parts += [(f'issue19-public/{p}', [r for r in real_answers(p) if r['source'] == 'public']) for p in ('dev', 'heldout')]
+    for name, rows in parts:
+        m = faithful_agreement(rows)
+        m['disagree'] = len(m.get('disagree', []))
+        v = m.get('violations_read_as_passes', [])
+        m['violations_read_as_passes'] = {'checks': len(v), 'success': [x for x in v if x[2] == 'success']}
+        m.pop('doubt_curve', None)
+        res[name] = m
+        print(f"{name}: {m['qualifying']} of {m['with_reference']} answers qualify ({100 * m['share_qualifying']:.1f} %); "
+              f"checks {100 * m.get('checks', 0):.2f} %, success {100 * m.get('success', 0):.2f} %, violations read as passes "
+              f"{len(m['violations_read_as_passes']['success'])} (success), {m['violations_read_as_passes']['checks']} (checks); "
+              f"metrics {m.get('metrics')}")
+    Path(out).write_text(json.dumps({'command': 'python tools/real_answers.py faithful',
+                                     'rule': 'faithful_reference (tools/real_answers.py)', 'heldout_rule': "sha256('issue34:<idx>')[0] < 103",
+                                     'results': res}, indent=1, sort_keys=True) + '\n')
+    print('wrote', out)
+
+
 def sole_planning_prompt(task) -> str:
     "TravelPlanner's sole-planning prompt for `task`: the planner instruction with its reference information and query."
     tmpl = (ROOT / 'star' / 'data' / 'prompts' / 'sole_planning.txt').read_text(encoding='utf-8').rstrip('\n')
@@ -649,6 +785,8 @@ if __name__ == '__main__':
     p = sub.add_parser('aamas'); p.add_argument('mirror')
     p = sub.add_parser('metacrew'); p.add_argument('mirror')
     p = sub.add_parser('record'); p.add_argument('--out', default=str(ROOT / 'results' / 'formatter' / 'issue34_agreement.json'))
+    p = sub.add_parser('faithful', help='issue 48: agreement on the answers whose reference reading is faithful')
+    p.add_argument('--out', default=str(ROOT / 'results' / 'formatter' / 'issue48_faithful.json'))
     p = sub.add_parser('disagreements', help="dev part only: the causes of the disagreements, per check and per cause")
     p.add_argument('file', help="runs/answers34/<file> (e.g. aamas.jsonl.gz), or 'public' (issue 19's GPT-4-era dev answers)")
     p.add_argument('--show', type=int, default=0, help='examples per cause')
@@ -669,6 +807,7 @@ if __name__ == '__main__':
     elif a.cmd == 'aamas': aamas(a.mirror)
     elif a.cmd == 'metacrew': metacrew(a.mirror)
     elif a.cmd == 'record': record(a.out)
+    elif a.cmd == 'faithful': record_faithful(a.out)
     elif a.cmd == 'disagreements': disagreements(a.file, a.show)
     elif a.cmd == 'parser-consistency': parser_consistency(a.file)
     elif a.cmd == 'measure':
