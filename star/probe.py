@@ -246,8 +246,10 @@ def probe_sft_dataset(n: int = PROBE_SFT_N, seed: int = PROBE_SFT_SEED, exclude=
     return Dataset.from_list(rows)
 
 # %% ../nbs/16_probe.ipynb #p032
+# rLLM's compact filtering, all three causes masked: the probe's record and guard were measured so (issue 46 made only
+# the context overflow the default for TravelPlanner runs; the probe keeps its measured setting)
 _PROBE_EPISODE = dict(max_context=768, tool_budget=2, max_new_tokens_per_turn=96, val_max_context=768,
-                      val_tool_budget=2)
+                      val_tool_budget=2, mask_max_turns_exceeded=True, mask_max_response_length_exceeded=True)
 PROBE_RUN_DEFAULTS = {
     # offline CPU scales: rollouts with vLLM where it is installed (use_vllm left to `resolve_config`'s auto default)
     "0.5B": dict(n_train=64, n_val=64, group_size=4, batch_size=4, lr=1e-4, temperature=0.6, max_steps=16,
