@@ -20,7 +20,7 @@ of the instrumented events: `append_jsonl` (before the write, after it, or in th
 of the line), the Trainer's save phases (weights, optimizer and scheduler, RNG state, trainer state), `mark_complete`
 (before and after), `rotate_checkpoints` and `save_record`. `pytest -m faults` runs the fast selection (a few
 minutes, part of the normal suite); `pytest -m slow tests/test_faults.py` kills the run at every event in turn."""
-import json, os, random, shutil, signal, sys
+import json, math, os, random, shutil, signal, sys
 from pathlib import Path
 
 import pytest
@@ -339,10 +339,23 @@ def sft_reference(tmp_path_factory):
 
 
 def _same_sft(ref, out, resumed_from, skipped):
+    """The resumed run `out` ends as the uninterrupted `ref`: the same resume point and skipped checkpoints, and the same
+    loss curve and final weights -- bit for bit as a rule; to float32 rounding (relative 1e-5) where this CPU's kernels
+    summed in another order in the resumed process (seen once in 7 full-suite runs on an AMX Xeon, 2026-12-06: step 2's
+    grad_norm 2.080335855 against 2.080336332, the loss equal). A resume that lost its optimizer state or replayed the
+    wrong data moves the weights by ~lr = 3e-3, far beyond that."""
+    import torch
+    from safetensors.torch import load_file
     log, want = (json.loads((Path(d) / "sft_log.json").read_text()) for d in (out, ref))
     assert log["resume"]["checkpoint"] == resumed_from and [s["checkpoint"] for s in log["resume"]["skipped"]] == skipped
-    assert log["loss_curve"] == want["loss_curve"] and log["final_fingerprint"] == want["final_fingerprint"]
-    assert (Path(out) / "final" / "model.safetensors").read_bytes() == (Path(ref) / "final" / "model.safetensors").read_bytes()
+    if log["loss_curve"] == want["loss_curve"] and log["final_fingerprint"] == want["final_fingerprint"]:
+        assert (Path(out) / "final" / "model.safetensors").read_bytes() == (Path(ref) / "final" / "model.safetensors").read_bytes()
+        return log
+    assert [(r["step"], r["epoch"], r["lr"]) for r in log["loss_curve"]] == [(r["step"], r["epoch"], r["lr"]) for r in want["loss_curve"]]
+    for a, b in zip(log["loss_curve"], want["loss_curve"]):
+        for k in ("loss", "grad_norm"): assert math.isclose(a[k], b[k], rel_tol=1e-5), (a, b)
+    wa, wb = (load_file(str(Path(d) / "final" / "model.safetensors")) for d in (out, ref))
+    assert wa.keys() == wb.keys() and all(torch.allclose(wa[k], wb[k], rtol=1e-5, atol=1e-7) for k in wa)
     return log
 
 
