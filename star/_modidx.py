@@ -985,6 +985,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                          'star.rl.main': ('rl.html#main', 'star/rl.py'),
                          'star.rl.make_rollout_func': ('rl.html#make_rollout_func', 'star/rl.py'),
                          'star.rl.masked_overlong': ('rl.html#masked_overlong', 'star/rl.py'),
+                         'star.rl.masking_reasons': ('rl.html#masking_reasons', 'star/rl.py'),
                          'star.rl.overlong_reasons': ('rl.html#overlong_reasons', 'star/rl.py'),
                          'star.rl.parse_cli': ('rl.html#parse_cli', 'star/rl.py'),
                          'star.rl.rl_tasks': ('rl.html#rl_tasks', 'star/rl.py'),

@@ -50,11 +50,11 @@ from .rewards import (FORMAT_ERROR, REWARD_NAMES, curriculum_epoch_from_trainer_
 
 # %% auto #0
 __all__ = ['OVERLONG_REASONS', 'INPUT_ERRORS', 'TaskFamily', 'load_pool', 'rl_tasks', 'validation_tasks', 'score_rollout',
-           'rollout_rewards', 'overlong_reasons', 'masked_overlong', 'dynamic_sampling_mask', 'turn_entropy',
-           'entropy_deltas', 'ArpoNode', 'ArpoPlan', 'arpo_round', 'arpo_schedule', 'TravelPlannerFamily',
-           'formatter_llm', 'task_family', 'generation_policy', 'rollout_rank', 'step_seed', 'step_sandbox',
-           'arpo_rollouts', 'rollout_reward_fn', 'make_rollout_func', 'evaluate_policy', 'build_trainer', 'train_rl',
-           'parse_cli', 'main']
+           'rollout_rewards', 'overlong_reasons', 'masking_reasons', 'masked_overlong', 'dynamic_sampling_mask',
+           'turn_entropy', 'entropy_deltas', 'ArpoNode', 'ArpoPlan', 'arpo_round', 'arpo_schedule',
+           'TravelPlannerFamily', 'formatter_llm', 'task_family', 'generation_policy', 'rollout_rank', 'step_seed',
+           'step_sandbox', 'arpo_rollouts', 'rollout_reward_fn', 'make_rollout_func', 'evaluate_policy',
+           'build_trainer', 'train_rl', 'parse_cli', 'main']
 
 # %% ../nbs/10_rl.ipynb #15e6579c
 class TaskFamily(Protocol):
@@ -186,11 +186,17 @@ def overlong_reasons(rollout, # one played episode (`star.agent.Rollout`)
     return tuple(r for r, f in zip(OVERLONG_REASONS, found) if f)
 
 # %% ../nbs/10_rl.ipynb #d967edc8
+def masking_reasons(rollout, # one played episode (`star.agent.Rollout`)
+                    cfg:RLRunConfig, # the run (an `RLRunConfig`)
+                   ) -> tuple[str, ...]:
+    "The `overlong_reasons` of `rollout` whose switch `cfg.mask_<reason>` is on (empty: it stays in the loss)."
+    return tuple(r for r in overlong_reasons(rollout) if getattr(cfg, f"mask_{r}"))
+
 def masked_overlong(rollout, # one played episode (`star.agent.Rollout`)
                     cfg:RLRunConfig, # the run (an `RLRunConfig`)
                    ) -> bool:
     "Whether `rollout` leaves the loss: one of its `overlong_reasons` has its switch `cfg.mask_<reason>` on."
-    return any(getattr(cfg, f"mask_{r}") for r in overlong_reasons(rollout))
+    return bool(masking_reasons(rollout, cfg))
 
 # %% ../nbs/10_rl.ipynb #1ab2b9ce
 def dynamic_sampling_mask(rewards:Sequence[float], # one reward per rollout, groups consecutive
@@ -697,7 +703,7 @@ def make_rollout_func(cfg:RLRunConfig, # the run (an `RLRunConfig`)
         rewards = [float(fam.reward(v, cfg.reward, cur)) for v in results]
         trainer._star_rewards = list(rewards)       # the trainer's advantages (verl's epsilon, `group_advantages`)
         keep = dynamic_sampling_mask(rewards, G) if cfg.algorithm == "dapo" else [True] * len(rollouts)
-        masked = [tuple(o for o in overlong_reasons(r) if getattr(cfg, f"mask_{o}")) for r in rollouts]   # out of the loss,
+        masked = [masking_reasons(r, cfg) for r in rollouts]      # why each is out of the loss (empty: in it),
         adv = group_advantages(rewards, G, cfg.adv_epsilon) if G > 1 else [0.0] * len(rewards)   # reward kept in the group
         prompt_ids, completion_ids, logprobs, env_mask = _trl_completions(
             rollouts, [k and not m for k, m in zip(keep, masked)], ends)
