@@ -961,6 +961,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                          'star.rl.TravelPlannerFamily.val_tasks': ('rl.html#travelplannerfamily.val_tasks', 'star/rl.py'),
                          'star.rl._best_sample': ('rl.html#_best_sample', 'star/rl.py'),
                          'star.rl._gather': ('rl.html#_gather', 'star/rl.py'),
+                         'star.rl._journal_read': ('rl.html#_journal_read', 'star/rl.py'),
+                         'star.rl._journal_row': ('rl.html#_journal_row', 'star/rl.py'),
                          'star.rl._log_step': ('rl.html#_log_step', 'star/rl.py'),
                          'star.rl._own_failures': ('rl.html#_own_failures', 'star/rl.py'),
                          'star.rl._plan_scores': ('rl.html#_plan_scores', 'star/rl.py'),

@@ -12,7 +12,7 @@ import json, re
 from dataclasses import dataclass, field
 from fastcore.basics import patch
 from .paths import data_path
-from typing import Callable
+from typing import Callable, Sequence
 
 # %% auto #0
 __all__ = ['TOOLS_SLOT', 'STOP', 'prompt_template', 'system_prompt', 'build_messages', 'Turn', 'parse_turn', 'tool_call_text',
@@ -1024,15 +1024,18 @@ def _play_turns(policy, runs: list[_Run], step: Callable, budget: Callable, samp
 
 
 def _play_stream(policy, runs: list[_Run], step: Callable, budget: Callable, sampling: tuple, batch: dict,
-                 show: Callable):
+                 show: Callable, keys: list[int] | None = None):
     """Continuous driver: every run's first turn is submitted at once (`policy.stream()`); whenever the engine
     finishes requests, each one's run takes its `step` (in run order among those finished together) and, if still
     'partial', its next turn is submitted at once -- no run waits for another's turn. A run's `generate_s` is the time
-    its own requests waited for the engine."""
+    its own requests waited for the engine. Run `i`'s requests go to the stream under `keys[i]` (default `i`), the
+    key its sampling seeds derive from."""
     turns, sent = [0] * len(runs), [0.0] * len(runs)
+    keys = list(range(len(runs))) if keys is None else list(keys)
+    at = {k: i for i, k in enumerate(keys)}
     with policy.stream(*sampling) as s:
         def submit(i):
-            s.submit(i, turns[i], runs[i].ro.input_ids, budget(runs[i]))
+            s.submit(keys[i], turns[i], runs[i].ro.input_ids, budget(runs[i]))
             turns[i] += 1
             sent[i] = time.perf_counter()
         for i, r in enumerate(runs):
@@ -1046,7 +1049,7 @@ def _play_stream(policy, runs: list[_Run], step: Callable, budget: Callable, sam
             batch["generate_s"] += t1 - t0
             batch["n_requests"] += len(got)
             done = 0
-            for i, g in sorted(got, key=lambda x: x[0]):
+            for i, g in sorted(((at[k], g) for k, g in got), key=lambda x: x[0]):
                 step(runs[i], g, t1 - sent[i])
                 if runs[i].ro.termination == "partial": submit(i)
                 else: done += 1
@@ -1077,6 +1080,8 @@ def rollout_batch(
     stop: list[str] = STOP,              # stop strings of a turn
     progress: bool | str = False,        # show a progress bar (a str: its label)
     continuous: bool | None = None,      # request by request; default: where the policy can
+    keys: Sequence[int] | None = None,   # seed key of each trajectory (continuous); default 0, 1, ...
+    on_done: Callable | None = None,     # `on_done(i, rollout)` as trajectory i ends
 ) -> list[Rollout]:
     """Run `group_size` ReAct episodes per task of `tasks` (or per partial `Rollout` of `prefixes`) on the shared
     `sandbox` (default: a failure-free `Sandbox()`): turn-synchronously, one `policy.generate` call per turn, or with
@@ -1086,7 +1091,12 @@ def rollout_batch(
     'context_limit' -- are described above). Returns the `Rollout`s task-major (`group_size` consecutive samples per
     task/prefix) with `meta` task_id, group, sample, turns, tool_calls, timing and batch. Raises ValueError unless
     exactly one of `tasks` and `prefixes` is given, for `group_size` < 1, for a prefix that does not end with an
-    environment turn, and for `continuous=True` with a policy that has no `stream`."""
+    environment turn, for `continuous=True` with a policy that has no `stream`, and for `keys` that are not one distinct
+    int per trajectory. `keys` and `on_done` make a batch resumable (the run's validation journal, `star.rl`): with a
+    seeded continuous stream, trajectory `i` samples from seeds keyed by `keys[i]` alone (`_VLLMStream.submit`), so a
+    batch that replays only the unfinished trajectories under their old keys draws what the whole batch would have
+    drawn (to the engine's batch invariance); `on_done(i, rollout)` is called as each one ends, before its `meta`
+    gets the batch's timing. Turn-synchronous play seeds rows by position and ignores `keys`."""
     from star.sandbox import Sandbox
     t_start = time.perf_counter()
     if (tasks is None) == (prefixes is None): raise ValueError("pass exactly one of `tasks` and `prefixes`")
@@ -1103,15 +1113,24 @@ def rollout_batch(
              "generate_s": 0.0, "tool_s": 0.0, "n_trajectories": len(runs)}
     limits = dict(max_context=max_context, max_turns=max_turns, max_policy_turns=max_policy_turns,
                   max_no_action=max_no_action, stop_on_format_error=stop_on_format_error)
-    step = lambda r, g, dt: _step(r, g, dt, tokenizer, eos, sandbox, batch, **limits)
+    if keys is not None:
+        keys = list(keys)
+        if len(keys) != len(runs) or len(set(keys)) != len(keys) or not all(isinstance(k, int) for k in keys):
+            raise ValueError(f"keys must be {len(runs)} distinct ints, one per trajectory; got {keys!r:.200}")
+    pos = {id(r): i for i, r in enumerate(runs)}
+    def step(r, g, dt):
+        _step(r, g, dt, tokenizer, eos, sandbox, batch, **limits)
+        if on_done is not None and r.ro.termination != "partial": on_done(pos[id(r)], r.ro)
     budget = lambda r: min(max_new_tokens_per_turn, max_context - r.length)
     bar = _progress_bar(progress, len(runs))
     for r in runs:
-        if max_context - r.length < 1: r.end("context_limit", True)
+        if max_context - r.length < 1:
+            r.end("context_limit", True)
+            if on_done is not None: on_done(pos[id(r)], r.ro)
     if bar is not None: bar.update(sum(r.ro.termination != "partial" for r in runs))
     show = _progress_view(bar, batch, t_start)
-    play = _play_stream if continuous else _play_turns
-    play(policy, runs, step, budget, (temperature, top_p, list(stop)), batch, show)
+    if continuous: _play_stream(policy, runs, step, budget, (temperature, top_p, list(stop)), batch, show, keys)
+    else: _play_turns(policy, runs, step, budget, (temperature, top_p, list(stop)), batch, show)
     if bar is not None: bar.close()
     batch["wall_s"] = time.perf_counter() - t_start
     for r in runs: r.ro.meta.update(timing=dict(r.timing), batch=batch)

@@ -11,7 +11,7 @@ record), `make_rollout_func` (TRL's `rollout_func`) and `run_plan` (what a run w
 # %% ../nbs/10_rl.ipynb #39855413
 from __future__ import annotations
 
-import dataclasses, json, math, os, random, re, sys, time
+import dataclasses, json, math, os, random, re, shutil, sys, time
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
@@ -65,7 +65,9 @@ class TaskFamily(Protocol):
     def run_defaults(self, scale: str) -> dict: ...     # RLRunConfig overrides (after the scale's, before the user's)
     def train_tasks(self, cfg, exclude=()) -> list: ... # cfg.n_train tasks with unique .query, .key, .id, .level
     def val_tasks(self, n: int, seed: int) -> list: ...
-    def score(self, rollout) -> Any: ...                # a verdict with .success, or FORMAT_ERROR (validation)
+    def score(self, rollout) -> Any: ...                # a verdict with .success, or FORMAT_ERROR (validation); reads
+                                                        # only answer, format_error, truncated and task (a resumed
+                                                        # validation pass scores its journal's episodes from them)
     # optional: reward_score(rollout), the verdict a training rollout is rewarded on (default: score)
     def reward(self, verdict, name: str, epoch: int) -> float: ...
     def metrics(self, tasks, rollouts, verdicts) -> dict: ...   # must hold 'final_pass' (model selection) and 'n'
@@ -723,6 +725,27 @@ def make_rollout_func(cfg:RLRunConfig, # the run (an `RLRunConfig`)
                 "star_reward": rewards, "eval_result": results, "epoch": [cur] * len(rollouts)}
     return rollout_func
 
+# %% ../nbs/10_rl.ipynb #943f253c
+_JOURNAL_FIELDS = ("answer", "termination", "n_tool_calls", "truncated", "format_error", "n_policy_tokens")
+
+def _journal_row(i: int, task, rollout, settings: dict) -> dict:
+    "One finished validation episode of task `i` for the pass's journal: what scoring and the metrics read, and the pass's settings."
+    return {"i": i, "task_id": task.id, "settings": settings, "answer": rollout.answer, "termination": rollout.termination,
+            "n_tool_calls": rollout.n_tool_calls, "truncated": bool(rollout.truncated),
+            "format_error": bool(rollout.format_error), "n_policy_tokens": sum(rollout.env_mask)}
+
+def _journal_read(journal: Path, tasks: list, settings: dict) -> dict:
+    """`{task index: episode summary}` of the episodes in `journal/rank-*.jsonl` that belong to this pass (same task
+    at that index, same settings); a torn last line is skipped (`read_jsonl`), a later row of a task wins."""
+    from types import SimpleNamespace
+    out = {}
+    for f in sorted(Path(journal).glob("rank-*.jsonl")) if Path(journal).is_dir() else ():
+        for r in read_jsonl(f, missing_ok=True):
+            i = r.get("i")
+            if isinstance(i, int) and 0 <= i < len(tasks) and r.get("task_id") == tasks[i].id and r.get("settings") == settings:
+                out[i] = SimpleNamespace(**{k: r[k] for k in _JOURNAL_FIELDS})
+    return out
+
 # %% ../nbs/10_rl.ipynb #795f701c
 def evaluate_policy(policy, # a `star.agent` policy
                     tokenizer, # the policy's tokenizer
@@ -733,13 +756,18 @@ def evaluate_policy(policy, # a `star.agent` policy
                     family=None, # the task family (None: `task_family(cfg)`)
                     trainer=None, # the trainer, to share queries across ranks (None: one process)
                     progress:bool|str=False, # show a progress bar
+                    journal:str|Path|None=None, # folder of this pass's finished episodes, to resume it (None: none)
                    ) -> dict:
     """Validation metrics of `policy` on `tasks` (one rollout each, `cfg.val_*` sampling, failure-free sandbox by
     default, the family's system prompt). With `trainer` on several processes each rollout rank plays only its share
     (`tasks[rank::n]`) and the verdicts are all-gathered, so every process returns the same metrics over all tasks,
     each task played once. Metrics: the family's (`family.metrics`; TravelPlanner: `star.evaluator.dataset_metrics`
     -- final_pass = success rate, commonsense/hard micro/macro, delivery_rate) plus format_error, truncated,
-    tool_calls, policy_tokens (means), terminations, seconds and per-task records."""
+    tool_calls, policy_tokens (means), terminations, seconds and per-task records. With `journal` each episode is
+    written to `<journal>/rank-<r>.jsonl` as it ends (`_journal_row`), and episodes found there (same task, same
+    sampling settings) are not played again: the rest play under their old stream keys, so a pass cut off by a kill
+    resumes where it stopped and, with a seeded vLLM engine, draws what the uncut pass would have drawn (the
+    journal is off under vLLM tensor parallelism, whose ranks must send identical requests)."""
     from collections import Counter
     from types import SimpleNamespace
     t0 = time.time()
@@ -747,17 +775,30 @@ def evaluate_policy(policy, # a `star.agent` policy
     tasks = list(tasks)
     rank, n = rollout_rank(trainer) if trainer is not None else (0, 1)
     idx = list(range(rank, len(tasks), n))
-    play, share = _tp_union(trainer, [tasks[i] for i in idx]) if trainer is not None else ([tasks[i] for i in idx], slice(0, len(idx)))
+    seed = (cfg.seed if seed is None else seed)
+    settings = {"seed": seed, "n_ranks": n, "max_context": cfg.val_max_context, "tool_budget": cfg.val_tool_budget,
+                "temperature": cfg.val_temperature, "top_p": cfg.val_top_p, "max_new_tokens": cfg.max_new_tokens_per_turn}
+    journal = Path(journal) if journal is not None and (trainer is None or _tp_size(trainer) == 1) else None
+    done = _journal_read(journal, tasks, settings) if journal is not None else {}
+    keys = [k for k, i in enumerate(idx) if i not in done]    # this rank's share still to play, under its own keys
+    play, share = ((_tp_union(trainer, [tasks[idx[k]] for k in keys]) if trainer is not None else
+                    ([tasks[idx[k]] for k in keys], slice(0, len(keys)))))
     sandbox = sandbox if sandbox is not None else Sandbox(failure_rate=0.0)
+    if journal is not None:
+        journal.mkdir(parents=True, exist_ok=True)
+        on_done = lambda j, r: append_jsonl(journal / f"rank-{rank}.jsonl", _journal_row(idx[keys[j]], tasks[idx[keys[j]]], r, settings))
     rs = rollout_batch(policy, tokenizer, play, group_size=1, sandbox=sandbox, max_turns=cfg.val_tool_budget,
                        max_context=cfg.val_max_context, max_new_tokens_per_turn=cfg.max_new_tokens_per_turn,
                        temperature=cfg.val_temperature, top_p=cfg.val_top_p, system=fam.system, progress=progress,
-                       seed=(cfg.seed if seed is None else seed) + rank) if play else []
+                       seed=seed + rank, keys=keys if journal is not None else None,
+                       on_done=on_done if journal is not None else None) if play else []
     rs = rs[share]
     light = lambda r: SimpleNamespace(answer=r.answer, termination=r.termination, n_tool_calls=r.n_tool_calls,
                                       truncated=bool(r.truncated), format_error=bool(r.format_error),
                                       n_policy_tokens=sum(r.env_mask))
-    mine = [(i, light(r), fam.score(r)) for i, r in zip(idx, rs)]
+    played = {idx[k]: light(r) for k, r in zip(keys, rs)}
+    mine = [(i, s, fam.score(SimpleNamespace(**vars(s), task=tasks[i])))   # what `score` reads (TaskFamily)
+            for i in idx for s in [played[i] if i in played else done[i]]]
     got = sorted(_gather(trainer, mine) if trainer is not None else mine, key=lambda x: x[0])
     if [i for i, *_ in got] != list(range(len(tasks))): raise RuntimeError("validation lost or duplicated tasks")
     summaries, verdicts = [s for _, s, _ in got], [v for *_, v in got]
@@ -789,7 +830,9 @@ def _validation_callback_cls():
     class ValidationCallback(TrainerCallback):
         """Validates the policy on `val_tasks` at the start (step 0, or the resumed step if it is one of
         `cfg.val_points` with no record yet) and after each save at a step of `cfg.val_points` (every `val_steps`), on every process (each plays its share, `evaluate_policy(trainer=…)`); the main process
-        appends {step, checkpoint, metrics} to `<out_dir>/validation.jsonl`. With vLLM the engine first gets the
+        appends {step, checkpoint, metrics} to `<out_dir>/validation.jsonl`. Each pass keeps a journal of its finished
+        episodes (`<out_dir>/validation_episodes/step-<N>/`, `evaluate_policy(journal=)`) until its record is written, so
+        a run killed mid-pass plays only the rest when it resumes. With vLLM the engine first gets the
         current weights (TRL reloads them only when it generates, so the engine would still hold the previous
         step's). The best checkpoint so far becomes `state.best_model_checkpoint`, which transformers' rotation
         (`save_total_limit`) never deletes. Forces a save at the last step. Whether a step still needs validating and
@@ -824,12 +867,15 @@ def _validation_callback_cls():
             step = state.global_step
             if self.needs_eval(step):
                 self._sync(state)
+                journal = self.path.parent / "validation_episodes" / f"step-{step}"
                 with generation_policy(self.trainer, self.tok) as policy:
                     m = evaluate_policy(policy, self.tok, self.val, self.cfg, family=self.family, trainer=self.trainer,
-                                        progress=self.trainer.accelerator.is_main_process and f"validation @ step {step}")
+                                        progress=self.trainer.accelerator.is_main_process and f"validation @ step {step}",
+                                        journal=journal)
                 if self.trainer.accelerator.is_main_process:
                     append_jsonl(self.path, {"step": step, "checkpoint": ckpt, "metrics": m})
                 self.trainer.accelerator.wait_for_everyone()
+                if self.trainer.accelerator.is_main_process: shutil.rmtree(journal, ignore_errors=True)
             self._mark_best(state)
         def due(self, step: int) -> bool:
             "Whether TRL's optimiser step `step` ends a rollout step to validate: 0, every `val_steps`, the last (`cfg.val_points`)."

@@ -493,6 +493,7 @@ def test_validation_syncs_the_engine_first(monkeypatch, tmp_path, tok, easy2, sc
     assert events == ["sync", "generate"] and cb.trainer._last_loaded_step == 3
     rec = json.loads((tmp_path / "validation.jsonl").read_text())
     assert rec["step"] == 3 and rec["metrics"]["n"] == 2 and rec["metrics"]["final_pass"] == 1.0
+    assert (tmp_path / "validation_episodes").is_dir() and not (tmp_path / "validation_episodes" / "step-3").exists()  # journal kept until the record
 
 
 def test_failure_draws_depend_on_seed_step_and_rank():
@@ -581,6 +582,7 @@ def test_two_ranks_end_to_end_and_resume(tmp_path):
         assert [(s["step"], s["n"]) for s in stats] == [(0, 4), (1, 4)]
         vals = [json.loads(l) for l in (out / "validation.jsonl").read_text().splitlines()]
         assert [v["step"] for v in vals] == [0, 1, 2]
+        assert list((out / "validation_episodes").iterdir()) == []        # each pass's journal gone once its record is
         assert all(sorted(t["id"] for t in v["metrics"]["tasks"]) == sorted(t["id"] for t in vals[0]["metrics"]["tasks"])
                    and v["metrics"]["n"] == 3 for v in vals)
         if attempt == 0: shutil.rmtree(out / "checkpoint-2")

@@ -194,6 +194,22 @@ def test_continuous_sample_does_not_depend_on_what_else_is_in_flight(llm, tok, v
     assert crowd[2].completion_ids != alone[0].completion_ids
 
 
+def test_a_resumed_batch_draws_what_the_whole_batch_drew(llm, tok, val):
+    """A validation pass cut off mid-way replays only its unfinished trajectories, under the keys they had
+    (`rollout_batch(keys=)`): each draws the tokens it drew in the whole batch; `on_done` reports every trajectory as it
+    ends, by its index in the batch."""
+    vp = VLLMPolicy(llm, tok)
+    kw = dict(sandbox=Sandbox(), max_new_tokens_per_turn=10, max_no_action=2, max_context=4096, seed=11)
+    ended = []
+    whole = rollout_batch(vp, tok, val[:4], on_done=lambda i, r: ended.append((i, r.termination)), **kw)
+    assert sorted(ended) == [(i, r.termination) for i, r in enumerate(whole)]
+    rest = rollout_batch(vp, tok, [val[1], val[3]], keys=[1, 3], **kw)
+    assert [_record(r) for r in rest] == [_record(whole[1]), _record(whole[3])]
+    shifted = rollout_batch(vp, tok, [val[1], val[3]], **kw)          # under new keys: other streams
+    assert shifted[0].completion_ids != whole[1].completion_ids
+    with pytest.raises(ValueError, match="distinct ints"): rollout_batch(vp, tok, val[:2], keys=[0, 0], **kw)
+
+
 def test_a_failed_stream_leaves_nothing_in_the_engine(llm, tok, val, prompt):
     """An error while trajectories are in flight (here: the sandbox) aborts their pending requests, so the engine's
     next `generate` returns only its own outputs; without the abort they would come back inside it."""
