@@ -979,6 +979,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                          'star.rl.arpo_schedule': ('rl.html#arpo_schedule', 'star/rl.py'),
                          'star.rl.build_trainer': ('rl.html#build_trainer', 'star/rl.py'),
                          'star.rl.dynamic_sampling_mask': ('rl.html#dynamic_sampling_mask', 'star/rl.py'),
+                         'star.rl.engine_stats': ('rl.html#engine_stats', 'star/rl.py'),
                          'star.rl.entropy_deltas': ('rl.html#entropy_deltas', 'star/rl.py'),
                          'star.rl.evaluate_policy': ('rl.html#evaluate_policy', 'star/rl.py'),
                          'star.rl.formatter_llm': ('rl.html#formatter_llm', 'star/rl.py'),

@@ -255,11 +255,13 @@ class Generation:
     """One continuation produced by a `Policy`: the sampled `token_ids` (exactly the ids that were sampled, never
     re-tokenised), their `logprobs` under the sampling distribution and the `entropies` (nats) of that distribution
     at each step (three lists of length n), and `finish_reason`: "stop" (an end-of-turn token or a stop string
-    ended it) or "length" (its token budget ran out)."""
+    ended it) or "length" (its token budget ran out). `cached_tokens`: how many of the prompt's tokens the engine
+    found in its prefix cache (vLLM's `num_cached_tokens`; None where the backend does not say)."""
     token_ids: list
     logprobs: list
     entropies: list
     finish_reason: str
+    cached_tokens: int | None = None
 
 @runtime_checkable
 class Policy(Protocol):
@@ -654,7 +656,8 @@ class VLLMPolicy:
                 continue
             ps = [math.exp(v.logprob) for v in d.values() if math.isfinite(v.logprob)]
             ents.append(-sum(q * math.log(q) for q in ps if q > 0))
-        return Generation(ids, lps, ents, "length" if c.finish_reason == "length" else "stop")
+        return Generation(ids, lps, ents, "length" if c.finish_reason == "length" else "stop",
+                          getattr(out, "num_cached_tokens", None))
 
     def generate(self, prompts, max_new_tokens, temperature: float = 1.0, top_p: float = 1.0, stop=STOP):
         "See `Policy`. One `llm.generate` call for the whole batch."
@@ -955,7 +958,15 @@ def _step(r: _Run, g: Generation, dt: float, tokenizer, eos: set, sandbox, batch
           max_turns: int, max_policy_turns: int, max_no_action: int | None, stop_on_format_error: bool):
     """Advance run `r` by its generation `g` of one batched call (`dt` seconds): record the reply; end the run if the
     context is full or (with `stop_on_format_error`) the reply is malformed; else act on it, append the
-    environment's reply and apply the budgets (`tool_budget`, `max_turns`, `no_action`; see `rollout_batch`)."""
+    environment's reply and apply the budgets (`tool_budget`, `max_turns`, `no_action`; see `rollout_batch`). Counts
+    into `batch` the tokens generated and, where the engine reports its prefix cache, the prompt tokens and those it
+    found cached, for first turns (cached from a sibling of the group: same prompt) and later turns (mostly the
+    trajectory's own previous turns) apart."""
+    batch["generated_tokens"] = batch.get("generated_tokens", 0) + len(g.token_ids)
+    if g.cached_tokens is not None:
+        k = "later" if r.ro.meta["turns"] else "first"
+        batch[f"prompt_tokens_{k}"] = batch.get(f"prompt_tokens_{k}", 0) + r.length
+        batch[f"cached_tokens_{k}"] = batch.get(f"cached_tokens_{k}", 0) + g.cached_tokens
     turn, info, raw, text = _record_reply(r, g, tokenizer, eos, dt)
     ro, n_turns = r.ro, len(r.ro.meta["turns"])
     if g.finish_reason == "length" and r.length >= max_context:

@@ -49,12 +49,12 @@ from .rewards import (FORMAT_ERROR, REWARD_NAMES, curriculum_epoch_from_trainer_
                           SCHEDULES, reward, reward_fn, reward_name_at)
 
 # %% auto #0
-__all__ = ['OVERLONG_REASONS', 'INPUT_ERRORS', 'TaskFamily', 'load_pool', 'rl_tasks', 'validation_tasks', 'score_rollout',
-           'rollout_rewards', 'overlong_reasons', 'masking_reasons', 'masked_overlong', 'dynamic_sampling_mask',
-           'turn_entropy', 'entropy_deltas', 'ArpoNode', 'ArpoPlan', 'arpo_round', 'arpo_schedule',
-           'TravelPlannerFamily', 'formatter_llm', 'task_family', 'generation_policy', 'rollout_rank', 'step_seed',
-           'step_sandbox', 'arpo_rollouts', 'rollout_reward_fn', 'make_rollout_func', 'evaluate_policy',
-           'build_trainer', 'train_rl', 'parse_cli', 'main']
+__all__ = ['OVERLONG_REASONS', 'ENGINE_STATS', 'INPUT_ERRORS', 'TaskFamily', 'load_pool', 'rl_tasks', 'validation_tasks',
+           'score_rollout', 'rollout_rewards', 'overlong_reasons', 'masking_reasons', 'masked_overlong',
+           'dynamic_sampling_mask', 'turn_entropy', 'entropy_deltas', 'ArpoNode', 'ArpoPlan', 'arpo_round',
+           'arpo_schedule', 'TravelPlannerFamily', 'formatter_llm', 'task_family', 'generation_policy', 'rollout_rank',
+           'step_seed', 'step_sandbox', 'arpo_rollouts', 'rollout_reward_fn', 'engine_stats', 'make_rollout_func',
+           'evaluate_policy', 'build_trainer', 'train_rl', 'parse_cli', 'main']
 
 # %% ../nbs/10_rl.ipynb #15e6579c
 class TaskFamily(Protocol):
@@ -637,6 +637,24 @@ def _best_sample(trainer, rollouts: Sequence, results: Sequence, rewards: Sequen
         "success": bool(getattr(results[b], "success", False)), "termination": rollouts[b].termination,
         "n_tool_calls": rollouts[b].n_tool_calls, "messages": rollouts[b].messages})]), key=lambda x: (x[0], -x[1]))[2]
 
+# %% ../nbs/10_rl.ipynb #d86df5ae
+ENGINE_STATS = ("generate_s", "tool_s", "n_requests", "n_engine_steps", "generated_tokens", "prompt_tokens_first",
+                "cached_tokens_first", "prompt_tokens_later", "cached_tokens_later")
+
+def engine_stats(rollouts:Sequence, # this rank's rollouts of one step (`star.agent.Rollout`s)
+                ) -> dict:
+    """How this rank's rollout batches of a step used the engine, summed over the batches (`meta['batch']`, one per
+    `rollout_batch` call; ARPO makes several): `ENGINE_STATS` that the batches report (seconds waiting for the engine
+    and in tools, requests, engine steps, tokens generated; with vLLM, prompt tokens and those found in the prefix
+    cache for first and later turns, `star.agent._step`), plus `cache_hit_first` / `cache_hit_later` (cached share of
+    prompt tokens) and `generated_tok_s` (tokens generated per second waiting for the engine). Empty without batches."""
+    batches = list({id(b): b for r in rollouts if (b := r.meta.get("batch"))}.values())
+    out = {k: sum(b[k] for b in batches if b.get(k) is not None) for k in ENGINE_STATS if any(b.get(k) is not None for b in batches)}
+    for k in ("first", "later"):
+        if out.get(f"prompt_tokens_{k}"): out[f"cache_hit_{k}"] = round(out[f"cached_tokens_{k}"] / out[f"prompt_tokens_{k}"], 4)
+    if out.get("generate_s"): out["generated_tok_s"] = round(out.get("generated_tokens", 0) / out["generate_s"], 2)
+    return out
+
 # %% ../nbs/10_rl.ipynb #65d70a89
 def _log_step(trainer, summary: dict) -> None:
     "A step's rollout statistics (`_summary`) into TRL's log (`trainer._metrics['train']`, as `star/<key>`)."
@@ -714,7 +732,7 @@ def make_rollout_func(cfg:RLRunConfig, # the run (an `RLRunConfig`)
         best = _best_sample(trainer, rollouts, results, rewards, step, rank)
         summary = _summary(rows, G, step=step, epoch=epoch_from_trainer_state(trainer.state), curriculum_epoch=cur,
                            reward_name=cfg.reward if cfg.reward != "curriculum" else f"curriculum:{reward_name_at(cur)}")
-        summary.update(rollout_seconds=t_gen, scoring_seconds=time.time() - t0 - t_gen,
+        summary.update(rollout_seconds=t_gen, scoring_seconds=time.time() - t0 - t_gen, engine=engine_stats(rollouts),
                        arpo_branches=sum(len(p.branches) for p in plans), arpo_fresh=sum(p.n_fresh for p in plans),
                        sandbox_failures=sum(_gather(trainer, [sum(_own_failures(r) for r in rollouts)])))
         _log_step(trainer, summary)

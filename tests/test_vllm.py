@@ -210,6 +210,22 @@ def test_a_resumed_batch_draws_what_the_whole_batch_drew(llm, tok, val):
     with pytest.raises(ValueError, match="distinct ints"): rollout_batch(vp, tok, val[:2], keys=[0, 0], **kw)
 
 
+def test_prefix_cache_hits_are_counted_for_first_and_later_turns(llm, tok, val):
+    """A group's G episodes share their first prompt and each later turn extends the trajectory's previous one, so
+    vLLM's prefix cache serves both; the batch counts them apart and `star.rl.engine_stats` sums a step's batches."""
+    from star.rl import engine_stats
+    vp = VLLMPolicy(llm, tok)
+    ros = rollout_batch(vp, tok, val[:1], group_size=3, sandbox=Sandbox(), max_new_tokens_per_turn=10, max_no_action=None,
+                        max_turns=3, max_context=4096, seed=3)
+    b = ros[0].meta["batch"]
+    assert b["prompt_tokens_first"] == 3 * len(ros[0].prompt_ids) and b["generated_tokens"] == sum(len(t) for r in ros for t in [r.completion_ids]) - sum(r.env_mask.count(0) for r in ros)
+    assert 0 <= b["cached_tokens_first"] < b["prompt_tokens_first"]      # whole blocks only, whatever the engine kept
+    assert 0 < b["cached_tokens_later"] <= b["prompt_tokens_later"]
+    e = engine_stats(ros)
+    assert 0.5 < e["cache_hit_later"] <= 1 and e["generated_tok_s"] > 0
+    assert engine_stats(ros + ros) == e                        # one batch, counted once
+
+
 def test_a_failed_stream_leaves_nothing_in_the_engine(llm, tok, val, prompt):
     """An error while trajectories are in flight (here: the sandbox) aborts their pending requests, so the engine's
     next `generate` returns only its own outputs; without the abort they would come back inside it."""
