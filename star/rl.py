@@ -638,21 +638,25 @@ def _best_sample(trainer, rollouts: Sequence, results: Sequence, rewards: Sequen
         "n_tool_calls": rollouts[b].n_tool_calls, "messages": rollouts[b].messages})]), key=lambda x: (x[0], -x[1]))[2]
 
 # %% ../nbs/10_rl.ipynb #d86df5ae
-ENGINE_STATS = ("generate_s", "tool_s", "n_requests", "n_engine_steps", "generated_tokens", "prompt_tokens_first",
-                "cached_tokens_first", "prompt_tokens_later", "cached_tokens_later")
+ENGINE_STATS = {"generate_s": "generate_seconds", "tool_s": "tool_seconds", "n_requests": "n_requests",
+                "n_engine_steps": "n_engine_steps", "generated_tokens": "generated_tokens",
+                "prompt_tokens_first": "prompt_tokens_first", "cached_tokens_first": "cached_tokens_first",
+                "prompt_tokens_later": "prompt_tokens_later", "cached_tokens_later": "cached_tokens_later"}
 
 def engine_stats(rollouts:Sequence, # this rank's rollouts of one step (`star.agent.Rollout`s)
                 ) -> dict:
     """How this rank's rollout batches of a step used the engine, summed over the batches (`meta['batch']`, one per
-    `rollout_batch` call; ARPO makes several): `ENGINE_STATS` that the batches report (seconds waiting for the engine
-    and in tools, requests, engine steps, tokens generated; with vLLM, prompt tokens and those found in the prefix
-    cache for first and later turns, `star.agent._step`), plus `cache_hit_first` / `cache_hit_later` (cached share of
-    prompt tokens) and `generated_tok_s` (tokens generated per second waiting for the engine). Empty without batches."""
+    `rollout_batch` call; ARPO makes several), under the names of `ENGINE_STATS` (batch key -> name; times end in
+    `_seconds`): seconds waiting for the engine and in tools, requests, engine steps, tokens generated and, with vLLM,
+    prompt tokens and those found in the prefix cache for first and later turns (`star.agent._step`); plus
+    `cache_hit_first` / `cache_hit_later` (cached share of prompt tokens) and `generated_tokens_per_second` (per
+    second waiting for the engine). Only what the batches report; empty without batches."""
     batches = list({id(b): b for r in rollouts if (b := r.meta.get("batch"))}.values())
-    out = {k: sum(b[k] for b in batches if b.get(k) is not None) for k in ENGINE_STATS if any(b.get(k) is not None for b in batches)}
+    out = {name: sum(b[k] for b in batches if b.get(k) is not None)
+           for k, name in ENGINE_STATS.items() if any(b.get(k) is not None for b in batches)}
     for k in ("first", "later"):
         if out.get(f"prompt_tokens_{k}"): out[f"cache_hit_{k}"] = round(out[f"cached_tokens_{k}"] / out[f"prompt_tokens_{k}"], 4)
-    if out.get("generate_s"): out["generated_tok_s"] = round(out.get("generated_tokens", 0) / out["generate_s"], 2)
+    if out.get("generate_seconds"): out["generated_tokens_per_second"] = round(out.get("generated_tokens", 0) / out["generate_seconds"], 2)
     return out
 
 # %% ../nbs/10_rl.ipynb #65d70a89
@@ -781,7 +785,8 @@ def evaluate_policy(policy, # a `star.agent` policy
     (`tasks[rank::n]`) and the verdicts are all-gathered, so every process returns the same metrics over all tasks,
     each task played once. Metrics: the family's (`family.metrics`; TravelPlanner: `star.evaluator.dataset_metrics`
     -- final_pass = success rate, commonsense/hard micro/macro, delivery_rate) plus format_error, truncated,
-    tool_calls, policy_tokens (means), terminations, seconds and per-task records. With `journal` each episode is
+    tool_calls, policy_tokens (means), terminations, seconds, `engine` (`engine_stats` of the episodes this rank played
+    in this call) and per-task records. With `journal` each episode is
     written to `<journal>/rank-<r>.jsonl` as it ends (`_journal_row`), and episodes found there (same task, same
     sampling settings) are not played again: the rest play under their old stream keys, so a pass cut off by a kill
     resumes where it stopped and, with a seeded vLLM engine, draws what the uncut pass would have drawn (the
@@ -827,6 +832,7 @@ def evaluate_policy(policy, # a `star.agent` policy
              truncated=sum(s.truncated for s in summaries) / k, tool_calls=sum(s.n_tool_calls for s in summaries) / k,
              policy_tokens=sum(s.n_policy_tokens for s in summaries) / k,
              terminations=dict(Counter(s.termination for s in summaries)), seconds=round(time.time() - t0, 2),
+             engine=engine_stats(rs),                            # this rank's episodes played in this call
              tasks=[{"id": t.id, "level": t.level, "termination": s.termination, "tool_calls": s.n_tool_calls,
                      "success": bool(getattr(v, "success", False))} | _plan_scores(v, t, fam)
                     for t, s, v in zip(tasks, summaries, verdicts)])

@@ -222,7 +222,7 @@ def test_prefix_cache_hits_are_counted_for_first_and_later_turns(llm, tok, val):
     assert 0 <= b["cached_tokens_first"] < b["prompt_tokens_first"]      # whole blocks only, whatever the engine kept
     assert 0 < b["cached_tokens_later"] <= b["prompt_tokens_later"]
     e = engine_stats(ros)
-    assert 0.5 < e["cache_hit_later"] <= 1 and e["generated_tok_s"] > 0
+    assert 0.5 < e["cache_hit_later"] <= 1 and e["generated_tokens_per_second"] > 0
     assert engine_stats(ros + ros) == e                        # one batch, counted once
 
 
