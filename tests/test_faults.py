@@ -155,17 +155,21 @@ def _child(out, kill=None, tear=False, events_file=None):
     return _spawn(_rl_run, out, kill, tear, events_file)
 
 
+def _untimed(r: dict, drop=TIME_KEYS, without=()) -> dict:
+    "`r` without its timings (keys naming one of `drop`) and the keys `without`, at every depth."
+    return {k: (_untimed(v, drop, without) if isinstance(v, dict) else v) for k, v in r.items()
+            if not any(t in k for t in drop) and k not in without}
+
+
 def _rows(path, drop=TIME_KEYS):
     from star.results import read_jsonl
-    clean = lambda r: {k: (clean(v) if isinstance(v, dict) else v) for k, v in r.items()
-                       if not any(t in k for t in drop) and k != "checkpoint"}
-    return [clean(r) for r in read_jsonl(path, missing_ok=True)]
+    return [_untimed(r, drop, without=("checkpoint",)) for r in read_jsonl(path, missing_ok=True)]
 
 
 def _summary(out):
     "Everything a resumed run must reproduce: logs, validation, the record's curves and rewards, the final weights."
     rec = json.loads((Path(out) / "rl_tiny_grpo_curriculum_mixed2_f30_s0.json").read_text())
-    drop = lambda rows: [{k: v for k, v in r.items() if not any(t in k for t in TIME_KEYS)} for r in rows]
+    drop = lambda rows: [_untimed(r) for r in rows]
     return {"rollout_stats": _rows(Path(out) / "rollout_stats.jsonl"), "samples": _rows(Path(out) / "samples.jsonl"),
             "validation": _rows(Path(out) / "validation.jsonl"), "steps": rec["steps"], "curve": drop(rec["curve"]),
             "trl_log": drop(rec["trl_log"]), "rewards": [r["rewards"] for r in rec["rollouts"]],
