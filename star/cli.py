@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 import yaml
 
-from .paths import package_root, repo_root
+from .paths import package_root, repo_root, runs_root
 from .results import job_name
 
 
@@ -360,8 +360,9 @@ def execute(notebook, output, parameters: dict, root, stream=None) -> Path:
     return output
 
 def default_output(notebook: str, root) -> Path:
-    "`root/runs/papermill/<notebook>-<UTC YYYYmmdd-HHMMSS>.ipynb`: where a `star <notebook>` run keeps its executed copy."
-    return Path(root) / "runs" / "papermill" / f"{notebook}-{datetime.now(timezone.utc):%Y%m%d-%H%M%S}.ipynb"
+    """`<runs>/papermill/<notebook>-<UTC YYYYmmdd-HHMMSS>.ipynb`: where a `star <notebook>` run keeps its executed copy,
+    beside its run folders (`star.paths.runs_root(root)`: `$STAR_RUNS_DIR`, else `root/runs`)."""
+    return runs_root(root) / "papermill" / f"{notebook}-{datetime.now(timezone.utc):%Y%m%d-%H%M%S}.ipynb"
 
 # %% ../nbs/14_cli.ipynb #9cb88f34
 def declared_parameters(notebook: str, root=None) -> set:
@@ -399,12 +400,13 @@ def run_notebook(notebook: str, parameters: dict, output=None, root=None, dry_ru
     return output
 
 def papermill_executor(job: Job, root) -> None:
-    """Execute an ablation `job` (see above) into `runs/papermill/<name>.ipynb` (one per rank under `accelerate
-    launch`: `<name>.rank<R>.ipynb`), streaming its output. Raises PapermillExecutionError when a cell fails."""
+    """Execute an ablation `job` (see above) into `runs/papermill/<name>.ipynb` (under `$STAR_RUNS_DIR` when set,
+    beside the job's run folder: `star.paths.runs_root`; one per rank under `accelerate launch`:
+    `<name>.rank<R>.ipynb`), streaming its output. Raises PapermillExecutionError when a cell fails."""
     root = Path(root)
     rank = os.environ.get("RANK")
     suffix = f".rank{rank}" if rank is not None and int(os.environ.get("WORLD_SIZE", "1")) > 1 else ""
-    execute(root / job.path, root / "runs" / "papermill" / f"{job.name}{suffix}.ipynb", job.parameters, root)
+    execute(root / job.path, runs_root(root) / "papermill" / f"{job.name}{suffix}.ipynb", job.parameters, root)
 
 # %% ../nbs/14_cli.ipynb #78310b25
 def _results_folder(results, root=None) -> tuple[Path, Path]:
