@@ -727,6 +727,8 @@ class _Day:
     labelled: bool = False
     checkin: bool = False           # its stay was written as a check-in ('Check into X'): it lasts until a check-out
     checkout: bool = False          # it checks out ('Check out of X')
+    order: list = field(default_factory=list)   # the cities its venues are looked for in, the day's own first
+    travel: bool = False            # it goes from one city to another
 
 _MEAL_TABLE = {'breakfast': 'restaurants', 'lunch': 'restaurants', 'dinner': 'restaurants', 'accommodation': 'accommodations'}
 
@@ -1238,7 +1240,14 @@ def _comma_items(r: Reading, s: int, e: int, named: list) -> list:
 
 _JOINERS = frozenset({'and', 'then', 'plus', '&', '+'})
 
-_JOIN_MARKS = ',·•|/;+&'
+_JOIN_MARKS = ',·•|/;+&~'
+
+def _joiner_word(text: str, w) -> bool:
+    """Is word `w` a function word between two names (`as well as`, `followed by`, `along with`): written in lower case
+    letters, no digit? A name's own words are capitalised (`Burpee Museum`), so a lower-case word between two database
+    names joins them, whatever it is."""
+    t = text[w.a:w.b]
+    return t.isalpha() and t.islower()
 
 def _joined_items(r: Reading, s: int, e: int, named: list) -> list | None:
     """The items of one piece `text[s:e]` that joins several database attractions (`named`) in one line -- by `·`, `and`,
@@ -1253,10 +1262,11 @@ def _joined_items(r: Reading, s: int, e: int, named: list) -> list | None:
         cut, q = None, m.j
         while q < n.i:
             w = ws[q]
-            if w.w in _JOINERS and not r.covered[q]: cut = (w.a, w.b)
-            elif not (r.covered[q] == 2 or w.w in _LOCATIVE or _abbr(text, w) or (w.w,) in _states(r.index)
-                      or (q + 1 < n.i and (w.w, ws[q + 1].w) in _states(r.index))):
-                return None
+            if not r.covered[q] and w.w in _JOINERS: cut = (cut[0] if cut else w.a, w.b)
+            elif (r.covered[q] == 2 or w.w in _LOCATIVE or _abbr(text, w) or (w.w,) in _states(r.index)
+                  or (q + 1 < n.i and (w.w, ws[q + 1].w) in _states(r.index))): pass
+            elif not r.covered[q] and _joiner_word(text, w): cut = (cut[0] if cut else w.a, w.b)   # 'as well as', 'followed by'
+            else: return None
             q += 1
         if cut is None:
             lo = ws[n.i - 1].b if n.i > m.j else ws[m.j - 1].b
@@ -1397,6 +1407,7 @@ def _labelled_day(r, day, lab: dict, vs: list, here, org, cands: list, where) ->
     travel = len(route) >= 2
     order = [route[-1], route[0]] if travel else route[:1] or ([here] if here else [])
     order += [c for c in cands if c not in order]
+    day.order, day.travel = order, travel
     read_labelled_day(r, day, lab, order, travel)
     day.labelled = True
 
@@ -1419,6 +1430,7 @@ def _narrative_day(r, day, lab: dict, vs: list, here, org, cands: list, where, n
         here = here or where(k, e)
         day.city, day.end, order = (here or '-'), here, ([here] if here else [])
     order += [c for c in cands if c not in order]
+    day.order, day.travel = order, bool(leg)
     fill_narrative(r, day, cls, order, bool(leg))
     if lab:
         got = _Day(number)
@@ -1708,6 +1720,125 @@ def _note_unread(r: Reading, days: list, by_day: dict) -> None:
                 r.note(f"day {day.number}: {text[ws[m.i].a:ws[m.j - 1].b][:40]!r} is named in the day but read in no field", 'unread')
                 break
 
+_MEAL_OF = {'breakfast': 'breakfast', 'lunch': 'lunch', 'brunch': 'lunch', 'dinner': 'dinner', 'supper': 'dinner'}
+
+_MEAL_LETTER = {'B': 'breakfast', 'L': 'lunch', 'D': 'dinner'}
+
+_TIME_MEAL = {'morning': 'breakfast', 'noon': 'lunch', 'midday': 'lunch', 'afternoon': 'lunch', 'evening': 'dinner',
+              'tonight': 'dinner'}
+
+_LEAVING = frozenset({'out', 'checkout', 'leave', 'leaving', 'depart', 'departing', 'from'})
+
+_STAY_CUES = frozenset({'stay', 'staying', 'hotel', 'overnight', 'night', 'lodging', 'accommodation', 'sleep', 'check',
+                        'checkin', 'rest', 'book'})
+
+def _clock_meal(seg: str) -> str | None:
+    """The meal of the last clock time in `seg` (`8:30` -> breakfast, `12:30` / `1:00 PM` -> lunch, `19:00` / `7 PM` ->
+    dinner): hours before 11 are breakfast, before 16 lunch, later dinner; None without one. One pass."""
+    got, i, n = None, 0, len(seg)
+    while i < n:
+        if not seg[i].isdigit() or (i and (seg[i - 1].isalnum() or seg[i - 1] in '$.,')):
+            i += 1
+            continue
+        j = i
+        while j < n and seg[j].isdigit(): j += 1
+        h, k, clock = int(seg[i:j][:3]), j, False
+        if k + 2 < n and seg[k] == ':' and seg[k + 1:k + 3].isdigit(): k, clock = k + 3, True
+        tail = seg[k:k + 4].lower().lstrip(' ')
+        pm, am = tail.startswith(('pm', 'p.m')), tail.startswith(('am', 'a.m'))
+        if (clock or pm or am) and h <= 24:
+            if pm and h < 12: h += 12
+            got = 'breakfast' if h < 11 else 'lunch' if h < 16 else 'dinner'
+        i = j
+    return got
+
+def _cues(r: Reading, m: Match, lo: int, hi: int) -> tuple[str | None, str | None, set]:
+    """`(meal, how, words)` that a name `m` is written with, between the previous name (or its line's start) `lo` and the
+    next (or its line's end) `hi`: a meal word right after it in brackets or after *for* / *as* (`X (lunch)`, `X for
+    dinner`), else the last meal word before it not in brackets (`Dinner: X`, `have lunch at X`), else a capital `B:` /
+    `L:` / `D:` right before it, else a meal's emoji before it on its line (`🥪 X`), else the last clock time or time of
+    day before it (`19:30 | X`, `In the evening, X`). `how`: 'word' | 'emoji' | 'time' (None: no cue); `words`: the
+    folded words before it (for stay and leaving cues)."""
+    text, ws = r.text, r.ws
+    q = m.j
+    while q < hi and (r.covered[q] == 2 or ws[q].w in _LOCATIVE or _abbr(text, ws[q]) or (ws[q].w,) in _states(r.index)): q += 1
+    if q < hi and ws[q].w in ('for', 'as') and q + 1 < hi: q += 1
+    if q < hi and ws[q].w in _MEAL_OF and not ws[q].colon and (ws[q - 1].w in ('for', 'as') or '(' in text[ws[m.j - 1].b:ws[q].a]):
+        return _MEAL_OF[ws[q].w], 'word', set()
+    start = m.i
+    while start > lo and not ws[start].strong: start -= 1
+    before = ws[start:m.i] if start < m.i else []
+    seg = text[ws[start].a if start < m.i else ws[m.i].a:ws[m.i].a]
+    if start < m.i and ws[start].strong and start > lo:                 # the line's first word
+        seg = text[text.rfind('\n', 0, ws[start].a) + 1:ws[m.i].a]
+    words_before = {w.w for w in before}
+    for w in reversed(before):
+        if w.w in _MEAL_OF and w.w not in ():
+            close, opn = text.rfind(')', w.b, ws[m.i].a), text.rfind('(', 0, w.a)
+            prev = before[before.index(w) - 1].w if before.index(w) else ''
+            if prev not in ('for', 'as') and not (opn >= 0 and close >= 0 and text.find(')', w.b) == close): return _MEAL_OF[w.w], 'word', words_before
+    if before and ws[m.i - 1].colon and text[ws[m.i - 1].a:ws[m.i - 1].b] in _MEAL_LETTER and ws[m.i - 1].b - ws[m.i - 1].a == 1:
+        return _MEAL_LETTER[text[ws[m.i - 1].a:ws[m.i - 1].b]], 'word', words_before
+    emo = next((_EMOJI_LABELS[c] for c in reversed(seg) if c in _EMOJI_LABELS), None)
+    if emo in _MEAL_OF: return emo, 'emoji', words_before
+    if (t := _clock_meal(seg)): return t, 'time', words_before
+    t = next((_TIME_MEAL[w.w] for w in reversed(before) if w.w in _TIME_MEAL), None)
+    return t, ('time' if t else None), words_before
+
+def _placed(day, seq: tuple) -> bool:
+    "Is the folded name `seq` read in a field of `day` (some value's words contain it)?"
+    vals = [*day.slots.values(), *day.attractions]
+    pat = ' ' + ' '.join(seq) + ' '
+    return any(pat in ' ' + ' '.join(folded_words(v)) + ' ' for v in vals if isinstance(v, str))
+
+def complete_day(r: Reading, day, lo: int, hi: int) -> None:
+    """Place, by its kind in the database, each complete database name written in the words `[lo, hi)` of a day that its
+    reading put in no field -- the rule a reader uses on any layout: a name that is only an attraction is an
+    attraction of the day; only a restaurant, a meal (the meal its cue names, `_cues`: a meal word, `B:`, an emoji, a
+    clock time; else, when the uncued restaurants fill the free meals exactly, in the order breakfast, lunch, dinner;
+    else in that order with a note); only an accommodation, the night's stay when none is read and it lies in the city
+    the day ends in (not a stay left: `check out of X`). A name of several kinds is placed by its cue (a meal cue, a
+    stay word) or left (the day's 'unread' note). Each name is read as written (`written_item`)."""
+    ws, text = r.ws, r.text
+    ms = [m for m in r.venues_in(lo, hi) if m.full]
+    if not ms: return
+    todo = []
+    for x, m in enumerate(ms):
+        seq = tuple(w.w for w in ws[m.i:m.j])
+        if _placed(day, seq): continue
+        a = ms[x - 1].j if x else lo
+        b = ms[x + 1].i if x + 1 < len(ms) else hi
+        meal, how, before = _cues(r, m, a, b)
+        tables = {v.table for v in m.entries}
+        if len(tables) > 1:
+            tables = ({'restaurants'} if meal and how == 'word' and 'restaurants' in tables else
+                      {'accommodations'} if before & _STAY_CUES and 'accommodations' in tables else tables)
+        if len(tables) > 1: continue
+        e = min(ws[b].a if b < len(ws) else len(text), text.find('\n', ws[m.j - 1].b) % (len(text) + 1))
+        todo.append((m, tables.pop(), meal, how, before, ws[m.i].a, e))
+    uncued = []
+    for m, table, meal, how, before, s, e in todo:
+        if table == 'attractions':
+            if (x := written_item(r, s, e, 'attractions', day.order, 'attraction', day.travel, day.number)) and x != '-':
+                day.attractions[x] = None
+        elif table == 'accommodations':
+            if 'accommodation' in day.slots or before & _LEAVING: continue
+            v = _pick(r, m, 'accommodations', day.order, 'accommodation', day.travel, note=False)
+            if v is None or (day.end and v.city != day.end): continue
+            if (x := written_item(r, s, e, 'accommodations', day.order, 'accommodation', day.travel, day.number)) and x != '-':
+                day.slots['accommodation'], day.stay_city = x, v.city
+        elif meal is not None:
+            if meal not in day.slots and (x := written_item(r, s, e, 'restaurants', day.order, meal, day.travel, day.number)) and x != '-':
+                day.slots[meal] = x
+        else: uncued.append((m, s, e))
+    free = [k for k in ('breakfast', 'lunch', 'dinner') if k not in day.slots]
+    if uncued and len(uncued) <= len(free):
+        for (m, s, e), meal in zip(uncued, free):
+            if (x := written_item(r, s, e, 'restaurants', day.order, meal, day.travel, day.number)) and x != '-':
+                day.slots[meal] = x
+        if len(uncued) < len(free):
+            r.note(f"day {day.number}: {len(uncued)} restaurant(s) written without a meal, read as {', '.join(free[:len(uncued)])}", 'meal-order')
+
 def _locative_venue(text: str, ws: list, m, covered, index) -> bool:
     """Is the name `m` a locative after another venue rather than a venue of its own: written in lower case `downtown
     <City>` right after a venue and a comma (`Flying Mango, downtown Rockford`), though the database has an attraction
@@ -1781,6 +1912,7 @@ def _format_grounded(text, task, notes, db, alts=None):
                 _labelled_day(rd, day, lab, vs, here, org, cands, where)
             else:                                                                # narrative (with the labels it has)
                 here = _narrative_day(rd, day, lab, vs, here, org, cands, where, number)
+            complete_day(rd, day, vs[-1][0] + 2, vs[-1][1])
             days.append(day)
             here = day.end or here
         _carry_over(days, rd.note)
