@@ -250,6 +250,11 @@ def _line_start(text: str, ws: list[Word], k: int) -> bool:
 
 _SYMBOL_CATS = frozenset({'So', 'Sk', 'Mn', 'Me', 'Cf', 'Zs'})   # emoji, keycaps, variation selectors: markup before a heading
 
+def _listed(text: str, ws: list[Word], k: int) -> bool:
+    "Is word k the first thing on its line after a list number (`1. **Day 1**`, `2) Day 2`)?"
+    return (k > 0 and ws[k - 1].w.isdigit() and len(ws[k - 1].w) <= 2 and _line_start(text, ws, k - 1)
+            and text[ws[k - 1].b:ws[k].a].strip(' *_#') in ('.', ')'))
+
 def _dash_after(text: str, ws: list[Word], k: int) -> bool:
     end, s = (ws[k + 1].a if k + 1 < len(ws) else len(text)), ws[k].b
     while s < end and text[s] in ' \t*_': s += 1
@@ -295,7 +300,7 @@ def day_marks(text: str, ws: list[Word], anywhere: bool = False) -> list[tuple[i
         if n is None: continue
         last, after = _range_end(text, ws, k, n)
         head = after - 1
-        if anywhere or _line_start(text, ws, k) or _label_follows(ws, after) or ((ws[head].colon or _dash_after(text, ws, head))
+        if anywhere or _line_start(text, ws, k) or _listed(text, ws, k) or _label_follows(ws, after) or ((ws[head].colon or _dash_after(text, ws, head))
                                                     and not (k and not ws[k].strong and ws[k - 1].w in _NOT_BEFORE_DAY)):
             out.append((n, k, last))
             skip = after
@@ -715,6 +720,13 @@ def _task_cities(task) -> tuple:
     get = task.get if isinstance(task, dict) else (lambda k, d=None: getattr(task, k, d))
     return get('org'), get('dest')
 
+def _task_days(task) -> int | None:
+    "The number of days the query asks for (None without a task)."
+    if task is None or isinstance(task, str): return None
+    n = task.get('days') if isinstance(task, dict) else getattr(task, 'days', None)
+    try: return int(n)
+    except (TypeError, ValueError): return None
+
 @dataclass
 class _Day:
     number: int
@@ -783,8 +795,8 @@ def _pick(r: Reading, m: Match, table: str, order: list, slot: str | None = None
     it --; with no day city known, in the first of the query's cities that has it. None when no entry is of `table`."""
     es = [v for v in m.entries if v.table == table]
     if not es: return None
-    after = r.city_at.get(m.j)
-    if after is None and m.j < len(r.ws) and r.ws[m.j].w in _LOCATIVE and (lc := _locative_city(r, m.j, len(r.ws))) is not None:
+    after = r.city_at.get(m.j) if m.j < len(r.ws) and not r.ws[m.j].strong else None   # on the name's line only
+    if after is None and m.j < len(r.ws) and not r.ws[m.j].strong and r.ws[m.j].w in _LOCATIVE and (lc := _locative_city(r, m.j, len(r.ws))) is not None:
         after = r.city_at[lc]                                        # 'Applebee's in St. Petersburg', '…, downtown Austin'
     if after: return next((v for v in es if v.city == after[0]), None) or Venue(table, es[0].name, after[0])
     o = order[1::-1] + order[2:] if slot == 'breakfast' and travel else order
@@ -1039,7 +1051,7 @@ def _best_hit(r: Reading, k: int, hi: int, table: str, order: list, slot: str, t
     hit = max(full, key=lambda mv: mv[0].j - mv[0].i, default=None) or \
         next((mv for mv in cands if home(mv) and mv[1].city in written), None) or \
         next((mv for mv in cands if home(mv)), None) or next(iter(cands), None)
-    if hit and not home(hit): _pick(r, hit[0], table, order, slot, travel)
+    if hit: _pick(r, hit[0], table, order, slot, travel)      # its notes: in both cities of a travel day, or elsewhere
     return hit
 
 # %% ../nbs/04b_grounded.ipynb #e208f458
@@ -1838,10 +1850,10 @@ def complete_day(r: Reading, day, lo: int, hi: int) -> None:
             if (x := written_item(r, s, e, 'accommodations', day.order, 'accommodation', day.travel, day.number)) and x != '-':
                 day.slots['accommodation'], day.stay_city = x, v.city
         elif meal is not None:
-            if meal not in day.slots and (x := written_item(r, s, e, 'restaurants', day.order, meal, day.travel, day.number)) and x != '-':
+            if day.slots.get(meal, '-') == '-' and (x := written_item(r, s, e, 'restaurants', day.order, meal, day.travel, day.number)) and x != '-':
                 day.slots[meal] = x
         else: uncued.append((m, s, e))
-    free = [k for k in ('breakfast', 'lunch', 'dinner') if k not in day.slots]
+    free = [k for k in ('breakfast', 'lunch', 'dinner') if day.slots.get(k, '-') == '-']
     if uncued and len(uncued) <= len(free):
         for (m, s, e), meal in zip(uncued, free):
             if (x := written_item(r, s, e, 'restaurants', day.order, meal, day.travel, day.number)) and x != '-':
@@ -1870,12 +1882,15 @@ def _format_grounded(text, task, notes, db, alts=None):
         notes.append(Note("grouped by category (legs, stays, meals, sights): gathered back into days", 'layout'))
     ws = words(text)
     marks = day_marks(text, ws)
+    n_days = _task_days(task)          # days found some other way are sure when they are the query's days, 1 to n
     if not marks:
         marks = _in_sequence(day_marks(text, ws, anywhere=True))
-        if marks: notes.append(Note("days found in running text ('on day 1 …'), not as headers", 'days'))
+        if marks: notes.append(Note("days found in running text ('on day 1 …'), not as headers",
+                                    'layout' if len(marks) == n_days else 'days'))
     if not marks:
         marks = inferred_marks(text, ws)
-        if marks: notes.append(Note("day boundaries inferred (ordinal words or numbers at line starts), no 'Day <n>' header", 'days'))
+        if marks: notes.append(Note("day boundaries inferred (ordinal words or numbers at line starts), no 'Day <n>' header",
+                                    'layout' if len(marks) == n_days else 'days'))
     if not marks: raise PlanFormatError("no 'Day <n>' header found in the answer")
     versions = day_versions(text, ws, marks)
     org, dest = _task_cities(task)
