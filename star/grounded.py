@@ -1165,10 +1165,13 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
     key = tuple(w.w for w in ws[k:nk])
     if ' '.join(key) in _EMPTY_SLOT: return '-'
     if key in r.index.city_seqs: return None
-    remark, after = None, end
+    remark, after, bcity = None, end, None
     if text.startswith((' (', ' ['), end) and name:                         # 'Name (private room)': kept or dropped by the parser
         close = text.find(')' if text[end + 1] == '(' else ']', end, e)
-        if close > 0 and not (hit and tuple(folded_words(text[end:close])) in _states(r.index)):
+        inner = tuple(folded_words(text[end + 2:close])) if close > 0 else ()
+        if inner[:1] in (('in',), ('at',)): inner = inner[1:]
+        if inner in r.index.city_seqs: bcity, after = r.index.city_seqs[inner], close + 1   # 'X (Rockford)', 'X (in Rockford)': its city
+        elif close > 0 and not (hit and tuple(folded_words(text[end:close])) in _states(r.index)):
             remark, after = plain_value(text[end:close + 1]).strip(), close + 1
     city = alt_city = None                                                    # the city written after the name
     q2, after = _after_locative(r, r.wrange(after, after)[0], after, hi)      # 'X in Minneapolis', 'X, downtown Austin'
@@ -1184,6 +1187,7 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
     else: return _noted(r, day, slot, (nm := _with_bracket_state(r, name, start, end, e)), f"{nm}, {hit[1].city}", 'near-match',
                         f"{nm!r} ends with its city: read as written, 'Name, City'")   # 'Rutgers University - Newark', '…, Alamosa (Colorado)'
     if city is None and hit is not None: city = _place_with_state(r, end, e)    # '…Pier, Santa Monica, California'
+    city = city or bcity
     if hit is None:
         return _noted(r, day, slot, f"{name}, {city or (order[0] if order else '-')}", '-', 'unknown',
                       f"{name!r} is not in the database (kept as written)")
@@ -1909,13 +1913,13 @@ def _format_grounded(text, task, notes, db, alts=None):
         city_at[m.i] = (m.entries[0], m.j)
         covered[m.i:m.j] = b'\2' * (m.j - m.i)
     r = Reading(text, ws, index, venue_at, city_at, covered, notes, alts)
-    by_day = {}
+    by_day, unknown_at = {}, {}
     for n, k, e, last in versions:
         unknown = []
         lab = labelled_fields(text, ws[k].a, ws[e].a if e < len(ws) else len(text), unknown)
-        for label, s0, e0 in unknown:                      # an unknown label whose value names a venue: a doubt
+        for label, s0, e0 in unknown:                      # an unknown label whose value names a venue: a doubt, unless read
             if (label.lower() not in _TIME_WORDS and (vs := r.venues_in(*r.wrange(s0, e0)))):
-                r.note(f"day {n}: unknown label {label[:30]!r} before {r.ws[vs[0].i].w!r}…", 'unknown-label')
+                for d in range(n, last + 1): unknown_at.setdefault(d, []).append((label, vs))
         for d in range(n, last + 1): by_day.setdefault(d, []).append((k, e, lab))
         if last > n: r.note(f"days {n}-{last} are written as one", 'days')
     def where(k, e):
@@ -1943,6 +1947,11 @@ def _format_grounded(text, task, notes, db, alts=None):
         _carry_over(days, rd.note)
         return days
     days = read_days(r, False)
+    for day in days:                 # an unknown label before a name no field reads: the reader may have missed its field
+        for label, vs in unknown_at.get(day.number, ()):
+            if not all(_placed(day, tuple(w.w for w in ws[m.i:m.j])) for m in vs):
+                r.note(f"day {day.number}: unknown label {label[:30]!r} before {ws[vs[0].i].w!r}…", 'unknown-label')
+                break
     _note_unread(r, days, by_day)
     if alts is not None and any(len(v) > 1 for v in by_day.values()):   # the other reading: each day's first version
         first = _plan_rows(read_days(Reading(text, ws, index, venue_at, city_at, covered, [], None), True))
