@@ -196,6 +196,8 @@ class Clause:
 
 _FILLED = frozenset({'breakfast', 'lunch', 'dinner', 'accommodation', 'attraction'})
 
+_MEAL_OF = {'breakfast': 'breakfast', 'lunch': 'lunch', 'brunch': 'lunch', 'dinner': 'dinner', 'supper': 'dinner'}
+
 def clauses(ws: list[Word], s: int, e: int, covered) -> list[Clause]:
     "Split the words `[s, e)` of one day at every slot word (`_SLOTS`) that is not part of a name (`covered`)."
     out, k = [Clause('time', s, s, e)], s
@@ -1225,7 +1227,8 @@ def _slot_in_parens(text: str, s: int, e: int) -> tuple[str | None, int]:
     w = folded_words(text[s:e][:200])
     for m in ('breakfast', 'lunch', 'dinner'):
         if w[-2:] == ['for', m]: return m, text.rfind(' for ', s, e) if text.rfind(' for ', s, e) > s else e   # 'X for dinner'
-        if w[:1] == [m] or w[-1:] == [m]: return m, e
+        if m in w[:3] or w[-1:] == [m]: return m, e                       # 'Lunch: X', 'have lunch at X', 'X lunch'
+
     return None, e
 
 # %% ../nbs/04b_grounded.ipynb #bd8f1fd0
@@ -1340,9 +1343,10 @@ def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: boo
         for s2, e2 in _meal_pieces(r.text, s, e):
             slot, cut = _slot_in_parens(r.text, s2, e2)
             if slot is None or slot in lab: continue
-            q = r.wrange(s2, cut)[0]                                        # 'Breakfast: X', 'Lunch X': the label is no name
+            q = r.wrange(s2, cut)[0]                                        # 'Breakfast: X', 'have lunch at X': the label is no name
+            q = next((x for x in range(q, min(q + 3, len(r.ws))) if r.ws[x].a < cut and r.ws[x].w in _MEAL_OF), q)
             if q < len(r.ws) and r.ws[q].a < cut and r.ws[q].w in ('breakfast', 'lunch', 'dinner', 'brunch', 'supper') and \
-                    not any(m.i == q for m in r.venues_in(q, q + 1)):
+                    not any(m.i <= q < m.j for m in r.venues_in(max(q - 3, 0), q + 1)):
                 s2 = r.ws[q].b + (r.text[r.ws[q].b:cut].lstrip(' *_').startswith(':') and r.text.find(':', r.ws[q].b, cut) + 1 - r.ws[q].b)
             item = written_item(r, s2, cut, 'restaurants', order, slot, travel, day.number)
             if item and slot not in day.slots: day.slots[slot] = item
@@ -1379,11 +1383,14 @@ def fill_narrative(r: Reading, day: _Day, cls: list[Clause], order: list, travel
     for ci, c in enumerate(cls):
         ms = r.venues_in(c.lo, c.hi)
         if c.kind in _MEAL_TABLE and c.kind not in day.slots:
-            hit = next(((m, v) for m in ms if (v := _pick(r, m, _MEAL_TABLE[c.kind], order, c.kind, travel))), None)
+            after_name = ci and c.key and (text[ws[c.key - 1].b:ws[c.key].a].strip(' ') == '(' or
+                                           (ws[c.key - 1].w == "for" and c.key >= 2 and (r.covered[c.key - 2] or _abbr(text, ws[c.key - 2])) and not ws[c.key - 1].weak and not ws[c.key - 1].strong))
+            hit = None if after_name else next(((m, v) for m in ms if (v := _pick(r, m, _MEAL_TABLE[c.kind], order, c.kind, travel))), None)
             if hit is None and ci and c.key and (ws[c.key - 1].w == 'for' or text[ws[c.key - 1].b:ws[c.key].a].strip(' ') == '('):
                 # 'Coco Bambu, Rockford for dinner', 'Watershed Cafe, Pensacola (breakfast)': the name before the slot word
                 before = r.venues_in(cls[ci - 1].lo, c.key)
                 hit = next(((m, v) for m in reversed(before) if (v := _pick(r, m, _MEAL_TABLE[c.kind], order, c.kind, travel))), None)
+                if hit is None and after_name: hit = next(((m, v) for m in ms if (v := _pick(r, m, _MEAL_TABLE[c.kind], order, c.kind, travel))), None)
             if hit: day.slots[c.kind] = _venue_text(r, *hit)
             elif (fb := as_written(c, True)): day.slots[c.kind] = fb[0]
             if c.kind == 'accommodation' and c.kind in day.slots:
@@ -1746,8 +1753,6 @@ def _note_unread(r: Reading, days: list, by_day: dict) -> None:
                 r.note(f"day {day.number}: {text[ws[m.i].a:ws[m.j - 1].b][:40]!r} is named in the day but read in no field", 'unread')
                 break
 
-_MEAL_OF = {'breakfast': 'breakfast', 'lunch': 'lunch', 'brunch': 'lunch', 'dinner': 'dinner', 'supper': 'dinner'}
-
 _MEAL_LETTER = {'B': 'breakfast', 'L': 'lunch', 'D': 'dinner'}
 
 _TIME_MEAL = {'morning': 'breakfast', 'noon': 'lunch', 'midday': 'lunch', 'afternoon': 'lunch', 'evening': 'dinner',
@@ -1841,6 +1846,9 @@ def complete_day(r: Reading, day, lo: int, hi: int) -> None:
                       {'accommodations'} if before & _STAY_CUES and 'accommodations' in tables else tables)
         if len(tables) > 1: continue
         e = min(ws[b].a if b < len(ws) else len(text), text.find('\n', ws[m.j - 1].b) % (len(text) + 1))
+        q = m.j                    # the piece: the name and the city or locative after it, not the words joining the next
+        while q < b and (r.covered[q] == 2 or ws[q].w in _LOCATIVE or _abbr(text, ws[q]) or (ws[q].w,) in _states(r.index)): q += 1
+        if q < b: e = min(e, ws[q].a)
         todo.append((m, tables.pop(), meal, how, before, ws[m.i].a, e))
     uncued = []
     for m, table, meal, how, before, s, e in todo:
