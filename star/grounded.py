@@ -899,10 +899,6 @@ def _abbr(text: str, w) -> bool:
 _POSTAL = frozenset('al ak az ar ca co ct de fl ga hi id il in ia ks ky la me md ma mi mn ms mo mt ne nv nh nj nm ny nc '
                     'nd oh ok or pa ri sc sd tn tx ut vt va wa wv wi wy dc'.split())
 
-def _POSTAL_AFTER(city: str) -> bool:
-    st = city.rsplit(', ', 1)[-1]
-    return len(st) == 2 and st.isupper()
-
 def city_as_written(r: Reading, c: str, q: int, q_end: int, hi: int) -> tuple[str, str | None, str | None, int]:
     """`(value, alternative, kind, end word)` of the database city `c` named by the words `[q, q_end)` of a value that
     ends at word `hi`, as the text writes it: a state written after it with a comma is part of what is written
@@ -1184,7 +1180,6 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
         c, c_end = r.city_at[q2]
         city, alt_city, _, _ = city_as_written(r, c, q2, c_end, hi)
         city = unstate(city)                                                  # 'Abilene(Texas)' -> 'Abilene' (glued: the City(State) form); 'Buffalo (New York)' kept
-        if alt_city is not None and '(' not in city and _POSTAL_AFTER(city): city, alt_city = alt_city, city   # 'X, Rockford, IL'
     elif hit is None or not _ends_with_city(r, k, nk, hit[0]): pass
     else: return _noted(r, day, slot, (nm := _with_bracket_state(r, name, start, end, e)), f"{nm}, {hit[1].city}", 'near-match',
                         f"{nm!r} ends with its city: read as written, 'Name, City'")   # 'Rutgers University - Newark', '…, Alamosa (Colorado)'
@@ -1207,12 +1202,9 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
     elif dropped:
         _noted(r, day, slot, value, f"{name} {dropped}, {ct}", 'remark',
                f"{name[:40]!r} is followed by a remark in brackets, {dropped[:30]!r} (dropped: no city follows it)")
-    if alt_city is not None and alt_city != city and '(' in city:
-        _noted(r, day, slot, value, f"{name}, {alt_city}", 'bracket-state',
-               "written with a state in brackets after its city (kept as written; the benchmark's parser keeps or drops it)")
-    elif alt_city is not None and alt_city != city:
-        _noted(r, day, slot, value, f"{name}, {alt_city}", 'state',
-               "written with its city's state after the city, a locative: read as the city alone (the benchmark's parser keeps or drops it)")
+    if alt_city is not None and alt_city != city:
+        _noted(r, day, slot, value, f"{name}, {alt_city}", 'bracket-state' if '(' in city else 'state',
+               "written with a state after its city (the benchmark's parser keeps or drops it)")
     return value
 
 # %% ../nbs/04b_grounded.ipynb #ee373c29
