@@ -25,7 +25,7 @@ __all__ = ['LABEL_VOCABULARY', 'LABELS', 'MAX_GROUNDED_CHARS', 'Word', 'words', 
            'empty_lead', 'same_lead', 'named_in', 'label_key', 'labelled_fields', 'Note', 'Reading', 'city_as_written',
            'read_current_city', 'route_as_written', 'read_transportation', 'drop_bracket_states', 'written_item',
            'read_labelled_day', 'fill_narrative', 'json_as_text', 'tables_as_text', 'sections_as_text',
-           'inferred_marks', 'format_grounded', 'plain_plan']
+           'inferred_marks', 'complete_day', 'format_grounded', 'plain_plan']
 
 # %% ../nbs/04b_grounded.ipynb #51cdece7
 _APOSTROPHES = "'’‘ʼ`"
@@ -1219,7 +1219,7 @@ def _slot_in_parens(text: str, s: int, e: int) -> tuple[str | None, int]:
     w = folded_words(text[s:e][:200])
     for m in ('breakfast', 'lunch', 'dinner'):
         if w[-2:] == ['for', m]: return m, text.rfind(' for ', s, e) if text.rfind(' for ', s, e) > s else e   # 'X for dinner'
-        if m in w[:3] or w[-1:] == [m]: return m, e                       # 'Lunch: X', 'have lunch at X', 'X lunch'
+        if w[:1] == [m] or w[-1:] == [m] or (w[1:3] == [m, 'at'] and w[0] in ('have', 'eat', 'grab')): return m, e   # 'have lunch at X'
 
     return None, e
 
@@ -1788,12 +1788,11 @@ def _cues(r: Reading, m: Match, lo: int, hi: int) -> tuple[str | None, str | Non
     if q < hi and ws[q].w in ('for', 'as') and q + 1 < hi: q += 1
     if q < hi and ws[q].w in _MEAL_OF and not ws[q].colon and (ws[q - 1].w in ('for', 'as') or '(' in text[ws[m.j - 1].b:ws[q].a]):
         return _MEAL_OF[ws[q].w], 'word', set()
-    start = m.i
-    while start > lo and not ws[start].strong: start -= 1
-    before = ws[start:m.i] if start < m.i else []
-    seg = text[ws[start].a if start < m.i else ws[m.i].a:ws[m.i].a]
-    if start < m.i and ws[start].strong and start > lo:                 # the line's first word
-        seg = text[text.rfind('\n', 0, ws[start].a) + 1:ws[m.i].a]
+    a = ws[lo - 1].b if lo > 0 else 0                                   # after the previous name, on the name's line
+    nl = text.rfind('\n', a, ws[m.i].a)
+    a = nl + 1 if nl >= 0 else a
+    seg = text[a:ws[m.i].a]
+    before = [w for w in ws[lo:m.i] if w.a >= a]
     words_before = {w.w for w in before}
     for w in reversed(before):
         if w.w in _MEAL_OF and w.w not in ():
@@ -1858,7 +1857,7 @@ def complete_day(r: Reading, day, lo: int, hi: int) -> None:
                 day.slots[meal] = x
         else: uncued.append((m, s, e))
     free = [k for k in ('breakfast', 'lunch', 'dinner') if day.slots.get(k, '-') == '-']
-    if uncued and len(uncued) <= len(free):
+    if uncued and len(uncued) <= len(free) == 3 and not any(t[1] == 'restaurants' and t[2] for t in todo):   # a day naming no meal
         for (m, s, e), meal in zip(uncued, free):
             if (x := written_item(r, s, e, 'restaurants', day.order, meal, day.travel, day.number)) and x != '-':
                 day.slots[meal] = x
