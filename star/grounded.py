@@ -764,13 +764,15 @@ class Reading:
     the alternative readings `alts` (`(kind, day, field, as read, alternative)`, see `note`)."""
     def __init__(self, text, ws, index, venue_at, city_at, covered, notes, alts=None):
         self.text, self.ws, self.index, self.venue_at, self.city_at, self.covered = text, ws, index, venue_at, city_at, covered
-        self.notes, self.n_notes, self.alts, self.hidden = notes, 0, alts, set()
+        self.notes, self.n_notes, self.alts, self.hidden, self.said = notes, 0, alts, set(), set()
         self.city_forms = {}          # database city -> (as the text writes it, the other reading), the latest
         self.starts, self.city_keys = [w.a for w in ws], sorted(city_at)
     def note(self, msg: str, kind: str = 'other', alt: tuple | None = None):
         """Record a note of `kind` (the first `_MAX_NOTES`, then a count) and, when the text also supports another
         reading, `alt = (day, field, as read, alternative)`: the value of `field` on day `day` holds `as read` where the
         other reading has `alternative` (recorded in `alts`, uncounted, for `format_plan` to judge the doubt)."""
+        if msg in self.said: return               # read twice (a labelled value of a narrative day): noted once
+        self.said.add(msg)
         self.n_notes += 1
         if self.n_notes <= _MAX_NOTES: self.notes.append(Note(msg, kind))
         else: self.hidden.add(kind)
@@ -1745,6 +1747,14 @@ def _note_unread(r: Reading, days: list, by_day: dict) -> None:
                 r.note(f"day {day.number}: {text[ws[m.i].a:ws[m.j - 1].b][:40]!r} is named in the day but read in no field", 'unread')
                 break
 
+def _locative_venue(text: str, ws: list, m, covered, index) -> bool:
+    """Is the name `m` a locative after another venue rather than a venue of its own: written in lower case `downtown
+    <City>` right after a venue and a comma (`Flying Mango, downtown Rockford`), though the database has an attraction
+    `Downtown Rockford`?"""
+    return (text[ws[m.i].a:ws[m.i].b] == 'downtown' and m.i > 0 and covered[m.i - 1] == 1
+            and text[ws[m.i - 1].b:ws[m.i].a].strip(' ') == ',' and tuple(w.w for w in ws[m.i + 1:m.j]) in index.city_seqs)
+
+# %% ../nbs/04b_grounded.ipynb #ee8a9da6
 _MEAL_LETTER = {'B': 'breakfast', 'L': 'lunch', 'D': 'dinner'}
 
 _TIME_MEAL = {'morning': 'breakfast', 'noon': 'lunch', 'midday': 'lunch', 'afternoon': 'lunch', 'evening': 'dinner',
@@ -1760,7 +1770,7 @@ def _clock_meal(seg: str) -> str | None:
     dinner): hours before 11 are breakfast, before 16 lunch, later dinner; None without one. One pass."""
     got, i, n = None, 0, len(seg)
     while i < n:
-        if not seg[i].isdigit() or (i and (seg[i - 1].isalnum() or seg[i - 1] in '$.,')):
+        if not seg[i].isdigit() or (i and (seg[i - 1].isalnum() or seg[i - 1] in '$.,:')):
             i += 1
             continue
         j = i
@@ -1772,9 +1782,11 @@ def _clock_meal(seg: str) -> str | None:
         if (clock or pm or am) and h <= 24:
             if pm and h < 12: h += 12
             got = 'breakfast' if h < 11 else 'lunch' if h < 16 else 'dinner'
-        i = j
+        i = k
     return got
 
+
+# %% ../nbs/04b_grounded.ipynb #99fb3d9e
 def _cues(r: Reading, m: Match, lo: int, hi: int) -> tuple[str | None, str | None, set]:
     """`(meal, how, words)` that a name `m` is written with, between the previous name (or its line's start) `lo` and the
     next (or its line's end) `hi`: a meal word right after it in brackets or after *for* / *as* (`X (lunch)`, `X for
@@ -1827,7 +1839,7 @@ def complete_day(r: Reading, day, lo: int, hi: int) -> None:
     todo = []
     for x, m in enumerate(ms):
         seq = tuple(w.w for w in ws[m.i:m.j])
-        if _placed(day, seq): continue
+        if _placed(day, seq) or (m.i and ws[m.i - 1].w.isdigit() and not ws[m.i].weak and not ws[m.i].strong): continue   # '5555 Hermann Park Dr': an address
         a = ms[x - 1].j if x else lo
         b = ms[x + 1].i if x + 1 < len(ms) else hi
         meal, how, before = _cues(r, m, a, b)
@@ -1864,12 +1876,6 @@ def complete_day(r: Reading, day, lo: int, hi: int) -> None:
         if len(uncued) < len(free):
             r.note(f"day {day.number}: {len(uncued)} restaurant(s) written without a meal, read as {', '.join(free[:len(uncued)])}", 'meal-order')
 
-def _locative_venue(text: str, ws: list, m, covered, index) -> bool:
-    """Is the name `m` a locative after another venue rather than a venue of its own: written in lower case `downtown
-    <City>` right after a venue and a comma (`Flying Mango, downtown Rockford`), though the database has an attraction
-    `Downtown Rockford`?"""
-    return (text[ws[m.i].a:ws[m.i].b] == 'downtown' and m.i > 0 and covered[m.i - 1] == 1
-            and text[ws[m.i - 1].b:ws[m.i].a].strip(' ') == ',' and tuple(w.w for w in ws[m.i + 1:m.j]) in index.city_seqs)
 
 # %% ../nbs/04b_grounded.ipynb #1201b8d7
 def _format_grounded(text, task, notes, db, alts=None):
