@@ -771,12 +771,12 @@ class Reading:
         """Record a note of `kind` (the first `_MAX_NOTES`, then a count) and, when the text also supports another
         reading, `alt = (day, field, as read, alternative)`: the value of `field` on day `day` holds `as read` where the
         other reading has `alternative` (recorded in `alts`, uncounted, for `format_plan` to judge the doubt)."""
+        if alt is not None and self.alts is not None and alt[2] != alt[3]: self.alts.append((kind,) + tuple(alt))
         if msg in self.said: return               # read twice (a labelled value of a narrative day): noted once
         self.said.add(msg)
         self.n_notes += 1
         if self.n_notes <= _MAX_NOTES: self.notes.append(Note(msg, kind))
         else: self.hidden.add(kind)
-        if alt is not None and self.alts is not None and alt[2] != alt[3]: self.alts.append((kind,) + tuple(alt))
     def wrange(self, s: int, e: int) -> tuple[int, int]:
         "Word indices `[lo, hi)` of the characters `[s, e)`."
         return bisect.bisect_left(self.starts, s), bisect.bisect_left(self.starts, e)

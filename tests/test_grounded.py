@@ -701,3 +701,16 @@ def test_real_answers_names_placed_by_kind():
     hou = rows[('gpt4-0609', 134)]['text']                    # 'Attraction: Houston Museum of Natural Science, Address: 5555 Hermann Park Dr, …'
     day2 = format_grounded(hou, VAL[134])[1]
     assert day2['attraction'].startswith('Houston Museum of Natural Science, Houston;') and 'Hermann Park, Houston' not in day2['attraction']
+
+
+def test_a_note_said_twice_keeps_each_alternative():
+    "Two items with the same kind of note in one field: noted once, but each other reading recorded, so the doubt is judged on all."
+    text = ("Day 1:\nCurrent City: from St. Petersburg to Rockford\nTransportation: Flight F3573659 from St. Petersburg to Rockford\n"
+            "Dinner: Coco Bambu, Rockford\nAccommodation: Pure luxury one bdrm + sofa bed on Central Park, Rockford\n\nDay 2:\n"
+            "Current City: Rockford\nTransportation: -\nBreakfast: Dial A Cake, Rockford\n"
+            "Attraction: Burpee Museum of Natural History, Rockford, IL; Midway Village Museum, Rockford, IL\n"
+            "Lunch: Flying Mango, Rockford\nDinner: Cafe Southall, Rockford\nAccommodation: Pure luxury one bdrm + sofa bed on Central Park, Rockford\n")
+    notes, alts = [], []
+    format_grounded(text, TRAIN[0], notes, alts=alts)
+    assert sum(n.kind == 'state' for n in notes) == 1 and sum(a[0] == 'state' for a in alts) == 2
+    assert 'state' in {n.kind for n in format_plan(text, TRAIN[0]).doubts}
