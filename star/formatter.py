@@ -247,6 +247,7 @@ NOTE_KINDS = {
     'days': "days found in running text or inferred, written as a range, or missing",
     'no-route': "a transportation without a route",
     'no-city': "a day without a city",
+    'meal-order': "restaurants a day writes without any meal, fewer than three, read as its meals in order",
     'unknown-label': "a label no field has, whose value names a venue",
     'layout': "a JSON or table layout, read key by key (no doubt)",
     'overflow': "more notes than are listed",

@@ -25,7 +25,7 @@ __all__ = ['LABEL_VOCABULARY', 'LABELS', 'MAX_GROUNDED_CHARS', 'Word', 'words', 
            'empty_lead', 'same_lead', 'named_in', 'label_key', 'labelled_fields', 'Note', 'Reading', 'city_as_written',
            'read_current_city', 'route_as_written', 'read_transportation', 'drop_bracket_states', 'written_item',
            'read_labelled_day', 'fill_narrative', 'json_as_text', 'tables_as_text', 'sections_as_text',
-           'inferred_marks', 'format_grounded', 'plain_plan']
+           'inferred_marks', 'complete_day', 'format_grounded', 'plain_plan']
 
 # %% ../nbs/04b_grounded.ipynb #51cdece7
 _APOSTROPHES = "'’‘ʼ`"
@@ -196,6 +196,8 @@ class Clause:
 
 _FILLED = frozenset({'breakfast', 'lunch', 'dinner', 'accommodation', 'attraction'})
 
+_MEAL_OF = {'breakfast': 'breakfast', 'lunch': 'lunch', 'brunch': 'lunch', 'dinner': 'dinner', 'supper': 'dinner'}
+
 def clauses(ws: list[Word], s: int, e: int, covered) -> list[Clause]:
     "Split the words `[s, e)` of one day at every slot word (`_SLOTS`) that is not part of a name (`covered`)."
     out, k = [Clause('time', s, s, e)], s
@@ -250,6 +252,11 @@ def _line_start(text: str, ws: list[Word], k: int) -> bool:
 
 _SYMBOL_CATS = frozenset({'So', 'Sk', 'Mn', 'Me', 'Cf', 'Zs'})   # emoji, keycaps, variation selectors: markup before a heading
 
+def _listed(text: str, ws: list[Word], k: int) -> bool:
+    "Is word k the first thing on its line after a list number (`1. **Day 1**`, `2) Day 2`)?"
+    return (k > 0 and ws[k - 1].w.isdigit() and len(ws[k - 1].w) <= 2 and _line_start(text, ws, k - 1)
+            and text[ws[k - 1].b:ws[k].a].strip(' *_#') in ('.', ')'))
+
 def _dash_after(text: str, ws: list[Word], k: int) -> bool:
     end, s = (ws[k + 1].a if k + 1 < len(ws) else len(text)), ws[k].b
     while s < end and text[s] in ' \t*_': s += 1
@@ -295,7 +302,7 @@ def day_marks(text: str, ws: list[Word], anywhere: bool = False) -> list[tuple[i
         if n is None: continue
         last, after = _range_end(text, ws, k, n)
         head = after - 1
-        if anywhere or _line_start(text, ws, k) or _label_follows(ws, after) or ((ws[head].colon or _dash_after(text, ws, head))
+        if anywhere or _line_start(text, ws, k) or _listed(text, ws, k) or _label_follows(ws, after) or ((ws[head].colon or _dash_after(text, ws, head))
                                                     and not (k and not ws[k].strong and ws[k - 1].w in _NOT_BEFORE_DAY)):
             out.append((n, k, last))
             skip = after
@@ -715,6 +722,13 @@ def _task_cities(task) -> tuple:
     get = task.get if isinstance(task, dict) else (lambda k, d=None: getattr(task, k, d))
     return get('org'), get('dest')
 
+def _task_days(task) -> int | None:
+    "The number of days the query asks for (None without a task)."
+    if task is None or isinstance(task, str): return None
+    n = task.get('days') if isinstance(task, dict) else getattr(task, 'days', None)
+    try: return int(n)
+    except (TypeError, ValueError): return None
+
 @dataclass
 class _Day:
     number: int
@@ -727,6 +741,8 @@ class _Day:
     labelled: bool = False
     checkin: bool = False           # its stay was written as a check-in ('Check into X'): it lasts until a check-out
     checkout: bool = False          # it checks out ('Check out of X')
+    order: list = field(default_factory=list)   # the cities its venues are looked for in, the day's own first
+    travel: bool = False            # it goes from one city to another
 
 _MEAL_TABLE = {'breakfast': 'restaurants', 'lunch': 'restaurants', 'dinner': 'restaurants', 'accommodation': 'accommodations'}
 
@@ -748,17 +764,19 @@ class Reading:
     the alternative readings `alts` (`(kind, day, field, as read, alternative)`, see `note`)."""
     def __init__(self, text, ws, index, venue_at, city_at, covered, notes, alts=None):
         self.text, self.ws, self.index, self.venue_at, self.city_at, self.covered = text, ws, index, venue_at, city_at, covered
-        self.notes, self.n_notes, self.alts, self.hidden = notes, 0, alts, set()
+        self.notes, self.n_notes, self.alts, self.hidden, self.said = notes, 0, alts, set(), set()
         self.city_forms = {}          # database city -> (as the text writes it, the other reading), the latest
         self.starts, self.city_keys = [w.a for w in ws], sorted(city_at)
     def note(self, msg: str, kind: str = 'other', alt: tuple | None = None):
         """Record a note of `kind` (the first `_MAX_NOTES`, then a count) and, when the text also supports another
         reading, `alt = (day, field, as read, alternative)`: the value of `field` on day `day` holds `as read` where the
         other reading has `alternative` (recorded in `alts`, uncounted, for `format_plan` to judge the doubt)."""
+        if alt is not None and self.alts is not None and alt[2] != alt[3]: self.alts.append((kind,) + tuple(alt))
+        if msg in self.said: return               # read twice (a labelled value of a narrative day): noted once
+        self.said.add(msg)
         self.n_notes += 1
         if self.n_notes <= _MAX_NOTES: self.notes.append(Note(msg, kind))
         else: self.hidden.add(kind)
-        if alt is not None and self.alts is not None and alt[2] != alt[3]: self.alts.append((kind,) + tuple(alt))
     def wrange(self, s: int, e: int) -> tuple[int, int]:
         "Word indices `[lo, hi)` of the characters `[s, e)`."
         return bisect.bisect_left(self.starts, s), bisect.bisect_left(self.starts, e)
@@ -781,8 +799,8 @@ def _pick(r: Reading, m: Match, table: str, order: list, slot: str | None = None
     it --; with no day city known, in the first of the query's cities that has it. None when no entry is of `table`."""
     es = [v for v in m.entries if v.table == table]
     if not es: return None
-    after = r.city_at.get(m.j)
-    if after is None and m.j < len(r.ws) and r.ws[m.j].w in _LOCATIVE and (lc := _locative_city(r, m.j, len(r.ws))) is not None:
+    after = r.city_at.get(m.j) if m.j < len(r.ws) and not r.ws[m.j].strong else None   # on the name's line only
+    if after is None and m.j < len(r.ws) and not r.ws[m.j].strong and r.ws[m.j].w in _LOCATIVE and (lc := _locative_city(r, m.j, len(r.ws))) is not None:
         after = r.city_at[lc]                                        # 'Applebee's in St. Petersburg', '…, downtown Austin'
     if after: return next((v for v in es if v.city == after[0]), None) or Venue(table, es[0].name, after[0])
     o = order[1::-1] + order[2:] if slot == 'breakfast' and travel else order
@@ -1033,7 +1051,7 @@ def _best_hit(r: Reading, k: int, hi: int, table: str, order: list, slot: str, t
     hit = max(full, key=lambda mv: mv[0].j - mv[0].i, default=None) or \
         next((mv for mv in cands if home(mv) and mv[1].city in written), None) or \
         next((mv for mv in cands if home(mv)), None) or next(iter(cands), None)
-    if hit and not home(hit): _pick(r, hit[0], table, order, slot, travel)
+    if hit: _pick(r, hit[0], table, order, slot, travel)      # its notes: in both cities of a travel day, or elsewhere
     return hit
 
 # %% ../nbs/04b_grounded.ipynb #e208f458
@@ -1147,10 +1165,13 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
     key = tuple(w.w for w in ws[k:nk])
     if ' '.join(key) in _EMPTY_SLOT: return '-'
     if key in r.index.city_seqs: return None
-    remark, after = None, end
+    remark, after, bcity = None, end, None
     if text.startswith((' (', ' ['), end) and name:                         # 'Name (private room)': kept or dropped by the parser
         close = text.find(')' if text[end + 1] == '(' else ']', end, e)
-        if close > 0 and not (hit and tuple(folded_words(text[end:close])) in _states(r.index)):
+        inner = tuple(folded_words(text[end + 2:close])) if close > 0 else ()
+        if inner[:1] in (('in',), ('at',)): inner = inner[1:]
+        if inner in r.index.city_seqs: bcity, after = r.index.city_seqs[inner], close + 1   # 'X (Rockford)', 'X (in Rockford)': its city
+        elif close > 0 and not (hit and tuple(folded_words(text[end:close])) in _states(r.index)):
             remark, after = plain_value(text[end:close + 1]).strip(), close + 1
     city = alt_city = None                                                    # the city written after the name
     q2, after = _after_locative(r, r.wrange(after, after)[0], after, hi)      # 'X in Minneapolis', 'X, downtown Austin'
@@ -1165,6 +1186,7 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
     else: return _noted(r, day, slot, (nm := _with_bracket_state(r, name, start, end, e)), f"{nm}, {hit[1].city}", 'near-match',
                         f"{nm!r} ends with its city: read as written, 'Name, City'")   # 'Rutgers University - Newark', '…, Alamosa (Colorado)'
     if city is None and hit is not None: city = _place_with_state(r, end, e)    # '…Pier, Santa Monica, California'
+    city = city or bcity
     if hit is None:
         return _noted(r, day, slot, f"{name}, {city or (order[0] if order else '-')}", '-', 'unknown',
                       f"{name!r} is not in the database (kept as written)")
@@ -1199,7 +1221,8 @@ def _slot_in_parens(text: str, s: int, e: int) -> tuple[str | None, int]:
     w = folded_words(text[s:e][:200])
     for m in ('breakfast', 'lunch', 'dinner'):
         if w[-2:] == ['for', m]: return m, text.rfind(' for ', s, e) if text.rfind(' for ', s, e) > s else e   # 'X for dinner'
-        if w[:1] == [m] or w[-1:] == [m]: return m, e
+        if w[:1] == [m] or w[-1:] == [m] or (w[1:3] == [m, 'at'] and w[0] in ('have', 'eat', 'grab')): return m, e   # 'have lunch at X'
+
     return None, e
 
 # %% ../nbs/04b_grounded.ipynb #bd8f1fd0
@@ -1238,7 +1261,14 @@ def _comma_items(r: Reading, s: int, e: int, named: list) -> list:
 
 _JOINERS = frozenset({'and', 'then', 'plus', '&', '+'})
 
-_JOIN_MARKS = ',·•|/;+&'
+_JOIN_MARKS = ',·•|/;+&~'
+
+def _joiner_word(text: str, w) -> bool:
+    """Is word `w` a function word between two names (`as well as`, `followed by`, `along with`): written in lower case
+    letters, no digit? A name's own words are capitalised (`Burpee Museum`), so a lower-case word between two database
+    names joins them, whatever it is."""
+    t = text[w.a:w.b]
+    return t.isalpha() and t.islower()
 
 def _joined_items(r: Reading, s: int, e: int, named: list) -> list | None:
     """The items of one piece `text[s:e]` that joins several database attractions (`named`) in one line -- by `·`, `and`,
@@ -1253,10 +1283,11 @@ def _joined_items(r: Reading, s: int, e: int, named: list) -> list | None:
         cut, q = None, m.j
         while q < n.i:
             w = ws[q]
-            if w.w in _JOINERS and not r.covered[q]: cut = (w.a, w.b)
-            elif not (r.covered[q] == 2 or w.w in _LOCATIVE or _abbr(text, w) or (w.w,) in _states(r.index)
-                      or (q + 1 < n.i and (w.w, ws[q + 1].w) in _states(r.index))):
-                return None
+            if not r.covered[q] and w.w in _JOINERS: cut = (cut[0] if cut else w.a, w.b)
+            elif (r.covered[q] == 2 or w.w in _LOCATIVE or _abbr(text, w) or (w.w,) in _states(r.index)
+                  or (q + 1 < n.i and (w.w, ws[q + 1].w) in _states(r.index))): pass
+            elif not r.covered[q] and _joiner_word(text, w): cut = (cut[0] if cut else w.a, w.b)   # 'as well as', 'followed by'
+            else: return None
             q += 1
         if cut is None:
             lo = ws[n.i - 1].b if n.i > m.j else ws[m.j - 1].b
@@ -1306,9 +1337,10 @@ def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: boo
         for s2, e2 in _meal_pieces(r.text, s, e):
             slot, cut = _slot_in_parens(r.text, s2, e2)
             if slot is None or slot in lab: continue
-            q = r.wrange(s2, cut)[0]                                        # 'Breakfast: X', 'Lunch X': the label is no name
+            q = r.wrange(s2, cut)[0]                                        # 'Breakfast: X', 'have lunch at X': the label is no name
+            q = next((x for x in range(q, min(q + 3, len(r.ws))) if r.ws[x].a < cut and r.ws[x].w in _MEAL_OF), q)
             if q < len(r.ws) and r.ws[q].a < cut and r.ws[q].w in ('breakfast', 'lunch', 'dinner', 'brunch', 'supper') and \
-                    not any(m.i == q for m in r.venues_in(q, q + 1)):
+                    not any(m.i <= q < m.j for m in r.venues_in(max(q - 3, 0), q + 1)):
                 s2 = r.ws[q].b + (r.text[r.ws[q].b:cut].lstrip(' *_').startswith(':') and r.text.find(':', r.ws[q].b, cut) + 1 - r.ws[q].b)
             item = written_item(r, s2, cut, 'restaurants', order, slot, travel, day.number)
             if item and slot not in day.slots: day.slots[slot] = item
@@ -1345,11 +1377,14 @@ def fill_narrative(r: Reading, day: _Day, cls: list[Clause], order: list, travel
     for ci, c in enumerate(cls):
         ms = r.venues_in(c.lo, c.hi)
         if c.kind in _MEAL_TABLE and c.kind not in day.slots:
-            hit = next(((m, v) for m in ms if (v := _pick(r, m, _MEAL_TABLE[c.kind], order, c.kind, travel))), None)
+            after_name = ci and c.key and (text[ws[c.key - 1].b:ws[c.key].a].strip(' ') == '(' or
+                                           (ws[c.key - 1].w == "for" and c.key >= 2 and (r.covered[c.key - 2] or _abbr(text, ws[c.key - 2])) and not ws[c.key - 1].weak and not ws[c.key - 1].strong))
+            hit = None if after_name else next(((m, v) for m in ms if (v := _pick(r, m, _MEAL_TABLE[c.kind], order, c.kind, travel))), None)
             if hit is None and ci and c.key and (ws[c.key - 1].w == 'for' or text[ws[c.key - 1].b:ws[c.key].a].strip(' ') == '('):
                 # 'Coco Bambu, Rockford for dinner', 'Watershed Cafe, Pensacola (breakfast)': the name before the slot word
                 before = r.venues_in(cls[ci - 1].lo, c.key)
                 hit = next(((m, v) for m in reversed(before) if (v := _pick(r, m, _MEAL_TABLE[c.kind], order, c.kind, travel))), None)
+                if hit is None and after_name: hit = next(((m, v) for m in ms if (v := _pick(r, m, _MEAL_TABLE[c.kind], order, c.kind, travel))), None)
             if hit: day.slots[c.kind] = _venue_text(r, *hit)
             elif (fb := as_written(c, True)): day.slots[c.kind] = fb[0]
             if c.kind == 'accommodation' and c.kind in day.slots:
@@ -1397,6 +1432,7 @@ def _labelled_day(r, day, lab: dict, vs: list, here, org, cands: list, where) ->
     travel = len(route) >= 2
     order = [route[-1], route[0]] if travel else route[:1] or ([here] if here else [])
     order += [c for c in cands if c not in order]
+    day.order, day.travel = order, travel
     read_labelled_day(r, day, lab, order, travel)
     day.labelled = True
 
@@ -1419,6 +1455,7 @@ def _narrative_day(r, day, lab: dict, vs: list, here, org, cands: list, where, n
         here = here or where(k, e)
         day.city, day.end, order = (here or '-'), here, ([here] if here else [])
     order += [c for c in cands if c not in order]
+    day.order, day.travel = order, bool(leg)
     fill_narrative(r, day, cls, order, bool(leg))
     if lab:
         got = _Day(number)
@@ -1426,7 +1463,9 @@ def _narrative_day(r, day, lab: dict, vs: list, here, org, cands: list, where, n
         day.slots.update({key: got.slots.get(key, '-') for key in _MEAL_TABLE if key in lab})
         if 'meals' in lab: day.slots.update({key: got.slots.get(key, '-') for key in ('breakfast', 'lunch', 'dinner') if key not in lab})
         if 'accommodation' in lab: day.stay_city = got.stay_city
-        if 'attraction' in lab: day.attractions = {**got.attractions, **day.attractions}
+        if 'attraction' in lab:                    # the labelled list first; a name it already reads is not read twice
+            have = {tuple(folded_words(a.rsplit(', ', 1)[0])) for a in got.attractions}
+            day.attractions = {**got.attractions, **{a: None for a in day.attractions if tuple(folded_words(a.rsplit(', ', 1)[0])) not in have}}
     return here
 
 # %% ../nbs/04b_grounded.ipynb #3277f657
@@ -1715,6 +1754,129 @@ def _locative_venue(text: str, ws: list, m, covered, index) -> bool:
     return (text[ws[m.i].a:ws[m.i].b] == 'downtown' and m.i > 0 and covered[m.i - 1] == 1
             and text[ws[m.i - 1].b:ws[m.i].a].strip(' ') == ',' and tuple(w.w for w in ws[m.i + 1:m.j]) in index.city_seqs)
 
+# %% ../nbs/04b_grounded.ipynb #ee8a9da6
+_MEAL_LETTER = {'B': 'breakfast', 'L': 'lunch', 'D': 'dinner'}
+
+_TIME_MEAL = {'morning': 'breakfast', 'noon': 'lunch', 'midday': 'lunch', 'afternoon': 'lunch', 'evening': 'dinner',
+              'tonight': 'dinner'}
+
+_LEAVING = frozenset({'out', 'checkout', 'leave', 'leaving', 'depart', 'departing', 'from'})
+
+_STAY_CUES = frozenset({'stay', 'staying', 'hotel', 'overnight', 'night', 'lodging', 'accommodation', 'sleep', 'check',
+                        'checkin', 'rest', 'book'})
+
+def _clock_meal(seg: str) -> str | None:
+    """The meal of the last clock time in `seg` (`8:30` -> breakfast, `12:30` / `1:00 PM` -> lunch, `19:00` / `7 PM` ->
+    dinner): hours before 11 are breakfast, before 16 lunch, later dinner; None without one. One pass."""
+    got, i, n = None, 0, len(seg)
+    while i < n:
+        if not seg[i].isdigit() or (i and (seg[i - 1].isalnum() or seg[i - 1] in '$.,:')):
+            i += 1
+            continue
+        j = i
+        while j < n and seg[j].isdigit(): j += 1
+        h, k, clock = int(seg[i:j][:3]), j, False
+        if k + 2 < n and seg[k] == ':' and seg[k + 1:k + 3].isdigit(): k, clock = k + 3, True
+        tail = seg[k:k + 4].lower().lstrip(' ')
+        pm, am = tail.startswith(('pm', 'p.m')), tail.startswith(('am', 'a.m'))
+        if (clock or pm or am) and h <= 24:
+            if pm and h < 12: h += 12
+            got = 'breakfast' if h < 11 else 'lunch' if h < 16 else 'dinner'
+        i = k
+    return got
+
+
+# %% ../nbs/04b_grounded.ipynb #99fb3d9e
+def _cues(r: Reading, m: Match, lo: int, hi: int) -> tuple[str | None, str | None, set]:
+    """`(meal, how, words)` that a name `m` is written with, between the previous name (or its line's start) `lo` and the
+    next (or its line's end) `hi`: a meal word right after it in brackets or after *for* / *as* (`X (lunch)`, `X for
+    dinner`), else the last meal word before it not in brackets (`Dinner: X`, `have lunch at X`), else a capital `B:` /
+    `L:` / `D:` right before it, else a meal's emoji before it on its line (`🥪 X`), else the last clock time or time of
+    day before it (`19:30 | X`, `In the evening, X`). `how`: 'word' | 'emoji' | 'time' (None: no cue); `words`: the
+    folded words before it (for stay and leaving cues)."""
+    text, ws = r.text, r.ws
+    q = m.j
+    while q < hi and (r.covered[q] == 2 or ws[q].w in _LOCATIVE or _abbr(text, ws[q]) or (ws[q].w,) in _states(r.index)): q += 1
+    if q < hi and ws[q].w in ('for', 'as') and q + 1 < hi: q += 1
+    if q < hi and ws[q].w in _MEAL_OF and not ws[q].colon and (ws[q - 1].w in ('for', 'as') or '(' in text[ws[m.j - 1].b:ws[q].a]):
+        return _MEAL_OF[ws[q].w], 'word', set()
+    a = ws[lo - 1].b if lo > 0 else 0                                   # after the previous name, on the name's line
+    nl = text.rfind('\n', a, ws[m.i].a)
+    a = nl + 1 if nl >= 0 else a
+    seg = text[a:ws[m.i].a]
+    before = [w for w in ws[lo:m.i] if w.a >= a]
+    words_before = {w.w for w in before}
+    for w in reversed(before):
+        if w.w in _MEAL_OF and w.w not in ():
+            close, opn = text.rfind(')', w.b, ws[m.i].a), text.rfind('(', 0, w.a)
+            prev = before[before.index(w) - 1].w if before.index(w) else ''
+            if prev not in ('for', 'as') and not (opn >= 0 and close >= 0 and text.find(')', w.b) == close): return _MEAL_OF[w.w], 'word', words_before
+    if before and ws[m.i - 1].colon and text[ws[m.i - 1].a:ws[m.i - 1].b] in _MEAL_LETTER and ws[m.i - 1].b - ws[m.i - 1].a == 1:
+        return _MEAL_LETTER[text[ws[m.i - 1].a:ws[m.i - 1].b]], 'word', words_before
+    emo = next((_EMOJI_LABELS[c] for c in reversed(seg) if c in _EMOJI_LABELS), None)
+    if emo in _MEAL_OF: return emo, 'emoji', words_before
+    if (t := _clock_meal(seg)): return t, 'time', words_before
+    t = next((_TIME_MEAL[w.w] for w in reversed(before) if w.w in _TIME_MEAL), None)
+    return t, ('time' if t else None), words_before
+
+def _placed(day, seq: tuple) -> bool:
+    "Is the folded name `seq` read in a field of `day` (some value's words contain it)?"
+    vals = [*day.slots.values(), *day.attractions]
+    pat = ' ' + ' '.join(seq) + ' '
+    return any(pat in ' ' + ' '.join(folded_words(v)) + ' ' for v in vals if isinstance(v, str))
+
+def complete_day(r: Reading, day, lo: int, hi: int) -> None:
+    """Place, by its kind in the database, each complete database name written in the words `[lo, hi)` of a day that its
+    reading put in no field -- the rule a reader uses on any layout: a name that is only an attraction is an
+    attraction of the day; only a restaurant, a meal (the meal its cue names, `_cues`: a meal word, `B:`, an emoji, a
+    clock time; else, when the uncued restaurants fill the free meals exactly, in the order breakfast, lunch, dinner;
+    else in that order with a note); only an accommodation, the night's stay when none is read and it lies in the city
+    the day ends in (not a stay left: `check out of X`). A name of several kinds is placed by its cue (a meal cue, a
+    stay word) or left (the day's 'unread' note). Each name is read as written (`written_item`)."""
+    ws, text = r.ws, r.text
+    ms = [m for m in r.venues_in(lo, hi) if m.full]
+    if not ms: return
+    todo = []
+    for x, m in enumerate(ms):
+        seq = tuple(w.w for w in ws[m.i:m.j])
+        if _placed(day, seq) or (m.i and ws[m.i - 1].w.isdigit() and not ws[m.i].weak and not ws[m.i].strong): continue   # '5555 Hermann Park Dr': an address
+        a = ms[x - 1].j if x else lo
+        b = ms[x + 1].i if x + 1 < len(ms) else hi
+        meal, how, before = _cues(r, m, a, b)
+        tables = {v.table for v in m.entries}
+        if len(tables) > 1:
+            tables = ({'restaurants'} if meal and how == 'word' and 'restaurants' in tables else
+                      {'accommodations'} if before & _STAY_CUES and 'accommodations' in tables else tables)
+        if len(tables) > 1: continue
+        e = min(ws[b].a if b < len(ws) else len(text), text.find('\n', ws[m.j - 1].b) % (len(text) + 1))
+        q = m.j                    # the piece: the name and the city or locative after it, not the words joining the next
+        while q < b and (r.covered[q] == 2 or ws[q].w in _LOCATIVE or _abbr(text, ws[q]) or (ws[q].w,) in _states(r.index)): q += 1
+        if q < b: e = min(e, ws[q].a)
+        todo.append((m, tables.pop(), meal, how, before, ws[m.i].a, e))
+    uncued = []
+    for m, table, meal, how, before, s, e in todo:
+        if table == 'attractions':
+            if (x := written_item(r, s, e, 'attractions', day.order, 'attraction', day.travel, day.number)) and x != '-':
+                day.attractions[x] = None
+        elif table == 'accommodations':
+            if 'accommodation' in day.slots or before & _LEAVING: continue
+            v = _pick(r, m, 'accommodations', day.order, 'accommodation', day.travel, note=False)
+            if v is None or (day.end and v.city != day.end): continue
+            if (x := written_item(r, s, e, 'accommodations', day.order, 'accommodation', day.travel, day.number)) and x != '-':
+                day.slots['accommodation'], day.stay_city = x, v.city
+        elif meal is not None:
+            if day.slots.get(meal, '-') == '-' and (x := written_item(r, s, e, 'restaurants', day.order, meal, day.travel, day.number)) and x != '-':
+                day.slots[meal] = x
+        else: uncued.append((m, s, e))
+    free = [k for k in ('breakfast', 'lunch', 'dinner') if day.slots.get(k, '-') == '-']
+    if uncued and len(uncued) <= len(free) == 3 and not any(t[1] == 'restaurants' and t[2] for t in todo):   # a day naming no meal
+        for (m, s, e), meal in zip(uncued, free):
+            if (x := written_item(r, s, e, 'restaurants', day.order, meal, day.travel, day.number)) and x != '-':
+                day.slots[meal] = x
+        if len(uncued) < len(free):
+            r.note(f"day {day.number}: {len(uncued)} restaurant(s) written without a meal, read as {', '.join(free[:len(uncued)])}", 'meal-order')
+
+
 # %% ../nbs/04b_grounded.ipynb #1201b8d7
 def _format_grounded(text, task, notes, db, alts=None):
     index, text = grounding_index(db), extract_answer(text)
@@ -1729,12 +1891,15 @@ def _format_grounded(text, task, notes, db, alts=None):
         notes.append(Note("grouped by category (legs, stays, meals, sights): gathered back into days", 'layout'))
     ws = words(text)
     marks = day_marks(text, ws)
+    n_days = _task_days(task)          # days found some other way are sure when they are the query's days, 1 to n
     if not marks:
         marks = _in_sequence(day_marks(text, ws, anywhere=True))
-        if marks: notes.append(Note("days found in running text ('on day 1 …'), not as headers", 'days'))
+        if marks: notes.append(Note("days found in running text ('on day 1 …'), not as headers",
+                                    'layout' if len(marks) == n_days else 'days'))
     if not marks:
         marks = inferred_marks(text, ws)
-        if marks: notes.append(Note("day boundaries inferred (ordinal words or numbers at line starts), no 'Day <n>' header", 'days'))
+        if marks: notes.append(Note("day boundaries inferred (ordinal words or numbers at line starts), no 'Day <n>' header",
+                                    'layout' if len(marks) == n_days else 'days'))
     if not marks: raise PlanFormatError("no 'Day <n>' header found in the answer")
     versions = day_versions(text, ws, marks)
     org, dest = _task_cities(task)
@@ -1753,13 +1918,13 @@ def _format_grounded(text, task, notes, db, alts=None):
         city_at[m.i] = (m.entries[0], m.j)
         covered[m.i:m.j] = b'\2' * (m.j - m.i)
     r = Reading(text, ws, index, venue_at, city_at, covered, notes, alts)
-    by_day = {}
+    by_day, unknown_at = {}, {}
     for n, k, e, last in versions:
         unknown = []
         lab = labelled_fields(text, ws[k].a, ws[e].a if e < len(ws) else len(text), unknown)
-        for label, s0, e0 in unknown:                      # an unknown label whose value names a venue: a doubt
+        for label, s0, e0 in unknown:                      # an unknown label whose value names a venue: a doubt, unless read
             if (label.lower() not in _TIME_WORDS and (vs := r.venues_in(*r.wrange(s0, e0)))):
-                r.note(f"day {n}: unknown label {label[:30]!r} before {r.ws[vs[0].i].w!r}…", 'unknown-label')
+                for d in range(n, last + 1): unknown_at.setdefault(d, []).append((label, vs))
         for d in range(n, last + 1): by_day.setdefault(d, []).append((k, e, lab))
         if last > n: r.note(f"days {n}-{last} are written as one", 'days')
     def where(k, e):
@@ -1781,11 +1946,17 @@ def _format_grounded(text, task, notes, db, alts=None):
                 _labelled_day(rd, day, lab, vs, here, org, cands, where)
             else:                                                                # narrative (with the labels it has)
                 here = _narrative_day(rd, day, lab, vs, here, org, cands, where, number)
+            complete_day(rd, day, vs[-1][0] + 2, vs[-1][1])
             days.append(day)
             here = day.end or here
         _carry_over(days, rd.note)
         return days
     days = read_days(r, False)
+    for day in days:                 # an unknown label before a name no field reads: the reader may have missed its field
+        for label, vs in unknown_at.get(day.number, ()):
+            if not all(_placed(day, tuple(w.w for w in ws[m.i:m.j])) for m in vs):
+                r.note(f"day {day.number}: unknown label {label[:30]!r} before {ws[vs[0].i].w!r}…", 'unknown-label')
+                break
     _note_unread(r, days, by_day)
     if alts is not None and any(len(v) > 1 for v in by_day.values()):   # the other reading: each day's first version
         first = _plan_rows(read_days(Reading(text, ws, index, venue_at, city_at, covered, [], None), True))

@@ -17,7 +17,7 @@ from star.formatter import (LLMFormatError, LLMFormatter, fake_formatter_server,
 from star.grounded import format_grounded, grounding_index, plain_plan
 from star.plan import render_plan
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / 'tools'))
-from agreement import FREEFORM_STYLES, VIOLATIONS, agreement, agreement_fixtures, render_freeform, violation_plans  # noqa: E402
+from agreement import FREEFORM_STYLES, VIOLATIONS, agreement, agreement_fixtures, real_answers, render_freeform, violation_plans  # noqa: E402
 from star.tasks import load_tasks
 
 FIX = Path(__file__).parent / 'fixtures' / 'travelplanner' / 'appendix_f_answers.json'
@@ -635,3 +635,82 @@ def test_layout_record():
     assert first[3]['all']['checks'] <= rec['heldout']['all']['checks']            # v4 was tuned on after its first score
     for part in ('heldout', 'heldout_v1_first_score', 'heldout_v2_first_score', 'heldout_v3_first_score', 'heldout_v4_first_score'):
         assert rec[part]['all']['violations_read_as_passes'] == 0 and rec[part]['all']['renderings'] == 1260
+
+
+# ---------------------------------------------------------------- issue 48: names placed by their kind in the database
+R0 = {'org': 'St. Petersburg', 'dest': 'Rockford', 'days': 3}
+R0_DAY2 = ('Dial A Cake, Rockford', 'Flying Mango, Rockford', 'Cafe Southall, Rockford', 'Pure luxury one bdrm + sofa bed on Central Park, Rockford')
+
+
+def _meals_stay(d): return (d['breakfast'], d['lunch'], d['dinner'], d['accommodation'])
+
+
+@pytest.mark.parametrize('text', [
+    # the gold plan of train query 0, day 2, as the held-out layouts write it: no label a field has for the meals
+    "Day 2 | Rockford | B: Dial A Cake | L: Flying Mango | D: Cafe Southall | Sights: Burpee Museum of Natural History | "
+    "Stay: Pure luxury one bdrm + sofa bed on Central Park",
+    "#### Day 2: Rockford\n| 08:30 | 🍳 Dial A Cake in Rockford |\n| 10:00 | Sightseeing: Burpee Museum of Natural History |\n"
+    "| 13:00 | Flying Mango |\n| 19:30 | Cafe Southall |\n| 21:30 | Pure luxury one bdrm + sofa bed on Central Park |",
+    "Day 2 – March 17\n- [ ] **Breakfast** Dial A Cake\n- [ ] Lunch: Flying Mango\n- [ ] Dinner: Cafe Southall\n"
+    "- [ ] See Burpee Museum of Natural History\n- [ ] Book: Pure luxury one bdrm + sofa bed on Central Park",
+    "Day 2: At 8:30, breakfast: Dial A Cake, Rockford. After that, see Burpee Museum of Natural History. At noon, lunch: Flying "
+    "Mango. In the evening, dinner: Cafe Southall. Night: Pure luxury one bdrm + sofa bed on Central Park.",
+    "1. **Day 2**\n  Morning: Dial A Cake (in Rockford) (breakfast).\n  Afternoon: explore Burpee Museum of Natural History.\n"
+    "  Midday: Flying Mango (lunch).\n  Evening: Cafe Southall (in Rockford) (dinner), then check in at Pure luxury one bdrm + "
+    "sofa bed on Central Park (in Rockford).",
+])
+def test_names_are_placed_by_their_kind(text):
+    "Each database name a day writes that no label reads is placed by what the database says it is (`complete_day`)."
+    d = format_grounded(text, R0)[0]
+    assert _meals_stay(d) == R0_DAY2 and d['attraction'] == 'Burpee Museum of Natural History, Rockford;'
+
+
+def test_meals_by_order_only_where_no_meal_is_named():
+    "A day naming no meal: its restaurants are breakfast, lunch, dinner in order (three: sure; fewer: a doubt)."
+    notes = []
+    d = format_grounded("Day 1\n- Dial A Cake\n- Flying Mango\n- Cafe Southall", R0, notes)[0]
+    assert _meals_stay(d)[:3] == R0_DAY2[:3] and not notes
+    d = format_grounded("Day 1\n- Flying Mango\n- Cafe Southall", R0, notes)[0]
+    assert (d['breakfast'], d['lunch'], d['dinner']) == R0_DAY2[1:3] + ('-',) and [n.kind for n in notes] == ['meal-order']
+    notes = []                                  # a day that labels its meals: a restaurant without a label is a mention
+    d = format_grounded("Day 1\n- Lunch: Flying Mango\n- Cafe Southall is nearby too", R0, notes)[0]
+    assert (d['breakfast'], d['dinner']) == ('-', '-') and 'unread' in {n.kind for n in notes}
+    d = format_grounded("Day 3\n- Check out of Pure luxury one bdrm + sofa bed on Central Park\n- Lunch: Flying Mango", R0)[0]
+    assert d['accommodation'] == '-'                                          # a stay left is no night's stay
+
+
+def test_joiners_list_numbers_and_bracketed_cities():
+    "Lower-case words join two names; `1. **Day 1**` is a heading; `X (in Rockford)` names X's city, no remark (issue 48)."
+    d = format_grounded("Day 2\nSights: Burpee Museum of Natural History as well as Midway Village Museum followed by "
+                        "Discovery Center Museum", R0)[0]
+    assert d['attraction'] == ('Burpee Museum of Natural History, Rockford;Midway Village Museum, Rockford;'
+                               'Discovery Center Museum, Rockford;')
+    notes = []
+    p = format_grounded("Itinerary\n\n1. **Day 1** (Rockford)\n   a. Lunch: Flying Mango (Rockford)\n\n2. **Day 2** (Rockford)\n"
+                        "   a. Dinner: Cafe Southall (in Rockford)\n", R0, notes)
+    assert [d['lunch'] for d in p] == ['Flying Mango, Rockford', '-'] and p[1]['dinner'] == 'Cafe Southall, Rockford'
+    assert not {n.kind for n in notes} & {'days', 'remark'}
+
+
+def test_real_answers_names_placed_by_kind():
+    "Real answers (issue 19's public runs): a sight written in a sentence is read as the database's name; an address is no sight."
+    rows = {(r['run'], r['idx']): r for r in real_answers()}
+    nyc = rows[('mixtral-8x7b', 111)]['text']                 # '- Central Park bike ride and picnic in the afternoon'
+    day2 = format_grounded(nyc, VAL[111])[1]
+    assert 'Central Park, New York;' in day2['attraction'] and 'bike ride' not in day2['attraction']
+    hou = rows[('gpt4-0609', 134)]['text']                    # 'Attraction: Houston Museum of Natural Science, Address: 5555 Hermann Park Dr, …'
+    day2 = format_grounded(hou, VAL[134])[1]
+    assert day2['attraction'].startswith('Houston Museum of Natural Science, Houston;') and 'Hermann Park, Houston' not in day2['attraction']
+
+
+def test_a_note_said_twice_keeps_each_alternative():
+    "Two items with the same kind of note in one field: noted once, but each other reading recorded, so the doubt is judged on all."
+    text = ("Day 1:\nCurrent City: from St. Petersburg to Rockford\nTransportation: Flight F3573659 from St. Petersburg to Rockford\n"
+            "Dinner: Coco Bambu, Rockford\nAccommodation: Pure luxury one bdrm + sofa bed on Central Park, Rockford\n\nDay 2:\n"
+            "Current City: Rockford\nTransportation: -\nBreakfast: Dial A Cake, Rockford\n"
+            "Attraction: Burpee Museum of Natural History, Rockford, IL; Midway Village Museum, Rockford, IL\n"
+            "Lunch: Flying Mango, Rockford\nDinner: Cafe Southall, Rockford\nAccommodation: Pure luxury one bdrm + sofa bed on Central Park, Rockford\n")
+    notes, alts = [], []
+    format_grounded(text, TRAIN[0], notes, alts=alts)
+    assert sum(n.kind == 'state' for n in notes) == 1 and sum(a[0] == 'state' for a in alts) == 2
+    assert 'state' in {n.kind for n in format_plan(text, TRAIN[0]).doubts}
