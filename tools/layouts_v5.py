@@ -140,7 +140,8 @@ def _cell(s: str) -> str: return s.replace('|', '\\|')     # a markdown table ce
 def _trip_name(plan, task) -> str:
     ends = [_cities(d['current_city'])[1] for d in plan]
     seen = [c for k, c in enumerate(ends) if c and c not in ends[:k] and c != getattr(task, 'org', None)]
-    return ' & '.join(seen) or getattr(task, 'dest', '') or 'your destination'
+    if len(seen) > 1: return ', '.join(seen[:-1]) + ' and ' + seen[-1]
+    return (seen or [getattr(task, 'dest', '') or 'your destination'])[0]
 
 
 # -------------------------------------------------------------------------------------------------------------- layouts
@@ -203,7 +204,9 @@ def nested_headers(plan, task, ph):
     out = [f"# {len(plan)}-Day Trip to {_trip_name(plan, task)}", '']
     for i, d in enumerate(plan):
         out += [f"### {_d(task, i, 'wkd')} (Day {d['days']}) · {_route(d['current_city'])}", '']
-        if d['transportation'] != '-': out += ['#### Getting there', f"- {_leg(d['transportation'], 'plain')}", '']
+        if d['transportation'] != '-':
+            home = _cities(d['current_city'])[1] == getattr(task, 'org', None)
+            out += ['#### Getting home' if home else '#### Getting there', f"- {_leg(d['transportation'], 'plain')}", '']
         if (ms := _meals(d)): out += ['#### Eat'] + [f"- {ph.meal(m.capitalize(), v)}" for m, v in ms] + ['']
         if (at := _attractions(d['attraction'])): out += ['#### See'] + [f"- {ph.venue(a)}" for a in at] + ['']
         if d['accommodation'] != '-': out += ['#### Sleep', f"- {ph.venue(d['accommodation'])}", '']
@@ -264,7 +267,7 @@ def chatty_budget(plan, task, ph):
     r = ph.rng
     n = getattr(task, 'people_number', 1) or 1
     who = 'you' if n == 1 else f'your group of {n}'
-    out = [r.choice((f"Great choice! 🌴 {_trip_name(plan, task)} makes for a lovely {len(plan)}-day escape. Here's a plan for {who}.",
+    out = [r.choice((f"Great choice! 🌴 {_trip_name(plan, task)} {'make' if ' and ' in _trip_name(plan, task) else 'makes'} for a lovely {len(plan)}-day escape. Here's a plan for {who}.",
                      f"Absolutely, here's a {len(plan)}-day itinerary for {who}, starting and ending in {getattr(task, 'org', 'your home city')}.")),
            '', '---', '']
     prev = None
@@ -275,7 +278,7 @@ def chatty_budget(plan, task, ph):
         if d['breakfast'] != '-':
             s.append(r.choice(("Fuel up with breakfast at {}.", "Start the morning with breakfast at {}.")).format(ph.venue(d['breakfast'])))
         if (at := _attractions(d['attraction'])):
-            s.append(r.choice(("Spend the day exploring {}.", "Sightseeing today: {}.")).format(ph.items(at)))
+            s.append(r.choice(("Explore {} today.", "Sightseeing today: {}.")).format(ph.items(at)))
         if d['lunch'] != '-':
             s.append(r.choice(("Refuel with lunch at {}.", "For lunch, try {}.")).format(ph.venue(d['lunch'])))
         if d['dinner'] != '-':
@@ -309,7 +312,7 @@ def ordinal_sleep_recap(plan, task, ph):
     out = [f"Here's a day-by-day outline for your {len(plan)}-day trip, followed by where you'll sleep each night.", '']
     for i, d in enumerate(plan):
         out.append(f"{_ORD[i]} day — {_d(task, i, 'long')} ({_route(d['current_city'], ' to ')})")
-        if d['transportation'] != '-': out.append(f"    Getting there: {_leg(d['transportation'], 'plain')}")
+        if d['transportation'] != '-': out.append(f"    Travel: {_leg(d['transportation'], 'plain')}")
         for m, v in _meals(d): out.append(f"    {ph.meal(m.capitalize(), v)}")
         if (at := _attractions(d['attraction'])): out.append(f"    Things to do: {ph.items(at)}")
         out.append('')
@@ -332,16 +335,17 @@ def think_then_answer(plan, task, ph):
     r.shuffle(rest); r.shuffle(sights)
     legs = [_leg_parts(d['transportation']) for d in plan if d['transportation'] != '-']
     th = ['<think>',
-          f"The user wants a {len(plan)}-day trip from {get('org')} for {get('people_number')} people, budget ${get('budget', 0):,}, "
+          f"The user wants a {len(plan)}-day trip from {get('org')} for {get('people_number')} " +
+          f"{'person' if get('people_number') == 1 else 'people'}, budget ${get('budget', 0):,}, "
           f"dates {_d(task, 0, 'us')} to {_d(task, len(plan) - 1, 'us')}.",
           "Transport first. " + ' '.join(
               f"Leg {k}: {p['a']} to {p['b']} by " + (f"flight {p['number']} ({p['dep']}-{p['arr']})." if p['mode'] == 'flight' else
                                                      f"{'taxi' if p['mode'] == 'taxi' else 'car'} ({p['duration']}).")
               for k, p in enumerate(legs, 1)),
-          (f"Restaurants I want to use (no repeats): {', '.join(rest)}." if rest else "No restaurants needed."),
+          (f"Restaurants I want to use: {', '.join(rest)}." if rest else "No restaurants needed."),
           (f"Sights to spread over the days: {'; '.join(sights)}." if sights else "No sights needed."),
           (f"Places to stay: {'; '.join(stays)}." if stays else "No stay needed."),
-          "Budget looks fine. Now assign them to days and write the final answer.", '</think>', '']
+          "Next: check the budget, assign them to days and write the final answer.", '</think>', '']
     out = [f"**Your {len(plan)}-Day Itinerary**", '']
     for i, d in enumerate(plan):
         out.append(f"**Day {d['days']} ({_d(task, i, 'us')})** | {_route(d['current_city'], ' ➝ ')}")
@@ -409,8 +413,10 @@ def _check_one(name, task, plan, text) -> list[str]:
         pos.append(k); last = k
     if len(pos) == len(plan) and name not in ('transposed_table', 'csv_block'):
         skip = {'legs_first': ('transportation',), 'ordinal_sleep_recap': ('accommodation',)}.get(name, ())
+        end = {'chatty_budget': '### 💰 Budget breakdown', 'ordinal_sleep_recap': "\nWhere you'll sleep"}.get(name)
+        end = body.find(end, pos[-1]) if end and end in body[pos[-1]:] else len(body)   # the last day ends before the recap
         for i, d in enumerate(plan):
-            seg = body[pos[i]:pos[i + 1] if i + 1 < len(plan) else len(body)]
+            seg = body[pos[i]:pos[i + 1] if i + 1 < len(plan) else end]
             for x in _items(d, skip):
                 if x not in seg: errs.append(f"day {d['days']}: {x!r} not inside its day")
     if name == 'csv_block':                    # parse the CSV back: row i holds day i
