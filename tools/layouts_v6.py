@@ -152,7 +152,7 @@ def _leg(t: str, style: str) -> str:
     a, b, n = p['a'], p['b'], p['number']
     if p['mode'] == 'flight':
         return {'outline': f"flight {n} from {a} (dep. {p['dep']}) to {b} (arr. {p['arr']})",
-                'block': f"Flight {n}, {a} → {b}",
+                'block': f"Flight {n}, {a} → {b}, departs {p['dep']}, arrives {p['arr']}",
                 'compact': f"Flight {n} · {a} {p['dep']} ▶ {b} {p['arr']}",
                 'cell': f"✈️ {n}, {a} → {b} ({p['dep']}–{p['arr']})",
                 'final': f"Flight {n} — {a} {p['dep']}, arriving {b} {p['arr']}"}[style]
@@ -212,7 +212,8 @@ def fixed_width(plan, task, ph):
     DAY and DATE columns blank; a blank line between days; dates 16/03/2022."""
     cells = [_fw_cells(d, task, i, ph) for i, d in enumerate(plan)]
     w = [max([len(c)] + [len(x) for day in cells for x in day[k]]) for k, c in enumerate(_FW_COLS)]
-    line = lambda xs: '  '.join(x.ljust(w[k]) for k, x in enumerate(xs)).rstrip()
+    line = lambda xs: '   '.join(x.ljust(w[k]) for k, x in enumerate(xs)).rstrip()   # padded by characters (an emoji
+                                                                                        # shows wider: gaps of 3 keep 2)
     out = [ph.rng.choice(("Here's the itinerary as a plain-text table (best viewed in a monospace font):",
                           "Below is your trip laid out as a simple text table you can print:")), '', '```text',
            line(_FW_COLS), line(['-' * x for x in w])]
@@ -255,7 +256,7 @@ def html_table(plan, task, ph):
            '<th>Dinner</th><th>Attractions</th><th>Accommodation</th></tr>', '  </thead>', '  <tbody>']
     td = lambda s: f"      <td>{s}</td>"
     for i, d in enumerate(plan):
-        out += ['    <tr>', td(d['days']), td(_d(task, i, 'short')), td(esc(_route(d['current_city'], ' &rarr; ')))]
+        out += ['    <tr>', td(d['days']), td(_d(task, i, 'short')), td(' &rarr; '.join(esc(c) for c in dict.fromkeys(_cities(d['current_city']))))]
         out.append(td(esc(_leg(d['transportation'], 'block')) if d['transportation'] != '-' else '&ndash;'))
         for m in ('breakfast', 'lunch', 'dinner'): out.append(td(esc(ph.rest(d[m])) if d[m] != '-' else '&ndash;'))
         at = _attractions(d['attraction'])
@@ -298,7 +299,7 @@ def json_nested(plan, task, ph):
     doc = {'trip': {'origin': _get(task, 'org'), 'travellers': _get(task, 'people_number'), 'budget_usd': _get(task, 'budget'),
                     'start_date': _d(task, 0, 'dmy'), 'end_date': _d(task, len(plan) - 1, 'dmy'), 'length_days': len(plan)},
            'days': days}
-    return '\n'.join([ph.rng.choice(("Here is the itinerary in structured JSON:", "```json output as requested:")), '',
+    return '\n'.join([ph.rng.choice(("Here is the itinerary in structured JSON:", "Here's the trip as JSON, as requested:")), '',
                       '```json', json.dumps(doc, indent=2, ensure_ascii=False), '```', '',
                       'Dates are DD/MM/YYYY; `null` means nothing is booked for that slot.'])
 
@@ -307,7 +308,7 @@ def roman_outline(plan, task, ph):
     """A plain-text outline: "I. Day One — Wednesday 16 March 2022: A to B", lettered sections (their letters follow
     the sections present: Getting there / Heading home, Meals (numbered), Sightseeing, Overnight)."""
     org = _get(task, 'org')
-    out = [f"TRIP OUTLINE — {org} and {_trip_name(plan, task)}, {_d(task, 0, 'dm')} to {_d(task, len(plan) - 1, 'dm')}", '']
+    out = [f"TRIP OUTLINE — {_trip_name(plan, task)} (from {org}), {_d(task, 0, 'dm')} to {_d(task, len(plan) - 1, 'dm')}", '']
     for i, d in enumerate(plan):
         out.append(f"{_ROMAN[i]}. Day {_WORDS[i]} — {_d(task, i, 'long')}: {_route(d['current_city'], ' to ')}")
         secs = []
@@ -330,16 +331,67 @@ def _mins(hhmm: str) -> int:
     return int(h) * 60 + int(m)
 
 
-def _hm(x: int) -> str: return f"{min(x, 23 * 60 + 59) // 60:02d}:{min(x, 23 * 60 + 59) % 60:02d}"
+def _hm(x: int) -> str: return f"{x % 1440 // 60:02d}:{x % 60:02d}"
 
 
-_DESCR = ('Explore {}', 'A visit to {}', 'Time at {}', 'Stroll around {}', 'Afternoon at {}', 'Take in {}')
+def _dur(s: str) -> int:
+    "Minutes of a duration like '1 day 2 hours 3 mins' (0 where unreadable)."
+    unit = {'day': 1440, 'hour': 60, 'min': 1}
+    return sum(int(n) * unit[u] for n, u in re.findall(r'(\d+)\s*(day|hour|min)', s or ''))
+
+
+_DESCR = ('Explore {}', 'A visit to {}', 'Time at {}', 'Stroll around {}', 'Some time at {}', 'Take in {}')
+_LEN = {'breakfast': 45, 'lunch': 60, 'dinner': 90, 'sight': 90}
+_EARLIEST = {'breakfast': 7 * 60 + 30, 'lunch': 12 * 60, 'dinner': 18 * 60 + 30, 'sight': 0}
+
+
+def _timed(d, ph) -> list[str]:
+    """The lines of a day in `time_blocks`: breakfast, the first half of the sights, lunch, the other sights, dinner, in
+    that order, with the leg put where the venues switch from the start city to the end city; times from a running clock
+    (a flight at its own times, the items before it counted back from its departure), the night last."""
+    r = ph.rng
+    at = _attractions(d['attraction'])
+    h = (len(at) + 1) // 2
+    seq = ([('breakfast', d['breakfast'])] * (d['breakfast'] != '-') + [('sight', a) for a in at[:h]] +
+           [('lunch', d['lunch'])] * (d['lunch'] != '-') + [('sight', a) for a in at[h:]] + [('dinner', d['dinner'])] * (d['dinner'] != '-'))
+    text = lambda k, v: ph.meal(k.capitalize(), v) if k != 'sight' else r.choice(_DESCR).format(ph.venue(v))
+    tr = d['transportation']
+    if tr == '-':
+        pre, post, p = seq, [], None
+    else:
+        p = _leg_parts(tr)
+        cut = next((k for k, (_, v) in enumerate(seq) if _name_city(v)[1] == p['b']), len(seq))
+        pre, post = seq[:cut], seq[cut:]
+    out, clock = [], 8 * 60 + 30 if p is None else 7 * 60 + 30
+    if p and p['mode'] == 'flight':                                  # the items before the flight, back from its departure
+        t = _mins(p['dep']) - 60
+        back = []
+        for k, v in reversed(pre):
+            t -= _LEN[k]; back.append(f"{_hm(t)}–{_hm(t + _LEN[k])} · {text(k, v)}"); t -= 15
+        out += back[::-1]
+        out.append(f"{p['dep']}–{p['arr']} · Flight {p['number']} from {p['a']} to {p['b']}")
+        clock = _mins(p['arr']) + (_mins(p['arr']) < _mins(p['dep'])) * 1440 + 30
+        pre = []
+    for k, v in pre:
+        clock = max(clock, _EARLIEST[k]); out.append(f"{_hm(clock)}–{_hm(clock + _LEN[k])} · {text(k, v)}"); clock += _LEN[k] + 15
+    if p and p['mode'] != 'flight':
+        out.append(f"{_hm(clock)} · {'Taxi' if p['mode'] == 'taxi' else 'Drive yourself'} from {p['a']} to {p['b']} "
+                   f"({p['duration']}, ${p['cost']})")
+        clock += _dur(p['duration']) + 20
+    for k, v in post:
+        clock = max(clock, _EARLIEST[k])
+        out.append(f"{_hm(clock)}–{_hm(clock + _LEN[k])} · {text(k, v)}" if clock + _LEN[k] < 1440 else f"on arrival · {text(k, v)}")
+        clock += _LEN[k] + 15
+    if d['accommodation'] != '-':
+        out.append(f"{_hm(max(clock, 21 * 60))} onwards · Night at {ph.venue(d['accommodation'])}" if clock < 1440 else
+                   f"then · Night at {ph.venue(d['accommodation'])}")
+    return out
 
 
 def time_blocks(plan, task, ph):
-    """Days headed "**Wed 16 Mar** · day 1 of 3 · A ✈ B"; every item is a line "HH:MM–HH:MM · ...": the flight at its
-    own times, a drive at 08:00, meals at meal times, sights in 90-minute blocks with words around their names ("A visit
-    to X", "Time at X"), the night "21:30 onwards · Night at X"; the items sorted by start time."""
+    """Days headed "**Wed 16 Mar** · day 1 of 3 · A ✈ B"; every item a line "HH:MM–HH:MM · ...": a flight at its own
+    times, a drive with its duration, meals and sights (with words around their names: "A visit to X", "Time at X") on a
+    running clock, the night "21:30 onwards · Night at X" (see `_timed`)."""
     r = ph.rng
     out = [r.choice(("Here's an hour-by-hour plan. Times are suggestions, apart from the flights.",
                      "Below is a timed schedule for each day (flight times are fixed; the rest is flexible).")), '']
@@ -348,26 +400,7 @@ def time_blocks(plan, task, ph):
         mode = _leg_parts(tr)['mode'] if tr != '-' else None
         sep = {'flight': ' ✈ ', 'taxi': ' 🚕 ', 'drive': ' 🚗 ', None: ' → '}[mode]
         out.append(f"**{_d(task, i, 'short')}** · day {d['days']} of {len(plan)} · {_route(d['current_city'], sep)}")
-        ev = []                                                    # (start minute, order, line)
-        if tr != '-':
-            p = _leg_parts(tr)
-            if mode == 'flight': ev.append((_mins(p['dep']), 0, f"{p['dep']}–{p['arr']} · Flight {p['number']} from {p['a']} to {p['b']}"))
-            else: ev.append((8 * 60, 0, f"08:00 · {'Taxi' if mode == 'taxi' else 'Drive yourself'} from {p['a']} to {p['b']} "
-                                        f"({p['duration']}, ${p['cost']})"))
-        slot = {'breakfast': (8 * 60 + 30, 45), 'lunch': (12 * 60 + 30, 60), 'dinner': (19 * 60, 90)}
-        for m, v in _meals(d):
-            s, ln = slot[m]
-            if m == 'breakfast' and mode in ('taxi', 'drive') and _name_city(v)[1] == _cities(d['current_city'])[0]:
-                s = 7 * 60                                         # breakfast before setting off
-            ev.append((s, 1, f"{_hm(s)}–{_hm(s + ln)} · {ph.meal(m.capitalize(), v)}"))
-        t = 9 * 60 + 30
-        for a in _attractions(d['attraction']):
-            if 12 * 60 < t + 90 and t < 13 * 60 + 30: t = 13 * 60 + 45                # around lunch
-            ev.append((t, 2, f"{_hm(t)}–{_hm(t + 90)} · {r.choice(_DESCR).format(ph.venue(a))}"))
-            t += 105
-        if d['accommodation'] != '-': ev.append((21 * 60 + 30, 3, f"21:30 onwards · Night at {ph.venue(d['accommodation'])}"))
-        ev.sort(key=lambda e: (e[0], e[1]))
-        out += [e[2] for e in ev] or [f"(free day in {d['current_city']})"]
+        out += _timed(d, ph) or [f"(free day in {d['current_city']})"]
         out.append('')
     return '\n'.join(out + ['Tip: leave some slack around the flights for check-in and security.'])
 
@@ -467,7 +500,7 @@ def _variant(plan, task, rng):
         if cands:
             s = cands[0][1]
             alt[v] = f"{s.name}, {c}"
-            why = why or f"pricier stays — {s.name} is ${s.price:,.0f} a night — and long road legs"
+            why = why or f"pricier stays: {s.name} is ${s.price:,.0f} a night"
     out = []
     for d in plan:
         e = dict(d)
@@ -478,7 +511,10 @@ def _variant(plan, task, rng):
             e['transportation'] = (f"self-drive from {p['a']} to {p['b']}" if p['mode'] == 'flight' else
                                    f"taxi from {p['a']} to {p['b']}" if p['mode'] == 'drive' else f"self-drive from {p['a']} to {p['b']}")
         out.append(e)
-    return out, why or "the long drives eat most of each travel day and the meals are badly timed"
+    modes = {_leg_parts(d['transportation'])['mode'] for d in plan if d['transportation'] != '-'}
+    road = ('long drives instead of the flights' if 'flight' in modes else 'taxis, far dearer than driving yourself'
+            if 'drive' in modes else 'self-driving on unfamiliar roads' if modes else '')
+    return out, '; '.join(x for x in (why, road, 'lunch and dinner badly timed') if x)
 
 
 def rejected_option(plan, task, ph):
@@ -606,14 +642,14 @@ def _check_html(t, plan, text, ph):
     p.feed(text.split('```html\n', 1)[1].split('\n```', 1)[0])
     rows = [r for r in p.rows[1:] if r]
     errs = [] if len(rows) == len(plan) else [f"{len(rows)} rows for {len(plan)} days"]
-    for d, r in zip(plan, rows):
+    for i, (d, r) in enumerate(zip(plan, rows)):
         if len(r) != 9 or r[0] != str(d['days']): errs.append(f"day {d['days']}: row {r[:2]} ({len(r)} cells)"); continue
-        errs += _has(r[2], _cities(d['current_city']), 'route', d)
+        if r[2] != _route(d['current_city']) or r[1] != _d(t, i, 'short'): errs.append(f"day {d['days']}: date / route {r[1:3]}")
         if d['transportation'] != '-': errs += _has(r[3], _leg_items(d['transportation']), 'transport', d)
         for k, m in enumerate(('breakfast', 'lunch', 'dinner'), 4):
             if d[m] != '-': errs += _has(r[k], [_name_city(d[m])[0]], m, d)
             elif r[k] != '–': errs.append(f"day {d['days']}: {m} cell {r[k]!r} for no meal")
-        got = [x.strip() for x in r[7].split('\n') if x.strip()]
+        got = [x.strip() for x in r[7].split('\n') if x.strip() and r[7] != '–']
         want = _attractions(d['attraction'])
         if len(got) != len(want) or (want and not all(_name_city(a)[0].strip() in g for a, g in zip(want, got))):
             errs.append(f"day {d['days']}: attractions {got} != {want}")
