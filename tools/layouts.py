@@ -480,10 +480,12 @@ part must be written, and scored once, before this set is tuned on further: none
 PARTS = {'dev': (DEV_LAYOUTS, DEV_PHRASES), 'heldout1': (HELDOUT_LAYOUTS, HELDOUT_PHRASES),
          'heldout2': (HELDOUT2_LAYOUTS, HELDOUT2_PHRASES), 'heldout3': (HELDOUT3_LAYOUTS, HELDOUT3_PHRASES),
          'heldout': (HELDOUT4_LAYOUTS, HELDOUT4_PHRASES)}
-HELDOUT5 = 'heldout5'
+HELDOUT5, HELDOUT6 = 'heldout5', 'heldout6'
 """The fifth held-out part (`tools/layouts_v5.py`: eight layouts and `HELDOUT5_PHRASES`, drawn by its `Phr5`), written
 2026-12-06 by a hand that did not read the reader, sealed until scored once (`heldout_v5_first_score` in the record).
-Loaded when asked for (`_part`): layouts_v5 imports this module."""
+Loaded when asked for (`_part`): layouts_v5 imports this module. Part v6 (`tools/layouts_v6.py`, `Phr6`): the same,
+written after v5 was scored, sealed until scored once (`heldout_v6_first_score`)."""
+SEALED = (HELDOUT5, HELDOUT6)
 
 
 def _part(part: str) -> tuple[dict, dict, type]:
@@ -491,7 +493,10 @@ def _part(part: str) -> tuple[dict, dict, type]:
     if part == HELDOUT5:
         from layouts_v5 import HELDOUT5_LAYOUTS, HELDOUT5_PHRASES, Phr5
         return HELDOUT5_LAYOUTS, HELDOUT5_PHRASES, Phr5
-    if part not in PARTS: raise ValueError(f"part must be one of {list(PARTS) + [HELDOUT5]}, got {part!r}")
+    if part == HELDOUT6:
+        from layouts_v6 import HELDOUT6_LAYOUTS, HELDOUT6_PHRASES, Phr6
+        return HELDOUT6_LAYOUTS, HELDOUT6_PHRASES, Phr6
+    if part not in PARTS: raise ValueError(f"part must be one of {list(PARTS) + list(SEALED)}, got {part!r}")
     return (*PARTS[part], Phr)
 
 # ---------------------------------------------------------------------------------------------------------------- plans
@@ -589,21 +594,23 @@ if __name__ == '__main__':
         plans = known_plans()
         prev = json.loads(Path(a.out).read_text()) if Path(a.out).exists() else {}
         out = {'command': 'python tools/layouts.py record', 'plans': {k: sum(x[0] == k for x in plans) for k in sorted({x[0] for x in plans})},
-               'split': {p: {'layouts': list(l), 'phrases': ph} for p in [*PARTS, HELDOUT5] for l, ph, _ in [_part(p)]},
+               'split': {p: {'layouts': list(l), 'phrases': ph} for p in [*PARTS, *SEALED] for l, ph, _ in [_part(p)]},
                'heldout_v1_first_score': prev.get('heldout_v1_first_score') or prev.get('heldout'),
                # the held-out part (v2) as first scored (reader 4ad7664), kept when the record is made again
                'heldout_v2_first_score': prev.get('heldout_v2_first_score') or (prev.get('heldout') if prev.get('heldout_v1_first_score') else None),
                'heldout_v3_first_score': prev.get('heldout_v3_first_score'),
                'heldout_v4_first_score': prev.get('heldout_v4_first_score'),
                # the v5 part as first scored (sealed until then): the reader's commit named
-               'heldout_v5_first_score': prev.get('heldout_v5_first_score')}
-        for part in [*PARTS, HELDOUT5]:
+               'heldout_v5_first_score': prev.get('heldout_v5_first_score'),
+               'heldout_v6_first_score': prev.get('heldout_v6_first_score')}
+        for part in [*PARTS, *SEALED]:
             res = measure(part, plans=plans)
             res.pop('_bad')
-            if part == HELDOUT5 and not out['heldout_v5_first_score']:
+            first = f"heldout_v{part[-1]}_first_score"
+            if part in SEALED and not out[first]:            # a sealed part's first score, with the reader's commit
                 import subprocess
                 head = subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-                out['heldout_v5_first_score'] = dict(res, reader=head)
+                out[first] = dict(res, reader=head)
             print(report(res))
             out[part] = res
         Path(a.out).write_text(json.dumps(out, indent=1, sort_keys=True, ensure_ascii=False) + '\n')
@@ -611,6 +618,6 @@ if __name__ == '__main__':
     else:
         from star.tasks import load_tasks
         done = 0
-        for lay, kind, t, p, text in renderings(next(k for k in [*PARTS, HELDOUT5] if a.layout in _part(k)[0]),
+        for lay, kind, t, p, text in renderings(next(k for k in [*PARTS, *SEALED] if a.layout in _part(k)[0]),
                                                  [x for x in known_plans(5, 2) if x[0] == a.kind][:a.n]):
             if lay == a.layout: print(text, '\n', '-' * 80)
