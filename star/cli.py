@@ -9,7 +9,7 @@ Start with `main(argv)` (the `star` command), `notebook_parameters` (a run noteb
 
 # %% ../nbs/14_cli.ipynb #7a4a66bf
 from __future__ import annotations
-import argparse, ast, fnmatch, json, logging, math, os, shlex, subprocess, sys, time
+import argparse, ast, contextlib, fnmatch, json, logging, math, os, shlex, subprocess, sys, time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -22,8 +22,8 @@ from .results import job_name
 
 
 # %% auto #0
-__all__ = ['NOTEBOOKS', 'KIND_OF', 'KERNEL_ARGS', 'CONFIGS', 'RUN_HELP', 'FOLDER_ERRORS', 'notebooks_root', 'Param',
-           'notebook_parameters', 'Job', 'Ablation', 'AblationError', 'load_ablation', 'validate_parameters',
+__all__ = ['NOTEBOOKS', 'KIND_OF', 'KERNEL_ARGS', 'NAMES_ITSELF', 'CONFIGS', 'RUN_HELP', 'FOLDER_ERRORS', 'notebooks_root',
+           'Param', 'notebook_parameters', 'Job', 'Ablation', 'AblationError', 'load_ablation', 'validate_parameters',
            'job_settings', 'same_setting', 'record_status', 'is_done', 'select_jobs', 'plan', 'format_plan',
            'kernel_config', 'execute', 'default_output', 'declared_parameters', 'run_notebook', 'papermill_executor',
            'ablate', 'collect', 'unreadable', 'option_type', 'config_class', 'run_parameters', 'unknown_options',
@@ -326,6 +326,20 @@ def kernel_config():
     able = zmq.has("curve") and "transport_encryption" in KernelManager.class_traits()    # a jupyter_client that provisions keys
     return Config({"KernelManager": {"transport_encryption": "auto"}} if able else {})
 
+# %% ../nbs/14_cli.ipynb #5b4ea294
+NAMES_ITSELF = ("rl",)   # run notebooks whose last lines name their executed copy (`star.run.closing_lines`)
+
+@contextlib.contextmanager
+def _env(**kw):
+    "Environment variables `kw` set for the block (a kernel started inside inherits them), restored after."
+    old = {k: os.environ.get(k) for k in kw}
+    os.environ.update({k: str(v) for k, v in kw.items()})
+    try: yield
+    finally:
+        for k, v in old.items():
+            if v is None: os.environ.pop(k, None)
+            else: os.environ[k] = v
+
 # %% ../nbs/14_cli.ipynb #8a622c01
 def execute(notebook, output, parameters: dict, root, stream=None) -> Path:
     """Execute the notebook `notebook` into `output` with papermill (kernel `python3`, working directory `root`),
@@ -378,7 +392,8 @@ def run_notebook(notebook: str, parameters: dict, output=None, root=None, dry_ru
                  stream=None) -> Path:
     """Run the run notebook `notebook` ('synthesize' | 'sft' | 'rl' | 'evaluate') with `parameters` (names checked
     against `declared_parameters`): prints the papermill command and where the executed copy goes (`output`, default
-    `default_output`), executes it unless `dry_run`, and returns the executed notebook's path. Raises ValueError for
+    `default_output`), executes it unless `dry_run` (telling the notebook that path in `STAR_NOTEBOOK`; the notebooks of
+    `NAMES_ITSELF` end by naming it, the others' is printed here), and returns the executed notebook's path. Raises ValueError for
     an undeclared parameter or a value the run would reject (`validate_parameters`, also with `dry_run`), papermill's
     PapermillExecutionError when a cell fails."""
     root = notebooks_root(root)
@@ -392,11 +407,12 @@ def run_notebook(notebook: str, parameters: dict, output=None, root=None, dry_ru
     if dry_run: return output
     out(f"executing {NOTEBOOKS[notebook]} -> {shown} (cell outputs follow)")
     t0 = time.time()
-    try: execute(root / NOTEBOOKS[notebook], output, parameters, root, stream)
+    try:
+        with _env(STAR_NOTEBOOK=str(shown)): execute(root / NOTEBOOKS[notebook], output, parameters, root, stream)
     except BaseException:
         out(f"stopped after {time.time() - t0:.0f} s; the cells it ran are in {shown}")
         raise
-    out(f"executed notebook: {shown} ({time.time() - t0:.0f} s)")
+    if notebook not in NAMES_ITSELF: out(f"executed notebook: {shown} ({time.time() - t0:.0f} s)")
     return output
 
 def papermill_executor(job: Job, root) -> None:
@@ -406,7 +422,8 @@ def papermill_executor(job: Job, root) -> None:
     root = Path(root)
     rank = os.environ.get("RANK")
     suffix = f".rank{rank}" if rank is not None and int(os.environ.get("WORLD_SIZE", "1")) > 1 else ""
-    execute(root / job.path, runs_root(root) / "papermill" / f"{job.name}{suffix}.ipynb", job.parameters, root)
+    output = runs_root(root) / "papermill" / f"{job.name}{suffix}.ipynb"
+    with _env(STAR_NOTEBOOK=str(output)): execute(root / job.path, output, job.parameters, root)
 
 # %% ../nbs/14_cli.ipynb #78310b25
 def _results_folder(results, root=None) -> tuple[Path, Path]:

@@ -27,7 +27,7 @@ __all__ = ['CPU_COSTS', 'CPU_ROLLOUT_S', 'GPU_RECORDS', 'CURVE_SOURCES', 'RESUME
            'init_model_source', 'init_reference', 'sft_dir', 'check_reused_sft', 'sft_checkpoint', 'cost_variant',
            'cpu_cost', 'expected_generate_seconds', 'plans_for_gpus', 'gpu_step_records', 'gpu_precision_line',
            'gpu_cost_line', 'run_plan', 'training_curve', 'param_dtype', 'free_port', 'ensure_master_port',
-           'rl_run_params', 'check_resume', 'clip_fractions']
+           'rl_run_params', 'check_resume', 'clip_fractions', 'closing_lines']
 
 # %% ../nbs/10a_run.ipynb #a0000007
 def family_name(cfg:RLRunConfig, # the run
@@ -595,3 +595,34 @@ def _run_record(cfg: RLRunConfig, trainer, fam, src: str, point, commit, engine:
                      rollouts=read_jsonl(Path(cfg.out_dir) / "rollout_stats.jsonl", missing_ok=True),
                      seconds={"train": round(t_train, 1), "total": round(time.time() - t0, 1)},
                      heldout_tasks={str(r["step"]): r["metrics"].get("tasks") for r in records if r["metrics"].get("tasks")})
+
+# %% ../nbs/10a_run.ipynb #44a93287
+def closing_lines(rec:dict, # a run record (`train_rl`'s return value, or a record read from disk)
+                  quick:bool=False, # whether it was the quick run (`-p quick True`)
+                  notebook:str|None=None, # the executed notebook's path (None: where papermill was told)
+                 ) -> list[str]:
+    """Three lines that end a run: 'did: ...' (steps, episodes, mean reward, groups with differing rewards of all,
+    gradient norm: the last logged, and the largest), 'record: ... notebook: ...' and 'next: ...' (the commands that
+    follow a quick run, a probe run or any other). Reads `config`, `steps`, `rollouts` and `trl_log` of `rec`; raises
+    KeyError if `config` or `steps` is missing."""
+    cfg, R = rec["config"], rec.get("rollouts") or []
+    G = max(1, int(cfg.get("group_size") or 1))
+    n = sum(s.get("n", 0) for s in R)
+    groups, varied = sum(s.get("n", 0) // G for s in R), sum(s.get("groups_with_variance", 0) for s in R)
+    reward = sum(s["reward"] * s.get("n", 0) for s in R if s.get("reward") is not None) / n if n else float("nan")
+    gn = [float(r["grad_norm"]) for r in rec.get("trl_log") or [] if r.get("grad_norm") is not None]
+    grad = f"gradient norm {gn[-1]:.3g} (largest {max(gn):.3g})" if gn else "no gradient logged"
+    did = (f"did: {rec['steps']} {str(cfg.get('algorithm', 'grpo')).upper()} step(s) on {n} episodes, mean reward "
+           f"{reward:.3f} ({cfg.get('reward')}), {varied} of {groups} groups with differing rewards, {grad}"
+           + (" -- no group's rewards differed, so no episode moved the policy" if groups and not varied else ""))
+    name = rec.get("run") or cfg.get("run_name")
+    where = [in_repo(cfg["out_dir"]) / f"{name}.json"] + ([in_repo(cfg["results_dir"]) / f"{name}.json"]
+                                                          if cfg.get("results_dir") else [])
+    record = (f"record: {' and '.join(repo_relative(w) for w in where)}; checkpoints in "
+              f"{repo_relative(in_repo(cfg['out_dir']))}; notebook: {notebook or 'the output file given to papermill'}")
+    if quick: nxt = ("next: `star rl --data probe` (the learning probe: held-out exact match rises within one run) or "
+                     "`star rl` (the default run); `star rl --dry-run` prints a run's plan and expected time first")
+    elif cfg.get("data") == "probe": nxt = "next: `star rl` (TravelPlanner, the default run); nbs/16_probe.ipynb plots this run's learning"
+    else: nxt = ("next: `star collect` lists the records the figures read; nbs/figures/ regenerates the paper's tables "
+                 "and figures from results/")
+    return [did, record, nxt]

@@ -267,6 +267,9 @@ def test_notebook_tiny_end_to_end(tmp_path):
     assert [s["step"] for s in samples] == [0, 1] and all(s["messages"][0]["role"] == "system" for s in samples)
     text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
     assert "ended by" in text and "[user]" in text and (out_dir / "curves.png").exists()
+    last = [l for l in "".join(o.get("text", "") for o in nb.cells[-1].get("outputs", [])).splitlines() if l]
+    assert [l.split(":")[0] for l in last] == ["did", "record", "next"], last      # the run's three closing lines
+    assert last[0].startswith("did: 2 GRPO step(s) on 8 episodes") and str(res_dir) in last[1]
 
 
 def test_tiny_grpo_end_to_end_writes_results(tmp_path, val):
