@@ -666,7 +666,8 @@ def _field_line(line: str) -> tuple[str, str] | None:
     while j < len(line) and j < 12 and not line[j].isalnum() and line[j] not in '-*+•>#_[(': j += 1
     if 0 < j and (f := _tol_field(line[j:])): return f                        # '🏨 Overnight: …', '| Hotel: …'
     i = line.find(':', 0, 80)
-    if i < 0 or not any(c.isdigit() for c in line[:i]): return _emoji_field(line) or _dash_field(line)
+    if i < 0 or not any(c.isdigit() for c in line[:i]) or (line[i - 1].isdigit() and line[i + 1:i + 2].isdigit()):
+        return _emoji_field(line) or _dash_field(line)                         # no label, or a clock time ('at 10:00')
     head = ''.join(' ' if c.isdigit() or c == '#' else c for c in line[:i])          # 'Attraction 2', 'Day 1 Lunch'
     f = _tol_field(head + line[i:])
     return (f[0], line[len(line) - len(f[1]):]) if f else _emoji_field(line) or _dash_field(line)
@@ -795,14 +796,18 @@ class Reading:
 
 # %% ../nbs/04b_grounded.ipynb #95bd0098
 def _pick(r: Reading, m: Match, table: str, order: list, slot: str | None = None, travel: bool = False, note: bool = True):
-    """The `Venue` of `table` that the name `m` means: in the city written right after it (`Flying Mango, Rockford`),
-    even where the database does not have it there; else in the day's city (on a travel day the arrival city, the
+    """The `Venue` of `table` that the name `m` means: in the city written right after it (`Flying Mango, Rockford`,
+    `Flying Mango [Rockford]`) or before it in the possessive (`Rockford's Flying Mango`), even where the database does
+    not have it there; else in the day's city (on a travel day the arrival city, the
     departure city first for breakfast) where the database has it; else in the day's city all the same -- the text
     puts it on that day, as an LLM formatter reads it; the sandbox check fails and a note says where the database has
     it --; with no day city known, in the first of the query's cities that has it. None when no entry is of `table`."""
     es = [v for v in m.entries if v.table == table]
     if not es: return None
-    after = r.city_at.get(m.j) if m.j < len(r.ws) and not r.ws[m.j].strong else None   # on the name's line only
+    after = (r.city_at.get(m.j) if m.j < len(r.ws) and (not r.ws[m.j].strong or r.text[r.ws[m.j - 1].b:r.ws[m.j].a].strip(' ') == '[')
+             else None)                                              # on the name's line only
+    if after is None and (pc := next((p for k in range(max(m.i - 3, 0), m.i) if (p := _possessive_city(r, k, m.j)) and p[0] == m.i), None)):
+        after = (pc[1], m.i)
     if after is None and m.j < len(r.ws) and not r.ws[m.j].strong and r.ws[m.j].w in _LOCATIVE and (lc := _locative_city(r, m.j, len(r.ws))) is not None:
         after = r.city_at[lc]                                        # 'Applebee's in St. Petersburg', '…, downtown Austin'
     if after: return next((v for v in es if v.city == after[0]), None) or Venue(table, es[0].name, after[0])
@@ -1297,11 +1302,15 @@ def _joined_items(r: Reading, s: int, e: int, named: list) -> list | None:
     if len(named) < 2 or not all(m.full for m in named): return None     # 'Santa Monica Pier, Santa Monica, California'
     text, ws, out, a = r.text, r.ws, [], s
     lo = r.wrange(s, e)[0]
+    if (pc := _possessive_city(r, lo, named[0].j)) is not None and pc[0] == named[0].i: lo = named[0].i   # "Denver's A, …"
     if any(ws[q].w not in ('visit', 'see', 'explore', 'tour') for q in range(lo, named[0].i)): return None   # an unknown first item
     for m, n in zip(named, named[1:]):
-        cut, q = None, m.j
+        cut, q, stop = None, m.j, n.i
         while q < n.i:
             w = ws[q]
+            if (pc := _possessive_city(r, q, n.j)) is not None and pc[0] == n.i:    # "… ▸ Denver's B": B's city before it
+                stop = q
+                break
             if not r.covered[q] and w.w in _JOINERS: cut = (cut[0] if cut else w.a, w.b)
             elif (r.covered[q] == 2 or w.w in _LOCATIVE or _abbr(text, w) or (w.w,) in _states(r.index)
                   or (q + 1 < n.i and (w.w, ws[q + 1].w) in _states(r.index))): pass
@@ -1309,8 +1318,8 @@ def _joined_items(r: Reading, s: int, e: int, named: list) -> list | None:
             else: return None
             q += 1
         if cut is None:
-            lo = ws[n.i - 1].b if n.i > m.j else ws[m.j - 1].b
-            k = max((text.rfind(c, lo, ws[n.i].a) for c in _JOIN_MARKS), default=-1)
+            lo = ws[stop - 1].b if stop > m.j else ws[m.j - 1].b
+            k = max((text.rfind(c, lo, ws[stop].a) for c in _JOIN_MARKS), default=-1)
             if k < 0: return None
             cut = (k, k + 1)
         out.append((a, cut[0]))
