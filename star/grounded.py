@@ -28,7 +28,7 @@ __all__ = ['LABEL_VOCABULARY', 'LABELS', 'MAX_GROUNDED_CHARS', 'Word', 'words', 
            'read_current_city', 'route_as_written', 'read_transportation', 'drop_bracket_states', 'written_item',
            'read_labelled_day', 'fill_narrative', 'json_as_text', 'grid_days', 'tables_as_text', 'sections_as_text',
            'inferred_marks', 'dates_in', 'stay_item', 'stay_recap_as_text', 'references_as_text', 'final_answer',
-           'complete_day', 'format_grounded', 'plain_plan']
+           'complete_day', 'layout_text', 'noted_marks', 'format_grounded', 'plain_plan']
 
 # %% ../nbs/04b_grounded.ipynb #51cdece7
 _APOSTROPHES = "'’‘ʼ`"
@@ -1148,18 +1148,10 @@ def _noted(r: Reading, day: int, slot: str, value: str, other: str, kind: str, w
     r.note(f"day {day}: {slot} {what}", kind, (day, slot, value, other))
     return value
 
-# %% ../nbs/04b_grounded.ipynb #1ae5e7f5
-def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str, travel: bool, day: int) -> str | None:
-    """`Name, City` of one labelled item `text[s:e]` exactly as written, as the benchmark's parser keeps it: the name
-    (after a lead `At` / `Visit` / `Stay at`, markdown and quotes removed) up to its first separator -- one inside a
-    database name it writes whole does not count (`Zync - Rosewood Hotel`) --, then the city written after it with the
-    state written after that (`Kansas City, Missouri`), and what stands between them (`Best Nest (private room), Los
-    Angeles`, `Private room, 1 bed, 2 guests, <listing>, City`); remarks after the city or after a name no city follows
-    (`cost: 126`, `(French, Mediterranean). Cost: …`) dropped. A name the text writes without a city is in the day's city
-    (`_pick`); one that ends with its city (`Museum, Alamosa`) names it. Database names are used only to find where a
-    name ends and to judge it: a name that is not exactly a database venue's (extra or changed words: `Private Room in
-    <listing>`) or that names none is kept as written all the same. Each uncertain choice is a note with the other reading
-    (`Reading.note`). None when the item names nothing."""
+# %% ../nbs/04b_grounded.ipynb #a48w0001
+def _item_start(r: Reading, s: int, e: int, table: str) -> tuple[int, int, int, str | None]:
+    """`(first word of the name, lo, hi, city)` of an item `text[s:e]`: its words `[lo, hi)` (a quoted name's own), the
+    name after a lead (`At Side Wok`, `Stay at X`) and after a city in the possessive (`Denver's X`: that city, else None)."""
     text, ws = r.text, r.ws
     raw = plain_value(text[s:e])
     q = named_in(raw)
@@ -1174,8 +1166,23 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
         if k + n < hi and tuple(w.w for w in ws[k:k + n]) == lead:
             if k not in ends or ends.get(k + n, 0) > ends[k]: k += n
             break
-    pcity = None                         # "Denver's Beyond Light Show": a city in the possessive before the name is its city
-    if k not in ends and (pc := _possessive_city(r, k, hi)) is not None: k, pcity = pc
+    k, pcity = (pc if k not in ends and (pc := _possessive_city(r, k, hi)) else (k, None))   # "Denver's X": X in Denver
+    return k, lo, hi, pcity
+
+# %% ../nbs/04b_grounded.ipynb #1ae5e7f5
+def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str, travel: bool, day: int) -> str | None:
+    """`Name, City` of one labelled item `text[s:e]` exactly as written, as the benchmark's parser keeps it: the name
+    (after a lead `At` / `Visit` / `Stay at`, markdown and quotes removed) up to its first separator -- one inside a
+    database name it writes whole does not count (`Zync - Rosewood Hotel`) --, then the city written after it with the
+    state written after that (`Kansas City, Missouri`), and what stands between them (`Best Nest (private room), Los
+    Angeles`, `Private room, 1 bed, 2 guests, <listing>, City`); remarks after the city or after a name no city follows
+    (`cost: 126`, `(French, Mediterranean). Cost: …`) dropped. A name the text writes without a city is in the day's
+    city (`_pick`); one that ends with its city (`Museum, Alamosa`) names it. Database names are used only to find where
+    a name ends and to judge it: a name that is not exactly a database venue's (extra or changed words: `Private Room in
+    <listing>`) or that names none is kept as written all the same. Each uncertain choice is a note with the other
+    reading (`Reading.note`). None when the item names nothing."""
+    text, ws = r.text, r.ws
+    k, lo, hi, pcity = _item_start(r, s, e, table)
     if k >= hi: return None
     hit = _best_hit(r, k, hi, table, order, slot, travel)
     start, end = _name_span(r, s, e, k, hi, hit)
@@ -1327,6 +1334,7 @@ def _joined_items(r: Reading, s: int, e: int, named: list) -> list | None:
     out.append((a, e))
     return [(x, y) for x, y in out if text[x:y].strip(' ,;·•|/')]
 
+# %% ../nbs/04b_grounded.ipynb #a48j0001
 _MEAL_SEPS = (' · ', '·', ' • ', '; ', ' | ', ', ', ' / ')
 
 def _meal_pieces(text: str, s: int, e: int) -> list:
@@ -1964,6 +1972,7 @@ def stay_item(line: str, day_of: dict) -> tuple[str, int, int] | None:
     value = value.strip(' *_')
     return (value, first, last) if value else None
 
+# %% ../nbs/04b_grounded.ipynb #a48r0011
 def _line_of(text: str) -> callable:
     "A function: character position -> its line number (0-based) in `text` (binary search over the newlines)."
     nls = [i for i, c in enumerate(text) if c == '\n']
@@ -2197,6 +2206,7 @@ def _cues(r: Reading, m: Match, lo: int, hi: int) -> tuple[str | None, str | Non
     t = next((_TIME_MEAL[w.w] for w in reversed(before) if w.w in _TIME_MEAL), None)
     return t, ('time' if t else None), words_before
 
+# %% ../nbs/04b_grounded.ipynb #a48c0001
 def _placed(day, seq: tuple) -> bool:
     "Is the folded name `seq` read in a field of `day` (some value's words contain it)?"
     vals = [*day.slots.values(), *day.attractions]
@@ -2254,26 +2264,39 @@ def complete_day(r: Reading, day, lo: int, hi: int) -> None:
         if len(uncued) < len(free):
             r.note(f"day {day.number}: {len(uncued)} restaurant(s) written without a meal, read as {', '.join(free[:len(uncued)])}", 'meal-order')
 
+# %% ../nbs/04b_grounded.ipynb #a48l0001
+_LAYOUTS = ((json_as_text, "the plan is JSON: read key by key"),
+            (tables_as_text, "a table with one day per row or per column: read by its header words"),
+            (sections_as_text, "grouped by category (legs, stays, meals, sights): gathered back into days"))
 
-# %% ../nbs/04b_grounded.ipynb #1201b8d7
-def _format_grounded(text, task, notes, db, alts=None):
-    index, text = grounding_index(db), final_answer(extract_answer(text))
-    if (conv := json_as_text(text)) is not None:
-        text = conv
-        notes.append(Note("the plan is JSON: read key by key", 'layout'))
-    elif (conv := tables_as_text(text)) is not None:
-        text = conv
-        notes.append(Note("a table with one day per row: read by its header", 'layout'))
-    elif (conv := sections_as_text(text)) is not None:
-        text = conv
-        notes.append(Note("grouped by category (legs, stays, meals, sights): gathered back into days", 'layout'))
+def layout_text(text: str, task, notes: list) -> str:
+    """The answer's plan as labelled days where its layout needs a rewrite first: the answer after any reasoning block
+    (`final_answer`), then the first of JSON, tables and category sections that applies, then references to numbered legs
+    and a stay recap resolved. Each rewrite applied adds a 'layout' note to `notes`."""
+    text = final_answer(text)
+    for f, what in _LAYOUTS:
+        if (conv := f(text)) is not None:
+            text = conv
+            notes.append(Note(what, 'layout'))
+            break
     if (conv := references_as_text(text)) is not None:
         text = conv
         notes.append(Note("legs listed first and referred to by number in the days: each reference read as its leg", 'layout'))
     if (conv := stay_recap_as_text(text, task)) is not None:
         text = conv
         notes.append(Note("stays given in a recap by nights or dates: each placed on its days", 'layout'))
-    ws = words(text)
+    return text
+
+def _note_no_mode(r, rows: list) -> None:
+    "Note (kind 'no-mode') each day whose transportation names no mode of the benchmark: no evaluator counts its cost."
+    for row in rows:
+        fw = folded_words(row['transportation'])
+        if row['transportation'] != '-' and not set(fw) & _MODE_WORDS and not any(map(_flight_number, fw)):
+            r.note(f"day {row['days']}: transportation {row['transportation'][:50]!r} names no mode (flight, taxi, self-driving)", 'no-mode')
+
+def noted_marks(text: str, ws: list, task, notes: list) -> list:
+    """The day marks of an answer: `Day <n>` headers, else days in running text in sequence, else inferred ones (ordinal
+    words, numbers at line starts), with a note saying how they were found (a doubt unless they are the query's days)."""
     marks = day_marks(text, ws)
     n_days = _task_days(task)          # days found some other way are sure when they are the query's days, 1 to n
     if not marks:
@@ -2284,6 +2307,13 @@ def _format_grounded(text, task, notes, db, alts=None):
         marks = inferred_marks(text, ws)
         if marks: notes.append(Note("day boundaries inferred (ordinal words or numbers at line starts), no 'Day <n>' header",
                                     'layout' if len(marks) == n_days else 'days'))
+    return marks
+
+# %% ../nbs/04b_grounded.ipynb #1201b8d7
+def _format_grounded(text, task, notes, db, alts=None):
+    index, text = grounding_index(db), layout_text(extract_answer(text), task, notes)
+    ws = words(text)
+    marks = noted_marks(text, ws, task, notes)
     if not marks: raise PlanFormatError("no 'Day <n>' header found in the answer")
     versions = day_versions(text, ws, marks)
     org, dest = _task_cities(task)
@@ -2346,10 +2376,7 @@ def _format_grounded(text, task, notes, db, alts=None):
         first = _plan_rows(read_days(Reading(text, ws, index, venue_at, city_at, covered, [], None), True))
         alts += [('repeated-day', a['days'], f, a[f], b[f]) for a, b in zip(_plan_rows(days), first) for f in PLAN_KEYS[1:] if a[f] != b[f]]
     if (missing := [n for n in range(1, max(by_day) + 1) if n not in by_day]): r.note(f"days {missing} are not in the answer", 'days')
-    for row in _plan_rows(days):     # a leg with no mode of the benchmark: its cost is counted by no evaluator
-        fw = folded_words(row['transportation'])
-        if row['transportation'] != '-' and not set(fw) & _MODE_WORDS and not any(map(_flight_number, fw)):
-            r.note(f"day {row['days']}: transportation {row['transportation'][:50]!r} names no mode (flight, taxi, self-driving)", 'no-mode')
+    _note_no_mode(r, _plan_rows(days))
     if r.n_notes > _MAX_NOTES:
         notes.append(over := Note(f"… and {r.n_notes - _MAX_NOTES} more notes", 'overflow'))
         over.hidden = frozenset(r.hidden)
