@@ -249,6 +249,7 @@ NOTE_KINDS = {
     'no-city': "a day without a city",
     'meal-order': "restaurants a day writes without any meal, fewer than three, read as its meals in order",
     'unknown-label': "a label no field has, whose value names a venue",
+    'no-mode': "a transportation with no mode of the benchmark (flight, taxi, self-driving): no evaluator counts its cost",
     'layout': "a JSON or table layout, read key by key (no doubt)",
     'overflow': "more notes than are listed",
     'other': "anything else",

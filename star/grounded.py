@@ -9,6 +9,8 @@ database, with its notes and doubts) and `grounding_index()` (the database names
 from __future__ import annotations
 
 import bisect
+import csv
+import datetime
 import gc
 import json
 import unicodedata
@@ -24,8 +26,9 @@ __all__ = ['LABEL_VOCABULARY', 'LABELS', 'MAX_GROUNDED_CHARS', 'Word', 'words', 
            'transport_text', 'day_leg', 'clean_piece', 'drop_brackets', 'unstate', 'plain_value', 'dash_first',
            'empty_lead', 'same_lead', 'named_in', 'label_key', 'labelled_fields', 'Note', 'Reading', 'city_as_written',
            'read_current_city', 'route_as_written', 'read_transportation', 'drop_bracket_states', 'written_item',
-           'read_labelled_day', 'fill_narrative', 'json_as_text', 'tables_as_text', 'sections_as_text',
-           'inferred_marks', 'complete_day', 'format_grounded', 'plain_plan']
+           'read_labelled_day', 'fill_narrative', 'json_as_text', 'grid_days', 'tables_as_text', 'sections_as_text',
+           'inferred_marks', 'dates_in', 'stay_item', 'stay_recap_as_text', 'references_as_text', 'final_answer',
+           'complete_day', 'layout_text', 'noted_marks', 'format_grounded', 'plain_plan']
 
 # %% ../nbs/04b_grounded.ipynb #51cdece7
 _APOSTROPHES = "'’‘ʼ`"
@@ -663,7 +666,8 @@ def _field_line(line: str) -> tuple[str, str] | None:
     while j < len(line) and j < 12 and not line[j].isalnum() and line[j] not in '-*+•>#_[(': j += 1
     if 0 < j and (f := _tol_field(line[j:])): return f                        # '🏨 Overnight: …', '| Hotel: …'
     i = line.find(':', 0, 80)
-    if i < 0 or not any(c.isdigit() for c in line[:i]): return _emoji_field(line) or _dash_field(line)
+    if i < 0 or not any(c.isdigit() for c in line[:i]) or (line[i - 1].isdigit() and line[i + 1:i + 2].isdigit()):
+        return _emoji_field(line) or _dash_field(line)                         # no label, or a clock time ('at 10:00')
     head = ''.join(' ' if c.isdigit() or c == '#' else c for c in line[:i])          # 'Attraction 2', 'Day 1 Lunch'
     f = _tol_field(head + line[i:])
     return (f[0], line[len(line) - len(f[1]):]) if f else _emoji_field(line) or _dash_field(line)
@@ -792,14 +796,18 @@ class Reading:
 
 # %% ../nbs/04b_grounded.ipynb #95bd0098
 def _pick(r: Reading, m: Match, table: str, order: list, slot: str | None = None, travel: bool = False, note: bool = True):
-    """The `Venue` of `table` that the name `m` means: in the city written right after it (`Flying Mango, Rockford`),
-    even where the database does not have it there; else in the day's city (on a travel day the arrival city, the
+    """The `Venue` of `table` that the name `m` means: in the city written right after it (`Flying Mango, Rockford`,
+    `Flying Mango [Rockford]`) or before it in the possessive (`Rockford's Flying Mango`), even where the database does
+    not have it there; else in the day's city (on a travel day the arrival city, the
     departure city first for breakfast) where the database has it; else in the day's city all the same -- the text
     puts it on that day, as an LLM formatter reads it; the sandbox check fails and a note says where the database has
     it --; with no day city known, in the first of the query's cities that has it. None when no entry is of `table`."""
     es = [v for v in m.entries if v.table == table]
     if not es: return None
-    after = r.city_at.get(m.j) if m.j < len(r.ws) and not r.ws[m.j].strong else None   # on the name's line only
+    after = (r.city_at.get(m.j) if m.j < len(r.ws) and (not r.ws[m.j].strong or r.text[r.ws[m.j - 1].b:r.ws[m.j].a].strip(' ') == '[')
+             else None)                                              # on the name's line only
+    if after is None and (pc := next((p for k in range(max(m.i - 3, 0), m.i) if (p := _possessive_city(r, k, m.j)) and p[0] == m.i), None)):
+        after = (pc[1], m.i)
     if after is None and m.j < len(r.ws) and not r.ws[m.j].strong and r.ws[m.j].w in _LOCATIVE and (lc := _locative_city(r, m.j, len(r.ws))) is not None:
         after = r.city_at[lc]                                        # 'Applebee's in St. Petersburg', '…, downtown Austin'
     if after: return next((v for v in es if v.city == after[0]), None) or Venue(table, es[0].name, after[0])
@@ -1055,17 +1063,31 @@ def _best_hit(r: Reading, k: int, hi: int, table: str, order: list, slot: str, t
     return hit
 
 # %% ../nbs/04b_grounded.ipynb #e208f458
-_LOCATIVE = frozenset({'in', 'at', 'downtown', 'near', 'central', 'uptown', 'midtown', 'located', 'situated'})
+_LOCATIVE = frozenset({'in', 'at', 'downtown', 'near', 'central', 'uptown', 'midtown', 'located', 'situated', 'which', 'that', 'is'})
 
 def _locative_city(r: Reading, q: int, hi: int) -> int | None:
     """The first word of the city that a locative starting at word `q` names (`in Minneapolis`, `downtown Austin`, `in
-    downtown Austin`: at most two locative words, only spaces between them), or None when none does."""
+    downtown Austin`, a relative clause `which is in Stockton`: at most four locative words, only spaces between them),
+    or None when none does."""
     ws, k = r.ws, q
-    while k < hi and k - q < 2 and ws[k].w in _LOCATIVE and not r.covered[k]:
+    while k < hi and k - q < 4 and ws[k].w in _LOCATIVE and not r.covered[k]:
         if k > q and r.text[ws[k - 1].b:ws[k].a].strip(' '): return None
         k += 1
     if k == q or k >= hi or k not in r.city_at or r.text[ws[k - 1].b:ws[k].a].strip(' '): return None
     return k
+
+def _possessive_city(r: Reading, k: int, hi: int) -> tuple[int, str] | None:
+    """`(first word of the name, city)` when the words from `k` are a city in the possessive followed by a database
+    name (`Denver's Beyond Light Show`, `Salt Lake City's Hogle Zoo`: the venue in that city), else None."""
+    ws, text = r.ws, r.text
+    for n in (1, 2, 3):
+        q = k + n - 1
+        if q + 1 >= hi: return None
+        raw = text[ws[q].a:ws[q].b]
+        if raw[-2:] not in ("'s", "’s"): continue
+        seq = tuple(w.w for w in ws[k:q]) + tuple(folded_words(raw[:-2]))
+        if seq in r.index.city_seqs and any(m.i == q + 1 for m in r.venues_in(q + 1, hi)): return q + 1, r.index.city_seqs[seq]
+    return None
 
 def _name_span(r: Reading, s: int, e: int, k: int, hi: int, hit) -> tuple[int, int]:
     """`(start, end)` of an item's name as written: from word k (with the symbols a database name starts with, `☆ HUGE
@@ -1126,18 +1148,10 @@ def _noted(r: Reading, day: int, slot: str, value: str, other: str, kind: str, w
     r.note(f"day {day}: {slot} {what}", kind, (day, slot, value, other))
     return value
 
-# %% ../nbs/04b_grounded.ipynb #1ae5e7f5
-def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str, travel: bool, day: int) -> str | None:
-    """`Name, City` of one labelled item `text[s:e]` exactly as written, as the benchmark's parser keeps it: the name
-    (after a lead `At` / `Visit` / `Stay at`, markdown and quotes removed) up to its first separator -- one inside a
-    database name it writes whole does not count (`Zync - Rosewood Hotel`) --, then the city written after it with the
-    state written after that (`Kansas City, Missouri`), and what stands between them (`Best Nest (private room), Los
-    Angeles`, `Private room, 1 bed, 2 guests, <listing>, City`); remarks after the city or after a name no city follows
-    (`cost: 126`, `(French, Mediterranean). Cost: …`) dropped. A name the text writes without a city is in the day's city
-    (`_pick`); one that ends with its city (`Museum, Alamosa`) names it. Database names are used only to find where a
-    name ends and to judge it: a name that is not exactly a database venue's (extra or changed words: `Private Room in
-    <listing>`) or that names none is kept as written all the same. Each uncertain choice is a note with the other reading
-    (`Reading.note`). None when the item names nothing."""
+# %% ../nbs/04b_grounded.ipynb #a48w0001
+def _item_start(r: Reading, s: int, e: int, table: str) -> tuple[int, int, int, str | None]:
+    """`(first word of the name, lo, hi, city)` of an item `text[s:e]`: its words `[lo, hi)` (a quoted name's own), the
+    name after a lead (`At Side Wok`, `Stay at X`) and after a city in the possessive (`Denver's X`: that city, else None)."""
     text, ws = r.text, r.ws
     raw = plain_value(text[s:e])
     q = named_in(raw)
@@ -1152,6 +1166,23 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
         if k + n < hi and tuple(w.w for w in ws[k:k + n]) == lead:
             if k not in ends or ends.get(k + n, 0) > ends[k]: k += n
             break
+    k, pcity = (pc if k not in ends and (pc := _possessive_city(r, k, hi)) else (k, None))   # "Denver's X": X in Denver
+    return k, lo, hi, pcity
+
+# %% ../nbs/04b_grounded.ipynb #1ae5e7f5
+def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str, travel: bool, day: int) -> str | None:
+    """`Name, City` of one labelled item `text[s:e]` exactly as written, as the benchmark's parser keeps it: the name
+    (after a lead `At` / `Visit` / `Stay at`, markdown and quotes removed) up to its first separator -- one inside a
+    database name it writes whole does not count (`Zync - Rosewood Hotel`) --, then the city written after it with the
+    state written after that (`Kansas City, Missouri`), and what stands between them (`Best Nest (private room), Los
+    Angeles`, `Private room, 1 bed, 2 guests, <listing>, City`); remarks after the city or after a name no city follows
+    (`cost: 126`, `(French, Mediterranean). Cost: …`) dropped. A name the text writes without a city is in the day's
+    city (`_pick`); one that ends with its city (`Museum, Alamosa`) names it. Database names are used only to find where
+    a name ends and to judge it: a name that is not exactly a database venue's (extra or changed words: `Private Room in
+    <listing>`) or that names none is kept as written all the same. Each uncertain choice is a note with the other
+    reading (`Reading.note`). None when the item names nothing."""
+    text, ws = r.text, r.ws
+    k, lo, hi, pcity = _item_start(r, s, e, table)
     if k >= hi: return None
     hit = _best_hit(r, k, hi, table, order, slot, travel)
     start, end = _name_span(r, s, e, k, hi, hit)
@@ -1186,7 +1217,7 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
     else: return _noted(r, day, slot, (nm := _with_bracket_state(r, name, start, end, e)), f"{nm}, {hit[1].city}", 'near-match',
                         f"{nm!r} ends with its city: read as written, 'Name, City'")   # 'Rutgers University - Newark', '…, Alamosa (Colorado)'
     if city is None and hit is not None: city = _place_with_state(r, end, e)    # '…Pier, Santa Monica, California'
-    city = city or bcity
+    city = city or bcity or pcity
     if hit is None:
         return _noted(r, day, slot, f"{name}, {city or (order[0] if order else '-')}", '-', 'unknown',
                       f"{name!r} is not in the database (kept as written)")
@@ -1261,7 +1292,7 @@ def _comma_items(r: Reading, s: int, e: int, named: list) -> list:
 
 _JOINERS = frozenset({'and', 'then', 'plus', '&', '+'})
 
-_JOIN_MARKS = ',·•|/;+&~'
+_JOIN_MARKS = ',·•|/;+&~▸►›»→'
 
 def _joiner_word(text: str, w) -> bool:
     """Is word `w` a function word between two names (`as well as`, `followed by`, `along with`): written in lower case
@@ -1278,11 +1309,15 @@ def _joined_items(r: Reading, s: int, e: int, named: list) -> list | None:
     if len(named) < 2 or not all(m.full for m in named): return None     # 'Santa Monica Pier, Santa Monica, California'
     text, ws, out, a = r.text, r.ws, [], s
     lo = r.wrange(s, e)[0]
+    if (pc := _possessive_city(r, lo, named[0].j)) is not None and pc[0] == named[0].i: lo = named[0].i   # "Denver's A, …"
     if any(ws[q].w not in ('visit', 'see', 'explore', 'tour') for q in range(lo, named[0].i)): return None   # an unknown first item
     for m, n in zip(named, named[1:]):
-        cut, q = None, m.j
+        cut, q, stop = None, m.j, n.i
         while q < n.i:
             w = ws[q]
+            if (pc := _possessive_city(r, q, n.j)) is not None and pc[0] == n.i:    # "… ▸ Denver's B": B's city before it
+                stop = q
+                break
             if not r.covered[q] and w.w in _JOINERS: cut = (cut[0] if cut else w.a, w.b)
             elif (r.covered[q] == 2 or w.w in _LOCATIVE or _abbr(text, w) or (w.w,) in _states(r.index)
                   or (q + 1 < n.i and (w.w, ws[q + 1].w) in _states(r.index))): pass
@@ -1290,8 +1325,8 @@ def _joined_items(r: Reading, s: int, e: int, named: list) -> list | None:
             else: return None
             q += 1
         if cut is None:
-            lo = ws[n.i - 1].b if n.i > m.j else ws[m.j - 1].b
-            k = max((text.rfind(c, lo, ws[n.i].a) for c in _JOIN_MARKS), default=-1)
+            lo = ws[stop - 1].b if stop > m.j else ws[m.j - 1].b
+            k = max((text.rfind(c, lo, ws[stop].a) for c in _JOIN_MARKS), default=-1)
             if k < 0: return None
             cut = (k, k + 1)
         out.append((a, cut[0]))
@@ -1299,6 +1334,7 @@ def _joined_items(r: Reading, s: int, e: int, named: list) -> list | None:
     out.append((a, e))
     return [(x, y) for x, y in out if text[x:y].strip(' ,;·•|/')]
 
+# %% ../nbs/04b_grounded.ipynb #a48j0001
 _MEAL_SEPS = (' · ', '·', ' • ', '; ', ' | ', ', ', ' / ')
 
 def _meal_pieces(text: str, s: int, e: int) -> list:
@@ -1560,8 +1596,19 @@ def json_as_text(text: str) -> str | None:
 
 # %% ../nbs/04b_grounded.ipynb #c5b8d4fd
 def _cells(line: str) -> list[str]:
+    """The cells of a markdown table row: split at each `|` that is not escaped (`\\|` is a `|` inside a cell), the
+    outer pipes dropped, each cell stripped. One pass over the line."""
     s = line.strip()
-    return [c.strip() for c in s.strip('|').split('|')]
+    if s.startswith('|'): s = s[1:]
+    if s.endswith('|') and not s.endswith('\\|'): s = s[:-1]
+    out, cur, i = [], [], 0
+    while i < len(s):
+        if s[i] == '\\' and s[i + 1:i + 2] == '|': cur.append('|'); i += 2; continue
+        if s[i] == '|': out.append(''.join(cur).strip()); cur = []
+        else: cur.append(s[i])
+        i += 1
+    out.append(''.join(cur).strip())
+    return out
 
 # %% ../nbs/04b_grounded.ipynb #71704214
 def _unlabelled(cell: str, header: str) -> str:
@@ -1571,28 +1618,139 @@ def _unlabelled(cell: str, header: str) -> str:
         return cell[i + 1:].strip()
     return cell
 
+_FROM_WORDS = frozenset({'from', 'start', 'start city', 'starting city', 'origin', 'departure city', 'depart from', 'leaving from'})
+_TO_WORDS = frozenset({'to', 'end', 'end city', 'ending city', 'arrival city', 'arrive in', 'overnight city'})
+_DATE_WORDS = frozenset({'date', 'dates', 'day date', 'weekday'})
+
+def _column_field(cell: str) -> str | None:
+    """What a table's header cell (or a transposed table's row label) names: 'day' (`Day`, `Day #`, `Day number`),
+    'date', 'from' / 'to' (`start_city`, `End city`: the two ends of a day's route), a plan field (`label_key`:
+    `🎯 **Sights**` -> 'attraction', `Hotel` -> 'accommodation'), else None."""
+    w = ' '.join(folded_words(cell.replace('_', ' ')))
+    if w in ('day', 'days', 'day number', 'day no', 'day #', 'day n') or w.split(' ')[:1] == ['day'] and w.split(' ')[-1] in ('number', 'no'):
+        return 'day'
+    if w in _DATE_WORDS: return 'date'
+    if w in _FROM_WORDS: return 'from'
+    if w in _TO_WORDS: return 'to'
+    return label_key(w)[0] if w else None
+
+def _day_in(cell: str) -> int | None:
+    "The day a cell names: `3`, `Day 3`, `**Day 3 (Wed, Mar 16)**`, `Day three` -> 3; None otherwise."
+    fw = folded_words(cell[:60])
+    if fw[:1] == ['day'] and len(fw) > 1: return _day_number(fw[1])
+    return _day_number(fw[0]) if len(fw) == 1 else None
+
+_CELL_BREAKS = ('<br>', '<br/>', '<br />', '<BR>')
+
+def _cell_value(cell: str) -> str:
+    "A cell as a field value: line breaks (`<br>`) as `; `, an empty cell or a lone dash as '-'."
+    for b in _CELL_BREAKS: cell = cell.replace(b, '; ')
+    cell = cell.strip(' ;')
+    return '-' if not cell.strip(' *_-–—') else cell
+
+_LABEL_OF = {'current_city': 'Current City', 'transportation': 'Transportation', 'breakfast': 'Breakfast', 'lunch': 'Lunch',
+             'dinner': 'Dinner', 'meals': 'Meals', 'attraction': 'Attraction', 'accommodation': 'Accommodation'}
+
+def _day_record(number, fields: list) -> list[str]:
+    """The lines of one day read from a table: `Day N:` then `Label: value` per field (`fields`: `(field, label as
+    written, value)`); a route given as two columns (`from` / `to`) is one `Current City` (`from A to B`, or `A` when
+    both ends are the same city), unless a city column gives it."""
+    out = [f"Day {number}:"]
+    ends = {f: v for f, _, v in fields if f in ('from', 'to') and v != '-'}
+    if ends and not any(f == 'current_city' for f, _, _ in fields):
+        a, b = ends.get('from', ends.get('to')), ends.get('to', ends.get('from'))
+        out.append(f"Current City: {a if a == b else f'from {a} to {b}'}")
+    for f, label, v in fields:
+        if f in _LABEL_OF: out.append(f"{label if label_key(' '.join(folded_words(label)))[2] else _LABEL_OF[f]}: {_unlabelled(v, label)}")
+    return out + ['']
+
+def grid_days(rows: list[list[str]]) -> list[list[str]] | None:
+    """The days of a table given as rows of cells (the first row its header), read by the words of its header, in
+    either orientation -- **days as rows** (a header cell names the day or the date, at least two others a field:
+    `| Day | Route | Breakfast | … |`; a row whose day cell is empty continues the day above) or **days as columns**
+    (the header's cells after the first name days, `Day 1 (Wed, Mar 16)`, and at least two row labels name a field:
+    `| 🍳 Breakfast | A | B |`) -- as the lines of labelled days (`_day_record`); None for any other table (a
+    budget, a list of costs). Linear in the cells."""
+    if len(rows) < 2: return None
+    head = [_column_field(c) for c in rows[0]]
+    n_fields = sum(h not in (None, 'day', 'date') for h in head)
+    days = []
+    if ('day' in head or 'date' in head) and n_fields >= 2:                       # one day per row
+        key = head.index('day') if 'day' in head else None
+        for row in rows[1:]:
+            num = _day_in(row[key]) if key is not None and key < len(row) else None
+            fields = [(head[c], rows[0][c], _cell_value(row[c])) for c in range(min(len(row), len(head))) if head[c] not in (None, 'day', 'date')]
+            if num is None and days and key is not None and not row[key].strip(' *_'): days[-1][1].extend(fields)   # continues the day above
+            else: days.append((num if num is not None else len(days) + 1, fields))
+    else:                                                                         # one day per column
+        labels = [_column_field(r[0]) if r else None for r in rows[1:]]
+        nums = [_day_in(c) for c in rows[0][1:]]
+        if sum(lab not in (None, 'day', 'date') for lab in labels) < 2 or not nums or None in nums: return None
+        for j, num in enumerate(nums, 1):
+            days.append((num, [(lab, r[0], _cell_value(r[j] if j < len(r) else '')) for lab, r in zip(labels, rows[1:])
+                               if lab not in (None, 'day', 'date')]))
+    return [line for num, fields in days for line in _day_record(num, fields)]
+
+# %% ../nbs/04b_grounded.ipynb #a48t0001
+def _is_rule(cells: list[str]) -> bool: return all(set(c) <= set('-: ') for c in cells)
+
+def _delimited(lines: list[str]) -> list[list[str]] | None:
+    """The rows of lines written as CSV or TSV (the `csv` module: quoted cells may hold commas), when every line has
+    the same number of cells, at least three; else None."""
+    for delim in ('\t', ','):
+        if not all(delim in l for l in lines): continue
+        try: rows = list(csv.reader(lines, delimiter=delim))
+        except csv.Error: continue
+        if len(rows) >= 2 and len(rows[0]) >= 3 and all(len(r) == len(rows[0]) for r in rows): return [[c.strip() for c in r] for r in rows]
+    return None
+
+def _fixed_width(lines: list[str]) -> list[list[str]] | None:
+    """The rows of a plain-text table aligned in columns (`Day  City     Breakfast …`): its columns start where the
+    header's words that follow two spaces or more start; every line is cut at those places. None when the header has
+    fewer than three columns."""
+    head, starts, i = lines[0], [0], 0
+    while True:
+        j = head.find('  ', i)
+        if j < 0: break
+        k = j
+        while k < len(head) and head[k] == ' ': k += 1
+        if k < len(head): starts.append(k)
+        i = k
+    if len(starts) < 3 or head[:1] == ' ': return None
+    rows = [[l[a:b].strip() for a, b in zip(starts, starts[1:] + [None])] for l in lines]
+    return [r for r in rows if not _is_rule(r)]
+
 def tables_as_text(text: str) -> str | None:
-    """Markdown tables with one day per row (a header cell `Day` and at least two header cells that are field labels:
-    `| Day | Route | Breakfast | … |`) rewritten as labelled days (`Day 1:` then `Header: cell`); other tables and the
-    rest of the text are kept. None when the text has no such table. One pass over the lines."""
+    """Tables that hold a plan, rewritten as labelled days (`grid_days`): markdown pipe tables in either orientation
+    (days as rows or as columns), CSV or TSV (in a code block, or lines of the same number of cells) and plain-text
+    tables aligned in columns. A table is read by its header words alone, whatever its layout; other tables and the
+    rest of the text are kept as they are. None when no table holds days. One pass over the lines (each table read once)."""
     lines, out, i, found = text.split('\n'), [], 0, False
     while i < len(lines):
-        cells = _cells(lines[i]) if lines[i].lstrip().startswith('|') else None
-        head = [label_key(' '.join(folded_words(c)))[0] or ('day' if folded_words(c)[:1] == ['day'] else None) for c in cells] if cells else []
-        if cells and 'day' in head and sum(h not in (None, 'day') for h in head) >= 2:
-            found, j = True, i + 1
-            while j < len(lines) and lines[j].lstrip().startswith('|'):
-                row = _cells(lines[j])
-                if not all(set(c) <= set('-: ') for c in row):
-                    num = row[head.index('day')] if len(row) > head.index('day') else ''
-                    out.append(f"Day {num[4:] if num.lower().startswith('day ') else num}:")          # '| Day 1 |' or '| 1 |'
-                    out += [f"{cells[c]}: {_unlabelled(row[c], cells[c])}" for c in range(min(len(row), len(cells))) if head[c] not in (None, 'day')]
-                    out.append('')
-                j += 1
-            i = j
+        s = lines[i].strip()
+        j, rows = i, None
+        if s.startswith('|'):                                                   # a markdown table
+            while j < len(lines) and lines[j].strip().startswith('|'): j += 1
+            rows = [c for l in lines[i:j] if not _is_rule(c := _cells(l))]
+        elif s.startswith('```'):                                               # a code block: CSV, TSV or aligned columns
+            j = i + 1
+            while j < len(lines) and not lines[j].strip().startswith('```'): j += 1
+            body = [l for l in lines[i + 1:j] if l.strip()]
+            rows = (_delimited(body) or _fixed_width(body)) if len(body) >= 2 else None
+            j = min(j + 1, len(lines))
+        elif s and (',' in s or '\t' in s or '  ' in s) and (i == 0 or not lines[i - 1].strip()):   # bare CSV / TSV / aligned lines
+            while j < len(lines) and lines[j].strip(): j += 1
+            body = lines[i:j]
+            rows = (_delimited(body) or (_fixed_width(body) if all('  ' in l for l in body[:2]) else None)) if j - i >= 2 else None
+        got = grid_days(rows) if rows else None
+        if got is None:                  # no plan: the line kept (a whole table or code block at once: each line read once)
+            k = j if s.startswith('|') or (s.startswith('```') and not (body[:1] and body[0].lstrip().startswith('|'))) else i + 1
+            out += lines[i:k]
+            i = k
             continue
-        out.append(lines[i])
-        i += 1
+        found = True
+        out += got
+        i = j
     return '\n'.join(out) if found else None
 
 # %% ../nbs/04b_grounded.ipynb #de7ebe1c
@@ -1733,6 +1891,235 @@ class _CityOrState:
         cs = self.index.city_seqs
         return seq in cs or any(seq[:i] in cs and seq[i:] in _states(self.index) for i in range(1, len(seq)))
 
+# %% ../nbs/04b_grounded.ipynb #a48r0002
+_MONTHS = {m: i for i, ms in enumerate((('january', 'jan'), ('february', 'feb'), ('march', 'mar'), ('april', 'apr'), ('may',),
+                                        ('june', 'jun'), ('july', 'jul'), ('august', 'aug'), ('september', 'sep', 'sept'),
+                                        ('october', 'oct'), ('november', 'nov'), ('december', 'dec')), 1) for m in ms}
+
+def dates_in(s: str) -> list[tuple[int, int, int]]:
+    """`[(month, day, position)]` of the calendar dates written in `s`, in order: `March 16`, `Wed, Mar 16`, `16 March`,
+    `3/16/2022`, `3/16`, `2022-03-16` (the year is not kept: a TravelPlanner trip lasts a week). One pass over the words."""
+    out, ws = [], words(s)
+    for k, w in enumerate(ws):
+        t = s[w.a:w.b]
+        if w.w in _MONTHS and not t.islower():
+            if k + 1 < len(ws) and ws[k + 1].w.isdecimal() and 1 <= int(ws[k + 1].w[:3]) <= 31 and ws[k + 1].a - w.b <= 2:
+                out.append((_MONTHS[w.w], int(ws[k + 1].w), w.a))
+            elif k and ws[k - 1].w.isdecimal() and 1 <= int(ws[k - 1].w[:3]) <= 31 and w.a - ws[k - 1].b <= 2 and \
+                    not (out and out[-1][2] == ws[k - 1].a):
+                out.append((_MONTHS[w.w], int(ws[k - 1].w), ws[k - 1].a))
+    i = 0
+    while i < len(s):                                       # numeric dates: m/d[/y] and y-m-d
+        if not s[i].isdigit() or (i and s[i - 1].isalnum()):
+            i += 1
+            continue
+        j = i
+        while j < len(s) and (s[j].isdigit() or s[j] in '/-'): j += 1
+        parts = s[i:j].strip('/-')
+        if '/' in parts and '-' not in parts:
+            p = parts.split('/')
+            if len(p) in (2, 3) and all(x.isdigit() for x in p) and 1 <= int(p[0]) <= 12 and 1 <= int(p[1]) <= 31:
+                out.append((int(p[0]), int(p[1]), i))
+        elif '-' in parts and '/' not in parts:
+            p = parts.split('-')
+            if len(p) == 3 and len(p[0]) == 4 and all(x.isdigit() for x in p) and 1 <= int(p[1]) <= 12 and 1 <= int(p[2]) <= 31:
+                out.append((int(p[1]), int(p[2]), i))
+        i = j
+    return sorted(out, key=lambda d: d[2])
+
+def _task_dates(task) -> dict:
+    "`{(month, day): day number}` of a task's dates (`date`: 'YYYY-MM-DD' strings), empty without them."
+    ds = task.get('date') if isinstance(task, dict) else getattr(task, 'date', None)
+    out = {}
+    for n, d in enumerate(ds or (), 1):
+        got = dates_in(str(d))
+        if got: out[got[0][:2]] = n
+    return out
+
+# %% ../nbs/04b_grounded.ipynb #a48r0004
+_CHECK_IN = ('check in', 'check-in', 'checkin', 'arrive', 'arrival')
+_CHECK_OUT = ('check out', 'check-out', 'checkout', 'depart', 'departure', 'leave')
+
+def _ordinal(md: tuple) -> int: return datetime.date(2001, *md).toordinal() if md != (2, 29) else datetime.date(2001, 3, 1).toordinal()
+
+def _nights(s: str) -> int | None:
+    "The number of nights written (`2 nights`, `(1 night)`), else None."
+    fw = folded_words(s)
+    return next((int(fw[k - 1][:2]) for k in range(1, len(fw)) if fw[k] in ('night', 'nights') and fw[k - 1].isdecimal()), None)
+
+def stay_item(line: str, day_of: dict) -> tuple[str, int, int] | None:
+    """`(stay, first day, last day)` of a line that gives a stay with the nights it covers: by nights or days (`Nights
+    1–2: X`, `X — Day 1 to Day 2`) or by dates (`check in Wednesday, March 16, check out Friday, March 18 (2 nights): X`,
+    `X: check-in 3/16, 2 nights`): the night of day n is the night after its date (`day_of`: `{(month, day): n}`);
+    None otherwise."""
+    s = line.strip().lstrip(_MARKUP).strip()
+    if (it := _day_item(line)) is not None: return it[3], it[1], it[2]
+    if (td := _trailing_days(s)) is not None: return td
+    low = s.lower()
+    ci = min((i for i in (low.find(w) for w in _CHECK_IN) if i >= 0), default=-1)
+    if ci < 0: return None
+    ds = dates_in(s)
+    din = next((d for d in ds if d[2] > ci), None)
+    if din is None or din[:2] not in day_of: return None
+    co = min((i for i in (low.find(w, ci + 3) for w in _CHECK_OUT) if i >= 0), default=-1)
+    dout = next((d for d in ds if co >= 0 and d[2] > co), None)
+    first, n = day_of[din[:2]], _nights(s)
+    last = first + _ordinal(dout[:2]) - _ordinal(din[:2]) - 1 if dout else first + n - 1 if n else None
+    if last is None or not first <= last <= first + 30: return None
+    colon = s.rfind(': ')
+    if colon > max(d[2] for d in ds): value = s[colon + 2:]
+    else: value = s[:ci].rstrip(' ,;:–—-(*_')
+    value = value.strip(' *_')
+    return (value, first, last) if value else None
+
+# %% ../nbs/04b_grounded.ipynb #a48r0011
+def _line_of(text: str) -> callable:
+    "A function: character position -> its line number (0-based) in `text` (binary search over the newlines)."
+    nls = [i for i, c in enumerate(text) if c == '\n']
+    return lambda pos: bisect.bisect_left(nls, pos)
+
+def _any_marks(text: str, ws: list) -> list:
+    "The day marks the reader uses: `Day <n>` headers, else days in running text in sequence, else inferred ones."
+    return day_marks(text, ws) or _in_sequence(day_marks(text, ws, anywhere=True)) or inferred_marks(text, ws)
+
+def _heading_like(s: str) -> bool:
+    "Is a (stripped) line a section heading: short, no value after a colon, no list number?"
+    core = s.strip(' *_#').rstrip(':*_ ').strip()
+    return bool(core) and len(core) <= 60 and ':' not in core and not core[:1].isdigit() and len(core.split()) <= 8
+
+def stay_recap_as_text(text: str, task=None) -> str | None:
+    """An answer that writes its days without their stays and gives the stays in a recap section (`Where you'll
+    sleep`: a heading naming stays, then items each with the nights it covers, `stay_item`), rewritten with each stay
+    as an `Accommodation:` line at the end of each of its nights' days, the recap removed. The dates written on the
+    days' header lines (else the task's dates) give the day of a date. None when the text has no such recap."""
+    lines = text.split('\n')
+    ws = words(text)
+    marks = _any_marks(text, ws)
+    if not marks: return None
+    line_of = _line_of(text)
+    day_line = {}
+    for n, k, last in marks:
+        for d in range(n, last + 1): day_line.setdefault(d, line_of(ws[k].a))
+    day_of = _task_dates(task)
+    for d, li in day_line.items():
+        got = dates_in(lines[li])
+        if got: day_of[got[0][:2]] = d
+    h, items, end, heads = None, [], None, set(day_line.values())
+    for i, line in enumerate(lines):
+        s = line.strip()
+        if h is not None and i in heads:                                  # a day's header ends the recap
+            if items: end = i; break
+            h = None
+        if h is None:
+            if _heading_like(s) and _section_field(s) == 'accommodation' and i not in heads and not dates_in(s): h = i
+            continue
+        if not s:
+            if items: end = i; break
+            continue
+        it = stay_item(line, day_of)
+        if it is None:
+            if items: end = i; break
+            h = None if not (_heading_like(s) and _section_field(s) == 'accommodation') else i
+            continue
+        items.append(it)
+    if not items: return None
+    end = end if end is not None else len(lines)
+    starts = sorted(set(day_line.values()))
+    add = {}
+    for value, a, b in items:
+        for d in range(a, b + 1):
+            if d not in day_line: continue
+            nxt = [x for x in starts if x > day_line[d]]
+            at = min(nxt[0] if nxt else len(lines), h if h > day_line[d] else len(lines))
+            while at - 1 > day_line[d] and not lines[at - 1].strip(): at -= 1      # before the blank lines that end the day
+            add.setdefault(at, []).append(f"Accommodation: {value}")
+    out = []
+    for i, line in enumerate(lines):
+        out += add.get(i, [])
+        if not h <= i < end: out.append(line)
+    out += add.get(len(lines), [])
+    return '\n'.join(out)
+
+# %% ../nbs/04b_grounded.ipynb #a48r0006
+def _list_number(s: str) -> tuple[int, str] | None:
+    "`(k, rest)` of a numbered list item (`2. X`, `2) X`, `#2: X`), else None."
+    t = s.lstrip('#')
+    j = 0
+    while j < len(t) and j < 3 and t[j].isdigit(): j += 1
+    if j == 0 or j >= len(t) or t[j] not in '.):' or not t[j + 1:j + 2].isspace(): return None
+    return int(t[:j]), t[j + 1:].strip()
+
+def _finds(s: str, pat: str) -> list[int]:
+    "Every position of `pat` in `s` (linear: each search starts after the previous hit)."
+    out, i = [], s.find(pat)
+    while i >= 0:
+        out.append(i)
+        i = s.find(pat, i + 1)
+    return out
+
+_REF_WORDS = ('leg', 'legs', 'item', 'option', 'transfer', 'segment', 'flight')
+
+def _reference(low: str, i: int) -> tuple[int, int, int] | None:
+    """`(k, start, end)` of a back-reference starting at `low[i]` (`leg #2 above`, `leg 2`, `#2 above`): the number and
+    the span it takes (a following *above* / *below* included); None otherwise."""
+    j = i
+    for w in _REF_WORDS:
+        if low.startswith(w + ' ', i) and (i == 0 or not low[i - 1].isalnum()):
+            j = i + len(w) + 1
+            break
+    if low.startswith('no. ', j): j += 4
+    hash_ = low.startswith('#', j)
+    if j == i and not hash_: return None
+    j += hash_
+    k = j
+    while k < len(low) and k - j < 3 and low[k].isdigit(): k += 1
+    if k == j or (k < len(low) and low[k].isalnum()): return None
+    for tail in (' above', ' below', ' listed above', ' (see above)'):
+        if low.startswith(tail, k): return int(low[j:k]), i, k + len(tail)
+    return (int(low[j:k]), i, k) if j > i + hash_ else None
+
+def references_as_text(text: str) -> str | None:
+    """An answer that lists its travel legs first, numbered, under a heading naming them (`**Flights & transfers**` then
+    `1. Thu, Mar 24: Flight F3609002 …`), and refers to them in the days (`Travel: leg #1 above`), rewritten with each
+    reference replaced by the leg it names (a leading date dropped). None when nothing is referred to. One pass over
+    the lines (each reference found with `str.find`)."""
+    lines = text.split('\n')
+    ws = words(text)
+    marks = _any_marks(text, ws)
+    first = _line_of(text)(ws[marks[0][1]].a) if marks else len(lines)
+    legs, field = {}, None
+    for line in lines[:first]:
+        s = line.strip().lstrip('*_ ')
+        if not s: continue
+        item = _list_number(s)
+        if item is None:
+            if _heading_like(line.strip()): field = _section_field(line)
+            continue
+        if field == 'transportation':
+            k, rest = item
+            ds = dates_in(rest[:40])
+            if ds and ds[0][2] < 12 and (c := rest.find(': ')) > 0 and c < 40: rest = rest[c + 2:]
+            legs[k] = rest
+    if not legs: return None
+    out, changed = lines[:first], False
+    for line in lines[first:]:
+        low, parts, a = line.lower(), [], 0
+        for i in sorted({x for pat in ('#', *(w + ' ' for w in _REF_WORDS)) for x in _finds(low, pat)}):
+            if i < a or (ref := _reference(low, i)) is None or ref[0] not in legs: continue
+            parts += [line[a:ref[1]], legs[ref[0]]]
+            a = ref[2]
+        out.append(''.join(parts) + line[a:] if parts else line)
+        changed = changed or bool(parts)
+    return '\n'.join(out) if changed else None
+
+# %% ../nbs/04b_grounded.ipynb #a48r0008
+def final_answer(text: str) -> str:
+    """The answer after a reasoning block (`<think>…</think>`, the thinking a reasoning model writes before it answers):
+    the text after the last closing tag when something follows it, else `text`. Venues the reasoning weighs are no
+    part of the plan."""
+    j = text.rfind('</think>')
+    return text[j + len('</think>'):] if j >= 0 and text[j + len('</think>'):].strip() else text
+
 # %% ../nbs/04b_grounded.ipynb #4cd82ae3
 def _note_unread(r: Reading, days: list, by_day: dict) -> None:
     """Note (kind 'unread') each day whose last version writes a complete database name of which some word is in no
@@ -1819,6 +2206,7 @@ def _cues(r: Reading, m: Match, lo: int, hi: int) -> tuple[str | None, str | Non
     t = next((_TIME_MEAL[w.w] for w in reversed(before) if w.w in _TIME_MEAL), None)
     return t, ('time' if t else None), words_before
 
+# %% ../nbs/04b_grounded.ipynb #a48c0001
 def _placed(day, seq: tuple) -> bool:
     "Is the folded name `seq` read in a field of `day` (some value's words contain it)?"
     vals = [*day.slots.values(), *day.attractions]
@@ -1876,20 +2264,39 @@ def complete_day(r: Reading, day, lo: int, hi: int) -> None:
         if len(uncued) < len(free):
             r.note(f"day {day.number}: {len(uncued)} restaurant(s) written without a meal, read as {', '.join(free[:len(uncued)])}", 'meal-order')
 
+# %% ../nbs/04b_grounded.ipynb #a48l0001
+_LAYOUTS = ((json_as_text, "the plan is JSON: read key by key"),
+            (tables_as_text, "a table with one day per row or per column: read by its header words"),
+            (sections_as_text, "grouped by category (legs, stays, meals, sights): gathered back into days"))
 
-# %% ../nbs/04b_grounded.ipynb #1201b8d7
-def _format_grounded(text, task, notes, db, alts=None):
-    index, text = grounding_index(db), extract_answer(text)
-    if (conv := json_as_text(text)) is not None:
+def layout_text(text: str, task, notes: list) -> str:
+    """The answer's plan as labelled days where its layout needs a rewrite first: the answer after any reasoning block
+    (`final_answer`), then the first of JSON, tables and category sections that applies, then references to numbered legs
+    and a stay recap resolved. Each rewrite applied adds a 'layout' note to `notes`."""
+    text = final_answer(text)
+    for f, what in _LAYOUTS:
+        if (conv := f(text)) is not None:
+            text = conv
+            notes.append(Note(what, 'layout'))
+            break
+    if (conv := references_as_text(text)) is not None:
         text = conv
-        notes.append(Note("the plan is JSON: read key by key", 'layout'))
-    elif (conv := tables_as_text(text)) is not None:
+        notes.append(Note("legs listed first and referred to by number in the days: each reference read as its leg", 'layout'))
+    if (conv := stay_recap_as_text(text, task)) is not None:
         text = conv
-        notes.append(Note("a table with one day per row: read by its header", 'layout'))
-    elif (conv := sections_as_text(text)) is not None:
-        text = conv
-        notes.append(Note("grouped by category (legs, stays, meals, sights): gathered back into days", 'layout'))
-    ws = words(text)
+        notes.append(Note("stays given in a recap by nights or dates: each placed on its days", 'layout'))
+    return text
+
+def _note_no_mode(r, rows: list) -> None:
+    "Note (kind 'no-mode') each day whose transportation names no mode of the benchmark: no evaluator counts its cost."
+    for row in rows:
+        fw = folded_words(row['transportation'])
+        if row['transportation'] != '-' and not set(fw) & _MODE_WORDS and not any(map(_flight_number, fw)):
+            r.note(f"day {row['days']}: transportation {row['transportation'][:50]!r} names no mode (flight, taxi, self-driving)", 'no-mode')
+
+def noted_marks(text: str, ws: list, task, notes: list) -> list:
+    """The day marks of an answer: `Day <n>` headers, else days in running text in sequence, else inferred ones (ordinal
+    words, numbers at line starts), with a note saying how they were found (a doubt unless they are the query's days)."""
     marks = day_marks(text, ws)
     n_days = _task_days(task)          # days found some other way are sure when they are the query's days, 1 to n
     if not marks:
@@ -1900,6 +2307,13 @@ def _format_grounded(text, task, notes, db, alts=None):
         marks = inferred_marks(text, ws)
         if marks: notes.append(Note("day boundaries inferred (ordinal words or numbers at line starts), no 'Day <n>' header",
                                     'layout' if len(marks) == n_days else 'days'))
+    return marks
+
+# %% ../nbs/04b_grounded.ipynb #1201b8d7
+def _format_grounded(text, task, notes, db, alts=None):
+    index, text = grounding_index(db), layout_text(extract_answer(text), task, notes)
+    ws = words(text)
+    marks = noted_marks(text, ws, task, notes)
     if not marks: raise PlanFormatError("no 'Day <n>' header found in the answer")
     versions = day_versions(text, ws, marks)
     org, dest = _task_cities(task)
@@ -1962,6 +2376,7 @@ def _format_grounded(text, task, notes, db, alts=None):
         first = _plan_rows(read_days(Reading(text, ws, index, venue_at, city_at, covered, [], None), True))
         alts += [('repeated-day', a['days'], f, a[f], b[f]) for a, b in zip(_plan_rows(days), first) for f in PLAN_KEYS[1:] if a[f] != b[f]]
     if (missing := [n for n in range(1, max(by_day) + 1) if n not in by_day]): r.note(f"days {missing} are not in the answer", 'days')
+    _note_no_mode(r, _plan_rows(days))
     if r.n_notes > _MAX_NOTES:
         notes.append(over := Note(f"… and {r.n_notes - _MAX_NOTES} more notes", 'overflow'))
         over.hidden = frozenset(r.hidden)
