@@ -480,12 +480,12 @@ part must be written, and scored once, before this set is tuned on further: none
 PARTS = {'dev': (DEV_LAYOUTS, DEV_PHRASES), 'heldout1': (HELDOUT_LAYOUTS, HELDOUT_PHRASES),
          'heldout2': (HELDOUT2_LAYOUTS, HELDOUT2_PHRASES), 'heldout3': (HELDOUT3_LAYOUTS, HELDOUT3_PHRASES),
          'heldout': (HELDOUT4_LAYOUTS, HELDOUT4_PHRASES)}
-HELDOUT5, HELDOUT6 = 'heldout5', 'heldout6'
+HELDOUT5, HELDOUT6, HELDOUT7 = 'heldout5', 'heldout6', 'heldout7'
 """The fifth held-out part (`tools/layouts_v5.py`: eight layouts and `HELDOUT5_PHRASES`, drawn by its `Phr5`), written
 2026-12-06 by a hand that did not read the reader, sealed until scored once (`heldout_v5_first_score` in the record).
 Loaded when asked for (`_part`): layouts_v5 imports this module. Part v6 (`tools/layouts_v6.py`, `Phr6`): the same,
 written after v5 was scored, sealed until scored once (`heldout_v6_first_score`)."""
-SEALED = (HELDOUT5, HELDOUT6)
+SEALED = (HELDOUT5, HELDOUT6, HELDOUT7)   # v7: tools/layouts_v7.py, written after v6 was scored
 
 
 def _part(part: str) -> tuple[dict, dict, type]:
@@ -496,6 +496,9 @@ def _part(part: str) -> tuple[dict, dict, type]:
     if part == HELDOUT6:
         from layouts_v6 import HELDOUT6_LAYOUTS, HELDOUT6_PHRASES, Phr6
         return HELDOUT6_LAYOUTS, HELDOUT6_PHRASES, Phr6
+    if part == HELDOUT7:
+        from layouts_v7 import HELDOUT7_LAYOUTS, HELDOUT7_PHRASES, Phr7
+        return HELDOUT7_LAYOUTS, HELDOUT7_PHRASES, Phr7
     if part not in PARTS: raise ValueError(f"part must be one of {list(PARTS) + list(SEALED)}, got {part!r}")
     return (*PARTS[part], Phr)
 
@@ -602,7 +605,8 @@ if __name__ == '__main__':
                'heldout_v4_first_score': prev.get('heldout_v4_first_score'),
                # the v5 part as first scored (sealed until then): the reader's commit named
                'heldout_v5_first_score': prev.get('heldout_v5_first_score'),
-               'heldout_v6_first_score': prev.get('heldout_v6_first_score')}
+               'heldout_v6_first_score': prev.get('heldout_v6_first_score'),
+               'heldout_v7_first_score': prev.get('heldout_v7_first_score')}
         for part in [*PARTS, *SEALED]:
             res = measure(part, plans=plans)
             res.pop('_bad')
