@@ -101,9 +101,14 @@ def in_repo(p) -> Path:
 
 # %% ../nbs/00_paths.ipynb #817b74bb
 def repo_relative(p) -> str | None:
-    "`p` relative to the repository root when it lies inside it (what a run record stores), else as given; None stays None."
+    """`p` as a run record names it, the inverse of `in_repo`: `runs/<...>` when it lies under the runs root (so a run
+    made with `$STAR_RUNS_DIR` elsewhere names its checkpoints as one made in the clone's `runs/` does, never by this
+    machine's path), else relative to the repository root when inside it, else as given; None stays None."""
     if p is None: return None
-    try: return Path(p).resolve().relative_to(repo_root(missing_ok=True)).as_posix()
+    q = Path(p).resolve()
+    try: return (Path("runs") / q.relative_to(runs_root())).as_posix()
+    except ValueError: pass
+    try: return q.relative_to(repo_root(missing_ok=True)).as_posix()
     except ValueError: return str(p)
 
 # %% ../nbs/00_paths.ipynb #17b2e3d2
