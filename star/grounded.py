@@ -12,6 +12,7 @@ import bisect
 import csv
 import datetime
 import gc
+import html.parser
 import json
 import unicodedata
 from collections import Counter
@@ -21,14 +22,15 @@ from .evaluator import default_db, eval_index, from_to
 from .plan import PLAN_KEYS, PlanFormatError, _bullet_item, _tol_field, _unlink, extract_answer
 
 # %% auto #0
-__all__ = ['LABEL_VOCABULARY', 'LABELS', 'MAX_GROUNDED_CHARS', 'Word', 'words', 'folded_words', 'Trie', 'Match', 'find_matches',
-           'Clause', 'clauses', 'day_marks', 'day_versions', 'Venue', 'GroundingIndex', 'grounding_index',
-           'transport_text', 'day_leg', 'clean_piece', 'drop_brackets', 'unstate', 'plain_value', 'dash_first',
-           'empty_lead', 'same_lead', 'named_in', 'label_key', 'labelled_fields', 'Note', 'Reading', 'city_as_written',
-           'read_current_city', 'route_as_written', 'read_transportation', 'drop_bracket_states', 'written_item',
-           'read_labelled_day', 'fill_narrative', 'json_as_text', 'grid_days', 'tables_as_text', 'sections_as_text',
-           'inferred_marks', 'dates_in', 'stay_item', 'stay_recap_as_text', 'references_as_text', 'final_answer',
-           'complete_day', 'layout_text', 'noted_marks', 'format_grounded', 'plain_plan']
+__all__ = ['LABEL_VOCABULARY', 'LABELS', 'CHECK_KINDS', 'MAX_GROUNDED_CHARS', 'Word', 'words', 'folded_words', 'Trie', 'Match',
+           'find_matches', 'Clause', 'clauses', 'day_marks', 'day_versions', 'Venue', 'GroundingIndex',
+           'grounding_index', 'transport_text', 'day_leg', 'clean_piece', 'drop_brackets', 'unstate', 'plain_value',
+           'dash_first', 'empty_lead', 'same_lead', 'named_in', 'label_key', 'labelled_fields', 'Note', 'Reading',
+           'city_as_written', 'read_current_city', 'route_as_written', 'read_transportation', 'drop_bracket_states',
+           'written_item', 'read_labelled_day', 'fill_narrative', 'json_as_text', 'grid_days', 'tables_as_text',
+           'sections_as_text', 'inferred_marks', 'dates_in', 'stay_item', 'stay_recap_as_text', 'references_as_text',
+           'final_answer', 'complete_day', 'html_as_text', 'layout_text', 'noted_marks', 'check_reading',
+           'format_grounded', 'plain_plan']
 
 # %% ../nbs/04b_grounded.ipynb #51cdece7
 _APOSTROPHES = "'’‘ʼ`"
@@ -1610,6 +1612,15 @@ def _cells(line: str) -> list[str]:
     out.append(''.join(cur).strip())
     return out
 
+# %% ../nbs/04b_grounded.ipynb #a48t0010
+def _continued(a: str, b: str) -> str:
+    """A cell continued on the next line of a table (`St. Petersburg` / `to Rockford`; `Breakfast: A` / `Lunch: B`): one
+    value, the two joined by a space where the second goes on with a lower-case word or an arrow, else by `; `."""
+    if b == '-' or not b: return a
+    if a == '-' or not a: return b
+    return f"{a} {b}" if b[:1].islower() or b[:1] in '→➜-–—(' else f"{a}; {b}"
+
+
 # %% ../nbs/04b_grounded.ipynb #71704214
 def _unlabelled(cell: str, header: str) -> str:
     "A table cell without the label of its own column written again before its value (`Breakfast: X` under Breakfast)."
@@ -1680,7 +1691,10 @@ def grid_days(rows: list[list[str]]) -> list[list[str]] | None:
         for row in rows[1:]:
             num = _day_in(row[key]) if key is not None and key < len(row) else None
             fields = [(head[c], rows[0][c], _cell_value(row[c])) for c in range(min(len(row), len(head))) if head[c] not in (None, 'day', 'date')]
-            if num is None and days and key is not None and not row[key].strip(' *_'): days[-1][1].extend(fields)   # continues the day above
+            if num is None and days and key is not None and not row[key].strip(' *_'):    # continues the day above
+                prev = days[-1][1]
+                if len(prev) == len(fields): prev[:] = [(f, lab, _continued(v0, v)) for (f, lab, v0), (_, _, v) in zip(prev, fields)]
+                else: prev.extend(fields)
             else: days.append((num if num is not None else len(days) + 1, fields))
     else:                                                                         # one day per column
         labels = [_column_field(r[0]) if r else None for r in rows[1:]]
@@ -2264,16 +2278,73 @@ def complete_day(r: Reading, day, lo: int, hi: int) -> None:
         if len(uncued) < len(free):
             r.note(f"day {day.number}: {len(uncued)} restaurant(s) written without a meal, read as {', '.join(free[:len(uncued)])}", 'meal-order')
 
+# %% ../nbs/04b_grounded.ipynb #a48h0002
+class _HtmlRows(html.parser.HTMLParser):
+    "The rows of cells of the HTML tables fed to it (`<tr>`, `<td>` / `<th>`); a list item or line break in a cell -> `<br>`."
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.rows, self.cell = [], None
+    def handle_starttag(self, tag, attrs):
+        if tag == 'tr': self.rows.append([])
+        elif tag in ('td', 'th'): self.cell = []
+        elif tag in ('li', 'br', 'p') and self.cell is not None and ''.join(self.cell).strip(): self.cell.append('<br>')
+    def handle_endtag(self, tag):
+        if tag in ('td', 'th') and self.cell is not None and self.rows:
+            self.rows[-1].append(''.join(self.cell).replace('\n', ' ').strip().replace('|', '\\|'))
+            self.cell = None
+    def handle_data(self, data):
+        if self.cell is not None: self.cell.append(data)
+
+def html_as_text(text: str) -> str | None:
+    """An answer whose plan is an HTML table (`<table>`, `<tr>`, `<td>`, lists in cells), often in a ```html block: the
+    table rewritten as a markdown table (`| a | b |`, a cell's list items split by `<br>`), the fence and the other tags
+    dropped, for `tables_as_text` to read by its header words; None without a `<table>`. One pass of `html.parser`."""
+    low = text.lower()
+    a, b = low.find('<table'), low.rfind('</table>')
+    if a < 0 or b < a: return None
+    p = _HtmlRows()
+    p.feed(text[a:b + 8])
+    rows = [r for r in p.rows if r]
+    if len(rows) < 2: return None
+    head, tail = text[:a], text[b + 8:]
+    fence = head.rfind('```')
+    if fence >= 0 and head.count('```') % 2:                           # the table's code block: its fences dropped
+        head, close = head[:fence] + head[head.find('\n', fence) + 1 if '\n' in head[fence:] else len(head):], tail.find('```')
+        if close >= 0: tail = tail[:close] + tail[close + 3:]
+    table = ['| ' + ' | '.join(rows[0]) + ' |', '|' + '---|' * len(rows[0])] + ['| ' + ' | '.join(r) + ' |' for r in rows[1:]]
+    strip = lambda s: ''.join(_HtmlText.of(s))
+    return strip(head) + '\n' + '\n'.join(table) + '\n' + strip(tail)
+
+class _HtmlText(html.parser.HTMLParser):
+    "The text of HTML without its tags (`of(s)`: the pieces), for the prose around a table."
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.out = []
+    def handle_data(self, data): self.out.append(data)
+    @classmethod
+    def of(cls, s: str) -> list:
+        p = cls()
+        p.feed(s)
+        p.close()
+        return p.out
+
 # %% ../nbs/04b_grounded.ipynb #a48l0001
 _LAYOUTS = ((json_as_text, "the plan is JSON: read key by key"),
             (tables_as_text, "a table with one day per row or per column: read by its header words"),
             (sections_as_text, "grouped by category (legs, stays, meals, sights): gathered back into days"))
+
+_HTML_NOTE = "an HTML table: read as a table by its header words"
+
+_LAYOUT_NOTES = frozenset([_HTML_NOTE, *(w for _, w in _LAYOUTS)])
 
 def layout_text(text: str, task, notes: list) -> str:
     """The answer's plan as labelled days where its layout needs a rewrite first: the answer after any reasoning block
     (`final_answer`), then the first of JSON, tables and category sections that applies, then references to numbered legs
     and a stay recap resolved. Each rewrite applied adds a 'layout' note to `notes`."""
     text = final_answer(text)
+    if (conv := html_as_text(text)) is not None:
+        text = conv
+        notes.append(Note(_HTML_NOTE, 'layout'))
     for f, what in _LAYOUTS:
         if (conv := f(text)) is not None:
             text = conv
@@ -2309,9 +2380,98 @@ def noted_marks(text: str, ws: list, task, notes: list) -> list:
                                     'layout' if len(marks) == n_days else 'days'))
     return marks
 
+# %% ../nbs/04b_grounded.ipynb #a48k0002
+def _ends(index, v: str) -> tuple:
+    "`(start city, end city)` a route value names (`from A to B`, `A → B`, `A`): the first database city on each side."
+    low = v.lower()
+    k = low.find(' to ', 5) if low.startswith('from ') else -1
+    sides = (v[5:k], v[k + 4:]) if k > 0 else (v, v)
+    return tuple(next((m.entries[0] for m in find_matches(words(s), index.cities, min_prefix=0)), None) for s in sides)
+
+def _venue_names(index, text: str, cities, spans: bool = False) -> list:
+    """The complete database names (folded word tuples) of venues of `cities` that `text` writes, not in lower case, in
+    order (with `spans`: `(name, first word, end word, words)`)."""
+    ws = words(text)
+    keep = lambda es: [v for v in es if v.city in cities]
+    ms = [m for m in find_matches(ws, index.venues, min_prefix=0, keep=keep) if m.full and not text[ws[m.i].a].islower()]
+    return [(tuple(w.w for w in ws[m.i:m.j]), m.i, m.j, ws) if spans else tuple(w.w for w in ws[m.i:m.j]) for m in ms]
+
+def _entries(index, seq: tuple) -> list:
+    "The database venues of exactly the folded name `seq` (the trie's entries; [] for none)."
+    node = index.venues.root
+    for w in seq:
+        node = node[0].get(w)
+        if node is None: return []
+    return node[1]
+
+def _unbracketed(v: str) -> str:
+    "`v` without its bracketed remarks (`X (private room), Appleton` -> `X , Appleton`: they are judged as 'remark' notes). One pass."
+    out, depth = [], 0
+    for c in v:
+        depth += c == '('
+        if not depth: out.append(c)
+        depth -= c == ')' and depth > 0
+    return ''.join(out)
+
+def _extra_words(index, vals: list, cities, note) -> None:
+    """Note (kind 'extra-words') the first venue value that holds a database name with other words around it than its
+    city, state, postal code or joining words (`Check in: X, Helena`, `ditto, Helena`-like leftovers), or two names."""
+    ok = _STOP | _LOCATIVE | _POSTAL | _REMARK_LEAD | {w for c in cities for w in _seq(c)} | {w for s in _states(index) for w in s}
+    for k, v in vals:
+        got = _venue_names(index, _unbracketed(v), cities, spans=True)
+        if not got: continue
+        seq, i, j, ws = got[0]
+        if len(got) > 1 or any(w.w not in ok and not w.w.isdigit() for w in ws[:i] + ws[j:]):
+            note(f"{k} {v[:50]!r}: words around the database name", 'extra-words')
+            return
+
+# %% ../nbs/04b_grounded.ipynb #a48k0004
+CHECK_KINDS = frozenset({'days-asked', 'route-check', 'no-stay', 'unplaced', 'placed-twice', 'extra-words', 'skipped-layout'})
+"The kinds of the notes of `check_reading`: each a doubt."
+
+def check_reading(rows: list[dict], original: str, task, index, note, rewritten: bool = False) -> None:
+    """The checks a careful reader applies to any finished reading before trusting it, each failure a `note(msg, kind)`
+    (a doubt): the days read, empty days at the end aside, are the days the query asks for ('days-asked'); the route holds together -- day 1 leaves
+    the origin, each day starts where the day before ended, the last day ends at the origin, a travel day has a leg
+    whose cities are the day's, a flight has its number ('route-check'); every night but the last has a stay
+    ('no-stay'); every database name the answer writes (in a city of the reading) is placed somewhere ('unplaced'), a
+    restaurant or attraction no more often than the answer writes it ('placed-twice'); a venue value holds a database
+    name and its city only, bracketed remarks aside (`_extra_words`); HTML or JSON in the answer was read as such (`rewritten`: a layout rewrite
+    was applied; 'skipped-layout'). Linear in the answer and the plan."""
+    n, k = _task_days(task), len(rows)
+    while k > 1 and all(str(rows[k - 1].get(f, '-')).strip() in ('', '-') for f in PLAN_KEYS[2:]): k -= 1
+    rows = rows[:k]                                      # empty days at the end (a plan padded to 7 days) are no days
+    if n and len(rows) != n: note(f"{len(rows)} day(s) read where the query asks for {n}", 'days-asked')
+    org = _task_cities(task)[0]
+    ends = [_ends(index, str(d.get('current_city', '-'))) for d in rows]
+    for i, (d, (a, b)) in enumerate(zip(rows, ends)):
+        at, tr, last = f"day {d.get('days')}", str(d.get('transportation', '-')), i == len(rows) - 1
+        if i == 0 and org and a and a != org: note(f"{at} starts in {a}, not at the origin {org}", 'route-check')
+        if i and a and ends[i - 1][1] and a != ends[i - 1][1]: note(f"{at} starts in {a}; day {i} ended in {ends[i - 1][1]}", 'route-check')
+        if last and org and b and b != org and len(rows) == n: note(f"{at} ends in {b}, not back at {org}", 'route-check')
+        if a and b and a != b:
+            legs = set(_ends(index, tr[tr.lower().find('from '):])) - {None} if 'from ' in tr.lower() else set()
+            if tr.strip() in ('', '-'): note(f"{at} goes from {a} to {b} with no leg read", 'route-check')
+            elif legs - {a, b}: note(f"{at}: the leg {tr[:60]!r} is not the day's route {a} -> {b}", 'route-check')
+        if tr.startswith('Flight') and not any(map(_flight_number, folded_words(tr))): note(f"{at}: a flight without its number", 'route-check')
+        if not last and str(d.get('accommodation', '-')).strip() in ('', '-'): note(f"{at}: no stay read for the night", 'no-stay')
+    cities = {c for e in ends for c in e if c} | {c for c in _task_cities(task) if c}
+    written = Counter(_venue_names(index, original, cities))
+    vals = [(k, str(d.get(k, '-'))) for d in rows for k in ('breakfast', 'lunch', 'dinner', 'accommodation')]
+    vals += [('attraction', a) for d in rows for a in str(d.get('attraction', '-')).split(';') if a.strip()]
+    vals = [(k, v) for k, v in vals if v.strip() not in ('', '-')]
+    placed = Counter(_venue_names(index, '\n'.join(v for _, v in vals), cities))
+    if (lost := [s for s in written if not placed[s]]): note(f"{' '.join(lost[0])[:40]!r} is written in the answer but read in no field", 'unplaced')
+    if (twice := [s for s in placed if placed[s] > written[s] > 0 and all(v.table != 'accommodations' for v in _entries(index, s))]):
+        note(f"{' '.join(twice[0])[:40]!r} is read more often than the answer writes it", 'placed-twice')
+    _extra_words(index, vals, cities, note)
+    low = original.lower()
+    if not rewritten and ('<td' in low or '<li' in low or '```json' in low): note("HTML or JSON in the answer, not read as such", 'skipped-layout')
+
 # %% ../nbs/04b_grounded.ipynb #1201b8d7
 def _format_grounded(text, task, notes, db, alts=None):
-    index, text = grounding_index(db), layout_text(extract_answer(text), task, notes)
+    index, original = grounding_index(db), final_answer(extract_answer(text))
+    text = layout_text(original, task, notes)
     ws = words(text)
     marks = noted_marks(text, ws, task, notes)
     if not marks: raise PlanFormatError("no 'Day <n>' header found in the answer")
@@ -2377,6 +2537,7 @@ def _format_grounded(text, task, notes, db, alts=None):
         alts += [('repeated-day', a['days'], f, a[f], b[f]) for a, b in zip(_plan_rows(days), first) for f in PLAN_KEYS[1:] if a[f] != b[f]]
     if (missing := [n for n in range(1, max(by_day) + 1) if n not in by_day]): r.note(f"days {missing} are not in the answer", 'days')
     _note_no_mode(r, _plan_rows(days))
+    check_reading(_plan_rows(days), original, task, index, r.note, any(n in _LAYOUT_NOTES for n in notes))
     if r.n_notes > _MAX_NOTES:
         notes.append(over := Note(f"… and {r.n_notes - _MAX_NOTES} more notes", 'overflow'))
         over.hidden = frozenset(r.hidden)

@@ -298,6 +298,7 @@ def test_format_plan_provenance(tmp_path):
     try:
         llm = LLMFormatter(url, 'm', cache_dir=tmp_path, max_retries=0, max_samples=1)
         assert format_plan(render_plan(plan), row, llm=llm).formatter == 'exact' and srv.requests == []
+        md = _markdown([d for d in plan if d])                 # the plan's days, not padded to 7 (padding days are empty)
         sure = format_plan(md, row, llm=llm)                  # a grounded reading without doubts: no call
         assert (sure.formatter, sure.notes, srv.requests) == ('grounded', (), [])
         fp = format_plan(md, row, formatter='llm', llm=llm)   # the paper's pipeline: every answer to the LLM
