@@ -259,7 +259,7 @@ _SYMBOL_CATS = frozenset({'So', 'Sk', 'Mn', 'Me', 'Cf', 'Zs'})   # emoji, keycap
 
 def _listed(text: str, ws: list[Word], k: int) -> bool:
     "Is word k the first thing on its line after a list number (`1. **Day 1**`, `2) Day 2`)?"
-    return (k > 0 and ws[k - 1].w.isdigit() and len(ws[k - 1].w) <= 2 and _line_start(text, ws, k - 1)
+    return (k > 0 and ws[k - 1].w.isdecimal() and len(ws[k - 1].w) <= 2 and _line_start(text, ws, k - 1)
             and text[ws[k - 1].b:ws[k].a].strip(' *_#') in ('.', ')'))
 
 def _dash_after(text: str, ws: list[Word], k: int) -> bool:
@@ -269,7 +269,7 @@ def _dash_after(text: str, ws: list[Word], k: int) -> bool:
 
 def _day_number(w: str) -> int | None:
     "The day a (folded) word names: 1 to `_MAX_DAY` in ASCII digits, or `one` … `fourteen`; else None."
-    if w.isascii() and w.isdigit() and len(w) <= 2: return int(w) or None
+    if w.isascii() and w.isdecimal() and len(w) <= 2: return int(w) or None
     return _NUM_WORDS.get(w)
 
 # %% ../nbs/04b_grounded.ipynb #0b8ba3b5
@@ -618,7 +618,7 @@ def label_key(label: str) -> tuple[str | None, bool, bool]:
     (`Accommodation in Orlando`, `Mode of Transportation from A to B`: the words after the field belong to the value);
     `(None, False, False)` when it names no field."""
     ws = label.lower().replace('*', ' ').replace('_', ' ').replace('#', ' ').split()
-    while ws and ws[-1].isdigit(): ws.pop()
+    while ws and ws[-1].isdecimal(): ws.pop()
     rev = False
     while len(ws) > 1 and (ws[0] in _TIME_WORDS or ws[0] in _REVISION_WORDS or ws[0] == 'day'):
         rev = rev or ws[0] in _REVISION_WORDS
@@ -668,9 +668,9 @@ def _field_line(line: str) -> tuple[str, str] | None:
     while j < len(line) and j < 12 and not line[j].isalnum() and line[j] not in '-*+•>#_[(': j += 1
     if 0 < j and (f := _tol_field(line[j:])): return f                        # '🏨 Overnight: …', '| Hotel: …'
     i = line.find(':', 0, 80)
-    if i < 0 or not any(c.isdigit() for c in line[:i]) or (line[i - 1].isdigit() and line[i + 1:i + 2].isdigit()):
+    if i < 0 or not any(c.isdecimal() for c in line[:i]) or (line[i - 1].isdecimal() and line[i + 1:i + 2].isdecimal()):
         return _emoji_field(line) or _dash_field(line)                         # no label, or a clock time ('at 10:00')
-    head = ''.join(' ' if c.isdigit() or c == '#' else c for c in line[:i])          # 'Attraction 2', 'Day 1 Lunch'
+    head = ''.join(' ' if c.isdecimal() or c == '#' else c for c in line[:i])          # 'Attraction 2', 'Day 1 Lunch'
     f = _tol_field(head + line[i:])
     return (f[0], line[len(line) - len(f[1]):]) if f else _emoji_field(line) or _dash_field(line)
 
@@ -1890,10 +1890,10 @@ def inferred_marks(text: str, ws: list[Word]) -> list:
     if len(got) >= 2: return got
     out = []
     for k in range(len(ws)):
-        n = _day_number(ws[k].w) if ws[k].w.isdigit() else None
+        n = _day_number(ws[k].w) if ws[k].w.isdecimal() else None
         if n is None or not _line_start(text, ws, k): continue
         after = text[ws[k].b:ws[k].b + 3]
-        if after[:1] in (')', '.', '|', ':', '\ufe0f', '\u20e3', ' ') and not after[:2].strip(' ').isdigit():
+        if after[:1] in (')', '.', '|', ':', '\ufe0f', '\u20e3', ' ') and not after[:2].strip(' ').isdecimal():
             out.append((n, k, n))
     got = _in_sequence(out)
     return got if len(got) >= 2 else []
@@ -1924,19 +1924,19 @@ def dates_in(s: str) -> list[tuple[int, int, int]]:
                 out.append((_MONTHS[w.w], int(ws[k - 1].w), ws[k - 1].a))
     i = 0
     while i < len(s):                                       # numeric dates: m/d[/y] and y-m-d
-        if not s[i].isdigit() or (i and s[i - 1].isalnum()):
+        if not s[i].isdecimal() or (i and s[i - 1].isalnum()):
             i += 1
             continue
         j = i
-        while j < len(s) and (s[j].isdigit() or s[j] in '/-'): j += 1
+        while j < len(s) and (s[j].isdecimal() or s[j] in '/-'): j += 1
         parts = s[i:j].strip('/-')
         if '/' in parts and '-' not in parts:
             p = parts.split('/')
-            if len(p) in (2, 3) and all(x.isdigit() for x in p) and 1 <= int(p[0]) <= 12 and 1 <= int(p[1]) <= 31:
+            if len(p) in (2, 3) and all(x.isdecimal() for x in p) and 1 <= int(p[0]) <= 12 and 1 <= int(p[1]) <= 31:
                 out.append((int(p[0]), int(p[1]), i))
         elif '-' in parts and '/' not in parts:
             p = parts.split('-')
-            if len(p) == 3 and len(p[0]) == 4 and all(x.isdigit() for x in p) and 1 <= int(p[1]) <= 12 and 1 <= int(p[2]) <= 31:
+            if len(p) == 3 and len(p[0]) == 4 and all(x.isdecimal() for x in p) and 1 <= int(p[1]) <= 12 and 1 <= int(p[2]) <= 31:
                 out.append((int(p[1]), int(p[2]), i))
         i = j
     return sorted(out, key=lambda d: d[2])
@@ -1999,7 +1999,7 @@ def _any_marks(text: str, ws: list) -> list:
 def _heading_like(s: str) -> bool:
     "Is a (stripped) line a section heading: short, no value after a colon, no list number?"
     core = s.strip(' *_#').rstrip(':*_ ').strip()
-    return bool(core) and len(core) <= 60 and ':' not in core and not core[:1].isdigit() and len(core.split()) <= 8
+    return bool(core) and len(core) <= 60 and ':' not in core and not core[:1].isdecimal() and len(core.split()) <= 8
 
 def stay_recap_as_text(text: str, task=None) -> str | None:
     """An answer that writes its days without their stays and gives the stays in a recap section (`Where you'll
@@ -2059,7 +2059,7 @@ def _list_number(s: str) -> tuple[int, str] | None:
     "`(k, rest)` of a numbered list item (`2. X`, `2) X`, `#2: X`), else None."
     t = s.lstrip('#')
     j = 0
-    while j < len(t) and j < 3 and t[j].isdigit(): j += 1
+    while j < len(t) and j < 3 and t[j].isdecimal(): j += 1
     if j == 0 or j >= len(t) or t[j] not in '.):' or not t[j + 1:j + 2].isspace(): return None
     return int(t[:j]), t[j + 1:].strip()
 
@@ -2086,7 +2086,7 @@ def _reference(low: str, i: int) -> tuple[int, int, int] | None:
     if j == i and not hash_: return None
     j += hash_
     k = j
-    while k < len(low) and k - j < 3 and low[k].isdigit(): k += 1
+    while k < len(low) and k - j < 3 and low[k].isdecimal(): k += 1
     if k == j or (k < len(low) and low[k].isalnum()): return None
     for tail in (' above', ' below', ' listed above', ' (see above)'):
         if low.startswith(tail, k): return int(low[j:k]), i, k + len(tail)
@@ -2171,13 +2171,13 @@ def _clock_meal(seg: str) -> str | None:
     dinner): hours before 11 are breakfast, before 16 lunch, later dinner; None without one. One pass."""
     got, i, n = None, 0, len(seg)
     while i < n:
-        if not seg[i].isdigit() or (i and (seg[i - 1].isalnum() or seg[i - 1] in '$.,:')):
+        if not seg[i].isdecimal() or (i and (seg[i - 1].isalnum() or seg[i - 1] in '$.,:')):
             i += 1
             continue
         j = i
-        while j < n and seg[j].isdigit(): j += 1
+        while j < n and seg[j].isdecimal(): j += 1
         h, k, clock = int(seg[i:j][:3]), j, False
-        if k + 2 < n and seg[k] == ':' and seg[k + 1:k + 3].isdigit(): k, clock = k + 3, True
+        if k + 2 < n and seg[k] == ':' and seg[k + 1:k + 3].isdecimal(): k, clock = k + 3, True
         tail = seg[k:k + 4].lower().lstrip(' ')
         pm, am = tail.startswith(('pm', 'p.m')), tail.startswith(('am', 'a.m'))
         if (clock or pm or am) and h <= 24:
@@ -2241,7 +2241,7 @@ def complete_day(r: Reading, day, lo: int, hi: int) -> None:
     todo = []
     for x, m in enumerate(ms):
         seq = tuple(w.w for w in ws[m.i:m.j])
-        if _placed(day, seq) or (m.i and ws[m.i - 1].w.isdigit() and not ws[m.i].weak and not ws[m.i].strong): continue   # '5555 Hermann Park Dr': an address
+        if _placed(day, seq) or (m.i and ws[m.i - 1].w.isdecimal() and not ws[m.i].weak and not ws[m.i].strong): continue   # '5555 Hermann Park Dr': an address
         a = ms[x - 1].j if x else lo
         b = ms[x + 1].i if x + 1 < len(ms) else hi
         meal, how, before = _cues(r, m, a, b)
@@ -2421,7 +2421,7 @@ def _extra_words(index, vals: list, cities, note) -> None:
         got = _venue_names(index, _unbracketed(v), cities, spans=True)
         if not got: continue
         seq, i, j, ws = got[0]
-        if len(got) > 1 or any(w.w not in ok and not w.w.isdigit() for w in ws[:i] + ws[j:]):
+        if len(got) > 1 or any(w.w not in ok and not w.w.isdecimal() for w in ws[:i] + ws[j:]):
             note(f"{k} {v[:50]!r}: words around the database name", 'extra-words')
             return
 

@@ -22,7 +22,7 @@ FIELD_LABELS = {'current_city': 'Current City', 'transportation': 'Transportatio
 
 def _as_int(s: str) -> int | None:
     "`int(s)` for 1 to 9 ASCII digits, else None (`'²'` and 4,301-digit numbers are no day numbers, and `int` raises on them)."
-    return int(s) if 0 < len(s) <= 9 and s.isascii() and s.isdigit() else None
+    return int(s) if 0 < len(s) <= 9 and s.isascii() and s.isdecimal() else None
 
 class PlanFormatError(ValueError):
     "The text holds no plan the chosen formatter can read; `str(err)` is the reason recorded with the score."

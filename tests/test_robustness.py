@@ -131,3 +131,14 @@ def test_issue_inputs_parsers():
         assert evaluate_plan(TASK, '[' * 100000).delivered is False
         assert 'not JSON' in parse_turn('<think>x</think><tool_call>' + '[' * 100000 + '</tool_call>').errors[0]
         assert SB.react_step('<tool_call>' + '[' * 100000 + '</tool_call>').startswith('<tool_response>\nError calling tool')
+
+
+def test_superscript_digits_never_crash_the_reader():
+    """Footnote markers after names (issue 48's held-out v7 found it): '¹'.isdigit() is True but int('¹') raises, so
+    the reader reads digits with `str.isdecimal`. Train query 0's day 2 restaurants, written with markers."""
+    t = next(t for t in load_tasks('train') if t.annotated_plan)
+    text = f'Day 1 (from {t.org} to {t.dest}):\nA bite at Flying Mango¹ ¹ and Cafe Southall ² at 19:00.\n'
+    with hang_guard():
+        for formatter in ('auto', 'grounded', 'tolerant'):
+            fp = format_plan(text, t, formatter=formatter)
+            assert fp.plan is not None or fp.reason
