@@ -126,6 +126,17 @@ def _route(cc: str) -> str:
 
 def _meals(d) -> list[tuple[str, str]]: return [(m, d[m]) for m in ('breakfast', 'lunch', 'dinner') if d[m] != '-']
 
+
+def day_date(task, i: int):
+    """The date of day i (0-based) of `task` (a Task or a dict) as a `datetime.date`: its i-th date, else its first
+    date plus i days; None without one. Shared by the sealed held-out parts (tools/layouts_v5.py, _v6.py, _v7.py)."""
+    import datetime
+    ds = task.get('date') if isinstance(task, dict) else getattr(task, 'date', None)
+    try: return datetime.date.fromisoformat(ds[i])
+    except (TypeError, ValueError, IndexError):
+        try: return datetime.date.fromisoformat(ds[0]) + datetime.timedelta(days=i)
+        except (TypeError, ValueError, IndexError): return None
+
 # -------------------------------------------------------------------------------------------------------------- layouts
 def table_md(plan, task, ph):
     out = ["Here is the plan:", "", "| Day | Date | City | Travel | Breakfast | Sights | Lunch | Dinner | Hotel |",
@@ -480,25 +491,20 @@ part must be written, and scored once, before this set is tuned on further: none
 PARTS = {'dev': (DEV_LAYOUTS, DEV_PHRASES), 'heldout1': (HELDOUT_LAYOUTS, HELDOUT_PHRASES),
          'heldout2': (HELDOUT2_LAYOUTS, HELDOUT2_PHRASES), 'heldout3': (HELDOUT3_LAYOUTS, HELDOUT3_PHRASES),
          'heldout': (HELDOUT4_LAYOUTS, HELDOUT4_PHRASES)}
-HELDOUT5, HELDOUT6, HELDOUT7 = 'heldout5', 'heldout6', 'heldout7'
-"""The fifth held-out part (`tools/layouts_v5.py`: eight layouts and `HELDOUT5_PHRASES`, drawn by its `Phr5`), written
-2026-12-06 by a hand that did not read the reader, sealed until scored once (`heldout_v5_first_score` in the record).
-Loaded when asked for (`_part`): layouts_v5 imports this module. Part v6 (`tools/layouts_v6.py`, `Phr6`): the same,
-written after v5 was scored, sealed until scored once (`heldout_v6_first_score`)."""
-SEALED = (HELDOUT5, HELDOUT6, HELDOUT7)   # v7: tools/layouts_v7.py, written after v6 was scored
+SEALED = {'heldout5': 5, 'heldout6': 6, 'heldout7': 7}
+"""The held-out parts written 2026-12-06 by hands that did not read the reader, each after the previous one was scored:
+part -> k, for `tools/layouts_v<k>.py` (eight layouts, `HELDOUT<k>_LAYOUTS`, phrasings `HELDOUT<k>_PHRASES` drawn by
+its `Phr<k>`), each sealed until scored once (`heldout_v<k>_first_score` in the record). Loaded when asked for
+(`_part`): those modules import this one."""
 
 
 def _part(part: str) -> tuple[dict, dict, type]:
-    "(layouts, phrasings, phrasing class) of `part` (a key of `PARTS`, or `HELDOUT5`). Raises ValueError for another."
-    if part == HELDOUT5:
-        from layouts_v5 import HELDOUT5_LAYOUTS, HELDOUT5_PHRASES, Phr5
-        return HELDOUT5_LAYOUTS, HELDOUT5_PHRASES, Phr5
-    if part == HELDOUT6:
-        from layouts_v6 import HELDOUT6_LAYOUTS, HELDOUT6_PHRASES, Phr6
-        return HELDOUT6_LAYOUTS, HELDOUT6_PHRASES, Phr6
-    if part == HELDOUT7:
-        from layouts_v7 import HELDOUT7_LAYOUTS, HELDOUT7_PHRASES, Phr7
-        return HELDOUT7_LAYOUTS, HELDOUT7_PHRASES, Phr7
+    "(layouts, phrasings, phrasing class) of `part` (a key of `PARTS` or `SEALED`). Raises ValueError for another."
+    if part in SEALED:
+        import importlib
+        k = SEALED[part]
+        m = importlib.import_module(f'layouts_v{k}')
+        return getattr(m, f'HELDOUT{k}_LAYOUTS'), getattr(m, f'HELDOUT{k}_PHRASES'), getattr(m, f'Phr{k}')
     if part not in PARTS: raise ValueError(f"part must be one of {list(PARTS) + list(SEALED)}, got {part!r}")
     return (*PARTS[part], Phr)
 
@@ -603,14 +609,12 @@ if __name__ == '__main__':
                'heldout_v2_first_score': prev.get('heldout_v2_first_score') or (prev.get('heldout') if prev.get('heldout_v1_first_score') else None),
                'heldout_v3_first_score': prev.get('heldout_v3_first_score'),
                'heldout_v4_first_score': prev.get('heldout_v4_first_score'),
-               # the v5 part as first scored (sealed until then): the reader's commit named
-               'heldout_v5_first_score': prev.get('heldout_v5_first_score'),
-               'heldout_v6_first_score': prev.get('heldout_v6_first_score'),
-               'heldout_v7_first_score': prev.get('heldout_v7_first_score')}
+               # the sealed parts as first scored, with the reader's commit: kept when the record is made again
+               **{f'heldout_v{k}_first_score': prev.get(f'heldout_v{k}_first_score') for k in SEALED.values()}}
         for part in [*PARTS, *SEALED]:
             res = measure(part, plans=plans)
             res.pop('_bad')
-            first = f"heldout_v{part[-1]}_first_score"
+            first = f"heldout_v{SEALED.get(part)}_first_score"
             if part in SEALED and not out[first]:            # a sealed part's first score, with the reader's commit
                 import subprocess
                 head = subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], cwd=ROOT, capture_output=True, text=True).stdout.strip()

@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT)); sys.path.insert(0, str(ROOT / 'tools'))
 
 from agreement import _attractions, _leg_parts                          # noqa: E402
-from layouts import Phr, _name_city, known_plans                         # noqa: E402
+from layouts import Phr, _name_city, known_plans, day_date as _day0                # noqa: E402
 
 # ------------------------------------------------------------------------------------------------------------ phrasings
 HELDOUT5_PHRASES = {
@@ -70,15 +70,6 @@ class Phr5(Phr):
 PHR5 = Phr5
 
 # -------------------------------------------------------------------------------------------------------------- helpers
-def _day0(task, i: int):
-    "The date of day i (0-based) as a `datetime.date`, or None."
-    ds = getattr(task, 'date', None) if not isinstance(task, dict) else task.get('date')
-    try: return datetime.date.fromisoformat(ds[i])
-    except (TypeError, ValueError, IndexError):
-        try: return datetime.date.fromisoformat(ds[0]) + datetime.timedelta(days=i)
-        except (TypeError, ValueError, IndexError): return None
-
-
 def _d(task, i: int, fmt: str) -> str:
     "Date of day i in one of the formats: 'wkd' 'Wed, Mar 16' | 'long' 'Wednesday, March 16' | 'us' '3/16/2022' | 'iso'."
     d = _day0(task, i)

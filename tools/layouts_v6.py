@@ -50,7 +50,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT)); sys.path.insert(0, str(ROOT / 'tools'))
 
 from agreement import _attractions, _leg_parts                          # noqa: E402
-from layouts import Phr, _name_city, known_plans                         # noqa: E402
+from layouts import Phr, _name_city, known_plans, day_date as _day0                # noqa: E402
 
 # ------------------------------------------------------------------------------------------------------------ phrasings
 HELDOUT6_PHRASES = {
@@ -108,15 +108,6 @@ class Phr6(Phr):
 PHR6 = Phr6
 
 # -------------------------------------------------------------------------------------------------------------- helpers
-def _day0(task, i: int):
-    "The date of day i (0-based) as a `datetime.date`, or None."
-    ds = getattr(task, 'date', None) if not isinstance(task, dict) else task.get('date')
-    try: return datetime.date.fromisoformat(ds[i])
-    except (TypeError, ValueError, IndexError):
-        try: return datetime.date.fromisoformat(ds[0]) + datetime.timedelta(days=i)
-        except (TypeError, ValueError, IndexError): return None
-
-
 def _d(task, i: int, fmt: str) -> str:
     """Date of day i, British / European: 'dmy' '16/03/2022' | 'long' 'Wednesday 16 March 2022' | 'dm' '16 March' |
     'short' 'Wed 16 Mar' | 'dots' '16.03.2022'."""

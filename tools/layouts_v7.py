@@ -59,7 +59,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT)); sys.path.insert(0, str(ROOT / 'tools'))
 
 from agreement import _attractions, _leg_parts                          # noqa: E402
-from layouts import Phr, _name_city, known_plans                         # noqa: E402
+from layouts import Phr, _name_city, known_plans, day_date as _day0                # noqa: E402
 
 # ------------------------------------------------------------------------------------------------------------ phrasings
 HELDOUT7_PHRASES = {
@@ -102,15 +102,6 @@ PHR7 = Phr7
 
 # -------------------------------------------------------------------------------------------------------------- helpers
 def _get(task, k, dflt=None): return task.get(k, dflt) if isinstance(task, dict) else getattr(task, k, dflt)
-
-
-def _day0(task, i: int):
-    "The date of day i (0-based) as a `datetime.date`, or None."
-    ds = _get(task, 'date')
-    try: return datetime.date.fromisoformat(ds[i])
-    except (TypeError, ValueError, IndexError):
-        try: return datetime.date.fromisoformat(ds[0]) + datetime.timedelta(days=i)
-        except (TypeError, ValueError, IndexError): return None
 
 
 def _d(task, i: int, fmt: str) -> str:
