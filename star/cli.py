@@ -346,7 +346,8 @@ def execute(notebook, output, parameters: dict, root, stream=None) -> Path:
     streaming cell outputs to `stream` (default stdout). Returns the output Path; raises papermill's
     PapermillExecutionError when a cell fails (the executed copy, with the error, is written). The kernel starts
     under tcmalloc / jemalloc where one is installed (`star.memory.allocator_env`: `LD_PRELOAD`, which only a new
-    process can take), on encrypted channels (`kernel_config`)."""
+    process can take), on encrypted channels (`kernel_config`), told where its executed copy goes (`STAR_NOTEBOOK`:
+    `output`, relative to `root` when inside it; the notebooks of `NAMES_ITSELF` end by naming it)."""
     import papermill as pm
     from star.memory import allocator_env
     output = Path(output)
@@ -356,21 +357,20 @@ def execute(notebook, output, parameters: dict, root, stream=None) -> Path:
     log.addHandler(handler)
     log.setLevel(logging.INFO)
     log.propagate = False
-    streamed, preload = os.environ.get("STAR_STREAMED"), os.environ.get("LD_PRELOAD")
-    os.environ["STAR_STREAMED"] = "1"          # the kernel inherits it: `star.sft.announce` then prints once
+    shown = output.relative_to(root) if output.is_relative_to(root) else output
+    env = {"STAR_STREAMED": "1",               # the kernel inherits it: `star.sft.announce` then prints once
+           "STAR_NOTEBOOK": shown}             # ... and this: where its executed copy goes
     fast = allocator_env().get("LD_PRELOAD")  # one lookup (`ldconfig -p`), not one per use
-    if fast: os.environ["LD_PRELOAD"] = fast   # ... and this
+    if fast: env["LD_PRELOAD"] = fast          # ... and this
     try:
-        pm.execute_notebook(str(notebook), str(output), parameters=parameters, cwd=str(root), kernel_name="python3",
-                            log_output=True, progress_bar=False, extra_arguments=KERNEL_ARGS,
-                            config=kernel_config())
+        with _env(**env):
+            pm.execute_notebook(str(notebook), str(output), parameters=parameters, cwd=str(root), kernel_name="python3",
+                                log_output=True, progress_bar=False, extra_arguments=KERNEL_ARGS,
+                                config=kernel_config())
     finally:
         log.removeHandler(handler)
         log.setLevel(saved[0])
         log.propagate = saved[1]
-        for k, v in (("STAR_STREAMED", streamed), ("LD_PRELOAD", preload)):
-            if v is None: os.environ.pop(k, None)
-            else: os.environ[k] = v
     return output
 
 def default_output(notebook: str, root) -> Path:
@@ -392,8 +392,8 @@ def run_notebook(notebook: str, parameters: dict, output=None, root=None, dry_ru
                  stream=None) -> Path:
     """Run the run notebook `notebook` ('synthesize' | 'sft' | 'rl' | 'evaluate') with `parameters` (names checked
     against `declared_parameters`): prints the papermill command and where the executed copy goes (`output`, default
-    `default_output`), executes it unless `dry_run` (telling the notebook that path in `STAR_NOTEBOOK`; the notebooks of
-    `NAMES_ITSELF` end by naming it, the others' is printed here), and returns the executed notebook's path. Raises ValueError for
+    `default_output`), executes it unless `dry_run` (the notebooks of `NAMES_ITSELF` end by naming that path, the
+    others' is printed here), and returns the executed notebook's path. Raises ValueError for
     an undeclared parameter or a value the run would reject (`validate_parameters`, also with `dry_run`), papermill's
     PapermillExecutionError when a cell fails."""
     root = notebooks_root(root)
@@ -407,8 +407,7 @@ def run_notebook(notebook: str, parameters: dict, output=None, root=None, dry_ru
     if dry_run: return output
     out(f"executing {NOTEBOOKS[notebook]} -> {shown} (cell outputs follow)")
     t0 = time.time()
-    try:
-        with _env(STAR_NOTEBOOK=str(shown)): execute(root / NOTEBOOKS[notebook], output, parameters, root, stream)
+    try: execute(root / NOTEBOOKS[notebook], output, parameters, root, stream)
     except BaseException:
         out(f"stopped after {time.time() - t0:.0f} s; the cells it ran are in {shown}")
         raise
@@ -422,8 +421,7 @@ def papermill_executor(job: Job, root) -> None:
     root = Path(root)
     rank = os.environ.get("RANK")
     suffix = f".rank{rank}" if rank is not None and int(os.environ.get("WORLD_SIZE", "1")) > 1 else ""
-    output = runs_root(root) / "papermill" / f"{job.name}{suffix}.ipynb"
-    with _env(STAR_NOTEBOOK=str(output)): execute(root / job.path, output, job.parameters, root)
+    execute(root / job.path, runs_root(root) / "papermill" / f"{job.name}{suffix}.ipynb", job.parameters, root)
 
 # %% ../nbs/14_cli.ipynb #78310b25
 def _results_folder(results, root=None) -> tuple[Path, Path]:
