@@ -1012,6 +1012,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                          'star.rl.TravelPlannerFamily.train_tasks': ('rl.html#travelplannerfamily.train_tasks', 'star/rl.py'),
                          'star.rl.TravelPlannerFamily.val_tasks': ('rl.html#travelplannerfamily.val_tasks', 'star/rl.py'),
                          'star.rl._best_sample': ('rl.html#_best_sample', 'star/rl.py'),
+                         'star.rl._episode_summary': ('rl.html#_episode_summary', 'star/rl.py'),
                          'star.rl._gather': ('rl.html#_gather', 'star/rl.py'),
                          'star.rl._journal_read': ('rl.html#_journal_read', 'star/rl.py'),
                          'star.rl._journal_row': ('rl.html#_journal_row', 'star/rl.py'),

@@ -750,11 +750,15 @@ def make_rollout_func(cfg:RLRunConfig, # the run (an `RLRunConfig`)
 # %% ../nbs/10_rl.ipynb #943f253c
 _JOURNAL_FIELDS = ("answer", "termination", "n_tool_calls", "truncated", "format_error", "n_policy_tokens")
 
+def _episode_summary(rollout) -> dict:
+    "What validation's scoring and metrics read of one played episode (`_JOURNAL_FIELDS`), and all a journal keeps of it."
+    return {"answer": rollout.answer, "termination": rollout.termination, "n_tool_calls": rollout.n_tool_calls,
+            "truncated": bool(rollout.truncated), "format_error": bool(rollout.format_error),
+            "n_policy_tokens": sum(rollout.env_mask)}
+
 def _journal_row(i: int, task, rollout, settings: dict) -> dict:
-    "One finished validation episode of task `i` for the pass's journal: what scoring and the metrics read, and the pass's settings."
-    return {"i": i, "task_id": task.id, "settings": settings, "answer": rollout.answer, "termination": rollout.termination,
-            "n_tool_calls": rollout.n_tool_calls, "truncated": bool(rollout.truncated),
-            "format_error": bool(rollout.format_error), "n_policy_tokens": sum(rollout.env_mask)}
+    "One finished validation episode of task `i` for the pass's journal: its summary and the pass's settings."
+    return {"i": i, "task_id": task.id, "settings": settings} | _episode_summary(rollout)
 
 def _journal_read(journal: Path, tasks: list, settings: dict) -> dict:
     """`{task index: episode summary}` of the episodes in `journal/rank-*.jsonl` that belong to this pass (same task
@@ -816,10 +820,7 @@ def evaluate_policy(policy, # a `star.agent` policy
                        seed=seed + rank, keys=keys if journal is not None else None,
                        on_done=on_done if journal is not None else None) if play else []
     rs = rs[share]
-    light = lambda r: SimpleNamespace(answer=r.answer, termination=r.termination, n_tool_calls=r.n_tool_calls,
-                                      truncated=bool(r.truncated), format_error=bool(r.format_error),
-                                      n_policy_tokens=sum(r.env_mask))
-    played = {idx[k]: light(r) for k, r in zip(keys, rs)}
+    played = {idx[k]: SimpleNamespace(**_episode_summary(r)) for k, r in zip(keys, rs)}
     mine = [(i, s, fam.score(SimpleNamespace(**vars(s), task=tasks[i])))   # what `score` reads (TaskFamily)
             for i in idx for s in [played[i] if i in played else done[i]]]
     got = sorted(_gather(trainer, mine) if trainer is not None else mine, key=lambda x: x[0])
