@@ -37,6 +37,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                             'star.agent.VLLMPolicy._generation': ('agent.html#vllmpolicy._generation', 'star/agent.py'),
                             'star.agent.VLLMPolicy._params': ('agent.html#vllmpolicy._params', 'star/agent.py'),
                             'star.agent.VLLMPolicy.generate': ('agent.html#vllmpolicy.generate', 'star/agent.py'),
+                            'star.agent.VLLMPolicy.in_flight_limit': ('agent.html#vllmpolicy.in_flight_limit', 'star/agent.py'),
+                            'star.agent.VLLMPolicy.kv_capacity': ('agent.html#vllmpolicy.kv_capacity', 'star/agent.py'),
                             'star.agent.VLLMPolicy.reseed': ('agent.html#vllmpolicy.reseed', 'star/agent.py'),
                             'star.agent.VLLMPolicy.sampling_params': ('agent.html#vllmpolicy.sampling_params', 'star/agent.py'),
                             'star.agent.VLLMPolicy.stream': ('agent.html#vllmpolicy.stream', 'star/agent.py'),

@@ -628,6 +628,22 @@ class VLLMPolicy:
         engine = getattr(llm, "llm_engine", None)
         self.continuous = bool(continuous) and all(hasattr(engine, a) for a in ("add_request", "step", "abort_request"))
 
+    @property
+    def kv_capacity(self) -> int | None:
+        """Tokens the engine's KV cache holds: `num_gpu_blocks` x `block_size` of its `vllm_config.cache_config` (the
+        CPU backend sizes it from `VLLM_CPU_KVCACHE_SPACE`, a GPU from `gpu_memory_utilization`); None where the engine
+        does not say (e.g. a multiprocess engine whose blocks are counted in its core process)."""
+        cc = getattr(getattr(getattr(self.llm, "llm_engine", None), "vllm_config", None), "cache_config", None)
+        n, b = getattr(cc, "num_gpu_blocks", None), getattr(cc, "block_size", None)
+        return int(n) * int(b) if n and b else None
+
+    def in_flight_limit(self, max_context: int) -> int | None:
+        """Trajectories of at most `max_context` tokens that can be in flight at once with none ever preempted and no
+        waiting trajectory's cached prefix evicted: `kv_capacity // max_context`, at least 1 (None: capacity unknown).
+        `rollout_batch`'s default `max_in_flight` (see "Admission" there)."""
+        cap = self.kv_capacity
+        return None if cap is None else max(1, cap // int(max_context))
+
     def reseed(self, seed: int):
         "Seed the following calls: request r of the c-th call after this one gets `stream_seed(seed, c, r)`."
         self.seed, self._seeded_calls = int(seed), 0
@@ -994,19 +1010,20 @@ def _progress_bar(progress: bool | str, total: int):
                 file=sys.stderr, mininterval=2.0, dynamic_ncols=False, ncols=100, position=0)
 
 def _progress_view(bar, batch: dict, t_start: float) -> Callable:
-    """`show(done, n_active, n_new_tokens, force=False)`: counts the tokens generated and advances `bar` (if any) by
-    `done` finished trajectories; its postfix -- the turn (turn-synchronous) or the turns done (continuous), the
-    trajectories running, the tokens generated and their rate -- is redrawn when forced (once per turn), when a
-    trajectory finished, or every 2 s."""
+    """`show(done, n_active, n_new_tokens, force=False, queued=0)`: counts the tokens generated and advances `bar` (if
+    any) by `done` finished trajectories; its postfix -- the turn (turn-synchronous) or the turns done (continuous),
+    the trajectories running and those still waiting to start, the tokens generated and their rate -- is redrawn when
+    forced (once per turn), when a trajectory finished, or every 2 s."""
     state = {"tokens": 0, "last": 0.0}
-    def show(done: int, n_active: int, n_new: int, force: bool = False):
+    def show(done: int, n_active: int, n_new: int, force: bool = False, queued: int = 0):
         state["tokens"] += n_new
         if bar is None: return
         now = time.perf_counter()
         if force or done or now - state["last"] >= 2.0:
             where = (f"turn {batch['n_generate_calls']}" if batch["mode"] == "turns"
                      else f"{batch['n_requests']} turns done")
-            bar.set_postfix_str(f"{where}, {n_active} running, {state['tokens']:,} tokens "
+            bar.set_postfix_str(f"{where}, {n_active} running{f', {queued} waiting' if queued else ''}, "
+                                f"{state['tokens']:,} tokens "
                                 f"({state['tokens'] / max(now - t_start, 1e-9):.0f}/s)", refresh=True)
             state["last"] = now
         bar.update(done)
@@ -1014,11 +1031,15 @@ def _progress_view(bar, batch: dict, t_start: float) -> Callable:
 
 
 # %% ../nbs/04_agent.ipynb #125ba6c4
+from collections import deque
+
 def _play_turns(policy, runs: list[_Run], step: Callable, budget: Callable, sampling: tuple, batch: dict,
-                show: Callable):
-    """Turn-synchronous driver: one `policy.generate` call per turn for every run still 'partial', then each run's
-    `step` (record, tool call, environment reply, budgets) in run order; runs that end leave the batch."""
-    active = [r for r in runs if r.ro.termination == "partial"]
+                show: Callable, limit: int):
+    """Turn-synchronous driver: one `policy.generate` call per turn for the (at most `limit`) runs in flight, then
+    each run's `step` (record, tool call, environment reply, budgets) in run order; runs that end leave the batch and
+    the next waiting runs join it."""
+    waiting = [r for r in runs if r.ro.termination == "partial"]
+    active, waiting = waiting[:limit], waiting[limit:]
     while active:
         t0 = time.perf_counter()
         gens = policy.generate([r.ro.input_ids for r in active], [budget(r) for r in active], *sampling)
@@ -1031,26 +1052,28 @@ def _play_turns(policy, runs: list[_Run], step: Callable, budget: Callable, samp
         for r, g in zip(active, gens): step(r, g, dt)
         done = len(active) - sum(r.ro.termination == "partial" for r in active)
         active = [r for r in active if r.ro.termination == "partial"]
-        show(done, len(active), sum(len(g.token_ids) for g in gens), force=True)
+        active, waiting = active + waiting[:done], waiting[done:]
+        show(done, len(active), sum(len(g.token_ids) for g in gens), force=True, queued=len(waiting))
 
 
 def _play_stream(policy, runs: list[_Run], step: Callable, budget: Callable, sampling: tuple, batch: dict,
-                 show: Callable, keys: list[int] | None = None):
-    """Continuous driver: every run's first turn is submitted at once (`policy.stream()`); whenever the engine
-    finishes requests, each one's run takes its `step` (in run order among those finished together) and, if still
-    'partial', its next turn is submitted at once -- no run waits for another's turn. A run's `generate_s` is the time
-    its own requests waited for the engine. Run `i`'s requests go to the stream under `keys[i]` (default `i`), the
-    key its sampling seeds derive from."""
+                 show: Callable, limit: int, keys: list[int] | None = None):
+    """Continuous driver: the first turns of the first `limit` runs are submitted at once (`policy.stream()`);
+    whenever the engine finishes requests, each one's run takes its `step` (in run order among those finished
+    together) and, if still 'partial', its next turn is submitted at once -- no run waits for another's turn -- and
+    each run that ended lets the next waiting run start. A run's `generate_s` is the time its own requests waited for
+    the engine. Run `i`'s requests go to the stream under `keys[i]` (default `i`), the key its sampling seeds derive
+    from, so when a run starts does not change what it draws."""
     turns, sent = [0] * len(runs), [0.0] * len(runs)
     keys = list(range(len(runs))) if keys is None else list(keys)
     at = {k: i for i, k in enumerate(keys)}
+    waiting = deque(i for i, r in enumerate(runs) if r.ro.termination == "partial")
     with policy.stream(*sampling) as s:
         def submit(i):
             s.submit(keys[i], turns[i], runs[i].ro.input_ids, budget(runs[i]))
             turns[i] += 1
             sent[i] = time.perf_counter()
-        for i, r in enumerate(runs):
-            if r.ro.termination == "partial": submit(i)
+        for _ in range(min(limit, len(waiting))): submit(waiting.popleft())
         n_active = sum(turns)
         while True:
             t0 = time.perf_counter()
@@ -1064,8 +1087,10 @@ def _play_stream(policy, runs: list[_Run], step: Callable, budget: Callable, sam
                 step(runs[i], g, t1 - sent[i])
                 if runs[i].ro.termination == "partial": submit(i)
                 else: done += 1
-            n_active -= done
-            show(done, n_active, sum(len(g.token_ids) for _, g in got))
+            k = min(done, len(waiting))
+            for _ in range(k): submit(waiting.popleft())
+            n_active += k - done
+            show(done, n_active, sum(len(g.token_ids) for _, g in got), queued=len(waiting))
         batch["n_engine_steps"] = getattr(s, "n_steps", None)
 
 
@@ -1093,6 +1118,7 @@ def rollout_batch(
     continuous: bool | None = None,      # request by request; default: where the policy can
     keys: Sequence[int] | None = None,   # seed key of each trajectory (continuous); default 0, 1, ...
     on_done: Callable | None = None,     # `on_done(i, rollout)` as trajectory i ends
+    max_in_flight: int | None = None,    # trajectories played at once; default `policy.in_flight_limit(max_context)`
 ) -> list[Rollout]:
     """Run `group_size` ReAct episodes per task of `tasks` (or per partial `Rollout` of `prefixes`) on the shared
     `sandbox` (default: a failure-free `Sandbox()`): turn-synchronously, one `policy.generate` call per turn, or with
@@ -1107,7 +1133,10 @@ def rollout_batch(
     seeded continuous stream, trajectory `i` samples from seeds keyed by `keys[i]` alone (`_VLLMStream.submit`), so a
     batch that replays only the unfinished trajectories under their old keys draws what the whole batch would have
     drawn (to the engine's batch invariance); `on_done(i, rollout)` is called as each one ends, before its `meta`
-    gets the batch's timing. Turn-synchronous play seeds rows by position and ignores `keys`."""
+    gets the batch's timing. Turn-synchronous play seeds rows by position and ignores `keys`. At most `max_in_flight`
+    trajectories are played at once, the next one starting as one ends, in order (default: what the policy's engine
+    holds without preempting, `VLLMPolicy.in_flight_limit`, else all; ValueError if < 1): the limit changes when a
+    continuous trajectory is played, not what it draws; `meta['batch']['max_in_flight']` records it."""
     from star.sandbox import Sandbox
     t_start = time.perf_counter()
     if (tasks is None) == (prefixes is None): raise ValueError("pass exactly one of `tasks` and `prefixes`")
@@ -1120,8 +1149,12 @@ def rollout_batch(
     if seed is not None and hasattr(policy, "reseed"): policy.reseed(seed)
     eos = set(eos_ids(tokenizer))
     runs = _start_runs(tokenizer, tasks, prefixes, group_size, system)
+    if max_in_flight is None and hasattr(policy, "in_flight_limit"): max_in_flight = policy.in_flight_limit(max_context)
+    if max_in_flight is not None and (not isinstance(max_in_flight, int) or max_in_flight < 1):
+        raise ValueError(f"max_in_flight must be an int >= 1 (or None); got {max_in_flight!r}")
+    limit = len(runs) if max_in_flight is None else max_in_flight
     batch = {"mode": "continuous" if continuous else "turns", "n_generate_calls": 0, "n_requests": 0,
-             "generate_s": 0.0, "tool_s": 0.0, "n_trajectories": len(runs)}
+             "generate_s": 0.0, "tool_s": 0.0, "n_trajectories": len(runs), "max_in_flight": limit}
     limits = dict(max_context=max_context, max_turns=max_turns, max_policy_turns=max_policy_turns,
                   max_no_action=max_no_action, stop_on_format_error=stop_on_format_error)
     if keys is not None:
@@ -1140,8 +1173,8 @@ def rollout_batch(
             if on_done is not None: on_done(pos[id(r)], r.ro)
     if bar is not None: bar.update(sum(r.ro.termination != "partial" for r in runs))
     show = _progress_view(bar, batch, t_start)
-    if continuous: _play_stream(policy, runs, step, budget, (temperature, top_p, list(stop)), batch, show, keys)
-    else: _play_turns(policy, runs, step, budget, (temperature, top_p, list(stop)), batch, show)
+    if continuous: _play_stream(policy, runs, step, budget, (temperature, top_p, list(stop)), batch, show, limit, keys)
+    else: _play_turns(policy, runs, step, budget, (temperature, top_p, list(stop)), batch, show, limit)
     if bar is not None: bar.close()
     batch["wall_s"] = time.perf_counter() - t_start
     for r in runs: r.ro.meta.update(timing=dict(r.timing), batch=batch)

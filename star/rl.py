@@ -650,13 +650,15 @@ def engine_stats(rollouts:Sequence, # this rank's rollouts of one step (`star.ag
     `_seconds`): seconds waiting for the engine and in tools, requests, engine steps, tokens generated and, with vLLM,
     prompt tokens and those found in the prefix cache for first and later turns (`star.agent._step`); plus
     `cache_hit_first` / `cache_hit_later` (cached share of prompt tokens) and `generated_tokens_per_second` (per
-    second waiting for the engine). Only what the batches report; empty without batches."""
+    second waiting for the engine), and `max_in_flight`, the most trajectories a batch played at once
+    (`rollout_batch`'s admission). Only what the batches report; empty without batches."""
     batches = list({id(b): b for r in rollouts if (b := r.meta.get("batch"))}.values())
     out = {name: sum(b[k] for b in batches if b.get(k) is not None)
            for k, name in ENGINE_STATS.items() if any(b.get(k) is not None for b in batches)}
     for k in ("first", "later"):
         if out.get(f"prompt_tokens_{k}"): out[f"cache_hit_{k}"] = round(out[f"cached_tokens_{k}"] / out[f"prompt_tokens_{k}"], 4)
     if out.get("generate_seconds"): out["generated_tokens_per_second"] = round(out.get("generated_tokens", 0) / out["generate_seconds"], 2)
+    if limits := [b["max_in_flight"] for b in batches if b.get("max_in_flight")]: out["max_in_flight"] = max(limits)
     return out
 
 # %% ../nbs/10_rl.ipynb #65d70a89

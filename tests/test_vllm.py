@@ -210,6 +210,26 @@ def test_a_resumed_batch_draws_what_the_whole_batch_drew(llm, tok, val):
     with pytest.raises(ValueError, match="distinct ints"): rollout_batch(vp, tok, val[:2], keys=[0, 0], **kw)
 
 
+def test_in_flight_limit_is_what_the_kv_cache_holds_and_does_not_change_the_draw(llm, tok, val):
+    """The CPU engine sizes its KV cache from VLLM_CPU_KVCACHE_SPACE (1 GiB here): its token capacity is that over the
+    model's KV bytes per token (layers x K,V x KV heads x head dim x dtype bytes), to within one block. The default
+    admission is capacity // max_context; a continuous batch played two at a time draws what it drew all at once."""
+    vp = VLLMPolicy(llm, tok)
+    cfg = llm.llm_engine.vllm_config
+    hf = cfg.model_config.hf_config
+    per_token = (hf.num_hidden_layers * 2 * hf.num_key_value_heads * (hf.hidden_size // hf.num_attention_heads)
+                 * cfg.model_config.dtype.itemsize)
+    block = cfg.cache_config.block_size
+    assert abs(vp.kv_capacity - 2**30 // per_token) < block
+    assert vp.in_flight_limit(4096) == vp.kv_capacity // 4096 and vp.in_flight_limit(10**9) == 1
+    kw = dict(sandbox=Sandbox(), max_new_tokens_per_turn=10, max_no_action=2, max_context=4096, seed=13)
+    whole = rollout_batch(vp, tok, val[:4], **kw)
+    assert whole[0].meta["batch"]["max_in_flight"] == vp.in_flight_limit(4096)
+    paired = rollout_batch(vp, tok, val[:4], max_in_flight=2, **kw)
+    assert paired[0].meta["batch"]["max_in_flight"] == 2
+    assert [_record(r) for r in paired] == [_record(r) for r in whole]
+    assert not llm.llm_engine.has_unfinished_requests()
+
 def test_prefix_cache_hits_are_counted_for_first_and_later_turns(llm, tok, val):
     """A group's G episodes share their first prompt and each later turn extends the trajectory's previous one, so
     vLLM's prefix cache serves both; the batch counts them apart and `star.rl.engine_stats` sums a step's batches."""
@@ -224,6 +244,7 @@ def test_prefix_cache_hits_are_counted_for_first_and_later_turns(llm, tok, val):
     e = engine_stats(ros)
     assert 0.5 < e["cache_hit_later"] <= 1 and e["generated_tokens_per_second"] > 0
     assert engine_stats(ros + ros) == e                        # one batch, counted once
+    assert e["max_in_flight"] == vp.in_flight_limit(4096) == b["max_in_flight"]   # the admission the batch used
 
 
 def test_a_failed_stream_leaves_nothing_in_the_engine(llm, tok, val, prompt):
