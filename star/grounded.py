@@ -22,14 +22,14 @@ from .evaluator import default_db, eval_index, from_to
 from .plan import PLAN_KEYS, PlanFormatError, _bullet_item, _tol_field, _unlink, extract_answer
 
 # %% auto #0
-__all__ = ['LABEL_VOCABULARY', 'LABELS', 'CHECK_KINDS', 'MAX_GROUNDED_CHARS', 'Word', 'words', 'folded_words', 'Trie', 'Match',
-           'find_matches', 'Clause', 'clauses', 'day_marks', 'day_versions', 'Venue', 'GroundingIndex',
+__all__ = ['LABEL_VOCABULARY', 'FOREIGN_LABELS', 'LABELS', 'CHECK_KINDS', 'MAX_GROUNDED_CHARS', 'Word', 'words', 'folded_words',
+           'Trie', 'Match', 'find_matches', 'Clause', 'clauses', 'day_marks', 'day_versions', 'Venue', 'GroundingIndex',
            'grounding_index', 'transport_text', 'day_leg', 'clean_piece', 'drop_brackets', 'unstate', 'plain_value',
            'dash_first', 'empty_lead', 'same_lead', 'named_in', 'label_key', 'labelled_fields', 'Note', 'Reading',
            'city_as_written', 'read_current_city', 'route_as_written', 'read_transportation', 'drop_bracket_states',
            'written_item', 'read_labelled_day', 'fill_narrative', 'json_as_text', 'grid_days', 'tables_as_text',
            'sections_as_text', 'inferred_marks', 'dates_in', 'stay_item', 'stay_recap_as_text', 'references_as_text',
-           'final_answer', 'complete_day', 'html_as_text', 'layout_text', 'noted_marks', 'check_reading',
+           'final_answer', 'complete_day', 'html_as_text', 'xml_as_text', 'layout_text', 'noted_marks', 'check_reading',
            'format_grounded', 'plain_plan']
 
 # %% ../nbs/04b_grounded.ipynb #51cdece7
@@ -189,6 +189,13 @@ _FLIGHT_WORDS, _TAXI_WORDS = frozenset({'flight', 'flights', 'fly', 'flying'}), 
 
 _DRIVE_WORDS = frozenset({'drive', 'driving', 'car', 'self'})
 
+_FOREIGN_MODES = {'flight': ('vuelo', 'vuelos', 'vol', 'vols', 'flug', 'fluge', 'volo', 'voli', 'voo', 'voos'),
+                  'drive': ('coche', 'voiture', 'auto', 'mietwagen', 'carro', 'macchina')}
+"""Mode words of other languages (German, French, Spanish, Italian, Portuguese), folded: an answer in another language
+names its legs with them (`Vuelo F123 de A a B`, `Mit dem eigenen Auto von A nach B`); a taxi is a taxi in all five."""
+
+_FLIGHT_WORDS, _DRIVE_WORDS = _FLIGHT_WORDS | set(_FOREIGN_MODES['flight']), _DRIVE_WORDS | set(_FOREIGN_MODES['drive'])
+
 _MODE_WORDS = _FLIGHT_WORDS | _TAXI_WORDS | _DRIVE_WORDS
 
 @dataclass
@@ -295,6 +302,10 @@ def _label_follows(ws: list[Word], j: int) -> bool:
         if ws[m].colon: return ' '.join(w.w for w in ws[j:m + 1]) in LABELS
     return False
 
+_DAY_WORDS = frozenset({'day', 'days', 'tag', 'tage', 'jour', 'jours', 'dia', 'dias', 'giorno', 'giorni', 'dag', 'dagen'})
+"""The word before a day's number in a header, in English and in the languages an answer may be written in (German
+`Tag 2`, French `Jour 2`, Spanish / Portuguese `Día 2` folded `dia`, Italian `Giorno 2`, Dutch / Scandinavian `Dag 2`)."""
+
 def day_marks(text: str, ws: list[Word], anywhere: bool = False) -> list[tuple[int, int, int]]:
     """`[(n, k, last)]`: the words `Day <n>` (word k; a range `Day <n> to Day <last>` / `Days <n>-<last>`) that head a
     day -- at the start of a line (after markup), before a field label (`Revised Day 1 Accommodation: …`), or followed
@@ -302,7 +313,7 @@ def day_marks(text: str, ws: list[Word], anywhere: bool = False) -> list[tuple[i
     `anywhere`, every `day <n>` (narrative answers)."""
     out, skip = [], 0
     for k in range(len(ws) - 1):
-        if k < skip or ws[k].w not in ('day', 'days'): continue
+        if k < skip or ws[k].w not in _DAY_WORDS: continue
         n = _day_number(ws[k + 1].w)
         if n is None: continue
         last, after = _range_end(text, ws, k, n)
@@ -502,7 +513,9 @@ _EMPTY_LEAD = frozenset({'none', 'n a', 'na', 'nil', 'null', 'not applicable', '
     'not included', 'not available', 'not necessary', 'no', 'skip', 'skipped', 'tbd', 'to be determined', 'on the road',
     'in flight', 'inflight', 'on the plane', 'on board', 'onboard', 'at home', 'eat at home', 'nothing', 'self catered',
     'own arrangement', 'on your own', 'return', 'returning', 'departure', 'depart', 'departing', 'back home', 'check out',
-    'checkout', 'same as', 'free', 'unspecified', 'not specified', 'included', 'complimentary'})
+    'checkout', 'same as', 'free', 'unspecified', 'not specified', 'included', 'complimentary',
+    'keine', 'kein', 'keiner', 'aucun', 'aucune', 'rien', 'ninguno', 'ninguna', 'nada', 'nessuno', 'nessuna', 'nenhum',
+    'nenhuma'})
 "First words (folded) that make a slot value empty when no venue of the slot is named in it."
 
 _SAME_LEAD = frozenset({'same', 'already', 'continue', 'continued', 'continuing', 'previous', 'remain', 'remaining',
@@ -587,7 +600,7 @@ LABEL_VOCABULARY = {
                      'destination', 'route'),
     'transportation': ('transportation', 'transport', 'transportation mode', 'mode of transportation', 'travel', 'transit',
                        'flight', 'flights', 'transfer', 'on the move', 'getting there', 'getting around', 'drive',
-                       'driving', 'self driving', 'taxi', 'travel details', 'journey', 'travel to'),
+                       'driving', 'self driving', 'taxi', 'travel details', 'journey', 'travel to', 'leg', 'legs'),
     'breakfast': ('breakfast',), 'lunch': ('lunch', 'brunch'), 'dinner': ('dinner', 'supper'),
     'meals': ('eat', 'meals', 'meal', 'food', 'dining', 'where to eat', 'restaurants', 'eats'),
     'attraction': ('attraction', 'attractions', 'attraction(s)', 'sightseeing', 'activities', 'activity',
@@ -601,7 +614,24 @@ LABEL_VOCABULARY = {
 slot in parentheses) with the folded label words that name it. One table, read by `label_key`; a label found nowhere
 here is an unknown label (a doubt when its value names a venue)."""
 
-LABELS = {w: k for k, ws in LABEL_VOCABULARY.items() for w in ws}
+FOREIGN_LABELS = {
+    'current_city': ('stadt', 'ville', 'ciudad', 'citta'),
+    'transportation': ('fahrt', 'anreise', 'reise', 'transfer', 'trajet', 'deplacement', 'traslado', 'transporte',
+                       'trasporto', 'viaggio'),
+    'breakfast': ('fruhstuck', 'petit dejeuner', 'petit-dejeuner', 'desayuno', 'colazione', 'cafe da manha'),
+    'lunch': ('mittagessen', 'dejeuner', 'almuerzo', 'pranzo', 'almoco'),
+    'dinner': ('abendessen', 'diner', 'cena', 'jantar'),
+    'meals': ('mahlzeiten', 'repas', 'comidas', 'pasti', 'refeicoes'),
+    'attraction': ('sehenswurdigkeiten', 'besichtigungen', 'aktivitaten', 'visites', 'activites', 'a voir',
+                   'lugares para visitar', 'visitas', 'atracciones', 'actividades', 'attrazioni', 'da vedere', 'atracoes'),
+    'accommodation': ('unterkunft', 'ubernachtung', 'hebergement', 'logement', 'alojamiento', 'hospedaje', 'alloggio',
+                      'hospedagem'),
+}
+"""The same fields' labels in German, French, Spanish, Italian and Portuguese, accents folded (`Frühstück` ->
+'fruhstuck'): the meal words by meaning, so French `Déjeuner` is lunch and `Petit-déjeuner` breakfast, Spanish
+`Almuerzo` lunch and `Cena` dinner. Ambiguous words are left out (Spanish `comida`, lunch or any meal)."""
+
+LABELS = {w: k for voc in (LABEL_VOCABULARY, FOREIGN_LABELS) for k, ws in voc.items() for w in ws}
 "Line labels (folded, markdown removed) that name a plan field."
 
 _TIME_WORDS = frozenset({'morning', 'afternoon', 'evening', 'night', 'late', 'early', 'midday', 'noon'})
@@ -617,7 +647,7 @@ def label_key(label: str) -> tuple[str | None, bool, bool]:
     `Revised Day 1 Accommodation`) or qualified
     (`Accommodation in Orlando`, `Mode of Transportation from A to B`: the words after the field belong to the value);
     `(None, False, False)` when it names no field."""
-    ws = label.lower().replace('*', ' ').replace('_', ' ').replace('#', ' ').split()
+    ws = _fold(label).replace('*', ' ').replace('_', ' ').replace('#', ' ').split()
     while ws and ws[-1].isdecimal(): ws.pop()
     rev = False
     while len(ws) > 1 and (ws[0] in _TIME_WORDS or ws[0] in _REVISION_WORDS or ws[0] == 'day'):
@@ -660,10 +690,27 @@ def _dash_field(line: str) -> tuple[str, str] | None:
     if not head or label_key(' '.join(folded_words(head)))[0] is None or len(head.split()) > 4: return None
     return head, line[k + 3:]
 
+_LABEL_MARKS = (': ', ' :: ', ' = ', ' » ', ' → ', ' -> ', ' => ')
+
+def _marked_field(line: str) -> tuple[str, str] | None:
+    """(label, value) of `[bullets] Label <mark> value` where the label is words of any alphabet (`Frühstück: X`,
+    `Déjeuner » X`) and the mark one of `_LABEL_MARKS` (`Lunch :: X`, `Dinner = X`): the label must name a field
+    (`label_key`); the first mark within 40 characters counts. One pass of `str.find` per mark."""
+    j = 0
+    while j < len(line) and j < 12 and (line[j] in ' \t*-+•>#_' or unicodedata.category(line[j]) in _SYMBOL_CATS): j += 1
+    k = min((x for x in (line.find(m, j, j + 40) for m in _LABEL_MARKS) if x > j), default=-1)
+    if k < 0: return None
+    head = line[j:k].strip(' *_')
+    if not head or not all(c.isalpha() or c in " -'()" for c in head) or label_key(head)[0] is None: return None
+    v = k + next(len(m) for m in _LABEL_MARKS if line.startswith(m, k))
+    return head, line[v:].lstrip(' *_')
+
 def _field_line(line: str) -> tuple[str, str] | None:
     "(label, value) of a `[bullet] [**]Label[ n][**]: value` line (`_tol_field`, digits and '#' allowed before ':')."
     f = _tol_field(line)
-    if f: return f
+    if f and (f[1][:1] != ':' or not (g := _marked_field(line))): return f      # 'Lunch :: X': the mark is ' :: '
+    if f: return g
+    if (f := _marked_field(line)): return f
     j = 0
     while j < len(line) and j < 12 and not line[j].isalnum() and line[j] not in '-*+•>#_[(': j += 1
     if 0 < j and (f := _tol_field(line[j:])): return f                        # '🏨 Overnight: …', '| Hotel: …'
@@ -975,7 +1022,8 @@ def route_as_written(r: Reading, lo: int, hi: int, day: int | None, where: str, 
         r.note(f"{where}: {what} (the benchmark's parser keeps or drops it)", kind, (day, 'current_city', city, other))
     return city, route
 
-_NAME_ENDS = (', ', ' (', ' [', ']', ' | ', '|', ' - ', ' – ', ' — ', '. ', ' / ', '; ', ': ', ' + $', ' @ ', '\n')
+_NAME_ENDS = (', ', ' (', ' [', ']', ' | ', '|', ' - ', ' – ', ' — ', '. ', ' / ', '; ', ': ', ' + $', ' @ ', '\n',
+              ' · ', ' ◦ ', ' >> ')
 
 _LEAD_WORDS = (('eat', 'at'), ('dine', 'at'), ('stay', 'at'), ('check', 'in', 'at'), ('check', 'into'), ('breakfast', 'at'),
                ('lunch', 'at'), ('dinner', 'at'), ('brunch', 'at'), ('at',), ('in',), ('visit',), ('explore',), ('see',))
@@ -1172,6 +1220,9 @@ def _item_start(r: Reading, s: int, e: int, table: str) -> tuple[int, int, int, 
     return k, lo, hi, pcity
 
 # %% ../nbs/04b_grounded.ipynb #1ae5e7f5
+_CITY_KEYS = frozenset({'city', 'town', 'location', 'stadt', 'ort', 'ville', 'ciudad', 'citta', 'cidade'})
+"The key word of a bracketed city, `X (city: Rockford)`, in English and in the languages of `FOREIGN_LABELS`."
+
 def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str, travel: bool, day: int) -> str | None:
     """`Name, City` of one labelled item `text[s:e]` exactly as written, as the benchmark's parser keeps it: the name
     (after a lead `At` / `Visit` / `Stay at`, markdown and quotes removed) up to its first separator -- one inside a
@@ -1203,6 +1254,7 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
         close = text.find(')' if text[end + 1] == '(' else ']', end, e)
         inner = tuple(folded_words(text[end + 2:close])) if close > 0 else ()
         if inner[:1] in (('in',), ('at',)): inner = inner[1:]
+        elif inner[:1] and inner[0] in _CITY_KEYS and ':' in text[end:close]: inner = inner[1:]   # 'X (city: Rockford)', '(Stadt: …)'
         if inner in r.index.city_seqs: bcity, after = r.index.city_seqs[inner], close + 1   # 'X (Rockford)', 'X (in Rockford)': its city
         elif close > 0 and not (hit and tuple(folded_words(text[end:close])) in _states(r.index)):
             remark, after = plain_value(text[end:close + 1]).strip(), close + 1
@@ -1294,7 +1346,7 @@ def _comma_items(r: Reading, s: int, e: int, named: list) -> list:
 
 _JOINERS = frozenset({'and', 'then', 'plus', '&', '+'})
 
-_JOIN_MARKS = ',·•|/;+&~▸►›»→'
+_JOIN_MARKS = ',·•|/;+&~▸►›»→◦>'
 
 def _joiner_word(text: str, w) -> bool:
     """Is word `w` a function word between two names (`as well as`, `followed by`, `along with`): written in lower case
@@ -2328,8 +2380,93 @@ class _HtmlText(html.parser.HTMLParser):
         p.close()
         return p.out
 
+# %% ../nbs/04b_grounded.ipynb #a48x0002
+class _XmlTree(html.parser.HTMLParser):
+    "The elements of an XML (or HTML-like) document as `[tag, attrs, children, text pieces]` lists under a root; comments dropped."
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.root = ['', {}, [], []]
+        self.stack = [self.root]
+    def handle_starttag(self, tag, attrs):
+        el = [tag, {k: v or '' for k, v in attrs}, [], []]
+        self.stack[-1][2].append(el)
+        self.stack.append(el)
+    def handle_startendtag(self, tag, attrs): self.stack[-1][2].append([tag, {k: v or '' for k, v in attrs}, [], []])
+    def handle_endtag(self, tag):
+        for i in range(len(self.stack) - 1, 0, -1):              # close up to the matching open element (tolerant)
+            if self.stack[i][0] == tag:
+                del self.stack[i:]
+                break
+    def handle_data(self, data): self.stack[-1][3].append(data)
+
+_XML_DAY_ATTRS = ('n', 'number', 'num', 'day', 'index', 'no', 'nr')
+_XML_LABEL_ATTRS = ('type', 'kind', 'slot', 'meal', 'category', 'label', 'field')
+_XML_CITY_ATTRS = ('city', 'location', 'place', 'town')
+
+def _xml_days(el, depth: int = 0) -> list | None:
+    "`[(number, element)]` of the first day elements under `el`, breadth first to depth 6 (see `xml_as_text`)."
+    if depth > 6: return None
+    kids = el[2]
+    named = [k for k in kids if _fold(k[0]) in _DAY_WORDS]
+    if named: return [(_day_number(next((k[1][a] for a in _XML_DAY_ATTRS if a in k[1]), str(i))) or i, k) for i, k in enumerate(named, 1)]
+    for tag in dict.fromkeys(k[0] for k in kids):
+        same = [k for k in kids if k[0] == tag]
+        nums = [next((_day_number(k[1][a].strip()) for a in _XML_DAY_ATTRS if a in k[1]), None) for k in same]
+        if len(same) >= 2 and None not in nums and nums == sorted(nums): return list(zip(nums, same))
+    for k in kids:
+        if (got := _xml_days(k, depth + 1)) is not None: return got
+    return None
+
+def _xml_label(el, parent) -> str | None:
+    "The label of an element (see `xml_as_text`), None when nothing names a field."
+    for c in [el[1][a] for a in _XML_LABEL_ATTRS if a in el[1]] + [el[0], el[0] + 's', parent[0] if parent else '']:
+        if c and label_key(_label_words(c))[0] is not None: return _label_words(c).capitalize()
+    return None
+
+def _xml_lines(el, parent, out: list) -> None:
+    text = ''.join(el[3]).strip().replace('\n', ' ')                    # a name as written, its inner spaces kept
+    label = _xml_label(el, parent)
+    if label is not None and (text or not el[2]):
+        attrs = {k: v for k, v in el[1].items() if k not in _XML_LABEL_ATTRS}
+        if text: value = text + ''.join(f", {attrs[a]}" for a in _XML_CITY_ATTRS if attrs.get(a))
+        else:
+            route = ' '.join(f"{k} {attrs[k]}" for k in ('from', 'to') if attrs.get(k))     # 'from A to B'
+            value = ', '.join(route if k == 'from' or (k == 'to' and 'from' not in attrs) else v if k in _XML_CITY_ATTRS
+                              else f"{k}: {v}" for k, v in attrs.items() if v and (k != 'to' or 'from' not in attrs))
+        out.append(f"{label}: {value or '-'}")
+    for k in el[2]: _xml_lines(k, el, out)
+
+def xml_as_text(text: str) -> str | None:
+    """A plan written as XML (in a ```xml block, or after `<?xml`), rewritten as labelled days (`Day n:`, then one
+    `Label: value` line per element, see above) between the prose before and after it; None when the text holds no
+    XML with day elements. Linear: one `html.parser` pass and one walk of the tree."""
+    low = text.lower()
+    a = low.find('```xml')
+    if a >= 0:
+        b = text.find('```', a + 6)
+        b = b if b >= 0 else len(text)
+        body, head, tail = text[a + 6:b], text[:a], text[b + 3:]
+    else:
+        a = low.find('<?xml')
+        if a < 0: return None
+        b = text.rfind('>') + 1
+        body, head, tail = text[a:b], text[:a], text[b:]
+    p = _XmlTree()
+    p.feed(body)
+    p.close()
+    days = _xml_days(p.root)
+    if not days: return None
+    out = [head.rstrip(), '']
+    for n, el in days:
+        out.append(f"Day {n}:")
+        for k in el[2]: _xml_lines(k, el, out)
+        out.append('')
+    return '\n'.join(out + [tail.strip()])
+
+
 # %% ../nbs/04b_grounded.ipynb #a48l0001
 _LAYOUTS = ((json_as_text, "the plan is JSON: read key by key"),
+            (xml_as_text, "the plan is XML: read element by element"),
             (tables_as_text, "a table with one day per row or per column: read by its header words"),
             (sections_as_text, "grouped by category (legs, stays, meals, sights): gathered back into days"))
 
@@ -2466,7 +2603,8 @@ def check_reading(rows: list[dict], original: str, task, index, note, rewritten:
         note(f"{' '.join(twice[0])[:40]!r} is read more often than the answer writes it", 'placed-twice')
     _extra_words(index, vals, cities, note)
     low = original.lower()
-    if not rewritten and ('<td' in low or '<li' in low or '```json' in low): note("HTML or JSON in the answer, not read as such", 'skipped-layout')
+    if not rewritten and ('<td' in low or '<li' in low or '```json' in low or '```xml' in low or '<?xml' in low):
+        note("HTML, JSON or XML in the answer, not read as such", 'skipped-layout')
 
 # %% ../nbs/04b_grounded.ipynb #1201b8d7
 def _format_grounded(text, task, notes, db, alts=None):
