@@ -648,6 +648,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                'star.grounded.route_as_written': ('grounded.html#route_as_written', 'star/grounded.py'),
                                'star.grounded.same_lead': ('grounded.html#same_lead', 'star/grounded.py'),
                                'star.grounded.sections_as_text': ('grounded.html#sections_as_text', 'star/grounded.py'),
+                               'star.grounded.slot_line': ('grounded.html#slot_line', 'star/grounded.py'),
                                'star.grounded.stay_item': ('grounded.html#stay_item', 'star/grounded.py'),
                                'star.grounded.stay_recap_as_text': ('grounded.html#stay_recap_as_text', 'star/grounded.py'),
                                'star.grounded.tables_as_text': ('grounded.html#tables_as_text', 'star/grounded.py'),

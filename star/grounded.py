@@ -25,12 +25,12 @@ from .plan import PLAN_KEYS, PlanFormatError, _bullet_item, _tol_field, _unlink,
 __all__ = ['LABEL_VOCABULARY', 'FOREIGN_LABELS', 'LABELS', 'CHECK_KINDS', 'MAX_GROUNDED_CHARS', 'Word', 'words', 'folded_words',
            'Trie', 'Match', 'find_matches', 'Clause', 'clauses', 'day_marks', 'day_versions', 'Venue', 'GroundingIndex',
            'grounding_index', 'transport_text', 'day_leg', 'clean_piece', 'drop_brackets', 'unstate', 'plain_value',
-           'dash_first', 'empty_lead', 'same_lead', 'named_in', 'label_key', 'labelled_fields', 'Note', 'Reading',
-           'city_as_written', 'read_current_city', 'route_as_written', 'read_transportation', 'drop_bracket_states',
-           'written_item', 'read_labelled_day', 'fill_narrative', 'json_as_text', 'grid_days', 'tables_as_text',
-           'sections_as_text', 'inferred_marks', 'dates_in', 'stay_item', 'stay_recap_as_text', 'references_as_text',
-           'final_answer', 'complete_day', 'html_as_text', 'xml_as_text', 'layout_text', 'noted_marks', 'check_reading',
-           'format_grounded', 'plain_plan']
+           'dash_first', 'empty_lead', 'same_lead', 'named_in', 'label_key', 'slot_line', 'labelled_fields', 'Note',
+           'Reading', 'city_as_written', 'read_current_city', 'route_as_written', 'read_transportation',
+           'drop_bracket_states', 'written_item', 'read_labelled_day', 'fill_narrative', 'json_as_text', 'grid_days',
+           'tables_as_text', 'sections_as_text', 'inferred_marks', 'dates_in', 'stay_item', 'stay_recap_as_text',
+           'references_as_text', 'final_answer', 'complete_day', 'html_as_text', 'xml_as_text', 'layout_text',
+           'noted_marks', 'check_reading', 'format_grounded', 'plain_plan']
 
 # %% ../nbs/04b_grounded.ipynb #51cdece7
 _APOSTROPHES = "'’‘ʼ`"
@@ -730,6 +730,28 @@ def _line_spans(text: str, a: int, b: int):
         yield a, j
         a = j + 1
 
+_MEAL_INITIALS = {'b': 'breakfast', 'l': 'lunch', 'd': 'dinner'}
+
+def slot_line(line: str) -> tuple[str, list] | None:
+    """`(label, [(field, start, end)])` of a line that gives several meals by position: a label of meal words or their
+    initials joined by `/` (`B/L/D:`, `Breakfast / Lunch / Dinner:`, `Frühstück/Mittagessen/Abendessen:`), then as many
+    values joined by ` / ` (`X / Y / —`), the k-th value the k-th meal's; the list is empty when the values do not
+    match the meals one to one (then the line is a doubt, never a guess). None when the line is no such line."""
+    k = line.find(':', 0, 80)
+    if k < 0 or '/' not in line[:k]: return None
+    j = 0
+    while j < k and line[j] in ' \t*-+•>#_': j += 1
+    parts = [' '.join(folded_words(p)) for p in line[j:k].split('/')]
+    slots = [_MEAL_INITIALS.get(p) or label_key(p)[0] for p in parts]
+    if len(slots) < 2 or not all(s in ('breakfast', 'lunch', 'dinner') for s in slots) or len(set(slots)) < len(slots): return None
+    v, out = k + 1, []
+    pieces = line[v:].split(' / ')
+    if len(pieces) != len(slots): return line[j:k], []
+    for s, p in zip(slots, pieces):
+        out.append((s, v, v + len(p)))
+        v += len(p) + 3
+    return line[j:k], out
+
 def labelled_fields(text: str, a: int, b: int, unknown: list | None = None) -> dict[str, list[tuple[int, int]]]:
     """`{field: [(start, end)]}`: where the labelled values of the lines of `text[a:b]` are (`Label: value`, label per
     `label_key`), with the sub-bullets under a label whose value is empty. A field's first label wins, except that
@@ -740,6 +762,11 @@ def labelled_fields(text: str, a: int, b: int, unknown: list | None = None) -> d
     for s, e in _line_spans(text, a, b):
         line = text[s:e]
         if not line.strip(): continue
+        if (sl := slot_line(line)) is not None:                       # 'B/L/D: X / Y / Z': each value its meal's
+            for key, v0, v1 in sl[1]: out.setdefault(key, [(s + v0, s + v1)])
+            if not sl[1] and unknown is not None: unknown.append((sl[0], s, e))
+            pending = None
+            continue
         f = _field_line(line)
         key, rev, qual = label_key(f[0]) if f else (None, False, False)
         if f and key is None and unknown is not None: unknown.append((f[0].strip(' *_'), e - len(f[1]), e))
@@ -1216,6 +1243,9 @@ def _item_start(r: Reading, s: int, e: int, table: str) -> tuple[int, int, int, 
         if k + n < hi and tuple(w.w for w in ws[k:k + n]) == lead:
             if k not in ends or ends.get(k + n, 0) > ends[k]: k += n
             break
+    q = k                              # 'and after that X', 'followed by X': lower-case words before a database name are no part of it
+    while q < hi and q not in ends and not r.covered[q] and _joiner_word(text, ws[q]): q += 1
+    if q > k and q in ends: k = q
     k, pcity = (pc if k not in ends and (pc := _possessive_city(r, k, hi)) else (k, None))   # "Denver's X": X in Denver
     return k, lo, hi, pcity
 
@@ -1373,7 +1403,7 @@ def _joined_items(r: Reading, s: int, e: int, named: list) -> list | None:
                 stop = q
                 break
             if not r.covered[q] and w.w in _JOINERS: cut = (cut[0] if cut else w.a, w.b)
-            elif (r.covered[q] == 2 or w.w in _LOCATIVE or _abbr(text, w) or (w.w,) in _states(r.index)
+            elif (r.covered[q] == 2 or w.w in _LOCATIVE or _abbr(text, w) or (w.w,) in _states(r.index) or (w.w in _CITY_KEYS and w.colon)
                   or (q + 1 < n.i and (w.w, ws[q + 1].w) in _states(r.index))): pass
             elif not r.covered[q] and _joiner_word(text, w): cut = (cut[0] if cut else w.a, w.b)   # 'as well as', 'followed by'
             else: return None
