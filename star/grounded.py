@@ -29,8 +29,8 @@ __all__ = ['LABEL_VOCABULARY', 'FOREIGN_LABELS', 'LABELS', 'CHECK_KINDS', 'MAX_G
            'Reading', 'city_as_written', 'read_current_city', 'route_as_written', 'read_transportation',
            'drop_bracket_states', 'written_item', 'read_labelled_day', 'fill_narrative', 'json_as_text', 'grid_days',
            'tables_as_text', 'sections_as_text', 'inferred_marks', 'dates_in', 'stay_item', 'stay_recap_as_text',
-           'references_as_text', 'final_answer', 'complete_day', 'html_as_text', 'xml_as_text', 'layout_text',
-           'noted_marks', 'check_reading', 'format_grounded', 'plain_plan']
+           'references_as_text', 'final_answer', 'complete_day', 'html_as_text', 'xml_as_text', 'footnotes_as_text',
+           'layout_text', 'noted_marks', 'check_reading', 'format_grounded', 'plain_plan']
 
 # %% ../nbs/04b_grounded.ipynb #51cdece7
 _APOSTROPHES = "'’‘ʼ`"
@@ -694,7 +694,7 @@ _LABEL_MARKS = (': ', ' :: ', ' = ', ' » ', ' → ', ' -> ', ' => ')
 
 def _marked_field(line: str) -> tuple[str, str] | None:
     """(label, value) of `[bullets] Label <mark> value` where the label is words of any alphabet (`Frühstück: X`,
-    `Déjeuner » X`) and the mark one of `_LABEL_MARKS` (`Lunch :: X`, `Dinner = X`): the label must name a field
+    `Déjeuner » X`) and the mark one of `_LABEL_MARKS` (`Lunch :: X`, `Dinner = X`; an English label before ': ' is left to `_tol_field`): the label must name a field
     (`label_key`); the first mark within 40 characters counts. One pass of `str.find` per mark."""
     j = 0
     while j < len(line) and j < 12 and (line[j] in ' \t*-+•>#_' or unicodedata.category(line[j]) in _SYMBOL_CATS): j += 1
@@ -702,6 +702,8 @@ def _marked_field(line: str) -> tuple[str, str] | None:
     if k < 0: return None
     head = line[j:k].strip(' *_')
     if not head or not all(c.isalpha() or c in " -'()" for c in head) or label_key(head)[0] is None: return None
+    if line.startswith(': ', k) and head.isascii(): return None           # 'Lunch: X' in English: `_tol_field`'s, as before
+    if set(folded_words(head)) & _MODE_WORDS: return head, line[j:].lstrip(' *_')    # 'Taxi: A → B': the mode is the value's
     v = k + next(len(m) for m in _LABEL_MARKS if line.startswith(m, k))
     return head, line[v:].lstrip(' *_')
 
@@ -710,16 +712,15 @@ def _field_line(line: str) -> tuple[str, str] | None:
     f = _tol_field(line)
     if f and (f[1][:1] != ':' or not (g := _marked_field(line))): return f      # 'Lunch :: X': the mark is ' :: '
     if f: return g
-    if (f := _marked_field(line)): return f
     j = 0
     while j < len(line) and j < 12 and not line[j].isalnum() and line[j] not in '-*+•>#_[(': j += 1
     if 0 < j and (f := _tol_field(line[j:])): return f                        # '🏨 Overnight: …', '| Hotel: …'
     i = line.find(':', 0, 80)
     if i < 0 or not any(c.isdecimal() for c in line[:i]) or (line[i - 1].isdecimal() and line[i + 1:i + 2].isdecimal()):
-        return _emoji_field(line) or _dash_field(line)                         # no label, or a clock time ('at 10:00')
+        return _emoji_field(line) or _dash_field(line) or _marked_field(line)  # no label, or a clock time ('at 10:00')
     head = ''.join(' ' if c.isdecimal() or c == '#' else c for c in line[:i])          # 'Attraction 2', 'Day 1 Lunch'
     f = _tol_field(head + line[i:])
-    return (f[0], line[len(line) - len(f[1]):]) if f else _emoji_field(line) or _dash_field(line)
+    return (f[0], line[len(line) - len(f[1]):]) if f else _emoji_field(line) or _dash_field(line) or _marked_field(line)
 
 # %% ../nbs/04b_grounded.ipynb #57ce5d7c
 def _line_spans(text: str, a: int, b: int):
@@ -2494,6 +2495,54 @@ def xml_as_text(text: str) -> str | None:
     return '\n'.join(out + [tail.strip()])
 
 
+# %% ../nbs/04b_grounded.ipynb #a48f0002
+_SUPERSCRIPTS = '⁰¹²³⁴⁵⁶⁷⁸⁹'
+
+def _marker_at(s: str, i: int) -> tuple[str, int] | None:
+    "`(key, end)` of a footnote marker at `s[i]` (superscript digits, `[^x]`, `[12]`), else None."
+    j = i
+    while j < len(s) and s[j] in _SUPERSCRIPTS: j += 1
+    if j > i: return s[i:j].translate(str.maketrans(_SUPERSCRIPTS, '0123456789')), j
+    if s.startswith('[', i):
+        k = s.find(']', i, i + 12)
+        key = s[i + 1:k].lstrip('^') if k > 0 else ''
+        if key and (key.isdecimal() or s[i + 1] == '^') and ' ' not in key: return key, k + 1
+    return None
+
+def _footnote_defs(lines: list[str]) -> dict:
+    "`{line index: (key, definition)}` of the lines that define a footnote: a marker first (after markup), then its text."
+    out = {}
+    for i, line in enumerate(lines):
+        s = line.lstrip(' \t-*•>')
+        got = _marker_at(s, 0) if s else None
+        if got and (rest := s[got[1]:].lstrip(':').strip()): out[i] = (got[0], rest)
+    return out
+
+def footnotes_as_text(text: str) -> str | None:
+    """The answer with its footnotes resolved (see above); None when no marker in its text has a note."""
+    lines = text.split('\n')
+    defs = _footnote_defs(lines)
+    if not defs: return None
+    notes = {k: d for k, d in defs.values()}
+    body, out, hit = '\n'.join(l for i, l in enumerate(lines) if i not in defs), [], False
+    i = a = 0
+    while i < len(body):
+        c = body[i]
+        got = _marker_at(body, i) if (c in _SUPERSCRIPTS or c == '[') and i and body[i - 1].isalnum() else None
+        if got is None or got[0] not in notes:
+            i += 1
+            continue
+        note, hit = notes[got[0]], True
+        head = min((note.find(x) for x in (' — ', ' – ', ' - ', '; ') if x in note), default=len(note))
+        head = note[:head].strip()
+        n = next((n for n in range(min(120, len(head), i - a), 2, -1)
+                  if body.startswith(head[:n], i - n) and (n == len(head) or not head[n].isalnum())
+                  and (i - n == 0 or not body[i - n - 1].isalnum())), 0)
+        out.append(body[a:i - n] + (head if n else ''))
+        i = a = got[1]
+    return ''.join(out) + body[a:] if hit else None
+
+
 # %% ../nbs/04b_grounded.ipynb #a48l0001
 _LAYOUTS = ((json_as_text, "the plan is JSON: read key by key"),
             (xml_as_text, "the plan is XML: read element by element"),
@@ -2509,6 +2558,9 @@ def layout_text(text: str, task, notes: list) -> str:
     (`final_answer`), then the first of JSON, tables and category sections that applies, then references to numbered legs
     and a stay recap resolved. Each rewrite applied adds a 'layout' note to `notes`."""
     text = final_answer(text)
+    if (conv := footnotes_as_text(text)) is not None:
+        text = conv
+        notes.append(Note("footnote markers resolved by their notes at the end", 'layout'))
     if (conv := html_as_text(text)) is not None:
         text = conv
         notes.append(Note(_HTML_NOTE, 'layout'))
@@ -2705,7 +2757,7 @@ def _format_grounded(text, task, notes, db, alts=None):
         alts += [('repeated-day', a['days'], f, a[f], b[f]) for a, b in zip(_plan_rows(days), first) for f in PLAN_KEYS[1:] if a[f] != b[f]]
     if (missing := [n for n in range(1, max(by_day) + 1) if n not in by_day]): r.note(f"days {missing} are not in the answer", 'days')
     _note_no_mode(r, _plan_rows(days))
-    check_reading(_plan_rows(days), original, task, index, r.note, any(n in _LAYOUT_NOTES for n in notes))
+    check_reading(_plan_rows(days), footnotes_as_text(original) or original, task, index, r.note, any(n in _LAYOUT_NOTES for n in notes))
     if r.n_notes > _MAX_NOTES:
         notes.append(over := Note(f"… and {r.n_notes - _MAX_NOTES} more notes", 'overflow'))
         over.hidden = frozenset(r.hidden)
