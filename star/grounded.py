@@ -30,7 +30,7 @@ __all__ = ['LABEL_VOCABULARY', 'FOREIGN_LABELS', 'LABELS', 'CHECK_KINDS', 'MAX_G
            'drop_bracket_states', 'written_item', 'read_labelled_day', 'fill_narrative', 'json_as_text', 'grid_days',
            'tables_as_text', 'sections_as_text', 'inferred_marks', 'dates_in', 'stay_item', 'stay_recap_as_text',
            'references_as_text', 'final_answer', 'complete_day', 'html_as_text', 'xml_as_text', 'footnotes_as_text',
-           'layout_text', 'noted_marks', 'check_reading', 'format_grounded', 'plain_plan']
+           'stay_blocks_as_text', 'layout_text', 'noted_marks', 'check_reading', 'format_grounded', 'plain_plan']
 
 # %% ../nbs/04b_grounded.ipynb #51cdece7
 _APOSTROPHES = "'’‘ʼ`"
@@ -2543,6 +2543,59 @@ def footnotes_as_text(text: str) -> str | None:
     return ''.join(out) + body[a:] if hit else None
 
 
+# %% ../nbs/04b_grounded.ipynb #a48s0002
+def _stay_heading(s: str) -> str | None:
+    "The stay a block heading names (`━━ Stay 1 of 2: X ━━`, `## Hotel #2: X`), else None."
+    a, b = 0, len(s)
+    while a < b and not s[a].isalnum(): a += 1
+    while b > a and not (s[b - 1].isalnum() or s[b - 1] in ')!.'): b -= 1
+    core = s[a:b]
+    k = core.find(': ')
+    if k <= 0: return None
+    label = ' '.join(w for w in folded_words(core[:k]) if not w.isdecimal() and w not in ('of', 'no', 'nr'))
+    return core[k + 2:].strip(' *_') if label_key(label)[0] == 'accommodation' else None
+
+def _night_days(s: str) -> list | None:
+    "The days a nights line names (`Nights: Day 1 and Day 2 (check in …)`, `Night 3`), else None."
+    fw = folded_words(s)
+    if fw[:1] not in (['night'], ['nights']): return None
+    nums = [int(w[:4]) for i, w in enumerate(fw) if w.isdecimal() and i and fw[i - 1] in ('day', 'days', 'night', 'nights', 'to', 'through', 'and')]
+    if not nums or max(nums) > _MAX_DAY or min(nums) < 1: return None
+    return list(range(min(nums), max(nums) + 1))
+
+def stay_blocks_as_text(text: str) -> str | None:
+    """The answer with each stay heading of a block and its nights line replaced by `Accommodation:` lines in the days
+    the nights name (see above); None when it has no such heading. Linear in the answer."""
+    lines = text.split('\n')
+    ws = words(text)
+    marks = _any_marks(text, ws)
+    if not marks: return None
+    line_of = _line_of(text)
+    day_line = {}
+    for n, k, last in marks:
+        for d in range(n, last + 1): day_line.setdefault(d, line_of(ws[k].a))
+    heads = set(day_line.values())
+    blocks, drop = [], set()
+    for i, line in enumerate(lines):
+        if i in heads or (stay := _stay_heading(line.strip())) is None: continue
+        j = i + 1
+        while j < len(lines) and not lines[j].strip(): j += 1
+        if j < len(lines) and j not in heads and (days := _night_days(lines[j].strip())):
+            blocks.append((stay, days))
+            drop.update((i, j))
+    if not blocks: return None
+    add = {}
+    for stay, days in blocks:                        # right under the day's header: whatever ends its section below
+        for d in days:
+            if d in day_line: add.setdefault(day_line[d] + 1, []).append(f"Accommodation: {stay}")
+    out = []
+    for i, line in enumerate(lines):
+        out += add.get(i, [])
+        if i not in drop: out.append(line)
+    out += add.get(len(lines), [])
+    return '\n'.join(out)
+
+
 # %% ../nbs/04b_grounded.ipynb #a48l0001
 _LAYOUTS = ((json_as_text, "the plan is JSON: read key by key"),
             (xml_as_text, "the plan is XML: read element by element"),
@@ -2572,6 +2625,9 @@ def layout_text(text: str, task, notes: list) -> str:
     if (conv := references_as_text(text)) is not None:
         text = conv
         notes.append(Note("legs listed first and referred to by number in the days: each reference read as its leg", 'layout'))
+    if (conv := stay_blocks_as_text(text)) is not None:
+        text = conv
+        notes.append(Note("stays named once above the days of their nights: each placed on its days", 'layout'))
     if (conv := stay_recap_as_text(text, task)) is not None:
         text = conv
         notes.append(Note("stays given in a recap by nights or dates: each placed on its days", 'layout'))
