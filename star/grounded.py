@@ -690,7 +690,7 @@ def _dash_field(line: str) -> tuple[str, str] | None:
     if not head or label_key(' '.join(folded_words(head)))[0] is None or len(head.split()) > 4: return None
     return head, line[k + 3:]
 
-_LABEL_MARKS = (': ', ' :: ', ' = ', ' » ', ' → ', ' -> ', ' => ')
+_LABEL_MARKS = (': ', ' :: ', ' = ', ' » ')
 
 def _marked_field(line: str) -> tuple[str, str] | None:
     """(label, value) of `[bullets] Label <mark> value` where the label is words of any alphabet (`Frühstück: X`,
