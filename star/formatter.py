@@ -257,6 +257,7 @@ NOTE_KINDS = {
     'placed-twice': "a restaurant or attraction read more often than the answer writes it",
     'extra-words': "a venue value with words around the database name other than its city",
     'skipped-layout': "HTML or JSON in the answer that was not read as such",
+    'options': "a day offered in several versions (options, alternatives) with no choice the answer states",
     'layout': "a JSON or table layout, read key by key (no doubt)",
     'overflow': "more notes than are listed",
     'other': "anything else",

@@ -30,7 +30,8 @@ __all__ = ['LABEL_VOCABULARY', 'FOREIGN_LABELS', 'LABELS', 'CHECK_KINDS', 'MAX_G
            'drop_bracket_states', 'written_item', 'read_labelled_day', 'fill_narrative', 'json_as_text', 'grid_days',
            'tables_as_text', 'sections_as_text', 'inferred_marks', 'dates_in', 'stay_item', 'stay_recap_as_text',
            'references_as_text', 'final_answer', 'complete_day', 'html_as_text', 'xml_as_text', 'footnotes_as_text',
-           'stay_blocks_as_text', 'layout_text', 'noted_marks', 'check_reading', 'format_grounded', 'plain_plan']
+           'stay_blocks_as_text', 'options_as_text', 'layout_text', 'noted_marks', 'check_reading', 'format_grounded',
+           'plain_plan']
 
 # %% ../nbs/04b_grounded.ipynb #51cdece7
 _APOSTROPHES = "'’‘ʼ`"
@@ -515,7 +516,7 @@ _EMPTY_LEAD = frozenset({'none', 'n a', 'na', 'nil', 'null', 'not applicable', '
     'own arrangement', 'on your own', 'return', 'returning', 'departure', 'depart', 'departing', 'back home', 'check out',
     'checkout', 'same as', 'free', 'unspecified', 'not specified', 'included', 'complimentary',
     'keine', 'kein', 'keiner', 'aucun', 'aucune', 'rien', 'ninguno', 'ninguna', 'nada', 'nessuno', 'nessuna', 'nenhum',
-    'nenhuma'})
+    'nenhuma', 'geen', 'niets', 'nulla', 'niente'})
 "First words (folded) that make a slot value empty when no venue of the slot is named in it."
 
 _SAME_LEAD = frozenset({'same', 'already', 'continue', 'continued', 'continuing', 'previous', 'remain', 'remaining',
@@ -601,31 +602,34 @@ LABEL_VOCABULARY = {
     'transportation': ('transportation', 'transport', 'transportation mode', 'mode of transportation', 'travel', 'transit',
                        'flight', 'flights', 'transfer', 'on the move', 'getting there', 'getting around', 'drive',
                        'driving', 'self driving', 'taxi', 'travel details', 'journey', 'travel to', 'leg', 'legs'),
-    'breakfast': ('breakfast',), 'lunch': ('lunch', 'brunch'), 'dinner': ('dinner', 'supper'),
+    'breakfast': ('breakfast', 'brekkie', 'brekky', 'bkfst', 'brkfst', 'bfast'), 'lunch': ('lunch', 'brunch', 'lnch'),
+    'dinner': ('dinner', 'supper', 'dnr'),
     'meals': ('eat', 'meals', 'meal', 'food', 'dining', 'where to eat', 'restaurants', 'eats'),
     'attraction': ('attraction', 'attractions', 'attraction(s)', 'sightseeing', 'activities', 'activity',
                    'places to visit', 'explore', 'things to do', 'see', 'sights', 'see and do', 'visit', 'visits',
-                   'highlights of the day', 'must see', 'to do', 'todo', 'tour', 'tours', 'landmarks', 'do'),
+                   'highlights of the day', 'must see', 'to do', 'todo', 'tour', 'tours', 'landmarks', 'do', 'spots',
+                   'sights to see', 'what to see'),
     'accommodation': ('accommodation', 'accommodations', 'accommodation(s)', 'hotel', 'lodging', 'stay', 'overnight',
                       'where to sleep', 'sleep', 'where to stay', 'staying at', 'night', 'bed', 'check in',
-                      'hotel check in', 'overnight stay', 'lodgings'),
+                      'hotel check in', 'overnight stay', 'lodgings', 'crashing at', 'sleeping at'),
 }
 """The vocabulary of line labels, by meaning: each plan field (and 'meals': one line naming several meals, each with its
 slot in parentheses) with the folded label words that name it. One table, read by `label_key`; a label found nowhere
 here is an unknown label (a doubt when its value names a venue)."""
 
 FOREIGN_LABELS = {
-    'current_city': ('stadt', 'ville', 'ciudad', 'citta'),
+    'current_city': ('stadt', 'ville', 'ciudad', 'citta', 'cidade', 'stad'),
     'transportation': ('fahrt', 'anreise', 'reise', 'transfer', 'trajet', 'deplacement', 'traslado', 'transporte',
-                       'trasporto', 'viaggio'),
-    'breakfast': ('fruhstuck', 'petit dejeuner', 'petit-dejeuner', 'desayuno', 'colazione', 'cafe da manha'),
+                       'trasporto', 'viaggio', 'spostamento', 'spostamenti', 'deslocamento', 'vervoer'),
+    'breakfast': ('fruhstuck', 'petit dejeuner', 'petit-dejeuner', 'desayuno', 'colazione', 'cafe da manha', 'ontbijt'),
     'lunch': ('mittagessen', 'dejeuner', 'almuerzo', 'pranzo', 'almoco'),
     'dinner': ('abendessen', 'diner', 'cena', 'jantar'),
-    'meals': ('mahlzeiten', 'repas', 'comidas', 'pasti', 'refeicoes'),
+    'meals': ('mahlzeiten', 'repas', 'comidas', 'pasti', 'refeicoes', 'maaltijden'),
     'attraction': ('sehenswurdigkeiten', 'besichtigungen', 'aktivitaten', 'visites', 'activites', 'a voir',
-                   'lugares para visitar', 'visitas', 'atracciones', 'actividades', 'attrazioni', 'da vedere', 'atracoes'),
+                   'lugares para visitar', 'visitas', 'atracciones', 'actividades', 'attrazioni', 'da vedere', 'atracoes',
+                   'da visitare', 'cosa vedere', 'passeios', 'o que ver', 'bezienswaardigheden', 'activiteiten'),
     'accommodation': ('unterkunft', 'ubernachtung', 'hebergement', 'logement', 'alojamiento', 'hospedaje', 'alloggio',
-                      'hospedagem'),
+                      'hospedagem', 'pernottamento', 'overnachting', 'verblijf', 'accommodatie'),
 }
 """The same fields' labels in German, French, Spanish, Italian and Portuguese, accents folded (`Frühstück` ->
 'fruhstuck'): the meal words by meaning, so French `Déjeuner` is lunch and `Petit-déjeuner` breakfast, Spanish
@@ -647,7 +651,9 @@ def label_key(label: str) -> tuple[str | None, bool, bool]:
     `Revised Day 1 Accommodation`) or qualified
     (`Accommodation in Orlando`, `Mode of Transportation from A to B`: the words after the field belong to the value);
     `(None, False, False)` when it names no field."""
-    ws = _fold(label).replace('*', ' ').replace('_', ' ').replace('#', ' ').split()
+    label = _fold(label)
+    if 0 < (b := label.find('(')) and label.rstrip(' *_').endswith(')'): label = label[:b]   # 'Stay (both options)': a remark
+    ws = label.replace('*', ' ').replace('_', ' ').replace('#', ' ').split()
     while ws and ws[-1].isdecimal(): ws.pop()
     rev = False
     while len(ws) > 1 and (ws[0] in _TIME_WORDS or ws[0] in _REVISION_WORDS or ws[0] == 'day'):
@@ -690,7 +696,7 @@ def _dash_field(line: str) -> tuple[str, str] | None:
     if not head or label_key(' '.join(folded_words(head)))[0] is None or len(head.split()) > 4: return None
     return head, line[k + 3:]
 
-_LABEL_MARKS = (': ', ' :: ', ' = ', ' » ')
+_LABEL_MARKS = (': ', ' :: ', ' = ', ' » ', ':** ', ':__ ')
 
 def _marked_field(line: str) -> tuple[str, str] | None:
     """(label, value) of `[bullets] Label <mark> value` where the label is words of any alphabet (`Frühstück: X`,
@@ -1246,11 +1252,25 @@ def _item_start(r: Reading, s: int, e: int, table: str) -> tuple[int, int, int, 
             break
     q = k                              # 'and after that X', 'followed by X': lower-case words before a database name are no part of it
     while q < hi and q not in ends and not r.covered[q] and _joiner_word(text, ws[q]): q += 1
-    if q > k and q in ends: k = q
-    k, pcity = (pc if k not in ends and (pc := _possessive_city(r, k, hi)) else (k, None))   # "Denver's X": X in Denver
-    return k, lo, hi, pcity
+    if q > k and (q in ends or _breadcrumb_city(r, q, hi, ends)): k = q
+    k, pcity = (pc if k not in ends and (pc := _possessive_city(r, k, hi) or _breadcrumb_city(r, k, hi, ends)) else (k, None))
+    return k, lo, hi, pcity                                              # "Denver's X", 'Denver › X': X in Denver
+
+_CRUMBS = frozenset('›>»/')
+
+def _breadcrumb_city(r: Reading, k: int, hi: int, ends: dict) -> tuple[int, str] | None:
+    """`(first word of the name, city)` when the words from `k` are a city, a breadcrumb mark (`›`, `>`, `»`, `/`) and a
+    database name of the slot's table (`Rockford › Coco Bambu`: the place written the way a map app or a site's
+    breadcrumb writes it), else None."""
+    if k not in r.city_at: return None
+    c, j = r.city_at[k]
+    if j >= hi or j not in ends or r.text[r.ws[j - 1].b:r.ws[j].a].strip(' *_') not in _CRUMBS: return None
+    return j, c
 
 # %% ../nbs/04b_grounded.ipynb #1ae5e7f5
+_COUNTRY = (('usa',), ('us',), ('u', 's', 'a'), ('u', 's'), ('united', 'states'))
+"A country written after a bracketed city (`X (Rockford, USA)`): the city is the place."
+
 _CITY_KEYS = frozenset({'city', 'town', 'location', 'stadt', 'ort', 'ville', 'ciudad', 'citta', 'cidade'})
 "The key word of a bracketed city, `X (city: Rockford)`, in English and in the languages of `FOREIGN_LABELS`."
 
@@ -1286,6 +1306,7 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
         inner = tuple(folded_words(text[end + 2:close])) if close > 0 else ()
         if inner[:1] in (('in',), ('at',)): inner = inner[1:]
         elif inner[:1] and inner[0] in _CITY_KEYS and ':' in text[end:close]: inner = inner[1:]   # 'X (city: Rockford)', '(Stadt: …)'
+        inner = next((inner[:-len(c)] for c in _COUNTRY if len(inner) > len(c) and inner[-len(c):] == c), inner)   # '(Rockford, USA)'
         if inner in r.index.city_seqs: bcity, after = r.index.city_seqs[inner], close + 1   # 'X (Rockford)', 'X (in Rockford)': its city
         elif close > 0 and not (hit and tuple(folded_words(text[end:close])) in _states(r.index)):
             remark, after = plain_value(text[end:close + 1]).strip(), close + 1
@@ -1377,7 +1398,7 @@ def _comma_items(r: Reading, s: int, e: int, named: list) -> list:
 
 _JOINERS = frozenset({'and', 'then', 'plus', '&', '+'})
 
-_JOIN_MARKS = ',·•|/;+&~▸►›»→◦>'
+_JOIN_MARKS = ',·•|/;+&~▸►›»→◦>✦✧★☆◆◇♦❖✱✳✶➜➔➡⇒⟶'
 
 def _joiner_word(text: str, w) -> bool:
     """Is word `w` a function word between two names (`as well as`, `followed by`, `along with`): written in lower case
@@ -1404,7 +1425,7 @@ def _joined_items(r: Reading, s: int, e: int, named: list) -> list | None:
                 stop = q
                 break
             if not r.covered[q] and w.w in _JOINERS: cut = (cut[0] if cut else w.a, w.b)
-            elif (r.covered[q] == 2 or w.w in _LOCATIVE or _abbr(text, w) or (w.w,) in _states(r.index) or (w.w in _CITY_KEYS and w.colon)
+            elif (r.covered[q] == 2 or w.w in _LOCATIVE or _abbr(text, w) or (w.w,) in _COUNTRY or (w.w,) in _states(r.index) or (w.w in _CITY_KEYS and w.colon)
                   or (q + 1 < n.i and (w.w, ws[q + 1].w) in _states(r.index))): pass
             elif not r.covered[q] and _joiner_word(text, w): cut = (cut[0] if cut else w.a, w.b)   # 'as well as', 'followed by'
             else: return None
@@ -2596,6 +2617,87 @@ def stay_blocks_as_text(text: str) -> str | None:
     return '\n'.join(out)
 
 
+# %% ../nbs/04b_grounded.ipynb #a48o0002
+_OPTION_WORDS = frozenset({'option', 'plan', 'alternative', 'version', 'variant', 'choice'})
+_CHOICE_CUES = ('recommend', 'my pick', 'pick:', 'i pick', 'i would pick', "i'd pick", 'choose', 'go with', 'my choice',
+                'our choice', 'final choice', 'i prefer', 'suggest', 'verdict', 'winner')
+
+def _option_label(line: str) -> str | None:
+    """The label of an option header (`**Option A — the food-first version**`, `Plan B:`, `#### Alternative 2`): the
+    letter or number after an option word at the start of the line (after markup and emoji), folded; else None."""
+    j = 0
+    while j < len(line) and j < 12 and (line[j] in _MARKUP or unicodedata.category(line[j]) in _SYMBOL_CATS): j += 1
+    fw = _raw_words(line[j:j + 40])[:2]
+    return fw[1].lower() if len(fw) == 2 and fw[0].lower() in _OPTION_WORDS and _option_mark(fw[1]) else None
+
+def _raw_words(s: str) -> list[str]: return ''.join(c if c.isalnum() else ' ' for c in s).split()
+
+def _option_mark(w: str) -> bool:
+    "Is `w` an option's mark: a capital letter (`B`: not the article in 'plan a trip') or a number of one or two digits?"
+    return len(w) == 1 and 'A' <= w <= 'Z' or w.isdecimal() and len(w) <= 2
+
+def _options_named(line: str) -> list[tuple[int | None, str]]:
+    """`[(day or None, option label)]` a choice line names: each `Option X` (the option words of `_option_label`), with
+    the `Day <n>` written before it on the line (else None). One pass over the line's words."""
+    fw, out, day = _raw_words(line), [], None
+    for i, w in enumerate(fw):
+        w = w.lower()
+        if w in _DAY_WORDS and i + 1 < len(fw) and fw[i + 1].isdecimal(): day = int(fw[i + 1])
+        elif w in _OPTION_WORDS and i + 1 < len(fw) and _option_mark(fw[i + 1]): out.append((day, fw[i + 1].lower()))
+    return out
+
+def options_as_text(text: str) -> tuple[str, list] | None:
+    """A day offered in several versions (`Option A` / `Option B` headers inside a day, each over its own lines) read by
+    what the answer itself states as its choice: a line with a choice word (`recommend`, `my pick`, `go with` …), or a
+    line under a heading that has one (`### ✅ My recommendation` then `- Day 2 → Option B`), naming one option of the
+    day (with its day, or alone when a single day has options). The chosen option's lines are kept (its header dropped),
+    the others dropped. `(text, days left open)`: the days whose choice the text does not state (none named, or two),
+    their versions left as written -- a doubt for the caller, never a guess. None when no day has two options. Linear."""
+    lines = text.split('\n')
+    day, opts, cur = None, {}, None          # day -> [(label, first line, end line)]
+    blocks = []
+    for i, line in enumerate(lines):
+        st = line.strip()
+        head = st.lstrip(_MARKUP)
+        fw = folded_words(head[:20])[:2]
+        is_day = len(fw) == 2 and fw[0] in _DAY_WORDS and fw[1].isdecimal()
+        lab = _option_label(line)
+        ends = cur is not None and (lab is not None or is_day or st.startswith('#')
+                                    or (not st and i + 1 < len(lines) and lines[i + 1].strip() and lines[i + 1][:1] not in ' \t-*+•'))
+        if ends:
+            blocks.append((*cur, i))
+            cur = None
+        if is_day and not lab: day = int(fw[1])
+        if lab is not None and day is not None and not is_day: cur = (day, lab, i)
+    if cur is not None: blocks.append((*cur, len(lines)))
+    for d, lab, a, b in blocks: opts.setdefault(d, {}).setdefault(lab, (a, b))
+    opts = {d: o for d, o in opts.items() if len(o) >= 2}
+    if not opts: return None
+    inside = {i for d, o in opts.items() for a, b in o.values() for i in range(a, b)}
+    chosen, under, said = {}, False, {}
+    for i, line in enumerate(lines):
+        low = line.lower()
+        cue = any(c in low for c in _CHOICE_CUES)
+        if line.lstrip().startswith('#') or (line.strip().startswith(('**', '__')) and line.strip().endswith(('**', '__', ':'))):
+            under = cue                                     # a heading: its lines are choices when it names one
+        if i in inside or not (cue or under): continue
+        for dn, lab in _options_named(line):
+            ds = [dn] if dn is not None else list(opts) if len(opts) == 1 else []
+            for x in ds:
+                if x in opts and lab in opts[x]:
+                    chosen.setdefault(x, set()).add(lab)
+                    said.setdefault(x, set()).add(i)
+    drop, open_days = set(), []
+    for d, o in opts.items():
+        pick = chosen.get(d, set())
+        if len(pick) != 1:
+            open_days.append(d)
+            continue
+        (keep,) = pick
+        for lab, (a, b) in o.items(): drop.update(range(a, b) if lab != keep else (a,))
+        drop.update(said.get(d, ()))                        # the choice lines: read, and no day of their own
+    return '\n'.join(l for i, l in enumerate(lines) if i not in drop), sorted(open_days)
+
 # %% ../nbs/04b_grounded.ipynb #a48l0001
 _LAYOUTS = ((json_as_text, "the plan is JSON: read key by key"),
             (xml_as_text, "the plan is XML: read element by element"),
@@ -2611,6 +2713,10 @@ def layout_text(text: str, task, notes: list) -> str:
     (`final_answer`), then the first of JSON, tables and category sections that applies, then references to numbered legs
     and a stay recap resolved. Each rewrite applied adds a 'layout' note to `notes`."""
     text = final_answer(text)
+    if (opt := options_as_text(text)) is not None:
+        text, open_days = opt
+        if open_days: notes.append(Note(f"day(s) {open_days} offered in several versions (options) with no choice the text states", 'options'))
+        else: notes.append(Note("a day offered in several versions (options): the one the answer chooses read", 'layout'))
     if (conv := footnotes_as_text(text)) is not None:
         text = conv
         notes.append(Note("footnote markers resolved by their notes at the end", 'layout'))
@@ -2813,7 +2919,8 @@ def _format_grounded(text, task, notes, db, alts=None):
         alts += [('repeated-day', a['days'], f, a[f], b[f]) for a, b in zip(_plan_rows(days), first) for f in PLAN_KEYS[1:] if a[f] != b[f]]
     if (missing := [n for n in range(1, max(by_day) + 1) if n not in by_day]): r.note(f"days {missing} are not in the answer", 'days')
     _note_no_mode(r, _plan_rows(days))
-    check_reading(_plan_rows(days), footnotes_as_text(original) or original, task, index, r.note, any(n in _LAYOUT_NOTES for n in notes))
+    said = opt[0] if (opt := options_as_text(original)) is not None else original     # the unchosen options are not the plan
+    check_reading(_plan_rows(days), footnotes_as_text(said) or said, task, index, r.note, any(n in _LAYOUT_NOTES for n in notes))
     if r.n_notes > _MAX_NOTES:
         notes.append(over := Note(f"… and {r.n_notes - _MAX_NOTES} more notes", 'overflow'))
         over.hidden = frozenset(r.hidden)

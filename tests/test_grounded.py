@@ -949,3 +949,63 @@ def test_v7_readers_are_linear():
         xml_as_text('```xml\n<trip>' + '<day n="1"><meal type="lunch">X &amp; Y</meal><sight>A & B</sight></day>' * 20_000 + '</trip>\n```')
         footnotes_as_text('Day 1: ' + 'Coco Bambu¹ and ' * 20_000 + '\n¹ Coco Bambu (Rockford) — Tea\n' + '[^2]: x\n' * 20_000)
         stay_blocks_as_text('Day 1\n' + '━━ Stay 1 of 2: X ━━\nNights: Day 1 and Day 2\n' * 20_000)
+
+
+# ---------------------------------------------------------------- issue 48, part v8 (development data since its first score)
+def _v8_renderings(layout: str, kinds=('gold',), n_plans: int = 40):
+    """Renderings of known plans by a v8 layout (`tools/layouts_v8.py`), exactly as the part draws them: the first gold
+    train plans (and, with `kinds`, their single-edit violations)."""
+    import layouts, layouts_v8
+    tasks = [t for t in load_tasks('train') if t.annotated_plan][:n_plans]
+    j = 0
+    for t in tasks:
+        base = plain_plan(t.annotated_plan)
+        for kind, plan in [('gold', base), *layouts.violation_plans(t, base)[:2]]:
+            if kind in kinds:
+                yield kind, t, plan, layouts_v8.HELDOUT8_LAYOUTS[layout](plan, t, layouts_v8._phr(layout, t, j, plan))
+            j += 1
+
+
+def test_v8_options_read_by_the_stated_choice():
+    """A day offered as 'Option A' / 'Option B' with the pick in a closing recommendation: the chosen option is read,
+    and no violation is read as a pass without a doubt (on v8's first score two were: the first option read as the plan)."""
+    from star.evaluator import evaluate_plan
+    right = n = 0
+    for kind, t, plan, text in _v8_renderings('per_day_options', kinds=('gold', 'repeated_restaurant', 'restaurant_elsewhere')):
+        fp = format_plan(text, t)
+        truth, got = evaluate_plan(t, plan).success, evaluate_plan(t, fp.plan).success
+        assert truth or not got or fp.doubtful, (kind, t.idx, text)
+        same = [_meals_stay(d) for d in fp.plan] == [_meals_stay(d) for d in plan]
+        right, n = right + same, n + 1
+    assert n and right >= 0.75 * n, (right, n)
+
+
+def test_v8_options_without_a_stated_choice_are_a_doubt():
+    "Options with no choice the answer states (or two choices for one day): a doubt, never a guess."
+    kind, t, plan, text = next(_v8_renderings('per_day_options'))
+    k = text.find('### ✅ My recommendation')
+    fp = format_plan(text[:k], t)
+    assert fp.doubtful and 'options' in {n.kind for n in fp.doubts}
+    fp = format_plan(text + "\nOn reflection I'd go with Option A and Option B for that day.", t)
+    assert fp.doubtful
+
+
+@pytest.mark.parametrize('layout', ['social_caption', 'it_pt_nl_labels'])
+def test_v8_labels_are_read(layout):
+    """Emoji captions with slang labels (`☕ brekkie:`, `🏛️ spots:`, `🛌 crashing at:`) and Italian / Portuguese / Dutch
+    labels (`**Almoço:**`, `Overnachting`, Dutch `Diner` = dinner), with places as breadcrumbs (`Rockford › X`) or with
+    their country (`X (Rockford, USA)`): each meal and stay read as planned in most renderings, every other reading doubted."""
+    right = n = 0
+    for kind, t, plan, text in _v8_renderings(layout, n_plans=12):
+        fp = format_plan(text, t)
+        same = len(fp.plan) == len(plan) and all(_meals_stay(a) == _meals_stay(b) for a, b in zip(plan, fp.plan))
+        assert same or fp.doubtful, (layout, t.idx, text)
+        right, n = right + same, n + 1
+    assert right >= 0.75 * n, (layout, right, n)
+
+
+def test_v8_readers_are_linear():
+    "The options reader on a long answer: linear (no rescans)."
+    from star.grounded import options_as_text
+    with hang_guard(20):
+        options_as_text('### Day 1\n' + '**Option A**\n- Lunch: X\n**Option B**\n- Lunch: Y\n' * 20_000 + 'I recommend Option A\n' * 20_000)
