@@ -1094,6 +1094,22 @@ def _play_stream(policy, runs: list[_Run], step: Callable, budget: Callable, sam
         batch["n_engine_steps"] = getattr(s, "n_steps", None)
 
 
+def _admission(policy, max_in_flight: int | None, max_context: int, n: int) -> int:
+    """Trajectories `rollout_batch` plays at once: `max_in_flight`, else the policy's `in_flight_limit(max_context)`
+    (a vLLM engine: what its KV cache holds), else all `n`. Raises ValueError unless an int >= 1 or None."""
+    if max_in_flight is None and hasattr(policy, "in_flight_limit"): max_in_flight = policy.in_flight_limit(max_context)
+    if max_in_flight is not None and (not isinstance(max_in_flight, int) or max_in_flight < 1):
+        raise ValueError(f"max_in_flight must be an int >= 1 (or None); got {max_in_flight!r}")
+    return n if max_in_flight is None else max_in_flight
+
+
+def _checked_keys(keys, n: int) -> list[int]:
+    "`keys` as a list of `n` distinct ints (one seed key per trajectory). Raises ValueError otherwise."
+    keys = list(keys)
+    if len(keys) != n or len(set(keys)) != len(keys) or not all(isinstance(k, int) for k in keys):
+        raise ValueError(f"keys must be {n} distinct ints, one per trajectory; got {keys!r:.200}")
+    return keys
+
 # %% ../nbs/04_agent.ipynb #aee8224e
 def rollout_batch(
     policy,                              # `generate` (and maybe `stream`) backend
@@ -1149,18 +1165,12 @@ def rollout_batch(
     if seed is not None and hasattr(policy, "reseed"): policy.reseed(seed)
     eos = set(eos_ids(tokenizer))
     runs = _start_runs(tokenizer, tasks, prefixes, group_size, system)
-    if max_in_flight is None and hasattr(policy, "in_flight_limit"): max_in_flight = policy.in_flight_limit(max_context)
-    if max_in_flight is not None and (not isinstance(max_in_flight, int) or max_in_flight < 1):
-        raise ValueError(f"max_in_flight must be an int >= 1 (or None); got {max_in_flight!r}")
-    limit = len(runs) if max_in_flight is None else max_in_flight
+    limit = _admission(policy, max_in_flight, max_context, len(runs))
     batch = {"mode": "continuous" if continuous else "turns", "n_generate_calls": 0, "n_requests": 0,
              "generate_s": 0.0, "tool_s": 0.0, "n_trajectories": len(runs), "max_in_flight": limit}
     limits = dict(max_context=max_context, max_turns=max_turns, max_policy_turns=max_policy_turns,
                   max_no_action=max_no_action, stop_on_format_error=stop_on_format_error)
-    if keys is not None:
-        keys = list(keys)
-        if len(keys) != len(runs) or len(set(keys)) != len(keys) or not all(isinstance(k, int) for k in keys):
-            raise ValueError(f"keys must be {len(runs)} distinct ints, one per trajectory; got {keys!r:.200}")
+    if keys is not None: keys = _checked_keys(keys, len(runs))
     pos = {id(r): i for i, r in enumerate(runs)}
     def step(r, g, dt):
         _step(r, g, dt, tokenizer, eos, sandbox, batch, **limits)
