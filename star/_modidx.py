@@ -537,6 +537,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                'star.grounded._cut': ('grounded.html#_cut', 'star/grounded.py'),
                                'star.grounded._dash_after': ('grounded.html#_dash_after', 'star/grounded.py'),
                                'star.grounded._dash_field': ('grounded.html#_dash_field', 'star/grounded.py'),
+                               'star.grounded._day_header_lines': ('grounded.html#_day_header_lines', 'star/grounded.py'),
                                'star.grounded._day_in': ('grounded.html#_day_in', 'star/grounded.py'),
                                'star.grounded._day_item': ('grounded.html#_day_item', 'star/grounded.py'),
                                'star.grounded._day_number': ('grounded.html#_day_number', 'star/grounded.py'),

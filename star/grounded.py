@@ -2100,6 +2100,17 @@ def _any_marks(text: str, ws: list) -> list:
     "The day marks the reader uses: `Day <n>` headers, else days in running text in sequence, else inferred ones."
     return day_marks(text, ws) or _in_sequence(day_marks(text, ws, anywhere=True)) or inferred_marks(text, ws)
 
+def _day_header_lines(text: str) -> dict[int, int] | None:
+    "{day: line number (0-based) of the line that marks it} over `_any_marks` (a range `Days 2-3` gives both); None without marks."
+    ws = words(text)
+    marks = _any_marks(text, ws)
+    if not marks: return None
+    line_of = _line_of(text)
+    day_line = {}
+    for n, k, last in marks:
+        for d in range(n, last + 1): day_line.setdefault(d, line_of(ws[k].a))
+    return day_line
+
 def _heading_like(s: str) -> bool:
     "Is a (stripped) line a section heading: short, no value after a colon, no list number?"
     core = s.strip(' *_#').rstrip(':*_ ').strip()
@@ -2111,13 +2122,8 @@ def stay_recap_as_text(text: str, task=None) -> str | None:
     as an `Accommodation:` line at the end of each of its nights' days, the recap removed. The dates written on the
     days' header lines (else the task's dates) give the day of a date. None when the text has no such recap."""
     lines = text.split('\n')
-    ws = words(text)
-    marks = _any_marks(text, ws)
-    if not marks: return None
-    line_of = _line_of(text)
-    day_line = {}
-    for n, k, last in marks:
-        for d in range(n, last + 1): day_line.setdefault(d, line_of(ws[k].a))
+    day_line = _day_header_lines(text)
+    if day_line is None: return None
     day_of = _task_dates(task)
     for d, li in day_line.items():
         got = dates_in(lines[li])
@@ -2588,13 +2594,8 @@ def stay_blocks_as_text(text: str) -> str | None:
     """The answer with each stay heading of a block and its nights line replaced by `Accommodation:` lines in the days
     the nights name (see above); None when it has no such heading. Linear in the answer."""
     lines = text.split('\n')
-    ws = words(text)
-    marks = _any_marks(text, ws)
-    if not marks: return None
-    line_of = _line_of(text)
-    day_line = {}
-    for n, k, last in marks:
-        for d in range(n, last + 1): day_line.setdefault(d, line_of(ws[k].a))
+    day_line = _day_header_lines(text)
+    if day_line is None: return None
     heads = set(day_line.values())
     blocks, drop = [], set()
     for i, line in enumerate(lines):
