@@ -61,8 +61,9 @@ def git_state() -> dict:
     return dict(commit=g("rev-parse", "HEAD"), dirty=bool(status) if status is not None else None)
 
 
-def measure(cmd: list[str], dirs: list[str], interval: float = 0.5) -> dict:
-    "Run `cmd`; return the record (see the module docstring)."
+def measure(cmd: list[str], dirs: list[str], interval: float = 0.5, series: Path | None = None) -> dict:
+    """Run `cmd`; return the record (see the module docstring). With `series`, also a line of `seconds GiB` there every
+    5 s (the tree's memory over time: which phase of a run holds the peak)."""
     paths = {d: Path(os.path.expandvars(os.path.expanduser(d))) for d in dirs}
     before = {d: du(p) for d, p in paths.items()}
     git = git_state()                       # the tree the command starts from
@@ -70,13 +71,18 @@ def measure(cmd: list[str], dirs: list[str], interval: float = 0.5) -> dict:
     t0 = time.time()
     proc = subprocess.Popen(cmd)
     peak, stop = [0], threading.Event()
+    out = open(series, "w") if series else None
     def sample():
+        last = -5.0
         while not stop.is_set():
-            peak[0] = max(peak[0], tree_rss(proc.pid))
+            rss = tree_rss(proc.pid)
+            peak[0] = max(peak[0], rss)
+            if out and time.time() - t0 - last >= 5: last = time.time() - t0; out.write(f"{last:.0f} {rss / 2**30:.2f}\n"); out.flush()
             stop.wait(interval)
     th = threading.Thread(target=sample, daemon=True); th.start()
     rc = proc.wait()
     stop.set(); th.join()
+    if out: out.close()
     wall = time.time() - t0
     return dict(command=" ".join(cmd), returncode=rc, wall_s=round(wall, 1), wall_min=round(wall / 60, 1),
                 peak_rss_gib=round(peak[0] / 2**30, 2),
@@ -130,8 +136,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--dirs", nargs="*", default=["runs"])
+    ap.add_argument("--series", type=Path, default=None, help="also write `seconds GiB` every 5 s to this file")
     a = ap.parse_args(argv[:i])
-    rec = measure(argv[i + 1:], a.dirs)
+    rec = measure(argv[i + 1:], a.dirs, series=a.series)
     a.out.parent.mkdir(parents=True, exist_ok=True)
     a.out.write_text(json.dumps(rec, indent=1) + "\n")
     print(json.dumps(rec, indent=1))
