@@ -629,7 +629,7 @@ def test_travel_day_venue_in_both_cities_is_a_doubt():
 def test_layout_record():
     "results/formatter/issue48_layouts.json: both parts measured by `python tools/layouts.py record`, the held-out part scored."
     rec = json.loads((Path(__file__).resolve().parents[1] / 'results' / 'formatter' / 'issue48_layouts.json').read_text())
-    assert rec['command'] == 'python tools/layouts.py record' and set(rec['split']) == {'dev', 'heldout1', 'heldout2', 'heldout3', 'heldout', 'heldout5', 'heldout6', 'heldout7', 'heldout8'}
+    assert rec['command'] == 'python tools/layouts.py record' and set(rec['split']) == {'dev', 'heldout1', 'heldout2', 'heldout3', 'heldout', 'heldout5', 'heldout6', 'heldout7', 'heldout8', 'heldout9'}
     assert rec['dev']['all']['checks'] >= 0.98 and rec['heldout1']['all']['checks'] >= 0.98 and rec['heldout2']['all']['checks'] >= 0.93
     first = [rec[f'heldout_v{k}_first_score'] for k in (1, 2, 3, 4)]                # each part scored once before tuning on it
     assert [f['reader'] for f in first] == ['60f44b7', '4ad7664', 'b4dd579', 'b3de5fb']
@@ -651,6 +651,12 @@ def test_layout_record():
     assert (v8['reader'], v8['all']['checks'], v8['all']['violations_read_as_passes_without_doubt']) == ('07e7b8e', 0.6831, 2)
     # after tuning on v8 (options read by the stated choice, else a doubt): no violation read as a pass at all
     assert rec['heldout8']['all']['checks'] >= 0.76 and rec['heldout8']['all']['violations_read_as_passes'] == 0
+    # v9 (tools/layouts_v9.py: LaTeX, Mermaid, struck-through and diff revisions, CJK labels, FAQ, <details>, one list
+    # of steps), scored once on the reader tuned on v8: its 7 violations read as passes all doubted, one layout (CJK
+    # labels) not delivered at all, and unflagged readings wrong in 7.7 % of checks (mostly the LaTeX documents: 85 %)
+    v9 = rec['heldout_v9_first_score']['all']
+    assert (rec['heldout_v9_first_score']['reader'], v9['checks'], v9['violations_read_as_passes'],
+            v9['violations_read_as_passes_without_doubt'], v9['undelivered'], v9['sure_checks']) == ('0a6a0f4', 0.6579, 7, 0, 315, 0.9235)
 
 
 # ---------------------------------------------------------------- issue 48: names placed by their kind in the database
