@@ -34,41 +34,10 @@ def _rendezvous_env_as_found():
         else: os.environ[k] = v
 
 
-# ---- Two workers on two cores (pytest-xdist, `-n auto` in pyproject's addopts) ----------------------------------------
-# The suite is mostly start-up (imports, engines, kernels, subprocesses): one core's work at a time, so one process
-# leaves half of a 2-core machine idle. Under xdist each worker gets its own share of the cores -- its process and
-# every child it starts (vLLM's engine, papermill kernels, `accelerate launch` ranks) pinned there, with as many
-# OpenMP threads and vLLM's CPU threads bound to the same cores -- so two workers never oversubscribe a core (OpenMP
-# threads that share a core wait for each other at every layer). Set at import, before any test imports torch.
-WORKER = os.environ.get("PYTEST_XDIST_WORKER")
-
-
-def worker_cores(worker: str, n_workers: int, cpus: list[int]) -> list[int]:
-    "The cores of xdist worker `worker` ('gw0', 'gw1', ...) of `n_workers`: every n-th of `cpus`, all where too few."
-    i = int(worker.removeprefix("gw"))
-    return cpus[i % n_workers::n_workers] if len(cpus) >= n_workers else cpus
-
-
-if WORKER and hasattr(os, "sched_setaffinity"):
-    _mine = worker_cores(WORKER, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")), sorted(os.sched_getaffinity(0)))
-    os.sched_setaffinity(0, _mine)
-    os.environ.update(OMP_NUM_THREADS=str(len(_mine)), MKL_NUM_THREADS=str(len(_mine)),
-                      VLLM_CPU_OMP_THREADS_BIND=",".join(map(str, _mine)))
-
-
-def pytest_xdist_auto_num_workers(config):
-    """`-n auto`: one worker per core, at most one per 10 GiB of memory and at most 2 -- measured: the suite's heaviest
-    test holds ~8 GiB of its worker's processes (tests/README.md), the serialised `heavy` tests one at a time, so two
-    workers stay under 75 % of a 24 GiB machine. `-n 0` runs everything in this process."""
-    try: mem_gib = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
-    except (ValueError, OSError): mem_gib = 16
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return max(1, min(2, cores, int(mem_gib // 10)))
-
-
 # ---- Per-test profile: STAR_TEST_PROFILE=file.jsonl pytest ... -----------------------------------------------------------
-# One line a test: its wall time and the peak resident memory of its worker's process tree while it ran (sampled every
-# 0.25 s, /proc as tools/measure.py reads it). What the worker count and the `heavy` marks above are chosen from.
+# One line a test: its wall time, the peak resident memory of its process tree while it ran (sampled every 0.25 s, /proc
+# as tools/measure.py reads it) and what it still held when it ended -- where the suite's time and memory go, e.g. before
+# splitting it over workers (pytest-xdist: the worker's name is kept when there is one).
 _PROFILE = os.environ.get("STAR_TEST_PROFILE")
 if _PROFILE:
     import json, sys, threading, time
@@ -87,4 +56,6 @@ if _PROFILE:
         stop.set(); th.join()
         with open(_PROFILE, "a") as f:
             f.write(json.dumps(dict(test=item.nodeid, s=round(time.time() - t0, 2), peak_gib=round(peak[0] / 2**30, 2),
-                                    worker=WORKER)) + "\n")
+                                    end_gib=round(tree_rss(os.getpid()) / 2**30, 2),
+                                    worker=os.environ.get("PYTEST_XDIST_WORKER"))) + "\n")
+

@@ -22,7 +22,7 @@ def test_gpu_suite_is_selected_by_its_marker():
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
     names = {l.split("::")[-1] for l in p.stdout.splitlines() if "::" in l}
     assert GPU_TESTS <= names, GPU_TESTS - names
-    default = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "-n", "0",
+    default = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
                               str(ROOT / "tests" / "test_gpu.py")], cwd=ROOT, env=ENV, capture_output=True, text=True,
                              timeout=300)
     assert default.returncode == 5 and "test_gpu.py::" not in default.stdout, default.stdout[-2000:]   # 5: none selected

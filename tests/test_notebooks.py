@@ -154,18 +154,22 @@ def test_doc_outputs_tool_is_deterministic(stem):
     assert "up to date" in p.stdout
 
 
-def test_checkpoint_demos_leave_nothing_in_tmp(tmp_path):
+def test_checkpoint_demos_leave_nothing_in_tmp():
     """The chapter that trains and damages the most demo runs cleans up after itself: every run it writes lives under
     one `TemporaryDirectory` that its last cell removes. (Before: each `nbdev-test` of 17_checkpoints left 675 MB in
     28 folders of the system temp dir; hundreds piled up across sessions and filled the disk.) Run as the whole suite
     runs it, in a worker process (`--n-workers 1`): a worker exits without running finalizers, so a folder left to
     `TemporaryDirectory`'s finalizer survives there, while a lone notebook tested in-process is cleaned at exit."""
-    env = {**os.environ, "TMPDIR": str(tmp_path)}   # no rendezvous left by earlier runs here: tests/conftest.py
-    p = subprocess.run(["nbdev-test", "nbs/17_checkpoints.ipynb", "--n-workers", "1"], cwd=ROOT, env=env,
-                       capture_output=True, text=True, timeout=600)
-    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
-    left = [f for f in tmp_path.rglob("*") if f.is_file() and not f.relative_to(tmp_path).parts[0].startswith("torchinductor")]
-    assert sum(f.stat().st_size for f in left) < 1_000_000, sorted(str(f.relative_to(tmp_path)) for f in left)[:20]
+    # a short temp dir of its own: multiprocessing's socket (`<TMPDIR>/pymp-*/listener-*`) must fit AF_UNIX's 107
+    # characters, which pytest's tmp_path under a pytest-xdist worker (`.../popen-gw0/<test name>0`) does not
+    with tempfile.TemporaryDirectory(prefix="ck") as d:
+        tmp = Path(d)
+        env = {**os.environ, "TMPDIR": d}   # no rendezvous left by earlier runs here: tests/conftest.py
+        p = subprocess.run(["nbdev-test", "nbs/17_checkpoints.ipynb", "--n-workers", "1"], cwd=ROOT, env=env,
+                           capture_output=True, text=True, timeout=600)
+        assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+        left = [f for f in tmp.rglob("*") if f.is_file() and not f.relative_to(tmp).parts[0].startswith("torchinductor")]
+        assert sum(f.stat().st_size for f in left) < 1_000_000, sorted(str(f.relative_to(tmp)) for f in left)[:20]
 
 
 def test_tmp_left_counts_leaks_not_kept_caches(tmp_path):

@@ -87,8 +87,23 @@ def measure(cmd: list[str], dirs: list[str], interval: float = 0.5, series: Path
     return dict(command=" ".join(cmd), returncode=rc, wall_s=round(wall, 1), wall_min=round(wall / 60, 1),
                 peak_rss_gib=round(peak[0] / 2**30, 2),
                 disk_added_gb={d: round((du(p) - before[d]) / 1e9, 3) for d, p in paths.items()},
-                load_at_start=round(load, 2), cores=os.cpu_count(), machine=platform.machine(),
-                cpu_capability=_cpu_capability(), date=datetime.now(timezone.utc).strftime("%Y-%m-%d"), **git)
+                load_at_start=round(load, 2), cores=os.cpu_count(), machine=platform.machine(), cpu=_cpu_model(),
+                cpu_capability=_cpu_capability(), **({"env": env} if (env := _path_env()) else {}), date=datetime.now(timezone.utc).strftime("%Y-%m-%d"), **git)
+
+
+def _cpu_model() -> str | None:
+    "The CPU's model name (/proc/cpuinfo), as a record names the machine it ran on."
+    try: return next(l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name"))
+    except (OSError, StopIteration): return None
+
+
+# What forces a compute path other than the CPU's own (an AVX2-only CPU's float32 path measured on a bf16 CPU): kept in
+# the record when set, so the record says how its row was made.
+PATH_ENV = ("STAR_DTYPE", "ATEN_CPU_CAPABILITY", "ONEDNN_MAX_CPU_ISA")
+
+
+def _path_env() -> dict:
+    return {k: os.environ[k] for k in PATH_ENV if os.environ.get(k)}
 
 
 def _cpu_capability():
