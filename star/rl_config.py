@@ -23,13 +23,13 @@ from .rewards import REWARDS, SCHEDULES
 from .tasks import AGENT_STAR_FILES, AGENT_STAR_HF
 
 # %% auto #0
-__all__ = ['ALGORITHMS', 'DATA_MIXES', 'INIT_CHOICES', 'LOSS_TYPES', 'TASK_FAMILIES', 'RUN_DEFAULTS', 'QUICK', 'RUN_DTYPES',
-           'RULES', 'REPORT_TO', 'CHOICES', 'SPECIAL', 'DERIVED', 'PAPER_POOLS', 'POOL_SUFFIXES', 'HYPERPARAMETERS',
-           'TRL_SETTINGS', 'RUN_SETTINGS', 'load_family', 'RLRunConfig', 'field_docs', 'config_defaults',
-           'scale_defaults', 'defaults_table', 'bad_value', 'coerce', 'check_dtype', 'env_name', 'field_value',
-           'check_fields', 'pool_source', 'paper_pool', 'default_run_name', 'resolve_config', 'run_dtype', 'BatchSplit',
-           'batch_split', 'trl_config', 'hyperparameter_table', 'run_params', 'run_args_class', 'run_parser',
-           'parse_run_args', 'key_value_args']
+__all__ = ['ALGORITHMS', 'DATA_MIXES', 'INIT_CHOICES', 'LOSS_TYPES', 'TASK_FAMILIES', 'RUN_DEFAULTS', 'QUICK',
+           'QUICK_TRAVELPLANNER', 'RUN_DTYPES', 'RULES', 'REPORT_TO', 'CHOICES', 'SPECIAL', 'DERIVED', 'PAPER_POOLS',
+           'POOL_SUFFIXES', 'HYPERPARAMETERS', 'TRL_SETTINGS', 'RUN_SETTINGS', 'load_family', 'RLRunConfig',
+           'field_docs', 'config_defaults', 'scale_defaults', 'defaults_table', 'bad_value', 'coerce', 'check_dtype',
+           'env_name', 'field_value', 'check_fields', 'pool_source', 'paper_pool', 'default_run_name', 'resolve_config',
+           'run_dtype', 'BatchSplit', 'batch_split', 'trl_config', 'hyperparameter_table', 'run_params',
+           'run_args_class', 'run_parser', 'parse_run_args', 'key_value_args']
 
 # %% ../nbs/08a_rl_config.ipynb #e29d8b37
 ALGORITHMS = ("grpo", "dapo", "arpo")
@@ -213,11 +213,18 @@ RUN_DEFAULTS = {
                  gradient_checkpointing=False, per_device_batch=2, save_steps=1, init="base", vllm_kv_cache_gib=1),
 }
 
-# `nbs/rl.ipynb -p quick True`: the same pipeline at smoke size, under its own run name -- a 2-step SFT on its own
-# 2-trajectory set (`sft_n`: the default's 48-trajectory set would be built and read for 2 steps), then one GRPO step of
-# one group of 2 short episodes. Parameters the user sets win.
-QUICK = dict(sft_steps=2, sft_n=2, max_steps=1, group_size=2, batch_size=1, max_context=3072, tool_budget=4,
-             max_new_tokens_per_turn=128, n_val=0, vllm_kv_cache_gib=1)
+# `nbs/rl.ipynb -p quick True`: the first run to make, a few minutes well inside a laptop's memory, that shows the loop
+# doing something -- the learning probe (`star.probe`: questions one tool call answers, exact-match reward) from its own
+# 8-step SFT, then one GRPO step of 4 prompts x G = 4 short episodes, no validation. After that SFT about one episode in
+# five answers right, so groups whose rewards differ, and a gradient, are the rule (issue 49). Its update checkpoints
+# activations: without, the 16 episodes' update held 6.5-7 GiB more (peaks 14.3 GiB bf16, 14.9 GiB float32: over 75 % of
+# a 16 GiB laptop). Parameters the user sets win.
+QUICK = dict(data="probe", max_steps=1, n_val=0, vllm_kv_cache_gib=1, gradient_checkpointing=True)
+# `-p quick True -p data easy` (any TravelPlanner mix): that pipeline at smoke size, under its own run name -- a 2-step
+# SFT on its own 2-trajectory set (`sft_n`: the default's 48-trajectory set would be built and read for 2 steps), then
+# one GRPO step of one group of 2 short episodes; no learning signal expected (the smoke SFT never finishes a plan).
+QUICK_TRAVELPLANNER = dict(sft_steps=2, sft_n=2, max_steps=1, group_size=2, batch_size=1, max_context=3072, tool_budget=4,
+                           max_new_tokens_per_turn=128, n_val=0, vllm_kv_cache_gib=1)
 # The paper's scales on the paper's GPUs (1.5B / 3B on 8 x 80 GB, 7B on 16; App. C.2) at 30K tokens and 256 episodes per
 # step, planned with `star.memory` (nbs/18_memory.ipynb): one episode per micro-batch (8 x 30K tokens of activations
 # did not fit), vLLM asleep while training, and an engine share whose KV cache holds a rank's 32 (7B: 16) episodes.
@@ -667,15 +674,19 @@ def hyperparameter_table(scale:str="3B", # the scale whose values are shown
 def run_params(namespace:dict, # a run notebook's `globals()` after its parameters cell
               ) -> dict:
     """The `resolve_config` keywords of a run notebook's namespace (its `globals()` after the papermill parameters
-    cell): every name that is an `RLRunConfig` field; with a true `quick`, `QUICK`'s values for those left None and
-    the run name `rl_quick_<scale>`; then the dict `extra` (other fields), which wins. Raises ValueError for a
+    cell): every name that is an `RLRunConfig` field; with a true `quick`, `QUICK`'s values for those left None (the
+    learning probe) and the run name `rl_quick_<scale>` -- or, when `data` names a TravelPlanner mix,
+    `QUICK_TRAVELPLANNER`'s and `rl_quick_<scale>_<data>`; then the dict `extra` (other fields), which wins. Raises ValueError for a
     `quick` that is not a truth value or an `extra` that is not a dict. (`star.cli.validate_parameters` checks a job
     through this same function.)"""
     p = {k: v for k, v in namespace.items() if k in _PARAMS}
     quick = namespace.get("quick")
     if quick not in (True, False, None, 0, 1): raise ValueError(f"quick must be true or false, got {quick!r}")
     if quick:
-        p.update({k: v for k, v in QUICK.items() if p.get(k) is None}, run_name=f"rl_quick_{p.get('scale')}")
+        data = p.get("data") or QUICK["data"]
+        preset = QUICK if data in TASK_FAMILIES else QUICK_TRAVELPLANNER
+        p.update({k: v for k, v in preset.items() if p.get(k) is None},
+                 run_name=f"rl_quick_{p.get('scale')}" + ("" if data in TASK_FAMILIES else f"_{data}"))
     extra = namespace.get("extra") or {}
     if not isinstance(extra, dict): raise ValueError(f"extra must be a dict of RLRunConfig fields, got {extra!r}")
     return {**p, **extra}
@@ -722,7 +733,7 @@ def run_args_class(cls:type=None, # a config dataclass (None: `RLRunConfig`)
         return _text_arg(kind, rl or "None" in f.type)       # RL: None is the default
     shown = lambda f: "" if rl else f" (default: {defaults.get(f.name)!r})"
     fs = [arg(f.name, typ(f), (docs[f.name] or f.name) + shown(f), defaults.get(f.name)) for f in dataclasses.fields(cls)]
-    if rl: fs += [arg("quick", Optional[bool], "smoke size (QUICK): a 2-step SFT, 1 GRPO step"), arg("extra", _dict_arg, "a dict of more fields")]
+    if rl: fs += [arg("quick", Optional[bool], "smoke size (QUICK): the learning probe, its SFT and 1 GRPO step; with a TravelPlanner --data, a 2-step SFT and 1 GRPO step"), arg("extra", _dict_arg, "a dict of more fields")]
     return dataclasses.make_dataclass("RunArgs" if rl else f"{cls.__name__}Args", fs)
 
 # %% ../nbs/08a_rl_config.ipynb #7c1a0e03

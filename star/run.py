@@ -19,7 +19,7 @@ from .models import REGISTRY, get_spec, is_main_rank, on_cuda, uses_deepspeed
 from .paths import in_repo, repo_relative
 from .results import best_checkpoint, new_record, read_jsonl, rewrite_jsonl, save_record
 from .sft import OFFLINE_SFT_DATA, announce, build_sft_dataset, sft_run_record, train_sft
-from .rl_config import QUICK, TASK_FAMILIES, RLRunConfig, load_family, resolve_config, run_dtype
+from .rl_config import QUICK, QUICK_TRAVELPLANNER, TASK_FAMILIES, RLRunConfig, load_family, resolve_config, run_dtype
 
 # %% auto #0
 __all__ = ['CPU_COSTS', 'CPU_ROLLOUT_S', 'GPU_RECORDS', 'CURVE_SOURCES', 'RESUME_SAFE', 'CLIP_KEYS', 'family_name',
@@ -202,7 +202,7 @@ def sft_checkpoint(cfg:RLRunConfig, # the run (an `RLRunConfig`)
 # compute path: "bfloat16" is that machine's native path; "float32" is the path an AVX2-only CPU takes (there bf16 runs
 # ~190x slower), measured here with `dtype=float32` (this CPU's fp32 matmul rate, 236 GFLOP/s on 2 threads, is above an
 # AVX2 machine's 173: expect such a CPU to be up to ~1.4x slower than these float32 figures). Per variant of a run
-# (`cost_variant`): minutes of the set-up (data, model load, engine start; the quick variant's protocol-rows SFT
+# (`cost_variant`): minutes of the set-up (data, model load, engine start; the smoke variant's protocol-rows SFT
 # stage), of the variant's SFT when its checkpoint must be trained first, of one GRPO step with `rollouts` = G x
 # prompts (rollouts, scoring, update), of one validation query and the peak resident memory; each run measured alone
 # on the machine. Sources: README "Which compute path your CPU takes" and results/README.md ("The default offline
@@ -216,14 +216,14 @@ CPU_COSTS = {"0.5B": {
         # quarter. val_query_min: that Sum run's 5 held-out validation passes, 32 3-day queries each at the training
         # budget (7,168 tokens, 15 tools), all in flight on the colocated engine: 6,973 s for 160 queries
         default=dict(setup_min=0.9, sft_min=75, step_min=18.0, rollouts=8, val_query_min=0.73, peak_gib=14.7),
-        quick=dict(setup_min=1.5, sft_min=2.4, step_min=1.08, rollouts=2, peak_gib=11.0),
+        smoke=dict(setup_min=1.5, sft_min=2.4, step_min=1.08, rollouts=2, peak_gib=11.0),
         probe=dict(setup_min=1.0, sft_min=2.1, step_min=1.03, rollouts=16, val_query_min=0.0254, peak_gib=14.7)),
     "float32": dict(
         # alone: 9.7 min (SFT 2 x 146 s, protocol rows 53 s, the GRPO step 170 s); a first run beside other jobs took
         # 19.6 min at 98 % CPU, which scaled to the bf16 run's 169 % share predicted ~11 min
-        quick=dict(setup_min=2.0, sft_min=4.9, step_min=2.8, rollouts=2, peak_gib=11.3),
+        smoke=dict(setup_min=2.0, sft_min=4.9, step_min=2.8, rollouts=2, peak_gib=11.3),
         # alone: 55.5 min (SFT 8 steps 1.2 min, 16 steps of 2.59 min, 3 validations of 64 queries at 3.4 s); predicted
-        # 67.7 min beforehand from the bf16 probe and the quick variant's fp32/bf16 ratios
+        # 67.7 min beforehand from the bf16 probe and the smoke variant's fp32/bf16 ratios
         probe=dict(setup_min=2.0, sft_min=1.2, step_min=2.59, rollouts=16, val_query_min=0.057, peak_gib=21.4)),
 }}
 
@@ -231,11 +231,14 @@ CPU_COSTS = {"0.5B": {
 def cost_variant(cfg:RLRunConfig, # the run (an `RLRunConfig`)
                  family=None, # its task family, if built (None: by `family_name`)
                 ) -> str:
-    """Which measured variant of `CPU_COSTS` a run is: 'probe' (the learning probe), 'quick' (a TravelPlanner run
-    from a smoke SFT, `cfg.sft_steps`: `nbs/rl.ipynb -p quick True`) or 'default' (any other TravelPlanner run)."""
+    """Which measured variant of `CPU_COSTS` a run is: 'quick' (the quick run, `nbs/rl.ipynb -p quick True`: the
+    learning probe at smoke size, which `run_params` names `rl_quick_<scale>`), 'probe' (the learning probe), 'smoke' (a
+    TravelPlanner run from a smoke SFT, `cfg.sft_steps`: `-p quick True -p data easy`) or 'default' (any other
+    TravelPlanner run)."""
     fam = family_name(cfg, family)
-    if fam != "travelplanner": return fam
-    return "quick" if cfg.sft_steps else "default"
+    if fam != "travelplanner": return "quick" if fam == "probe" and cfg.run_name == f"rl_quick_{cfg.scale}" else fam
+    return "smoke" if cfg.sft_steps else "default"
+
 
 # %% ../nbs/10a_run.ipynb #daf9b96c
 def cpu_cost(cfg:RLRunConfig, # the run (an `RLRunConfig`)

@@ -556,7 +556,7 @@ def test_run_help_shows_every_default():
         assert not missing, (name, missing)
     h = " ".join(sub.choices["rl"].format_help().split())
     assert '--scale SCALE model scale: a key of star.models.REGISTRY' in h and '(default: "0.5B")' in h
-    assert "--quick QUICK smoke size (QUICK): a 2-step SFT, 1 GRPO step (default: False)" in h
+    assert "--quick QUICK smoke size (QUICK): the learning probe, its SFT and 1 GRPO step; with a TravelPlanner --data, a 2-step SFT and 1 GRPO step (default: False)" in h
 
 
 @pytest.mark.parametrize("argv, line", [

@@ -45,3 +45,16 @@ def test_each_quick_run_row_ran_on_the_cpu_it_names():
     AVX2 row on one without it (the float32 path, `star.models.dtype_choice`), each record naming its CPU."""
     cap = {n: json.loads((ROOT / "results" / "costs" / n).read_text())["cpu_capability"] for n in ("quick_run.json", "quick_run_avx2.json")}
     assert cap == {"quick_run.json": "AVX512", "quick_run_avx2.json": "AVX2"}, cap
+
+
+def test_first_screen_states_the_quick_runs_measured_cost():
+    """The README's first code block says what the quick run costs on both compute paths, from its two records (minutes
+    and peak GiB as `tools/measure.py --table` rounds them), and the RAM it needs: a laptop with that much keeps each
+    measured peak under 75 % of its memory (issue 49)."""
+    first = re.search(r"```bash\n(.*?)```", (ROOT / "README.md").read_text(), re.S).group(1)
+    line = next(l for l in first.splitlines() if l.startswith("# the quick run"))
+    recs = [json.loads((ROOT / "results" / "costs" / n).read_text()) for n in ("quick_run.json", "quick_run_avx2.json")]
+    for r in recs:
+        assert f"{r['wall_min']:.1f} min" in line and f"{r['peak_rss_gib']:.1f} GiB" in line, (line, r["wall_min"], r["peak_rss_gib"])
+    ram = int(re.search(r"needs (\d+) GiB of RAM", line).group(1))
+    assert max(r["peak_rss_gib"] for r in recs) <= 0.75 * ram, (line, ram)

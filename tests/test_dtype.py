@@ -93,7 +93,9 @@ def test_cuda_branch(monkeypatch):
 def test_costs_exist_for_the_documented_variants_on_each_path():
     "What run_plan quotes comes from CPU_COSTS; each documented variant is either measured on a path or said to be not."
     for path in ("bfloat16", "float32"):
-        for kw, var in ((dict(), "default"), (dict(data="probe"), "probe"), (dict(sft_steps=2), "quick")):
+        from star.rl_config import run_params
+        for kw, var in ((dict(), "default"), (dict(data="probe"), "probe"), (dict(sft_steps=2), "smoke"),
+                        ({k: v for k, v in run_params(dict(scale="0.5B", quick=True)).items() if k != "scale"}, "quick")):
             cfg = resolve_config(scale="0.5B", dtype=path, use_vllm=False, **kw)
             assert cost_variant(cfg) == var
             plan = run_plan(cfg).splitlines()[-1]
@@ -103,7 +105,7 @@ def test_costs_exist_for_the_documented_variants_on_each_path():
 
 def test_readme_cost_table_is_cpu_costs(monkeypatch):
     """bench/README.md's "Which compute path your CPU takes" (the top-level README's until issue 35) quotes, per path,
-    the minutes `run_plan` prints for the quick, probe and default runs (SFT included): the table cannot drift from
+    the minutes `run_plan` prints for the quick, smoke, probe and default runs (SFT included): the table cannot drift from
     `CPU_COSTS`."""
     import re
     from pathlib import Path
@@ -113,11 +115,12 @@ def test_readme_cost_table_is_cpu_costs(monkeypatch):
     rows = {}
     for line in text.split("<!-- cpu-costs -->", 1)[1].split("\n\n", 1)[0].splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        for name in ("quick", "probe", "default"):
+        for name in ("quick", "smoke", "probe", "default"):
             if cells[0].startswith(name + ":"): rows[name] = cells[1:]
-    assert set(rows) == {"quick", "probe", "default"}, rows
-    runs = {"quick": {**{k: v for k, v in R.QUICK.items()}, "run_name": "rl_quick_0.5B"}, "probe": {"data": "probe"},
-            "default": {}}
+    assert set(rows) == {"quick", "smoke", "probe", "default"}, rows
+    from star.rl_config import QUICK, QUICK_TRAVELPLANNER
+    runs = {"quick": {**QUICK, "run_name": "rl_quick_0.5B"}, "probe": {"data": "probe"}, "default": {},
+            "smoke": {**QUICK_TRAVELPLANNER, "run_name": "rl_quick_0.5B_easy"}}
     for name, kw in runs.items():
         for path, cell in zip(("bfloat16", "float32"), rows[name]):
             cost = cpu_cost(resolve_config(scale="0.5B", dtype=path, **kw), sft_missing=True)

@@ -261,12 +261,12 @@ def test_odd_records_are_skipped_and_the_figures_build(tmp_path):
 
 # ------------------------------------------------------------------ the quick variant stays quick
 def test_quick_variant_has_its_own_small_sft_set():
-    """`-p quick True` trains its 2 SFT steps on its own 2-trajectory set (it had silently grown to the default's 48,
+    """`-p quick True -p data easy` trains its 2 SFT steps on its own 2-trajectory set (it had silently grown to the default's 48,
     built and tokenised before step 1): the set and its token count may not drift."""
     from star.rl import TravelPlannerFamily, sft_dir
-    from star.rl_config import QUICK
+    from star.rl_config import QUICK_TRAVELPLANNER as QUICK
     assert (QUICK["sft_n"], QUICK["sft_steps"], QUICK["max_steps"], QUICK["group_size"]) == (2, 2, 1, 2)
-    c = resolve_config(scale="0.5B", use_vllm=False, **QUICK, run_name="rl_quick_0.5B")
+    c = resolve_config(scale="0.5B", use_vllm=False, **QUICK, run_name="rl_quick_0.5B_easy")
     assert sft_dir(c).name == "sft_0.5B_s2_n2"                  # never the default's runs/sft_0.5B
     ds = TravelPlannerFamily().sft_dataset(n=QUICK["sft_n"])
     assert len(ds) == 2 and all(n <= 6400 for n in ds["n_tokens"]) and sum(ds["n_tokens"]) < 13_000

@@ -240,17 +240,23 @@ def test_notebook_default_is_the_offline_0_5B_run(tmp_path):
     assert (c["lora"], c["results_dir"], c["run_name"]) == (True, None, "rl_0.5B_grpo_curriculum_easy8_f0_s0")
 
 
-def test_notebook_quick_variant_is_a_smoke_run(tmp_path):
-    "`-p quick True` shrinks the same run (own short SFT, one step of one group of 2) under its own run name."
+def test_notebook_quick_variant_is_the_probe_at_smoke_size(tmp_path):
+    """`-p quick True` is the learning probe at smoke size under its own run name: its SFT, one GRPO step of 4 prompts x
+    G = 4, no validation, activations checkpointed (a 16 GiB laptop); with a TravelPlanner `data`, that pipeline at
+    smoke size (own 2-step SFT on 2 trajectories, one group of 2 short episodes)."""
     pm = pytest.importorskip("papermill")
     out_dir = tmp_path / "run"
     pm.execute_notebook(str(ROOT / "nbs" / "rl.ipynb"), str(tmp_path / "out.ipynb"), cwd=str(ROOT),
                         parameters=dict(quick=True, stop_after="config", out_dir=str(out_dir)), progress_bar=False)
     c = json.loads((out_dir / "config.json").read_text())
-    assert (c["scale"], c["run_name"], c["max_steps"], c["group_size"], c["batch_size"], c["sft_steps"], c["n_val"]) == \
-           ("0.5B", "rl_quick_0.5B", 1, 2, 1, 2, 0)
-    assert (c["max_context"], c["tool_budget"], c["max_new_tokens_per_turn"]) == (3072, 4, 128)
-    assert c["sft_n"] == 2                    # its own 2-trajectory SFT set (tests/test_inputs.py keeps its size)
+    assert (c["scale"], c["run_name"], c["data"], c["reward"], c["max_steps"], c["group_size"], c["batch_size"], c["n_val"]) == \
+           ("0.5B", "rl_quick_0.5B", "probe", "success", 1, 4, 4, 0)
+    assert (c["gradient_checkpointing"], c["sft_steps"], c["max_context"]) == (True, 8, 768)
+    from star.rl_config import run_params
+    tp = resolve_config(**run_params(dict(scale="0.5B", quick=True, data="easy")), use_vllm=False)
+    assert (tp.run_name, tp.max_steps, tp.group_size, tp.batch_size, tp.sft_steps, tp.sft_n, tp.n_val) == \
+           ("rl_quick_0.5B_easy", 1, 2, 1, 2, 2, 0)
+    assert (tp.max_context, tp.tool_budget, tp.max_new_tokens_per_turn) == (3072, 4, 128)
 
 
 def test_notebook_tiny_end_to_end(tmp_path):
