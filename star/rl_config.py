@@ -216,10 +216,11 @@ RUN_DEFAULTS = {
 # `nbs/rl.ipynb -p quick True`: the first run to make, a few minutes well inside a laptop's memory, that shows the loop
 # doing something -- the learning probe (`star.probe`: questions one tool call answers, exact-match reward) from its own
 # 8-step SFT, then one GRPO step of 4 prompts x G = 4 short episodes, no validation. After that SFT about one episode in
-# five answers right, so groups whose rewards differ, and a gradient, are the rule (issue 49). Its update checkpoints
-# activations: without, the 16 episodes' update held 6.5-7 GiB more (peaks 14.3 GiB bf16, 14.9 GiB float32: over 75 % of
-# a 16 GiB laptop). Parameters the user sets win.
-QUICK = dict(data="probe", max_steps=1, n_val=0, vllm_kv_cache_gib=1, gradient_checkpointing=True)
+# five answers right, so groups whose rewards differ, and a gradient, are the rule (issue 49). Its update takes one
+# episode per micro-batch with activations checkpointed: at the probe's 4 per micro-batch each one held ~7 GiB more (the
+# full-vocabulary log-probs and entropies of 4 x 768 positions; peaks 13.1 GiB bf16, 14.9 GiB float32, over 75 % of a
+# 16 GiB laptop), at 1 the bf16 run peaked at 7.4 GiB. Parameters the user sets win.
+QUICK = dict(data="probe", max_steps=1, n_val=0, vllm_kv_cache_gib=1, gradient_checkpointing=True, per_device_batch=1)
 # `-p quick True -p data easy` (any TravelPlanner mix): that pipeline at smoke size, under its own run name -- a 2-step
 # SFT on its own 2-trajectory set (`sft_n`: the default's 48-trajectory set would be built and read for 2 steps), then
 # one GRPO step of one group of 2 short episodes; no learning signal expected (the smoke SFT never finishes a plan).
@@ -675,7 +676,7 @@ def run_params(namespace:dict, # a run notebook's `globals()` after its paramete
               ) -> dict:
     """The `resolve_config` keywords of a run notebook's namespace (its `globals()` after the papermill parameters
     cell): every name that is an `RLRunConfig` field; with a true `quick`, `QUICK`'s values for those left None (the
-    learning probe) and the run name `rl_quick_<scale>` -- or, when `data` names a TravelPlanner mix,
+    learning probe) and the run name `rl_quick_<scale>` unless one is given -- or, when `data` names a TravelPlanner mix,
     `QUICK_TRAVELPLANNER`'s and `rl_quick_<scale>_<data>`; then the dict `extra` (other fields), which wins. Raises ValueError for a
     `quick` that is not a truth value or an `extra` that is not a dict. (`star.cli.validate_parameters` checks a job
     through this same function.)"""
@@ -686,7 +687,7 @@ def run_params(namespace:dict, # a run notebook's `globals()` after its paramete
         data = p.get("data") or QUICK["data"]
         preset = QUICK if data in TASK_FAMILIES else QUICK_TRAVELPLANNER
         p.update({k: v for k, v in preset.items() if p.get(k) is None},
-                 run_name=f"rl_quick_{p.get('scale')}" + ("" if data in TASK_FAMILIES else f"_{data}"))
+                 run_name=p.get("run_name") or f"rl_quick_{p.get('scale')}" + ("" if data in TASK_FAMILIES else f"_{data}"))
     extra = namespace.get("extra") or {}
     if not isinstance(extra, dict): raise ValueError(f"extra must be a dict of RLRunConfig fields, got {extra!r}")
     return {**p, **extra}

@@ -251,7 +251,7 @@ def test_notebook_quick_variant_is_the_probe_at_smoke_size(tmp_path):
     c = json.loads((out_dir / "config.json").read_text())
     assert (c["scale"], c["run_name"], c["data"], c["reward"], c["max_steps"], c["group_size"], c["batch_size"], c["n_val"]) == \
            ("0.5B", "rl_quick_0.5B", "probe", "success", 1, 4, 4, 0)
-    assert (c["gradient_checkpointing"], c["sft_steps"], c["max_context"]) == (True, 8, 768)
+    assert (c["gradient_checkpointing"], c["per_device_batch"], c["sft_steps"], c["max_context"]) == (True, 1, 8, 768)
     from star.rl_config import run_params
     tp = resolve_config(**run_params(dict(scale="0.5B", quick=True, data="easy")), use_vllm=False)
     assert (tp.run_name, tp.max_steps, tp.group_size, tp.batch_size, tp.sft_steps, tp.sft_n, tp.n_val) == \

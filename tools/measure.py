@@ -118,7 +118,7 @@ COST_ROWS = [("install.json", "the install line, in a fresh virtual environment 
              ("nbdev_test.json", "`nbdev-test`"),
              ("pytest.json", "`pytest`"),
              ("quick_run.json", "the quick run: `papermill nbs/rl.ipynb runs/rl_quick.ipynb -p quick True`"),
-             ("quick_run_avx2.json", "the quick run on an AVX2-only CPU (the float32 path)")]
+             ("quick_run_avx2.json", "the quick run on the float32 path an AVX2-only CPU takes (AVX2 kernels only)")]
 
 
 FOLDERS = {"$VENV": "the virtual environment", "$TMPDIR": "the temp folder",
