@@ -216,12 +216,18 @@ CPU_COSTS = {"0.5B": {
         # quarter. val_query_min: that Sum run's 5 held-out validation passes, 32 3-day queries each at the training
         # budget (7,168 tokens, 15 tools), all in flight on the colocated engine: 6,973 s for 160 queries
         default=dict(setup_min=0.9, sft_min=75, step_min=18.0, rollouts=8, val_query_min=0.73, peak_gib=14.7),
+        # quick: results/costs/quick_run.json (2.8 min from a clean clone at 0ec992a, STAR's cache empty, so the
+        # setup includes converting the packaged 0.5B; its SFT 2 x 8 steps 33 s, the GRPO step 42.8 s)
+        quick=dict(setup_min=1.53, sft_min=0.55, step_min=0.71, rollouts=16, peak_gib=8.0),
         smoke=dict(setup_min=1.5, sft_min=2.4, step_min=1.08, rollouts=2, peak_gib=11.0),
         probe=dict(setup_min=1.0, sft_min=2.1, step_min=1.03, rollouts=16, val_query_min=0.0254, peak_gib=14.7)),
     "float32": dict(
         # alone: 9.7 min (SFT 2 x 146 s, protocol rows 53 s, the GRPO step 170 s); a first run beside other jobs took
         # 19.6 min at 98 % CPU, which scaled to the bf16 run's 169 % share predicted ~11 min
         smoke=dict(setup_min=2.0, sft_min=4.9, step_min=2.8, rollouts=2, peak_gib=11.3),
+        # quick: results/costs/quick_run_avx2.json (3.9 min, same clone and empty cache, torch and oneDNN held to AVX2
+        # kernels; its SFT 2 x 8 steps 54 s, the GRPO step 94.9 s)
+        quick=dict(setup_min=1.42, sft_min=0.9, step_min=1.58, rollouts=16, peak_gib=8.5),
         # alone: 55.5 min (SFT 8 steps 1.2 min, 16 steps of 2.59 min, 3 validations of 64 queries at 3.4 s); predicted
         # 67.7 min beforehand from the bf16 probe and the smoke variant's fp32/bf16 ratios
         probe=dict(setup_min=2.0, sft_min=1.2, step_min=2.59, rollouts=16, val_query_min=0.057, peak_gib=21.4)),
