@@ -344,8 +344,9 @@ def sft_reference(tmp_path_factory):
 
 def _same_sft(ref, out, resumed_from, skipped):
     """The resumed run `out` ends as the uninterrupted `ref`: the same resume point and skipped checkpoints, and the same
-    loss curve and final weights -- bit for bit as a rule; to float32 rounding (relative 1e-5) where this CPU's kernels
-    summed in another order in the resumed process (seen once in 7 full-suite runs on an AMX Xeon, 2026-12-06: step 2's
+    loss curve and final weights -- bit for bit as a rule; to float32 rounding (loss and grad norm to relative 1e-5,
+    the weights as below) where this CPU's kernels
+    summed in another order in the resumed process (seen twice in 8 full-suite runs on an AMX Xeon, 2026-12-06: step 2's
     grad_norm 2.080335855 against 2.080336332, the loss equal). A resume that lost its optimizer state or replayed the
     wrong data moves the weights by ~lr = 3e-3, far beyond that."""
     import torch
@@ -358,8 +359,13 @@ def _same_sft(ref, out, resumed_from, skipped):
     assert [(r["step"], r["epoch"], r["lr"]) for r in log["loss_curve"]] == [(r["step"], r["epoch"], r["lr"]) for r in want["loss_curve"]]
     for a, b in zip(log["loss_curve"], want["loss_curve"]):
         for k in ("loss", "grad_norm"): assert math.isclose(a[k], b[k], rel_tol=1e-5), (a, b)
+    # weights: Adam divides by sqrt(v), so where a gradient is ~0 a rounding difference becomes a visible step for that
+    # element (seen: 827 of 9.8M weights beyond rtol 1e-5, the largest 3.4e-5, the mean 4.2e-10). A wrong resume moves
+    # the weights broadly, by ~lr on average; a reordered sum leaves the mean difference ~1e6 times below that.
     wa, wb = (load_file(str(Path(d) / "final" / "model.safetensors")) for d in (out, ref))
-    assert wa.keys() == wb.keys() and all(torch.allclose(wa[k], wb[k], rtol=1e-5, atol=1e-7) for k in wa)
+    assert wa.keys() == wb.keys()
+    diff = torch.cat([(wa[k].float() - wb[k].float()).abs().flatten() for k in wa])
+    assert diff.mean() < 1e-7 and diff.max() < 1e-3, (diff.mean().item(), diff.max().item())
     return log
 
 
