@@ -177,12 +177,29 @@ def _summary(out):
             "checkpoints": sorted(p.name for p in Path(out).glob("checkpoint-*"))}
 
 
+def _close(x, y, rel=1e-6) -> bool:
+    "Equal, with floats anywhere inside to relative `rel` (a float32 sum reordered in the resumed process)."
+    if isinstance(x, float) and isinstance(y, float): return math.isclose(x, y, rel_tol=rel, abs_tol=1e-12)
+    if isinstance(x, dict) and isinstance(y, dict): return x.keys() == y.keys() and all(_close(x[k], y[k], rel) for k in x)
+    if isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)): return len(x) == len(y) and all(_close(u, v, rel) for u, v in zip(x, y))
+    return x == y
+
+
 def _same(a, b):
-    "Same summary and byte-identical final weights (compared as files: no torch op may run in this forking process)."
+    """Same summary and the same final weights: bit for bit as a rule; where this CPU's kernels summed in another order
+    in a resumed process (an entropy 11.918419506814745 against 11.91841983795166 in 1 of 8 full-suite runs on an AMX
+    Xeon, 2026-12-06), floats to relative 1e-6 and weights by their mean and largest difference, as `_same_sft`
+    explains (compared with numpy: no torch op may run in this forking process)."""
     sa, sb = _summary(a), _summary(b)
-    for k in sa: assert sa[k] == sb[k], f"{k} differs"
+    for k in sa: assert _close(sa[k], sb[k]), f"{k} differs: {sa[k]} against {sb[k]}"
     wa, wb = (Path(x) / "checkpoint-3" / "model.safetensors" for x in (a, b))
-    assert wa.read_bytes() == wb.read_bytes(), "final weights differ"
+    if wa.read_bytes() == wb.read_bytes(): return
+    import numpy as np
+    from safetensors.numpy import load_file
+    na, nb = load_file(str(wa)), load_file(str(wb))
+    assert na.keys() == nb.keys(), "final weights differ in their tensors"
+    diff = np.concatenate([np.abs(na[k].astype(np.float64) - nb[k].astype(np.float64)).ravel() for k in na])
+    assert diff.mean() < 1e-7 and diff.max() < 1e-3, f"final weights differ: mean {diff.mean():.3g}, max {diff.max():.3g}"
 
 
 @pytest.fixture(scope="module")
