@@ -19,7 +19,7 @@ from .models import REGISTRY, get_spec, is_main_rank, on_cuda, uses_deepspeed
 from .paths import in_repo, repo_relative
 from .results import best_checkpoint, new_record, read_jsonl, rewrite_jsonl, save_record
 from .sft import OFFLINE_SFT_DATA, announce, build_sft_dataset, sft_run_record, train_sft
-from .rl_config import QUICK, QUICK_TRAVELPLANNER, TASK_FAMILIES, RLRunConfig, load_family, resolve_config, run_dtype
+from .rl_config import TASK_FAMILIES, RLRunConfig, load_family, resolve_config, run_dtype
 
 # %% auto #0
 __all__ = ['CPU_COSTS', 'CPU_ROLLOUT_S', 'GPU_RECORDS', 'CURVE_SOURCES', 'RESUME_SAFE', 'CLIP_KEYS', 'family_name',

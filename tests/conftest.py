@@ -40,20 +40,16 @@ def _rendezvous_env_as_found():
 # splitting it over workers (pytest-xdist: the worker's name is kept when there is one).
 _PROFILE = os.environ.get("STAR_TEST_PROFILE")
 if _PROFILE:
-    import json, sys, threading, time
+    import json, sys, time
     from pathlib import Path
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
-    from measure import tree_rss
+    from measure import peak_rss, tree_rss
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(item, nextitem):
-        peak, stop, t0 = [0], threading.Event(), time.time()
-        def sample():
-            while not stop.is_set():
-                peak[0] = max(peak[0], tree_rss(os.getpid())); stop.wait(0.25)
-        th = threading.Thread(target=sample, daemon=True); th.start()
-        yield
-        stop.set(); th.join()
+        t0 = time.time()
+        with peak_rss(os.getpid(), 0.25) as peak:
+            yield
         with open(_PROFILE, "a") as f:
             f.write(json.dumps(dict(test=item.nodeid, s=round(time.time() - t0, 2), peak_gib=round(peak[0] / 2**30, 2),
                                     end_gib=round(tree_rss(os.getpid()) / 2**30, 2),

@@ -92,8 +92,8 @@ def test_cuda_branch(monkeypatch):
 
 def test_costs_exist_for_the_documented_variants_on_each_path():
     "What run_plan quotes comes from CPU_COSTS; each documented variant is either measured on a path or said to be not."
+    from star.rl_config import run_params
     for path in ("bfloat16", "float32"):
-        from star.rl_config import run_params
         for kw, var in ((dict(), "default"), (dict(data="probe"), "probe"), (dict(sft_steps=2), "smoke"),
                         ({k: v for k, v in run_params(dict(scale="0.5B", quick=True)).items() if k != "scale"}, "quick")):
             cfg = resolve_config(scale="0.5B", dtype=path, use_vllm=False, **kw)

@@ -9,6 +9,7 @@ them equal). Linux only (/proc). Exit status: the command's.
 from __future__ import annotations
 
 import argparse, json, os, platform, subprocess, sys, threading, time
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -37,6 +38,22 @@ def tree_rss(pid: int) -> int:
         try: total += int(Path(f"/proc/{p}/statm").read_text().split()[1]) * PAGE
         except (OSError, IndexError, ValueError): pass
     return total
+
+
+@contextmanager
+def peak_rss(pid: int, interval: float = 0.5, on_sample=None):
+    """While the block runs, sample `tree_rss(pid)` every `interval` s on a thread (and pass each to `on_sample`);
+    yields a one-item list that holds the peak in bytes, final when the block ends."""
+    peak, stop = [0], threading.Event()
+    def sample():
+        while not stop.is_set():
+            rss = tree_rss(pid)
+            peak[0] = max(peak[0], rss)
+            if on_sample: on_sample(rss)
+            stop.wait(interval)
+    th = threading.Thread(target=sample, daemon=True); th.start()
+    try: yield peak
+    finally: stop.set(); th.join()
 
 
 def du(path: Path) -> int:
@@ -70,18 +87,12 @@ def measure(cmd: list[str], dirs: list[str], interval: float = 0.5, series: Path
     load = os.getloadavg()[0]
     t0 = time.time()
     proc = subprocess.Popen(cmd)
-    peak, stop = [0], threading.Event()
-    out = open(series, "w") if series else None
-    def sample():
-        last = -5.0
-        while not stop.is_set():
-            rss = tree_rss(proc.pid)
-            peak[0] = max(peak[0], rss)
-            if out and time.time() - t0 - last >= 5: last = time.time() - t0; out.write(f"{last:.0f} {rss / 2**30:.2f}\n"); out.flush()
-            stop.wait(interval)
-    th = threading.Thread(target=sample, daemon=True); th.start()
-    rc = proc.wait()
-    stop.set(); th.join()
+    out, last = (open(series, "w") if series else None), [-5.0]
+    def log(rss):
+        if out and time.time() - t0 - last[0] >= 5:
+            last[0] = time.time() - t0; out.write(f"{last[0]:.0f} {rss / 2**30:.2f}\n"); out.flush()
+    with peak_rss(proc.pid, interval, log) as peak:
+        rc = proc.wait()
     if out: out.close()
     wall = time.time() - t0
     return dict(command=" ".join(cmd), returncode=rc, wall_s=round(wall, 1), wall_min=round(wall / 60, 1),
