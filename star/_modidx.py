@@ -1075,6 +1075,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                          'star.rl.overlong_reasons': ('rl.html#overlong_reasons', 'star/rl.py'),
                          'star.rl.parse_cli': ('rl.html#parse_cli', 'star/rl.py'),
                          'star.rl.rl_tasks': ('rl.html#rl_tasks', 'star/rl.py'),
+                         'star.rl.rng_kept': ('rl.html#rng_kept', 'star/rl.py'),
                          'star.rl.rollout_rank': ('rl.html#rollout_rank', 'star/rl.py'),
                          'star.rl.rollout_reward_fn': ('rl.html#rollout_reward_fn', 'star/rl.py'),
                          'star.rl.rollout_rewards': ('rl.html#rollout_rewards', 'star/rl.py'),

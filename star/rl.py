@@ -54,7 +54,7 @@ __all__ = ['OVERLONG_REASONS', 'ENGINE_STATS', 'INPUT_ERRORS', 'TaskFamily', 'lo
            'dynamic_sampling_mask', 'turn_entropy', 'entropy_deltas', 'ArpoNode', 'ArpoPlan', 'arpo_round',
            'arpo_schedule', 'TravelPlannerFamily', 'formatter_llm', 'task_family', 'generation_policy', 'rollout_rank',
            'step_seed', 'step_sandbox', 'arpo_rollouts', 'rollout_reward_fn', 'engine_stats', 'make_rollout_func',
-           'evaluate_policy', 'build_trainer', 'train_rl', 'parse_cli', 'main']
+           'evaluate_policy', 'rng_kept', 'build_trainer', 'train_rl', 'parse_cli', 'main']
 
 # %% ../nbs/10_rl.ipynb #15e6579c
 class TaskFamily(Protocol):
@@ -851,6 +851,18 @@ def _plan_scores(verdict, task, family) -> dict:
     return {"delivered": bool(verdict.delivered), "commonsense_micro": round(verdict.commonsense_micro, 6),
             "hard_pass": int(verdict.hard_pass)}
 
+# %% ../nbs/10_rl.ipynb #cc7bb455
+@contextmanager
+def rng_kept():
+    """Run the block, then restore Python's `random`, NumPy's global and torch's CPU (and every CUDA device's) random
+    state as they were before it: what the block draws leaves the caller's streams where they were."""
+    import numpy as np, torch
+    py, npy = random.getstate(), np.random.get_state()
+    devices = list(range(torch.cuda.device_count())) if torch.cuda.is_available() else []
+    with torch.random.fork_rng(devices=devices):
+        try: yield
+        finally: random.setstate(py); np.random.set_state(npy)
+
 # %% ../nbs/10_rl.ipynb #c01a2963
 def _validation_callback_cls():
     from transformers import TrainerCallback
@@ -895,7 +907,7 @@ def _validation_callback_cls():
             if self.needs_eval(step):
                 self._sync(state)
                 journal = self.path.parent / "validation_episodes" / f"step-{step}"
-                with generation_policy(self.trainer, self.tok) as policy:
+                with rng_kept(), generation_policy(self.trainer, self.tok) as policy:
                     m = evaluate_policy(policy, self.tok, self.val, self.cfg, family=self.family, trainer=self.trainer,
                                         progress=self.trainer.accelerator.is_main_process and f"validation @ step {step}",
                                         journal=journal)

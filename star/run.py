@@ -484,8 +484,9 @@ def ensure_master_port() -> int | None:
 def _prepare_resume(cfg: RLRunConfig, point) -> None:
     """Main process: set aside the checkpoints `point` skipped (`star.checkpoints.set_aside`, naming each and why, then
     where the run resumes, through `announce`) and rewrite the run's logs to what the resumed run will not play
-    again: rollout statistics and samples of steps < `point.step`, validation records of steps <= it (every row when
-    the run starts from scratch), torn last lines and null rows gone; checkpoints beyond `save_total_limit` (a run
+    again: rollout statistics and samples of steps < `point.step`, validation records of steps <= it (a run that
+    starts from scratch keeps its step-0 pass: the initial policy is the same, and validation never moves the
+    training's random streams, `rng_kept`), torn last lines and null rows gone; checkpoints beyond `save_total_limit` (a run
     killed between a save and its rotation) rotated as the Trainer would have. Every process waits for it."""
     from accelerate import PartialState
     state = PartialState()
@@ -493,7 +494,7 @@ def _prepare_resume(cfg: RLRunConfig, point) -> None:
         set_aside(point, announce)     # each skipped checkpoint, then "resumed from checkpoint N (...)"
         out = Path(cfg.out_dir)
         for name in ("rollout_stats", "samples"): _drop_steps_from(out / f"{name}.jsonl", point.step)
-        _drop_steps_from(out / "validation.jsonl", point.step + 1 if point.checkpoint else 0)
+        _drop_steps_from(out / "validation.jsonl", point.step + 1)
         best = best_checkpoint(read_jsonl(out / "validation.jsonl", missing_ok=True))   # a run killed between its save and the rotation
         rotate_checkpoints(out, cfg.save_total_limit, keep=[best and best.get("checkpoint")])
     state.wait_for_everyone()
