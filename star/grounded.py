@@ -30,8 +30,8 @@ __all__ = ['LABEL_VOCABULARY', 'FOREIGN_LABELS', 'LABELS', 'CHECK_KINDS', 'MAX_G
            'drop_bracket_states', 'written_item', 'read_labelled_day', 'fill_narrative', 'json_as_text', 'grid_days',
            'tables_as_text', 'sections_as_text', 'inferred_marks', 'dates_in', 'stay_item', 'stay_recap_as_text',
            'references_as_text', 'final_answer', 'complete_day', 'html_as_text', 'xml_as_text', 'footnotes_as_text',
-           'stay_blocks_as_text', 'options_as_text', 'layout_text', 'noted_marks', 'check_reading', 'format_grounded',
-           'plain_plan']
+           'stay_blocks_as_text', 'options_as_text', 'cjk_as_text', 'layout_text', 'noted_marks', 'check_reading',
+           'format_grounded', 'plain_plan']
 
 # %% ../nbs/04b_grounded.ipynb #51cdece7
 _APOSTROPHES = "'’‘ʼ`"
@@ -759,6 +759,13 @@ def slot_line(line: str) -> tuple[str, list] | None:
         v += len(p) + 3
     return line[j:k], out
 
+def _cost_value(v: str) -> bool:
+    """Is a labelled value a cost, not a name: no letter before its first bracket (`$40 ($20 x 2)`, `40`), unless a name
+    of digits is followed by its place in brackets (`#45 (Santa Maria)`, `12212 (Tampa)`: no currency sign, a capital)."""
+    head, _, rest = v[:200].partition('(')
+    if any(ch.isalpha() for ch in head): return False
+    return any(ch in '$€£¥₹' for ch in head) or not rest.lstrip()[:1].isupper() or not head.strip(' *_')
+
 def labelled_fields(text: str, a: int, b: int, unknown: list | None = None) -> dict[str, list[tuple[int, int]]]:
     """`{field: [(start, end)]}`: where the labelled values of the lines of `text[a:b]` are (`Label: value`, label per
     `label_key`), with the sub-bullets under a label whose value is empty. A field's first label wins, except that
@@ -777,7 +784,7 @@ def labelled_fields(text: str, a: int, b: int, unknown: list | None = None) -> d
         f = _field_line(line)
         key, rev, qual = label_key(f[0]) if f else (None, False, False)
         if f and key is None and unknown is not None: unknown.append((f[0].strip(' *_'), e - len(f[1]), e))
-        if key is not None and not dash_first(f[1]) and not any(ch.isalpha() for ch in f[1][:200].split('(')[0]):
+        if key is not None and not dash_first(f[1]) and _cost_value(f[1]):
             pending = None
             continue  # 'Day 1 Lunch (Frog Hollow Tavern): $40' is a cost line
         if key is not None:
@@ -1398,7 +1405,7 @@ def _comma_items(r: Reading, s: int, e: int, named: list) -> list:
 
 _JOINERS = frozenset({'and', 'then', 'plus', '&', '+'})
 
-_JOIN_MARKS = ',·•|/;+&~▸►›»→◦>✦✧★☆◆◇♦❖✱✳✶➜➔➡⇒⟶'
+_JOIN_MARKS = ',·•|/;+&~▸►›»→◦>✦✧★☆◆◇♦❖✱✳✶➜➔➡⇒⟶‖¦∣⋅∙・'
 
 def _joiner_word(text: str, w) -> bool:
     """Is word `w` a function word between two names (`as well as`, `followed by`, `along with`): written in lower case
@@ -2699,6 +2706,113 @@ def options_as_text(text: str) -> tuple[str, list] | None:
         drop.update(said.get(d, ()))                        # the choice lines: read, and no day of their own
     return '\n'.join(l for i, l in enumerate(lines) if i not in drop), sorted(open_days)
 
+# %% ../nbs/04b_grounded.ipynb #881fb34e
+def _cjk(c: str) -> bool:
+    "Is `c` a Han, kana or Hangul character (the scripts of Chinese, Japanese and Korean answers)?"
+    o = ord(c)
+    return (0x3040 <= o <= 0x30ff or 0x3400 <= o <= 0x4dbf or 0x4e00 <= o <= 0x9fff or 0xac00 <= o <= 0xd7af
+            or 0x1100 <= o <= 0x11ff or 0x3130 <= o <= 0x318f or 0xf900 <= o <= 0xfaff)
+
+_CJK_PUNCT = {'：': ': ', '（': ' (', '）': ') ', '、': ', ', '，': ', ', '；': '; ', '｜': ' | ', '　': ' ', '。': '. ',
+              '！': '! ', '～': '-', '〜': '-', '・': ', ', '【': ' [', '】': '] ', '「': '"', '」': '"', '『': '"', '』': '"'}
+
+_CJK_WORDS = {
+    'Transportation': '移動 交通 アクセス 交通手段 出行 交通方式 이동 교통 교통편',
+    'Breakfast': '朝食 朝ごはん 早餐 早饭 아침 조식 아침식사',
+    'Lunch': '昼食 ランチ 昼ごはん 午餐 午饭 점심 중식 점심식사',
+    'Dinner': '夕食 ディナー 晩ご飯 晚餐 晚饭 저녁 석식 저녁식사',
+    'Attractions': '観光 観光スポット 見どころ 観光地 景点 游览 参观 景點 관광 명소 관광지 볼거리',
+    'Accommodation': '宿泊 宿泊先 ホテル 住宿 酒店 入住 숙소 숙박 호텔',
+    'City': '都市 城市 도시',
+    'Flight': 'フライト 飛行機 航班 飞机 항공편 비행기',
+    'Self-driving': '自家用車 レンタカー 自驾 自驾车 开车 자가용 자동차 렌터카 운전',
+    'Taxi': 'タクシー 出租车 打车 的士 택시',
+    'about': '約 约 약 大约',
+    '-': 'なし 無し 无 無 暂无 없음 해당없음',
+}
+"""Chinese, Japanese and Korean words of an itinerary, by the English word `cjk_as_text` writes for them: field labels,
+modes, 'about', and the words of an empty slot (`-`). Each is a whole run of CJK characters in the answer."""
+_CJK_TERMS = {w: en for en, ws in _CJK_WORDS.items() for w in ws.split()}
+_CJK_DROP = frozenset('発 出発 着 到着 出发 起飞 到达 抵达 출발 도착 次に それから その後 然后 接着 다음으로 그다음 그리고 이후 '
+                      '所在地 位置 位于 位於 場所 地点 위치'.split())
+"Departure / arrival marks, joining words and place markers: dropped (a place marker with its colon)."
+_CJK_UNITS = {'時間': 'hours', '小时': 'hours', '小時': 'hours', '시간': 'hours', '分': 'mins', '分钟': 'mins', '分鐘': 'mins',
+              '분': 'mins', 'ドル': '$', '美元': '$', '달러': '$'}
+_CJK_NUMS = {c: i for i, c in enumerate('一二三四五六七八九十', 1)}
+_KO_ORD = {'첫째': 1, '둘째': 2, '셋째': 3, '넷째': 4, '다섯째': 5, '여섯째': 6, '일곱째': 7}
+_CJK_WEEKDAYS = frozenset([*'月火水木金土日월화수목금토일', *(f'{p}{d}' for p in ('星期', '周', '週', '礼拜') for d in '一二三四五六日天'),
+                           *(f'{d}曜日' for d in '月火水木金土日'), *(f'{d}曜' for d in '月火水木金土日'),
+                           *(f'{d}요일' for d in '월화수목금토일')])
+
+def _han_number(s: str) -> int | None:
+    "1-19 in Han numerals (`三`, `十二`) or ASCII digits; else None."
+    if s.isascii() and s.isdecimal(): return int(s)
+    if not s or any(c not in _CJK_NUMS for c in s): return None
+    if len(s) == 1: return _CJK_NUMS[s]
+    return 10 + _CJK_NUMS[s[1]] if len(s) == 2 and s[0] == '十' and s[1] != '十' else None
+
+def _runs(text: str) -> list[tuple[bool, str]]:
+    "`[(is_cjk, piece)]`: the text cut into runs of CJK characters and runs of everything else, in order."
+    out, i, n = [], 0, len(text)
+    while i < n:
+        k, j = _cjk(text[i]), i + 1
+        while j < n and _cjk(text[j]) == k: j += 1
+        out.append((k, text[i:j]))
+        i = j
+    return out
+
+# %% ../nbs/04b_grounded.ipynb #ae46bb8b
+def cjk_as_text(text: str) -> str | None:
+    """The answer with its Chinese, Japanese or Korean plan words in English, when it heads days in one of those
+    languages (`第2天`, `2日目`, `2일차`, `둘째 날`) or labels its fields in them (three words at least): day heads ->
+    `Day N`, dates `2022年3月17日` / `2022년 3월 17일` -> `2022-3-17` (a weekday in brackets dropped), the words of
+    `_CJK_WORDS` and `_CJK_UNITS` translated, `_CJK_DROP` dropped, full-width punctuation in ASCII. Names in Latin
+    letters are kept character for character, unknown CJK words as written. None for any other answer. Linear."""
+    if not any(_cjk(c) for c in text[:20000]): return None
+    rs = _runs(text)
+    out, days, terms, i, glue = [], 0, 0, 0, False
+    while i < len(rs):
+        k, p = rs[i]
+        nxt = rs[i + 1][1] if i + 1 < len(rs) else ''
+        if not k:
+            out.append(p.lstrip(' ') if glue else p)        # after '年' / '월': '2022년 3월' -> '2022-3'
+            glue, i = False, i + 1
+            continue
+        prev = out[-1] if out else ''
+        a = len(prev)
+        while a and prev[a - 1].isdecimal(): a -= 1
+        num = prev[a:]                                      # the digits just before this run ('2' of '2日目')
+        if num and (p in ('日目', '일차', '일째') or (p in ('天', '日') and len(out) > 1 and out[-2].endswith('第'))):
+            out[-1] = prev[:a]
+            if p in ('天', '日'): out[-2] = out[-2][:-1]      # '第2天'
+            out.append(f"Day {int(num)}"); days += 1
+        elif p[0] == '第' and len(p) > 2 and p[-1] in '天日' and (h := _han_number(p[1:-1])):
+            out.append(f"Day {h}"); days += 1               # '第二天'
+        elif p in _KO_ORD and not nxt.strip() and i + 2 < len(rs) and rs[i + 2][1] == '날':
+            out.append(f"Day {_KO_ORD[p]}"); days += 1       # '둘째 날'
+            i += 3
+            continue
+        elif num and p in ('年', '년', '月', '월'):
+            out.append('-'); glue = True
+        elif num and p in ('日', '일') and len(out) > 1 and out[-2] == '-':
+            pass                                            # a date's day: its digits kept
+        elif p in _CJK_WEEKDAYS and prev.rstrip()[-1:] in ('(', '（') and nxt.lstrip()[:1] in (')', '）'):
+            out[-1] = prev.rstrip()[:-1].rstrip()           # '（木）' after a date: dropped with its brackets
+            rs[i + 1] = (False, nxt.lstrip()[1:])
+        elif num and p in _CJK_UNITS:
+            u = _CJK_UNITS[p]
+            if u == '$': out[-1] = prev[:a] + '$' + num
+            else: out.append(' ' + u + (' ' if nxt[:1].isalnum() else ''))
+        elif p in _CJK_TERMS:
+            terms += 1
+            out.append((' ' if prev[-1:].isalnum() else '') + _CJK_TERMS[p] + (' ' if nxt[:1].isalnum() else ''))
+        elif p in _CJK_DROP:
+            if nxt.lstrip()[:1] in (':', '：'): rs[i + 1] = (False, nxt.lstrip()[1:].lstrip())   # '（所在地：X）'
+        else: out.append(p)
+        i += 1
+    if not days and terms < 3: return None
+    return ''.join(_CJK_PUNCT.get(c, c) for c in ''.join(out))
+
 # %% ../nbs/04b_grounded.ipynb #a48l0001
 _LAYOUTS = ((json_as_text, "the plan is JSON: read key by key"),
             (xml_as_text, "the plan is XML: read element by element"),
@@ -2707,13 +2821,19 @@ _LAYOUTS = ((json_as_text, "the plan is JSON: read key by key"),
 
 _HTML_NOTE = "an HTML table: read as a table by its header words"
 
-_LAYOUT_NOTES = frozenset([_HTML_NOTE, *(w for _, w in _LAYOUTS)])
+_CJK_NOTE = "a plan in Chinese, Japanese or Korean: its day heads, dates and labels read in English"
+
+_LAYOUT_NOTES = frozenset([_HTML_NOTE, _CJK_NOTE, *(w for _, w in _LAYOUTS)])
 
 def layout_text(text: str, task, notes: list) -> str:
     """The answer's plan as labelled days where its layout needs a rewrite first: the answer after any reasoning block
-    (`final_answer`), then the first of JSON, tables and category sections that applies, then references to numbered legs
+    (`final_answer`) in English where it is written in Chinese, Japanese or Korean (`cjk_as_text`), then the first of
+    JSON, tables and category sections that applies, then references to numbered legs
     and a stay recap resolved. Each rewrite applied adds a 'layout' note to `notes`."""
     text = final_answer(text)
+    if (conv := cjk_as_text(text)) is not None:
+        text = conv
+        notes.append(Note(_CJK_NOTE, 'layout'))
     if (opt := options_as_text(text)) is not None:
         text, open_days = opt
         if open_days: notes.append(Note(f"day(s) {open_days} offered in several versions (options) with no choice the text states", 'options'))
