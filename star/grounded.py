@@ -347,7 +347,9 @@ def _closing(text: str, ws: list[Word], k: int, e: int) -> int:
 # %% ../nbs/04b_grounded.ipynb #4a17583e
 def day_versions(text: str, ws: list[Word], marks: list) -> list[tuple[int, int, int, int]]:
     """`[(n, k, e, last)]`: each marked day (or range of days `n`…`last`) from its mark k to the next mark e; the last
-    one ends at a closing section."""
+    one ends at a closing section. Marks of one day that follow each other are one version: a plan written as a list
+    of steps heads each line with its day (`Day 2, 08:00 — Lunch: X`, `Day 2, 09:30 — Visit Y`)."""
+    marks = [m for i, m in enumerate(marks) if not (i and (marks[i - 1][0], marks[i - 1][2]) == (m[0], m[2]))]
     out = [(n, k, marks[i + 1][1] if i + 1 < len(marks) else len(ws), last) for i, (n, k, last) in enumerate(marks)]
     if out:
         n, k, e, last = out[-1]
