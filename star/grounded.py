@@ -30,8 +30,8 @@ __all__ = ['LABEL_VOCABULARY', 'FOREIGN_LABELS', 'LABELS', 'CHECK_KINDS', 'MAX_G
            'drop_bracket_states', 'written_item', 'read_labelled_day', 'fill_narrative', 'json_as_text', 'grid_days',
            'tables_as_text', 'sections_as_text', 'inferred_marks', 'dates_in', 'stay_item', 'stay_recap_as_text',
            'references_as_text', 'final_answer', 'complete_day', 'html_as_text', 'xml_as_text', 'footnotes_as_text',
-           'stay_blocks_as_text', 'options_as_text', 'cjk_as_text', 'layout_text', 'noted_marks', 'check_reading',
-           'format_grounded', 'plain_plan']
+           'stay_blocks_as_text', 'options_as_text', 'unstruck', 'diff_as_text', 'cjk_as_text', 'layout_text',
+           'noted_marks', 'check_reading', 'format_grounded', 'plain_plan']
 
 # %% ../nbs/04b_grounded.ipynb #51cdece7
 _APOSTROPHES = "'’‘ʼ`"
@@ -484,6 +484,9 @@ def _written(text: str, ws: list[Word], i: int, j: int) -> str:
     "The text of words `[i, j)` as written (typographic quotes straightened)."
     return text[ws[i].a:ws[j - 1].b].translate(_QUOTES)
 
+_SEQUENCE_ONLY = frozenset({'next', 'then', 'later', 'afterwards', 'after that', 'and then', 'finally', 'also', 'and',
+                            'plus', 'followed by', 'and after that'})
+
 def clean_piece(piece: str, city_seqs=()) -> str | None:
     """A venue name as written in one piece of a slot's text: the bracketed name, or the text up to the first
     separator (`|`, `(`, ` - `, `, `, `. `, `: ` …) without a leading 'At' / 'In' / 'Visit'; '-' for an explicitly empty slot; None when the piece names
@@ -506,6 +509,7 @@ def clean_piece(piece: str, city_seqs=()) -> str | None:
     if not p: return None
     key = tuple(folded_words(p))
     if ' '.join(key) in _EMPTY_SLOT: return '-'
+    if ' '.join(key) in _SEQUENCE_ONLY: return None                  # 'A; next, ~~B~~; next, C': B struck, 'next' left
     if key in city_seqs or not any(c.isalpha() for c in p): return None
     return p
 
@@ -645,18 +649,21 @@ _TIME_WORDS = frozenset({'morning', 'afternoon', 'evening', 'night', 'late', 'ea
 _REVISION_WORDS = frozenset({'alternative', 'alternate', 'revised', 'updated', 'new', 'corrected', 'changed',
                              'adjusted', 'final', 'replacement'})
 
+_LABEL_TAILS = frozenset({'stop', 'spot', 'pick', 'choice', 'venue', 'place', 'option', 'booking'})
+
 _QUALIFIERS = frozenset({'in', 'at', 'for', 'on', 'near', 'from', 'to', 'during', 'of', 'and', 'with', 'via'})
 
 def label_key(label: str) -> tuple[str | None, bool, bool]:
     """`(field, revised, qualified)` of a line label: a `LABELS` entry, possibly numbered (`Attraction 1`,
     `Attraction #2`), timed (`Morning Attraction`), of a day (`Day 2 Lunch`), revised (`Alternative Accommodation`,
-    `Revised Day 1 Accommodation`) or qualified
+    `Revised Day 1 Accommodation`), followed by a word like `stop` (`Lunch stop`, `_LABEL_TAILS`) or qualified
     (`Accommodation in Orlando`, `Mode of Transportation from A to B`: the words after the field belong to the value);
     `(None, False, False)` when it names no field."""
     label = _fold(label)
     if 0 < (b := label.find('(')) and label.rstrip(' *_').endswith(')'): label = label[:b]   # 'Stay (both options)': a remark
     ws = label.replace('*', ' ').replace('_', ' ').replace('#', ' ').split()
     while ws and ws[-1].isdecimal(): ws.pop()
+    if len(ws) > 1 and ws[-1] in _LABEL_TAILS: ws.pop()             # 'Lunch stop', 'Dinner pick', 'Hotel choice'
     rev = False
     while len(ws) > 1 and (ws[0] in _TIME_WORDS or ws[0] in _REVISION_WORDS or ws[0] == 'day'):
         rev = rev or ws[0] in _REVISION_WORDS
@@ -1308,7 +1315,7 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
         bare = plain_value(text[ws[hit[0].i].a:end]).strip(' \t*_')            # 'Private room, 1 bed, 2 guests, <listing>'
     key = tuple(w.w for w in ws[k:nk])
     if ' '.join(key) in _EMPTY_SLOT: return '-'
-    if key in r.index.city_seqs: return None
+    if key in r.index.city_seqs or ' '.join(key) in _SEQUENCE_ONLY: return None      # 'next, ~~X~~': the item was struck
     remark, after, bcity = None, end, None
     if text.startswith((' (', ' ['), end) and name:                         # 'Name (private room)': kept or dropped by the parser
         close = text.find(')' if text[end + 1] == '(' else ']', end, e)
@@ -1316,6 +1323,9 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
         if inner[:1] in (('in',), ('at',)): inner = inner[1:]
         elif inner[:1] and inner[0] in _CITY_KEYS and ':' in text[end:close]: inner = inner[1:]   # 'X (city: Rockford)', '(Stadt: …)'
         inner = next((inner[:-len(c)] for c in _COUNTRY if len(inner) > len(c) and inner[-len(c):] == c), inner)   # '(Rockford, USA)'
+        if inner not in r.index.city_seqs and len(inner) > 1:                 # '(Louisville, KY)', '(Salem, Oregon)'
+            inner = inner[:-1] if inner[-1] in _POSTAL else next((inner[:-len(t)] for t in _states(r.index)
+                                                                  if len(inner) > len(t) and inner[-len(t):] == t), inner)
         if inner in r.index.city_seqs: bcity, after = r.index.city_seqs[inner], close + 1   # 'X (Rockford)', 'X (in Rockford)': its city
         elif close > 0 and not (hit and tuple(folded_words(text[end:close])) in _states(r.index)):
             remark, after = plain_value(text[end:close + 1]).strip(), close + 1
@@ -2708,6 +2718,63 @@ def options_as_text(text: str) -> tuple[str, list] | None:
         drop.update(said.get(d, ()))                        # the choice lines: read, and no day of their own
     return '\n'.join(l for i, l in enumerate(lines) if i not in drop), sorted(open_days)
 
+# %% ../nbs/04b_grounded.ipynb #5075767d
+_STRIKE_TAGS = (('<del>', '</del>'), ('<s>', '</s>'), ('<strike>', '</strike>'))
+
+def unstruck(text: str) -> str | None:
+    """`text` without its struck-through spans: markdown `~~X~~` (opened and closed on one line; an unpaired `~~` is
+    kept) and HTML `<del>`, `<s>`, `<strike>` elements (tags in any case). None when nothing is struck. Linear."""
+    out, cut = [], False
+    if '~~' in text:
+        for line in text.split('\n'):
+            parts = line.split('~~')
+            if len(parts) >= 3:
+                if len(parts) % 2 == 0: parts[-2:] = ['~~'.join(parts[-2:])]      # the last '~~' has no pair
+                line, cut = ''.join(parts[0::2]), True
+            out.append(line)
+        text = '\n'.join(out)
+    if '<' in text:
+        low = text.lower()
+        for a, b in _STRIKE_TAGS:
+            if a not in low: continue
+            keep, i = [], 0
+            while (j := low.find(a, i)) >= 0 and (k := low.find(b, j)) >= 0:
+                keep.append(text[i:j]); i = k + len(b); cut = True
+            if i:
+                text = ''.join(keep) + text[i:]
+                low = text.lower()
+    return text if cut else None
+
+# %% ../nbs/04b_grounded.ipynb #f5ca7003
+_DIFF_HEADS = ('---', '+++', '@@', 'diff --git', 'index ')
+
+def _diff_lines(lines: list[str]) -> list[str]:
+    "The lines of a hunk as they are after it: `-` lines and headers dropped, the `+` / ' ' before the others removed."
+    out = []
+    for l in lines:
+        if l.startswith(_DIFF_HEADS) or l.startswith('-') or l.startswith('\\ No newline'): continue
+        out.append(l[1:] if l[:1] in ('+', ' ') else l)
+    return out
+
+def diff_as_text(text: str) -> str | None:
+    """The answer with each diff in it applied: the body of a ```` ```diff ```` / ```` ```patch ```` block, or an unfenced
+    hunk (from a line starting `@@ -` to the end of the text), by `_diff_lines`. None when it holds no diff. Linear."""
+    lines, out, i, hit = text.split('\n'), [], 0, False
+    while i < len(lines):
+        l = lines[i]
+        fence = l.strip().lower()
+        if fence in ('```diff', '```patch', '~~~diff', '~~~patch'):
+            j = next((j for j in range(i + 1, len(lines)) if lines[j].strip().startswith(('```', '~~~'))), len(lines))
+            out += _diff_lines(lines[i + 1:j])
+            i, hit = j + 1, True
+        elif l.startswith('@@ -') and not hit:
+            out += _diff_lines(lines[i:])
+            i, hit = len(lines), True
+        else:
+            out.append(l)
+            i += 1
+    return '\n'.join(out) if hit else None
+
 # %% ../nbs/04b_grounded.ipynb #881fb34e
 def _cjk(c: str) -> bool:
     "Is `c` a Han, kana or Hangul character (the scripts of Chinese, Japanese and Korean answers)?"
@@ -2825,7 +2892,9 @@ _HTML_NOTE = "an HTML table: read as a table by its header words"
 
 _CJK_NOTE = "a plan in Chinese, Japanese or Korean: its day heads, dates and labels read in English"
 
-_LAYOUT_NOTES = frozenset([_HTML_NOTE, _CJK_NOTE, *(w for _, w in _LAYOUTS)])
+_DIFF_NOTE = "a plan sent as a diff: its '-' lines dropped, the rest read"
+
+_LAYOUT_NOTES = frozenset([_HTML_NOTE, _CJK_NOTE, _DIFF_NOTE, *(w for _, w in _LAYOUTS)])
 
 def layout_text(text: str, task, notes: list) -> str:
     """The answer's plan as labelled days where its layout needs a rewrite first: the answer after any reasoning block
@@ -2836,6 +2905,9 @@ def layout_text(text: str, task, notes: list) -> str:
     if (conv := cjk_as_text(text)) is not None:
         text = conv
         notes.append(Note(_CJK_NOTE, 'layout'))
+    if (conv := diff_as_text(text)) is not None:
+        text = conv
+        notes.append(Note(_DIFF_NOTE, 'layout'))
     if (opt := options_as_text(text)) is not None:
         text, open_days = opt
         if open_days: notes.append(Note(f"day(s) {open_days} offered in several versions (options) with no choice the text states", 'options'))
@@ -2976,6 +3048,10 @@ def check_reading(rows: list[dict], original: str, task, index, note, rewritten:
 # %% ../nbs/04b_grounded.ipynb #1201b8d7
 def _format_grounded(text, task, notes, db, alts=None):
     index, original = grounding_index(db), final_answer(extract_answer(text))
+    if (kept := unstruck(original)) is not None:                     # what the answer struck through is not its plan
+        original = kept
+        notes.append(Note("struck-through text (~~X~~, <del>) is what the answer dropped: not read", 'layout'))
+    original = original.replace(' _(', ' (').replace(')_', ')')     # 'X _(Stockton)_': a place in italics is a place
     text = layout_text(original, task, notes)
     ws = words(text)
     marks = noted_marks(text, ws, task, notes)
