@@ -30,8 +30,8 @@ __all__ = ['LABEL_VOCABULARY', 'FOREIGN_LABELS', 'LABELS', 'CHECK_KINDS', 'MAX_G
            'drop_bracket_states', 'written_item', 'read_labelled_day', 'fill_narrative', 'json_as_text', 'grid_days',
            'tables_as_text', 'sections_as_text', 'inferred_marks', 'dates_in', 'stay_item', 'stay_recap_as_text',
            'references_as_text', 'final_answer', 'complete_day', 'html_as_text', 'xml_as_text', 'footnotes_as_text',
-           'stay_blocks_as_text', 'options_as_text', 'unstruck', 'diff_as_text', 'cjk_as_text', 'layout_text',
-           'noted_marks', 'check_reading', 'format_grounded', 'plain_plan']
+           'stay_blocks_as_text', 'options_as_text', 'unstruck', 'diff_as_text', 'latex_as_text', 'cjk_as_text',
+           'plain_answer', 'layout_text', 'noted_marks', 'check_reading', 'format_grounded', 'plain_plan']
 
 # %% ../nbs/04b_grounded.ipynb #51cdece7
 _APOSTROPHES = "'’‘ʼ`"
@@ -2266,16 +2266,19 @@ def final_answer(text: str) -> str:
 # %% ../nbs/04b_grounded.ipynb #4cd82ae3
 def _note_unread(r: Reading, days: list, by_day: dict) -> None:
     """Note (kind 'unread') each day whose last version writes a complete database name of which some word is in no
-    field of the day's reading: the reader did not place it, so it is unsure of that day. Linear (a set of words per day)."""
-    text, ws = r.text, r.ws
+    field of the day's reading: the reader did not place it, so it is unsure of that day. The stay of the night before
+    is no such name (`Check out of X` on the last day). Linear (a set of words per day)."""
+    text, ws, before = r.text, r.ws, set()
     for day, row in zip(days, _plan_rows(days)):
         got = set(folded_words(' '.join(str(v) for v in row.values())))
         k, e, _ = by_day[day.number][-1]
         for q in range(k, e):
             m = r.venue_at.get(q)
-            if m is not None and m.full and any(w.w not in got for w in ws[m.i:m.j]):
+            if m is not None and m.full and any(w.w not in got for w in ws[m.i:m.j]) and not (
+                    all(w.w in before for w in ws[m.i:m.j]) and any(v.table == 'accommodations' for v in m.entries)):
                 r.note(f"day {day.number}: {text[ws[m.i].a:ws[m.j - 1].b][:40]!r} is named in the day but read in no field", 'unread')
                 break
+        before = set(folded_words(str(row.get('accommodation', ''))))
 
 def _locative_venue(text: str, ws: list, m, covered, index) -> bool:
     """Is the name `m` a locative after another venue rather than a venue of its own: written in lower case `downtown
@@ -2775,6 +2778,96 @@ def diff_as_text(text: str) -> str | None:
             i += 1
     return '\n'.join(out) if hit else None
 
+# %% ../nbs/04b_grounded.ipynb #770d7071
+_TEX_ESC = {'\\&': '&', '\\$': '$', '\\%': '%', '\\#': '#', '\\_': '_', '\\{': '{', '\\}': '}', '\\textasciitilde{}': '~',
+            '\\textasciicircum{}': '^', '\\~{}': '~', '\\^{}': '^', '\\textbackslash{}': '\\', '~': ' ', '---': '—', '--': '–',
+            '$\\rightarrow$': '→', '$\\to$': '→', '\\textrightarrow{}': '→', '\\textrightarrow': '→', '$\\leftarrow$': '←',
+            '\\ldots{}': '…', '\\ldots': '…', '\\dots': '…', '``': '"', "''": '"', '\\,': ' ', '\\ ': ' '}
+_TEX_WRAP = {'textbf': '**', 'textit': '', 'emph': '', 'underline': '', 'texttt': '', 'textsc': '', 'textrm': '', 'mbox': '',
+             'textsf': '', 'text': '', 'hl': ''}
+_TEX_HEAD = {'section': '## ', 'subsection': '### ', 'subsubsection': '#### ', 'paragraph': '**', 'chapter': '# '}
+_TEX_DROP = ('\\begin', '\\end', '\\toprule', '\\midrule', '\\bottomrule', '\\hline', '\\cline', '\\documentclass',
+             '\\usepackage', '\\maketitle', '\\title', '\\date', '\\author', '\\centering', '\\caption', '\\label', '\\vspace',
+             '\\noindent', '\\newpage', '\\clearpage', '\\pagestyle', '\\setlength', '\\renewcommand', '\\small', '\\footnotesize')
+
+
+def _tex_line(s: str) -> str:
+    "One LaTeX line in plain text: commands that wrap text unwrapped (bold kept as `**`), escapes and dashes in Unicode."
+    out, i, n = [], 0, len(s)
+    while i < n:
+        c = s[i]
+        if c == '\\' and i + 1 < n and s[i + 1].isalpha():
+            j = i + 1
+            while j < n and s[j].isalpha(): j += 1
+            name = s[i + 1:j]
+            k = j + (j < n and s[j] == '*')
+            if k < n and s[k] == '{' and (name in _TEX_WRAP or name in _TEX_HEAD):
+                depth, m = 0, k
+                while m < n:
+                    depth += (s[m] == '{' and s[m - 1] != '\\') - (s[m] == '}' and s[m - 1] != '\\')
+                    if depth == 0: break
+                    m += 1
+                inner = _tex_line(s[k + 1:m])
+                if name in _TEX_HEAD: out.append(_TEX_HEAD[name] + inner + ('**' if name == 'paragraph' else ''))
+                else: out.append(_TEX_WRAP[name] + inner + _TEX_WRAP[name])
+                i = m + 1
+                continue
+            if name == 'item':
+                out.append('- ')
+                i = j + (j < n and s[j] == ' ')
+                continue
+            hit = next((e for e in _TEX_ESC if s.startswith(e, i)), None)
+            if hit: out.append(_TEX_ESC[hit]); i += len(hit); continue
+            out.append(s[i:j]); i = j                        # an unknown command: kept as written
+            continue
+        hit = next((e for e in _TEX_ESC if s.startswith(e, i)), None) if c in '\\$~-`\'' else None
+        if hit: out.append(_TEX_ESC[hit]); i += len(hit); continue
+        out.append(c)
+        i += 1
+    return ''.join(out)
+
+# %% ../nbs/04b_grounded.ipynb #a7636731
+def _tex_row(s: str) -> list[str] | None:
+    "The cells of a tabular row `a & b & c \\\\` (unescaped `&` only), else None."
+    t = s.rstrip()
+    if not t.endswith('\\\\'): return None
+    t = t[:-2]
+    cells, cur, i = [], [], 0
+    while i < len(t):
+        if t[i] == '\\' and i + 1 < len(t): cur.append(t[i:i + 2]); i += 2; continue
+        if t[i] == '&': cells.append(''.join(cur)); cur = []
+        else: cur.append(t[i])
+        i += 1
+    cells.append(''.join(cur))
+    return cells if len(cells) > 1 else None
+
+
+def latex_as_text(text: str) -> str | None:
+    """The answer's LaTeX in markdown: `\\section*{X}` -> `## X`, `\\item` -> `- `, `\\textbf{X}` -> `**X**`, other text
+    commands unwrapped, escapes (`\\&`, `\\$`, ...), `---`, `$\\rightarrow$` in Unicode, each tabular a markdown table
+    (its first row the header), preamble and environment lines dropped. None when the answer has no LaTeX structure
+    (`\\section`, `\\item` or `\\begin{`). Linear."""
+    if not ('\\section' in text or '\\item' in text or '\\begin{' in text): return None
+    out, header_next = [], False
+    for line in text.split('\n'):
+        st = line.strip()
+        if st.startswith('\\begin{tabular') or st.startswith('\\begin{tabularx') or st.startswith('\\begin{longtable'):
+            header_next = True
+            continue
+        if st.startswith(('```', '~~~')):                            # a fence stays as written (it ends the plan's block)
+            out.append(line)
+            continue
+        if st.startswith(_TEX_DROP) or st.startswith('%'): continue
+        if (cells := _tex_row(st)) is not None:
+            row = '| ' + ' | '.join(_tex_line(c).strip() for c in cells) + ' |'
+            out.append(row)
+            if header_next:
+                out.append('|' + '---|' * len(cells))
+                header_next = False
+            continue
+        out.append(_tex_line(line))
+    return '\n'.join(out)
+
 # %% ../nbs/04b_grounded.ipynb #881fb34e
 def _cjk(c: str) -> bool:
     "Is `c` a Han, kana or Hangul character (the scripts of Chinese, Japanese and Korean answers)?"
@@ -2894,20 +2987,29 @@ _CJK_NOTE = "a plan in Chinese, Japanese or Korean: its day heads, dates and lab
 
 _DIFF_NOTE = "a plan sent as a diff: its '-' lines dropped, the rest read"
 
-_LAYOUT_NOTES = frozenset([_HTML_NOTE, _CJK_NOTE, _DIFF_NOTE, *(w for _, w in _LAYOUTS)])
+_LATEX_NOTE = "a plan written in LaTeX: read as the markdown it renders to"
+
+_LAYOUT_NOTES = frozenset([_HTML_NOTE, _CJK_NOTE, _DIFF_NOTE, _LATEX_NOTE, *(w for _, w in _LAYOUTS)])
+
+_PLAIN = ((unstruck, "struck-through text (~~X~~, <del>) is what the answer dropped: not read"),
+          (cjk_as_text, _CJK_NOTE), (diff_as_text, _DIFF_NOTE), (latex_as_text, _LATEX_NOTE))
+
+def plain_answer(text: str, notes: list) -> str:
+    """The answer as the plain markdown every other rule reads, and what the finished reading is checked against
+    (`check_reading`): struck-through text dropped (`unstruck`), Chinese, Japanese or Korean in English
+    (`cjk_as_text`), a diff applied (`diff_as_text`), LaTeX as the markdown it renders to (`latex_as_text`), a place in
+    italics as a place (`X _(Stockton)_`). Each rewrite applied adds a 'layout' note to `notes`."""
+    for f, what in _PLAIN:
+        if (conv := f(text)) is not None:
+            text = conv
+            notes.append(Note(what, 'layout'))
+    return text.replace(' _(', ' (').replace(')_', ')')
 
 def layout_text(text: str, task, notes: list) -> str:
     """The answer's plan as labelled days where its layout needs a rewrite first: the answer after any reasoning block
-    (`final_answer`) in English where it is written in Chinese, Japanese or Korean (`cjk_as_text`), then the first of
-    JSON, tables and category sections that applies, then references to numbered legs
+    (`final_answer`), then the first of JSON, tables and category sections that applies, then references to numbered legs
     and a stay recap resolved. Each rewrite applied adds a 'layout' note to `notes`."""
     text = final_answer(text)
-    if (conv := cjk_as_text(text)) is not None:
-        text = conv
-        notes.append(Note(_CJK_NOTE, 'layout'))
-    if (conv := diff_as_text(text)) is not None:
-        text = conv
-        notes.append(Note(_DIFF_NOTE, 'layout'))
     if (opt := options_as_text(text)) is not None:
         text, open_days = opt
         if open_days: notes.append(Note(f"day(s) {open_days} offered in several versions (options) with no choice the text states", 'options'))
@@ -3048,10 +3150,7 @@ def check_reading(rows: list[dict], original: str, task, index, note, rewritten:
 # %% ../nbs/04b_grounded.ipynb #1201b8d7
 def _format_grounded(text, task, notes, db, alts=None):
     index, original = grounding_index(db), final_answer(extract_answer(text))
-    if (kept := unstruck(original)) is not None:                     # what the answer struck through is not its plan
-        original = kept
-        notes.append(Note("struck-through text (~~X~~, <del>) is what the answer dropped: not read", 'layout'))
-    original = original.replace(' _(', ' (').replace(')_', ')')     # 'X _(Stockton)_': a place in italics is a place
+    original = plain_answer(original, notes)
     text = layout_text(original, task, notes)
     ws = words(text)
     marks = noted_marks(text, ws, task, notes)
