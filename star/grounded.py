@@ -30,8 +30,9 @@ __all__ = ['LABEL_VOCABULARY', 'FOREIGN_LABELS', 'LABELS', 'CHECK_KINDS', 'MAX_G
            'drop_bracket_states', 'written_item', 'read_labelled_day', 'fill_narrative', 'json_as_text', 'grid_days',
            'tables_as_text', 'sections_as_text', 'inferred_marks', 'dates_in', 'stay_item', 'stay_recap_as_text',
            'references_as_text', 'final_answer', 'complete_day', 'html_as_text', 'xml_as_text', 'footnotes_as_text',
-           'stay_blocks_as_text', 'options_as_text', 'unstruck', 'diff_as_text', 'latex_as_text', 'cjk_as_text',
-           'plain_answer', 'layout_text', 'noted_marks', 'check_reading', 'format_grounded', 'plain_plan']
+           'stay_blocks_as_text', 'options_as_text', 'unstruck', 'diff_as_text', 'latex_as_text', 'mermaid_as_text',
+           'cjk_as_text', 'plain_answer', 'layout_text', 'noted_marks', 'check_reading', 'format_grounded',
+           'plain_plan']
 
 # %% ../nbs/04b_grounded.ipynb #51cdece7
 _APOSTROPHES = "'’‘ʼ`"
@@ -1891,17 +1892,21 @@ def tables_as_text(text: str) -> str | None:
     return '\n'.join(out) if found else None
 
 # %% ../nbs/04b_grounded.ipynb #de7ebe1c
-_SECTION_FIELDS = (('transportation', frozenset('transport transportation travel travels flight flights getting legs leg drive driving route routes'.split())),
+_SECTION_FIELDS = (('transportation', frozenset('transport transportation travel travels flight flights getting get around legs leg drive driving route routes'.split())),
                    ('accommodation', frozenset('stay stays staying accommodation accommodations hotel hotels lodging lodgings sleep nights'.split())),
                    ('meals', frozenset('meal meals food foods dining eat eating restaurant restaurants'.split())),
-                   ('attraction', frozenset('sightseeing sights attraction attractions activities activity see'.split())))
+                   ('attraction', frozenset('sightseeing sights attraction attractions activities activity see'.split())),
+                   ('current_city', frozenset('where cities whereabouts bases'.split())))
+"Heading words of a section per field; 'where' names the day's city only when no other field is named (`Where do we sleep?`)." 
 
-_FIELD_LABEL = {'transportation': 'Transportation', 'accommodation': 'Accommodation', 'attraction': 'Attraction'}
+_FIELD_LABEL = {'transportation': 'Transportation', 'accommodation': 'Accommodation', 'attraction': 'Attraction',
+                'current_city': 'Current City'}
 
 def _section_field(line: str) -> str | None:
     "The field a section heading names (`## 🏨 Where you'll stay` -> 'accommodation'), when it names exactly one; else None."
     ws = set(folded_words(line))
     got = [f for f, keys in _SECTION_FIELDS if ws & keys]
+    if len(got) == 2 and got[-1] == 'current_city': got.pop()          # 'Where do we sleep?': the stays
     return got[0] if len(got) == 1 else None
 
 def _day_item(line: str) -> tuple[str, int, int, str] | None:
@@ -1913,6 +1918,8 @@ def _day_item(line: str) -> tuple[str, int, int, str] | None:
     kind = 'night' if low.startswith('night') else 'day' if low.startswith('day') else None
     if kind is None: return None
     i = len('nights') if low.startswith('nights') else len(kind)
+    for of in (' of days ', ' of day '):                             # 'Nights of Day 1–2: X', 'Night of Day 3: none'
+        if low.startswith(of, i): i += len(of) - 1
     nums, cur = [], ''
     while i < len(s) and (s[i].isdecimal() or (s[i] in ' –—-&' and s[i + 1:].lstrip(' –—-&')[:1].isdecimal())
                           or low.startswith(('to ', 'and '), i)):
@@ -1995,7 +2002,7 @@ def sections_as_text(text: str) -> str | None:
         out.append(f"Day {d}: {route[d][route[d].find(' ') + 1:].lstrip('0123456789 ')}" if d in route else f"Day {d}:")
         for f, value in days[d]:
             if f in _FIELD_LABEL: out.append(f"{_FIELD_LABEL[f]}: {value}")
-            else: out += [p.strip() for p in value.split(' | ')] if f == 'meals' else [value]
+            else: out += [p.strip() for p in value.replace(' · ', ' | ').split(' | ')] if f == 'meals' else [value]
         out.append('')
     return '\n'.join(out)
 
@@ -2868,6 +2875,45 @@ def latex_as_text(text: str) -> str | None:
         out.append(_tex_line(line))
     return '\n'.join(out)
 
+# %% ../nbs/04b_grounded.ipynb #d1afe7be
+_MERMAID_SKIP = ('title', 'dateformat', 'axisformat', 'tickinterval', 'excludes', 'includes', 'todaymarker', 'weekday', '%%')
+
+def _iso_day(s: str) -> str | None:
+    "The `YYYY-MM-DD` a Mermaid date or date-time starts with, else None."
+    s = s.strip()
+    return s[:10] if len(s) >= 10 and s[4] == '-' and s[7] == '-' and s[:4].isdecimal() and s[5:7].isdecimal() and s[8:10].isdecimal() else None
+
+def mermaid_as_text(text: str) -> str | None:
+    """The answer with each Mermaid `gantt` chart in markdown: `section X` -> `### X`; a task `Name :id, start, end` ->
+    `- Name`, or, when its start and end fall on different dates (a stay's bar), `- Name — check in <start>, check out
+    <end>`; the chart's settings (`title`, `dateFormat`, ...) and comments dropped. None when there is no gantt chart."""
+    lines, out, i, hit = text.split('\n'), [], 0, False
+    while i < len(lines):
+        if lines[i].strip().lower() != 'gantt':
+            out.append(lines[i]); i += 1
+            continue
+        hit, i = True, i + 1
+        if out and out[-1].strip().lower() == '```mermaid': out.pop()
+        while i < len(lines) and not lines[i].strip().startswith(('```', '~~~')):
+            s = lines[i].strip()
+            low = s.lower()
+            i += 1
+            if not s or low.startswith(_MERMAID_SKIP): continue
+            if low.startswith('section '):
+                out.append('### ' + s[8:].strip()); continue
+            k = s.find(' :')
+            k = k if k > 0 else s.find(':')
+            if k <= 0:
+                out.append('- ' + s); continue
+            meta = [m.strip() for m in s[k + 1:].lstrip(':').split(',')]
+            dates = [(m, d) for m in meta if (d := _iso_day(m))]
+            name = s[:k].strip()
+            if len(dates) >= 2 and dates[0][1] != dates[-1][1]:
+                out.append(f"- {name} — check in {dates[0][0]}, check out {dates[-1][0]}")
+            else: out.append('- ' + name)
+        i += 1                                              # the closing fence
+    return '\n'.join(out) if hit else None
+
 # %% ../nbs/04b_grounded.ipynb #881fb34e
 def _cjk(c: str) -> bool:
     "Is `c` a Han, kana or Hangul character (the scripts of Chinese, Japanese and Korean answers)?"
@@ -2989,16 +3035,18 @@ _DIFF_NOTE = "a plan sent as a diff: its '-' lines dropped, the rest read"
 
 _LATEX_NOTE = "a plan written in LaTeX: read as the markdown it renders to"
 
-_LAYOUT_NOTES = frozenset([_HTML_NOTE, _CJK_NOTE, _DIFF_NOTE, _LATEX_NOTE, *(w for _, w in _LAYOUTS)])
+_MERMAID_NOTE = "a plan drawn as a Mermaid gantt chart: its sections and tasks read as headings and items"
+
+_LAYOUT_NOTES = frozenset([_HTML_NOTE, _CJK_NOTE, _DIFF_NOTE, _LATEX_NOTE, _MERMAID_NOTE, *(w for _, w in _LAYOUTS)])
 
 _PLAIN = ((unstruck, "struck-through text (~~X~~, <del>) is what the answer dropped: not read"),
-          (cjk_as_text, _CJK_NOTE), (diff_as_text, _DIFF_NOTE), (latex_as_text, _LATEX_NOTE))
+          (cjk_as_text, _CJK_NOTE), (diff_as_text, _DIFF_NOTE), (latex_as_text, _LATEX_NOTE), (mermaid_as_text, _MERMAID_NOTE))
 
 def plain_answer(text: str, notes: list) -> str:
     """The answer as the plain markdown every other rule reads, and what the finished reading is checked against
     (`check_reading`): struck-through text dropped (`unstruck`), Chinese, Japanese or Korean in English
-    (`cjk_as_text`), a diff applied (`diff_as_text`), LaTeX as the markdown it renders to (`latex_as_text`), a place in
-    italics as a place (`X _(Stockton)_`). Each rewrite applied adds a 'layout' note to `notes`."""
+    (`cjk_as_text`), a diff applied (`diff_as_text`), LaTeX and Mermaid charts as the markdown they stand for
+    (`latex_as_text`, `mermaid_as_text`), a place in italics as a place (`X _(Stockton)_`). Each rewrite applied adds a 'layout' note to `notes`."""
     for f, what in _PLAIN:
         if (conv := f(text)) is not None:
             text = conv
