@@ -776,13 +776,15 @@ def _cost_value(v: str) -> bool:
     if any(ch.isalpha() for ch in head): return False
     return any(ch in '$€£¥₹' for ch in head) or not rest.lstrip()[:1].isupper() or not head.strip(' *_')
 
+_NEXT_FIELD_LEADS = frozenset('eat have grab breakfast lunch dinner brunch supper hotel stay check overnight sleep'.split())
+
 def labelled_fields(text: str, a: int, b: int, unknown: list | None = None) -> dict[str, list[tuple[int, int]]]:
     """`{field: [(start, end)]}`: where the labelled values of the lines of `text[a:b]` are (`Label: value`, label per
     `label_key`), with the sub-bullets under a label whose value is empty. A field's first label wins, except that
     a revised label (`Alternative Accommodation:`) replaces it and attractions add up (`Attraction 1:`, `Attraction 2:`).
     A value without a letter before its first bracket that is no dash (`Day 1 Lunch (Frog Hollow Tavern): $40 ($20 x 2)`)
     is a cost line, not a value. Lines with a label no field has are appended to `unknown` as `(label, start, end)`."""
-    out, pending = {}, None
+    out, pending, under = {}, None, (False, 0)
     for s, e in _line_spans(text, a, b):
         line = text[s:e]
         if not line.strip(): continue
@@ -806,9 +808,11 @@ def labelled_fields(text: str, a: int, b: int, unknown: list | None = None) -> d
             else:
                 pending = None
                 continue
-            pending = key if empty else None
+            pending, under = (key if empty else None), (_bullet_item(line) is not None, len(line) - len(line.lstrip()))
             continue
         item = _bullet_item(line) if pending is not None else None
+        if item is not None and under[0] and len(line) - len(line.lstrip()) <= under[1] and folded_words(item[:30])[:1] and \
+                folded_words(item[:30])[0] in _NEXT_FIELD_LEADS: item = None    # '- Sights:', its items, then '- Eat lunch at X'
         if item is not None:
             out[pending].append((e - len(item), e))
             continue
@@ -1473,6 +1477,17 @@ def _meal_pieces(text: str, s: int, e: int) -> list:
     return [(s, e)]
 
 # %% ../nbs/04b_grounded.ipynb #05046cf7
+_CHANGE_ARROWS = (' → ', ' -> ', ' ⇒ ', ' => ', ' ➜ ', ' ➔ ')
+
+def _after_change(r: Reading, s: int, e: int, table: str) -> int:
+    """Where a value's final choice starts: after the last change arrow with a venue of `table` on both sides (`Licorish
+    Bistro → McDonald's`: a change list's 'from → to'), else `s`. A route's arrow has cities on its sides, no venues."""
+    k = max((r.text.rfind(a, s, e) for a in _CHANGE_ARROWS), default=-1)
+    if k < 0: return s
+    j = r.text.find(' ', k + 1) + 1
+    ok = lambda a, b: any(v.table == table for m in r.venues_in(*r.wrange(a, b)) for v in m.entries)
+    return j if ok(s, k) and ok(j, e) else s
+
 def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: bool):
     """Fill `day`'s meals, attractions and accommodation from its labelled values `lab` (`labelled_fields`): each as
     written (`written_item`); '-' when the value is empty (`empty_lead`) and names no venue of its slot, the previous
@@ -1491,8 +1506,8 @@ def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: boo
         if not named and empty_lead(r.text[s:e]):
             day.slots[key] = '-'
             continue
-        item = next((x for s2, e2 in lab[key] for p in _pieces(r.text, s2, e2)
-                     if (x := written_item(r, *p, table, order, key, travel, day.number))), None)
+        item = next((x for s2, e2 in lab[key] for a, b in _pieces(r.text, s2, e2)
+                     if (x := written_item(r, _after_change(r, a, b, table), b, table, order, key, travel, day.number))), None)
         day.slots[key] = item or '-'
         if key == 'accommodation' and item and item != '-': day.stay_city = item.rsplit(', ', 1)[-1]
     for s, e in lab.get('meals', ()):                                       # 'Eat: A (breakfast) · B (lunch) · C (dinner)'
@@ -1509,6 +1524,7 @@ def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: boo
     for s, e in lab.get('attraction', ()):
         if dash_first(r.text[s:e]): continue
         for s2, e2 in _list_pieces(r.text, s, e):
+            s2 = _after_change(r, s2, e2, 'attractions')
             lo, hi = r.wrange(s2, e2)
             named = [m for m in r.venues_in(lo, hi) if any(v.table == 'attractions' for v in m.entries)]
             if not named and (empty_lead(r.text[s2:e2]) or (lo < hi and r.ws[lo].w in _REMARK_LEAD)): continue
@@ -3195,6 +3211,28 @@ def check_reading(rows: list[dict], original: str, task, index, note, rewritten:
     if not rewritten and ('<td' in low or '<li' in low or '```json' in low or '```xml' in low or '<?xml' in low):
         note("HTML, JSON or XML in the answer, not read as such", 'skipped-layout')
 
+# %% ../nbs/04b_grounded.ipynb #c2e16064
+_REMOVAL_WORDS = frozenset({'dropped', 'drop', 'removed', 'remove', 'skipped', 'skip', 'cut', 'cancelled', 'canceled', 'minus'})
+
+def _merge_versions(r: Reading, vs: list, lab: dict) -> list:
+    """Merge the labelled fields of a day's versions `vs` into `lab`, later ones replacing earlier ones -- except an
+    attraction value that starts with a removal word (`dropped Iroquois Park`), returned as spans to take out."""
+    drop = []
+    for _, _, l in vs:
+        if 'attraction' in lab and 'attraction' in l:
+            a, b = _span(l['attraction'])
+            if folded_words(plain_value(r.text[a:min(b, a + 60)]))[:1] and folded_words(plain_value(r.text[a:min(b, a + 60)]))[0] in _REMOVAL_WORDS:
+                drop.append((a, b))
+                l = {k: v for k, v in l.items() if k != 'attraction'}
+        lab.update(l)
+    return drop
+
+def _drop_attractions(r: Reading, day, drop: list) -> None:
+    "Take out of `day` the attractions whose database names the removal spans `drop` write."
+    gone = {tuple(r.ws[q].w for q in range(m.i, m.j)) for a, b in drop for m in r.venues_in(*r.wrange(a, b))}
+    for x in list(day.attractions):
+        if tuple(folded_words(x.rsplit(', ', 1)[0])) in gone: del day.attractions[x]
+
 # %% ../nbs/04b_grounded.ipynb #1201b8d7
 def _format_grounded(text, task, notes, db, alts=None):
     index, original = grounding_index(db), final_answer(extract_answer(text))
@@ -3242,13 +3280,14 @@ def _format_grounded(text, task, notes, db, alts=None):
             if first_only: vs = vs[:1]
             elif len(vs) > 1: rd.note(f"day {number} is written {len(vs)} times: later versions override earlier ones", 'repeated-day')
             lab = {}
-            for _, _, l in vs: lab.update(l)
+            drop = _merge_versions(rd, vs, lab)
             nlab = len(lab) + (2 if 'meals' in lab else 0)                      # 'Eat: A (breakfast) · B (lunch)' names several
             if nlab >= 2 and ('current_city' in lab or nlab >= 5):             # a labelled day
                 _labelled_day(rd, day, lab, vs, here, org, cands, where)
             else:                                                                # narrative (with the labels it has)
                 here = _narrative_day(rd, day, lab, vs, here, org, cands, where, number)
             complete_day(rd, day, vs[-1][0] + 2, vs[-1][1])
+            if drop: _drop_attractions(rd, day, drop)
             days.append(day)
             here = day.end or here
         _carry_over(days, rd.note)
