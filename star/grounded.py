@@ -348,9 +348,10 @@ def _closing(text: str, ws: list[Word], k: int, e: int) -> int:
 # %% ../nbs/04b_grounded.ipynb #4a17583e
 def day_versions(text: str, ws: list[Word], marks: list) -> list[tuple[int, int, int, int]]:
     """`[(n, k, e, last)]`: each marked day (or range of days `n`…`last`) from its mark k to the next mark e; the last
-    one ends at a closing section. Marks of one day that follow each other are one version: a plan written as a list
-    of steps heads each line with its day (`Day 2, 08:00 — Lunch: X`, `Day 2, 09:30 — Visit Y`)."""
-    marks = [m for i, m in enumerate(marks) if not (i and (marks[i - 1][0], marks[i - 1][2]) == (m[0], m[2]))]
+    one ends at a closing section. Marks of one day that follow each other, each heading its line, are one version: a
+    plan written as a list of steps heads each line with its day (`Day 2, 08:00 — Lunch: X`, `Day 2, 09:30 — Visit Y`)."""
+    marks = [m for i, m in enumerate(marks) if not (i and (marks[i - 1][0], marks[i - 1][2]) == (m[0], m[2])
+                                                    and (_line_start(text, ws, m[1]) or _listed(text, ws, m[1])))]
     out = [(n, k, marks[i + 1][1] if i + 1 < len(marks) else len(ws), last) for i, (n, k, last) in enumerate(marks)]
     if out:
         n, k, e, last = out[-1]
@@ -2814,26 +2815,34 @@ _TEX_DROP = ('\\begin', '\\end', '\\toprule', '\\midrule', '\\bottomrule', '\\hl
              '\\noindent', '\\newpage', '\\clearpage', '\\pagestyle', '\\setlength', '\\renewcommand', '\\small', '\\footnotesize')
 
 
+def _braces(s: str) -> dict[int, int]:
+    "`{open: close}` of the matched (unescaped) braces of `s`, by one pass with a stack."
+    out, stack = {}, []
+    for i, c in enumerate(s):
+        if c in '{}' and i and s[i - 1] == '\\': continue
+        if c == '{': stack.append(i)
+        elif c == '}' and stack: out[stack.pop()] = i
+    return out
+
 def _tex_line(s: str) -> str:
-    "One LaTeX line in plain text: commands that wrap text unwrapped (bold kept as `**`), escapes and dashes in Unicode."
-    out, i, n = [], 0, len(s)
+    """One LaTeX line in plain text: commands that wrap text (`\\textbf{X}`, `\\section*{X}`) unwrapped (bold kept as
+    `**`, sections as `##` headings), `\\item` as `- `, escapes and dashes in Unicode, other commands as written.
+    Linear: the braces are matched once, and a wrapper's closing brace is replaced where the scan meets it."""
+    out, i, n, close, match = [], 0, len(s), {}, _braces(s)
     while i < n:
         c = s[i]
+        if i in close:
+            out.append(close.pop(i)); i += 1
+            continue
         if c == '\\' and i + 1 < n and s[i + 1].isalpha():
             j = i + 1
             while j < n and s[j].isalpha(): j += 1
             name = s[i + 1:j]
             k = j + (j < n and s[j] == '*')
-            if k < n and s[k] == '{' and (name in _TEX_WRAP or name in _TEX_HEAD):
-                depth, m = 0, k
-                while m < n:
-                    depth += (s[m] == '{' and s[m - 1] != '\\') - (s[m] == '}' and s[m - 1] != '\\')
-                    if depth == 0: break
-                    m += 1
-                inner = _tex_line(s[k + 1:m])
-                if name in _TEX_HEAD: out.append(_TEX_HEAD[name] + inner + ('**' if name == 'paragraph' else ''))
-                else: out.append(_TEX_WRAP[name] + inner + _TEX_WRAP[name])
-                i = m + 1
+            if k in match and (name in _TEX_WRAP or name in _TEX_HEAD):
+                out.append(_TEX_HEAD.get(name, _TEX_WRAP.get(name, '')))
+                close[match[k]] = '**' if name == 'paragraph' else '' if name in _TEX_HEAD else _TEX_WRAP[name]
+                i = k + 1
                 continue
             if name == 'item':
                 out.append('- ')
