@@ -31,8 +31,8 @@ __all__ = ['LABEL_VOCABULARY', 'FOREIGN_LABELS', 'LABELS', 'CHECK_KINDS', 'MAX_G
            'tables_as_text', 'sections_as_text', 'inferred_marks', 'dates_in', 'stay_item', 'stay_recap_as_text',
            'references_as_text', 'final_answer', 'complete_day', 'html_as_text', 'xml_as_text', 'footnotes_as_text',
            'stay_blocks_as_text', 'options_as_text', 'unstruck', 'diff_as_text', 'latex_as_text', 'mermaid_as_text',
-           'cjk_as_text', 'plain_answer', 'layout_text', 'noted_marks', 'check_reading', 'format_grounded',
-           'plain_plan']
+           'ics_as_text', 'cjk_as_text', 'plain_answer', 'layout_text', 'noted_marks', 'check_reading',
+           'format_grounded', 'plain_plan']
 
 # %% ../nbs/04b_grounded.ipynb #51cdece7
 _APOSTROPHES = "'’‘ʼ`"
@@ -2939,6 +2939,58 @@ def mermaid_as_text(text: str) -> str | None:
         i += 1                                              # the closing fence
     return '\n'.join(out) if hit else None
 
+# %% ../nbs/04b_grounded.ipynb #d72005b1
+def _ics_events(lines: list[str]) -> list[dict]:
+    "The `VEVENT`s of calendar lines (folded lines unfolded), each `{property: value}` with iCalendar escapes undone."
+    un, evs, ev = [], [], None
+    for l in lines:
+        if l[:1] in (' ', '\t') and un: un[-1] += l[1:]
+        else: un.append(l.rstrip('\r'))
+    for l in un:
+        if l == 'BEGIN:VEVENT': ev = {}
+        elif l == 'END:VEVENT' and ev is not None: evs.append(ev); ev = None
+        elif ev is not None and ':' in l:
+            k, _, v = l.partition(':')
+            name, _, par = k.partition(';')
+            ev[name.upper()] = v.replace('\\n', ' ').replace('\\,', ',').replace('\\;', ';').replace('\\\\', '\\')
+            if par: ev[name.upper() + ';'] = par
+    return evs
+
+def _ics_time(v: str):
+    "The `datetime` of an iCalendar DATE or DATE-TIME value (`20220312`, `20220312T073000`, `…Z`), else None."
+    try: return datetime.datetime.strptime(v[:15], '%Y%m%dT%H%M%S') if 'T' in v else datetime.datetime.strptime(v[:8], '%Y%m%d')
+    except ValueError: return None
+
+def ics_as_text(text: str) -> str | None:
+    """The answer with its iCalendar block (`BEGIN:VCALENDAR` ... `END:VCALENDAR`) as markdown days (see above). None
+    without one, or when no event has a date."""
+    a, b = text.find('BEGIN:VCALENDAR'), text.find('END:VCALENDAR')
+    if a < 0 or b < a: return None
+    evs = [e for e in _ics_events(text[a:b].split('\n')) if _ics_time(e.get('DTSTART', ''))]
+    if not evs: return None
+    heads, items, stays = {}, {}, []
+    for e in evs:                                     # all-day events named 'Day N …': the days' headings
+        fw = folded_words(e.get('SUMMARY', '')[:40])
+        if 'T' not in e['DTSTART'] and fw[:1] == ['day'] and fw[1:2] and fw[1].isdecimal(): heads[e['DTSTART'][:8]] = e['SUMMARY']
+    dates = sorted({e['DTSTART'][:8] for e in evs})
+    day_of = {d: i + 1 for i, d in enumerate(sorted(heads) or dates)}
+    for e in evs:
+        start, end, what = _ics_time(e['DTSTART']), _ics_time(e.get('DTEND', '')), e.get('SUMMARY', '').strip()
+        if e['DTSTART'][:8] in heads and heads[e['DTSTART'][:8]] == what: continue
+        place = e.get('LOCATION', '').strip()
+        line = f"{what}, {place}" if place and '→' not in what and place.lower() not in what.lower() else what
+        if end and end.date() > start.date() and (end - start).total_seconds() >= 12 * 3600:
+            if (f := _field_line(line)) and label_key(f[0])[0] == 'accommodation': line = f[1]    # '🏨 Stay: X'
+            stays.append(f"- {line} — check in {start.date().isoformat()}, check out {end.date().isoformat()}")
+        elif e['DTSTART'][:8] in day_of: items.setdefault(day_of[e['DTSTART'][:8]], []).append(f"- {line}")
+    out = [text[:a].rstrip('`\n ')]
+    for d, n in day_of.items():
+        out += ['', f"### {heads.get(d) or f'Day {n}'}", *items.get(n, [])]
+    if stays: out += ['', '### Stays', *stays]
+    end_at = b + len('END:VCALENDAR')
+    out.append(text[end_at:].lstrip('`\n '))
+    return '\n'.join(out)
+
 # %% ../nbs/04b_grounded.ipynb #881fb34e
 def _cjk(c: str) -> bool:
     "Is `c` a Han, kana or Hangul character (the scripts of Chinese, Japanese and Korean answers)?"
@@ -3062,16 +3114,19 @@ _LATEX_NOTE = "a plan written in LaTeX: read as the markdown it renders to"
 
 _MERMAID_NOTE = "a plan drawn as a Mermaid gantt chart: its sections and tasks read as headings and items"
 
-_LAYOUT_NOTES = frozenset([_HTML_NOTE, _CJK_NOTE, _DIFF_NOTE, _LATEX_NOTE, _MERMAID_NOTE, *(w for _, w in _LAYOUTS)])
+_ICS_NOTE = "a plan as an iCalendar file: its events read by date, stays over their nights"
+
+_LAYOUT_NOTES = frozenset([_HTML_NOTE, _CJK_NOTE, _DIFF_NOTE, _LATEX_NOTE, _MERMAID_NOTE, _ICS_NOTE, *(w for _, w in _LAYOUTS)])
 
 _PLAIN = ((unstruck, "struck-through text (~~X~~, <del>) is what the answer dropped: not read"),
-          (cjk_as_text, _CJK_NOTE), (diff_as_text, _DIFF_NOTE), (latex_as_text, _LATEX_NOTE), (mermaid_as_text, _MERMAID_NOTE))
+          (cjk_as_text, _CJK_NOTE), (diff_as_text, _DIFF_NOTE), (latex_as_text, _LATEX_NOTE), (mermaid_as_text, _MERMAID_NOTE),
+          (ics_as_text, _ICS_NOTE))
 
 def plain_answer(text: str, notes: list) -> str:
     """The answer as the plain markdown every other rule reads, and what the finished reading is checked against
     (`check_reading`): struck-through text dropped (`unstruck`), Chinese, Japanese or Korean in English
     (`cjk_as_text`), a diff applied (`diff_as_text`), LaTeX and Mermaid charts as the markdown they stand for
-    (`latex_as_text`, `mermaid_as_text`), a place in italics as a place (`X _(Stockton)_`). Each rewrite applied adds a 'layout' note to `notes`."""
+    (`latex_as_text`, `mermaid_as_text`), a calendar file as days (`ics_as_text`), a place in italics as a place (`X _(Stockton)_`). Each rewrite applied adds a 'layout' note to `notes`."""
     for f, what in _PLAIN:
         if (conv := f(text)) is not None:
             text = conv
