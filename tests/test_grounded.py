@@ -629,7 +629,7 @@ def test_travel_day_venue_in_both_cities_is_a_doubt():
 def test_layout_record():
     "results/formatter/issue48_layouts.json: both parts measured by `python tools/layouts.py record`, the held-out part scored."
     rec = json.loads((Path(__file__).resolve().parents[1] / 'results' / 'formatter' / 'issue48_layouts.json').read_text())
-    assert rec['command'] == 'python tools/layouts.py record' and set(rec['split']) == {'dev', 'heldout1', 'heldout2', 'heldout3', 'heldout', 'heldout5', 'heldout6', 'heldout7', 'heldout8', 'heldout9'}
+    assert rec['command'] == 'python tools/layouts.py record' and set(rec['split']) == {'dev', 'heldout1', 'heldout2', 'heldout3', 'heldout', 'heldout5', 'heldout6', 'heldout7', 'heldout8', 'heldout9', 'heldout10'}
     assert rec['dev']['all']['checks'] >= 0.98 and rec['heldout1']['all']['checks'] >= 0.98 and rec['heldout2']['all']['checks'] >= 0.93
     first = [rec[f'heldout_v{k}_first_score'] for k in (1, 2, 3, 4)]                # each part scored once before tuning on it
     assert [f['reader'] for f in first] == ['60f44b7', '4ad7664', 'b4dd579', 'b3de5fb']
@@ -657,6 +657,15 @@ def test_layout_record():
     v9 = rec['heldout_v9_first_score']['all']
     assert (rec['heldout_v9_first_score']['reader'], v9['checks'], v9['violations_read_as_passes'],
             v9['violations_read_as_passes_without_doubt'], v9['undelivered'], v9['sure_checks']) == ('0a6a0f4', 0.6579, 7, 0, 315, 0.9235)
+    # tuned on v9 since (CJK labels, struck-through text, diffs, LaTeX, Mermaid, FAQ sections, lists of steps, change lists)
+    assert rec['heldout9']['all']['checks'] >= 0.98 and rec['heldout9']['all']['violations_read_as_passes_without_doubt'] == 0
+    # v10 (tools/layouts_v10.py: an e-mail, TOML / INI, a slide deck, day tables with ditto marks, Russian / Polish /
+    # Turkish labels, emoji-only labels, a chat transcript with a copy-paste block, an Obsidian note), scored once on the
+    # reader tuned on v9: two thirds of the checks, most answers doubted -- but the unflagged readings right in 99.6 % of
+    # checks and no violation read as a pass without a doubt: what the reader cannot read, it hands on
+    v10 = rec['heldout_v10_first_score']['all']
+    assert (rec['heldout_v10_first_score']['reader'], v10['checks'], v10['violations_read_as_passes'],
+            v10['violations_read_as_passes_without_doubt'], v10['undelivered'], v10['sure_checks']) == ('b0e7a8a', 0.6633, 11, 0, 318, 0.9957)
 
 
 
