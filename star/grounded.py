@@ -191,12 +191,18 @@ _FLIGHT_WORDS, _TAXI_WORDS = frozenset({'flight', 'flights', 'fly', 'flying'}), 
 
 _DRIVE_WORDS = frozenset({'drive', 'driving', 'car', 'self'})
 
-_FOREIGN_MODES = {'flight': ('vuelo', 'vuelos', 'vol', 'vols', 'flug', 'fluge', 'volo', 'voli', 'voo', 'voos'),
-                  'drive': ('coche', 'voiture', 'auto', 'mietwagen', 'carro', 'macchina')}
-"""Mode words of other languages (German, French, Spanish, Italian, Portuguese), folded: an answer in another language
-names its legs with them (`Vuelo F123 de A a B`, `Mit dem eigenen Auto von A nach B`); a taxi is a taxi in all five."""
+_FOREIGN_MODES = {'flight': ('vuelo', 'vuelos', 'vol', 'vols', 'flug', 'fluge', 'volo', 'voli', 'voo', 'voos',
+                             'lot', 'samolot', 'samolotem', 'uçuş', 'рейс', 'перелёт', 'самолёт', 'самолётом'),
+                  'drive': ('coche', 'voiture', 'auto', 'mietwagen', 'carro', 'macchina', 'autem', 'samochodem',
+                            'samochód', 'araba', 'arabayla', 'aracınızla', 'araçla', 'машине', 'машина', 'автомобиле',
+                            'автомобиль'),
+                  'taxi': ('taksi', 'taksówka', 'taksówką', 'такси')}
+"""Mode words of other languages (German, French, Spanish, Italian, Portuguese, Polish, Turkish, Russian), folded: an
+answer in another language names its legs with them (`Vuelo F123 de A a B`, `Mit dem eigenen Auto von A nach B`,
+`własnym autem`, `рейс F123`)."""
 
-_FLIGHT_WORDS, _DRIVE_WORDS = _FLIGHT_WORDS | set(_FOREIGN_MODES['flight']), _DRIVE_WORDS | set(_FOREIGN_MODES['drive'])
+_FLIGHT_WORDS, _DRIVE_WORDS = _FLIGHT_WORDS | set(map(_fold, _FOREIGN_MODES['flight'])), _DRIVE_WORDS | set(map(_fold, _FOREIGN_MODES['drive']))
+_TAXI_WORDS = _TAXI_WORDS | set(map(_fold, _FOREIGN_MODES['taxi']))
 
 _MODE_WORDS = _FLIGHT_WORDS | _TAXI_WORDS | _DRIVE_WORDS
 
@@ -304,9 +310,14 @@ def _label_follows(ws: list[Word], j: int) -> bool:
         if ws[m].colon: return ' '.join(w.w for w in ws[j:m + 1]) in LABELS
     return False
 
-_DAY_WORDS = frozenset({'day', 'days', 'tag', 'tage', 'jour', 'jours', 'dia', 'dias', 'giorno', 'giorni', 'dag', 'dagen'})
+_DAY_WORDS = frozenset({'day', 'days', 'tag', 'tage', 'jour', 'jours', 'dia', 'dias', 'giorno', 'giorni', 'dag', 'dagen',
+                        'dzien', 'день'})
+
+_DAY_AFTER = frozenset({'gun', 'день'})
+"""The word after a day's number in a header (Turkish `1. Gün`, Russian `1-й день`)."""
 """The word before a day's number in a header, in English and in the languages an answer may be written in (German
-`Tag 2`, French `Jour 2`, Spanish / Portuguese `Día 2` folded `dia`, Italian `Giorno 2`, Dutch / Scandinavian `Dag 2`)."""
+`Tag 2`, French `Jour 2`, Spanish / Portuguese `Día 2` folded `dia`, Italian `Giorno 2`, Dutch / Scandinavian `Dag 2`,
+Polish `Dzień 2`, Russian `День 2`)."""
 
 def day_marks(text: str, ws: list[Word], anywhere: bool = False) -> list[tuple[int, int, int]]:
     """`[(n, k, last)]`: the words `Day <n>` (word k; a range `Day <n> to Day <last>` / `Days <n>-<last>`) that head a
@@ -315,7 +326,13 @@ def day_marks(text: str, ws: list[Word], anywhere: bool = False) -> list[tuple[i
     `anywhere`, every `day <n>` (narrative answers)."""
     out, skip = [], 0
     for k in range(len(ws) - 1):
-        if k < skip or ws[k].w not in _DAY_WORDS: continue
+        if k < skip: continue
+        if ws[k].w not in _DAY_WORDS:                  # '### 1. Gün', '### 1-й день': the number first, at a line's start
+            if (n := _day_number(ws[k].w)) and _line_start(text, ws, k) and \
+                    any(ws[j].w in _DAY_AFTER and not ws[j].strong for j in (k + 1, k + 2) if j < len(ws)):
+                out.append((n, k, n))
+                skip = k + 2
+            continue
         n = _day_number(ws[k + 1].w)
         if n is None: continue
         last, after = _range_end(text, ws, k, n)
@@ -480,7 +497,8 @@ def day_leg(index: GroundingIndex, ws: list[Word], cls: list[Clause], s: int, e:
 _QUOTES = str.maketrans({'’': "'", '‘': "'", 'ʼ': "'", '“': '"', '”': '"'})
 _CUTS = (' | ', '|', ' (', '(', '[', ' - ', ' – ', ' — ', ', ', '. ', ' / ', ': ')
 _EMPTY_SLOT = frozenset({'', 'none', 'n a', 'na', 'null', 'nil', 'no', 'on the road', 'at home', 'eat at home', 'skip',
-                         'skipped', 'tbd', 'free', 'not needed', 'not applicable', 'on your own', 'in flight', 'not included'})
+                         'skipped', 'tbd', 'free', 'not needed', 'not applicable', 'on your own', 'in flight', 'not included',
+                         'brak', 'yok', 'нет'})
 
 def _written(text: str, ws: list[Word], i: int, j: int) -> str:
     "The text of words `[i, j)` as written (typographic quotes straightened)."
@@ -524,7 +542,7 @@ _EMPTY_LEAD = frozenset({'none', 'n a', 'na', 'nil', 'null', 'not applicable', '
     'own arrangement', 'on your own', 'return', 'returning', 'departure', 'depart', 'departing', 'back home', 'check out',
     'checkout', 'same as', 'free', 'unspecified', 'not specified', 'included', 'complimentary',
     'keine', 'kein', 'keiner', 'aucun', 'aucune', 'rien', 'ninguno', 'ninguna', 'nada', 'nessuno', 'nessuna', 'nenhum',
-    'nenhuma', 'geen', 'niets', 'nulla', 'niente'})
+    'nenhuma', 'geen', 'niets', 'nulla', 'niente', 'brak', 'yok', 'нет', 'ничего'})
 "First words (folded) that make a slot value empty when no venue of the slot is named in it."
 
 _SAME_LEAD = frozenset({'same', 'already', 'continue', 'continued', 'continuing', 'previous', 'remain', 'remaining',
@@ -626,24 +644,31 @@ slot in parentheses) with the folded label words that name it. One table, read b
 here is an unknown label (a doubt when its value names a venue)."""
 
 FOREIGN_LABELS = {
-    'current_city': ('stadt', 'ville', 'ciudad', 'citta', 'cidade', 'stad'),
+    'current_city': ('stadt', 'ville', 'ciudad', 'citta', 'cidade', 'stad', 'miasto', 'şehir', 'город', 'trasa', 'güzergâh',
+                     'маршрут'),
     'transportation': ('fahrt', 'anreise', 'reise', 'transfer', 'trajet', 'deplacement', 'traslado', 'transporte',
-                       'trasporto', 'viaggio', 'spostamento', 'spostamenti', 'deslocamento', 'vervoer'),
-    'breakfast': ('fruhstuck', 'petit dejeuner', 'petit-dejeuner', 'desayuno', 'colazione', 'cafe da manha', 'ontbijt'),
-    'lunch': ('mittagessen', 'dejeuner', 'almuerzo', 'pranzo', 'almoco'),
-    'dinner': ('abendessen', 'diner', 'cena', 'jantar'),
+                       'trasporto', 'viaggio', 'spostamento', 'spostamenti', 'deslocamento', 'vervoer', 'dojazd',
+                       'przejazd', 'transport', 'podróż', 'ulaşım', 'yolculuk', 'транспорт', 'переезд', 'дорога', 'в пути'),
+    'breakfast': ('fruhstuck', 'petit dejeuner', 'petit-dejeuner', 'desayuno', 'colazione', 'cafe da manha', 'ontbijt',
+                  'śniadanie', 'kahvaltı', 'завтрак'),
+    'lunch': ('mittagessen', 'dejeuner', 'almuerzo', 'pranzo', 'almoco', 'obiad', 'lunch', 'öğle yemeği', 'обед'),
+    'dinner': ('abendessen', 'diner', 'cena', 'jantar', 'kolacja', 'akşam yemeği', 'ужин'),
     'meals': ('mahlzeiten', 'repas', 'comidas', 'pasti', 'refeicoes', 'maaltijden'),
     'attraction': ('sehenswurdigkeiten', 'besichtigungen', 'aktivitaten', 'visites', 'activites', 'a voir',
                    'lugares para visitar', 'visitas', 'atracciones', 'actividades', 'attrazioni', 'da vedere', 'atracoes',
-                   'da visitare', 'cosa vedere', 'passeios', 'o que ver', 'bezienswaardigheden', 'activiteiten'),
+                   'da visitare', 'cosa vedere', 'passeios', 'o que ver', 'bezienswaardigheden', 'activiteiten',
+                   'zwiedzanie', 'atrakcje', 'gezilecek yerler', 'gezi', 'geziler', 'достопримечательности',
+                   'экскурсии', 'что посмотреть'),
     'accommodation': ('unterkunft', 'ubernachtung', 'hebergement', 'logement', 'alojamiento', 'hospedaje', 'alloggio',
-                      'hospedagem', 'pernottamento', 'overnachting', 'verblijf', 'accommodatie'),
+                      'hospedagem', 'pernottamento', 'overnachting', 'verblijf', 'accommodatie', 'nocleg',
+                      'zakwaterowanie', 'konaklama', 'otel', 'ночлег', 'проживание', 'жильё', 'отель', 'гостиница'),
 }
-"""The same fields' labels in German, French, Spanish, Italian and Portuguese, accents folded (`Frühstück` ->
-'fruhstuck'): the meal words by meaning, so French `Déjeuner` is lunch and `Petit-déjeuner` breakfast, Spanish
+"""The same fields' labels in German, French, Spanish, Italian, Portuguese, Polish, Turkish and Russian, accents folded
+(`Frühstück` -> 'fruhstuck', `Öğle yemeği` -> 'ogle yemegi', `Жильё` -> 'жилье'; Polish `Obiad` and Russian `Обед` are
+the midday meal): the meal words by meaning, so French `Déjeuner` is lunch and `Petit-déjeuner` breakfast, Spanish
 `Almuerzo` lunch and `Cena` dinner. Ambiguous words are left out (Spanish `comida`, lunch or any meal)."""
 
-LABELS = {w: k for voc in (LABEL_VOCABULARY, FOREIGN_LABELS) for k, ws in voc.items() for w in ws}
+LABELS = {_fold(w): k for voc in (LABEL_VOCABULARY, FOREIGN_LABELS) for k, ws in voc.items() for w in ws}
 "Line labels (folded, markdown removed) that name a plan field."
 
 _TIME_WORDS = frozenset({'morning', 'afternoon', 'evening', 'night', 'late', 'early', 'midday', 'noon'})
