@@ -27,12 +27,12 @@ __all__ = ['LABEL_VOCABULARY', 'FOREIGN_LABELS', 'LABELS', 'CHECK_KINDS', 'MAX_G
            'grounding_index', 'transport_text', 'day_leg', 'clean_piece', 'drop_brackets', 'unstate', 'plain_value',
            'dash_first', 'empty_lead', 'same_lead', 'named_in', 'label_key', 'slot_line', 'labelled_fields', 'Note',
            'Reading', 'city_as_written', 'read_current_city', 'route_as_written', 'read_transportation',
-           'drop_bracket_states', 'written_item', 'read_labelled_day', 'fill_narrative', 'json_as_text', 'grid_days',
-           'tables_as_text', 'sections_as_text', 'inferred_marks', 'dates_in', 'stay_item', 'stay_recap_as_text',
-           'references_as_text', 'final_answer', 'complete_day', 'html_as_text', 'xml_as_text', 'footnotes_as_text',
-           'stay_blocks_as_text', 'options_as_text', 'unstruck', 'diff_as_text', 'latex_as_text', 'mermaid_as_text',
-           'ics_as_text', 'cjk_as_text', 'plain_answer', 'layout_text', 'noted_marks', 'check_reading',
-           'format_grounded', 'plain_plan']
+           'drop_bracket_states', 'written_item', 'read_labelled_day', 'fill_narrative', 'json_as_text', 'toml_as_text',
+           'ini_as_text', 'grid_days', 'tables_as_text', 'sections_as_text', 'inferred_marks', 'dates_in', 'stay_item',
+           'stay_recap_as_text', 'references_as_text', 'final_answer', 'complete_day', 'html_as_text', 'xml_as_text',
+           'footnotes_as_text', 'stay_blocks_as_text', 'options_as_text', 'unstruck', 'diff_as_text', 'latex_as_text',
+           'mermaid_as_text', 'ics_as_text', 'cjk_as_text', 'plain_answer', 'layout_text', 'noted_marks',
+           'check_reading', 'format_grounded', 'plain_plan']
 
 # %% ../nbs/04b_grounded.ipynb #51cdece7
 _APOSTROPHES = "'’‘ʼ`"
@@ -1727,8 +1727,37 @@ def _json_value(v) -> str:
     if isinstance(v, list): return '; '.join(_json_value(x) for x in v)
     if isinstance(v, dict):
         name = next((v[k] for k in v if _label_words(k) in ('name', 'venue', 'place', 'title')), None)
-        return str(name) if name is not None else ', '.join(f"{_json_value(x)}" for x in v.values())
+        city = next((v[k] for k in v if _label_words(k) in ('city', 'town', 'location')), None)
+        if name is not None: return f"{name}, {city}" if isinstance(city, str) and city else str(name)   # {name, city}
+        return ', '.join(f"{_json_value(x)}" for x in v.values())
     return '-' if v is None else str(v)
+
+def _days_as_text(obj) -> str | None:
+    """The first list of day records in a decoded JSON / TOML / INI value (`_json_days`) as labelled days: `Day N:` then
+    `Label: value` per key (nested objects one line per key; `from` and `to` as the day's route); None without one."""
+    days = _json_days(obj)
+    if days is None: return None
+    out = []
+    for n, d in enumerate(days, 1):
+        num = next((d[k] for k in d if _label_words(k) in _DAY_KEYS), n)
+        out.append(f"Day {num}:")
+        ends = {_label_words(k): v for k, v in d.items() if _label_words(k) in ('from', 'to') and isinstance(v, str)}
+        if len(ends) == 2: out.append(f"Current City: from {ends['from']} to {ends['to']}")
+        for k, v in d.items():
+            lw = _label_words(k)
+            if lw in _DAY_KEYS or (len(ends) == 2 and lw in ends): continue
+            if isinstance(v, dict) and label_key(lw)[0] == 'current_city':       # "route": {"from": A, "to": B} / {"stay_in": A}
+                e2 = {_label_words(x): y for x, y in v.items()}
+                out.append(f"Current City: from {e2['from']} to {e2['to']}" if {'from', 'to'} <= set(e2) else
+                           f"Current City: {', '.join(str(y) for y in v.values())}")
+            elif isinstance(v, dict) and any(label_key(_label_words(x))[0] for x in v) and \
+                    not any(_label_words(x) in ('name', 'venue', 'place', 'title') for x in v):   # {lunch: …, dinner: …}
+                out += [f"{_label_words(x).capitalize()}: {_json_value(y)}" for x, y in v.items()]
+            elif isinstance(v, list) and v and all(isinstance(x, str) and label_key(x.split(':', 1)[0])[0] and ':' in x for x in v):
+                out += [x.strip() for x in v]                     # "eat": ["breakfast: X", "lunch: Y"]: labelled items
+            else: out.append(f"{lw.capitalize()}: {_json_value(v) or '-'}")
+        out.append('')
+    return '\n'.join(out)
 
 def json_as_text(text: str) -> str | None:
     """A plan written as JSON inside prose (`{"itinerary": [{"dayNumber": 1, "city": …, "meals": {"lunch": …}}]}`, in a
@@ -1745,22 +1774,47 @@ def json_as_text(text: str) -> str | None:
         cand = text[i:j + 1]
     try: obj = json.loads(cand)
     except (ValueError, RecursionError): return None
-    days = _json_days(obj)
-    if days is None: return None
-    out = []
-    for n, d in enumerate(days, 1):
-        num = next((d[k] for k in d if _label_words(k) in _DAY_KEYS), n)
-        out.append(f"Day {num}:")
-        for k, v in d.items():
-            lw = _label_words(k)
-            if lw in _DAY_KEYS: continue
-            if isinstance(v, dict) and any(label_key(_label_words(x))[0] for x in v):
-                out += [f"{_label_words(x).capitalize()}: {_json_value(y)}" for x, y in v.items()]
-            elif isinstance(v, list) and v and all(isinstance(x, str) and label_key(x.split(':', 1)[0])[0] and ':' in x for x in v):
-                out += [x.strip() for x in v]                     # "eat": ["breakfast: X", "lunch: Y"]: labelled items
-            else: out.append(f"{lw.capitalize()}: {_json_value(v)}")
-        out.append('')
-    return '\n'.join(out)
+    return _days_as_text(obj)
+
+
+# %% ../nbs/04b_grounded.ipynb #4f8bebdb
+def _fenced(text: str, tags: tuple) -> str | None:
+    "The body of the first fenced block whose info string is one of `tags` (```` ```toml ````), else None."
+    for t in tags:
+        a = text.find('```' + t + '\n')
+        if a >= 0:
+            b = text.find('```', a + 4 + len(t))
+            return text[a + 4 + len(t):b if b >= 0 else len(text)]
+    return None
+
+def toml_as_text(text: str) -> str | None:
+    """A plan written as TOML (a ```` ```toml ```` block: `[[days]]` tables, venues as strings or `{ name, city }`
+    tables, commented-out alternatives) as labelled days (`_days_as_text`); None without one, when it does not parse,
+    or without `tomllib` (Python < 3.11)."""
+    body = _fenced(text, ('toml',))
+    if body is None: return None
+    try:
+        import tomllib
+        obj = tomllib.loads(body)
+    except Exception: return None                        # ImportError, TOMLDecodeError: not read as TOML
+    return _days_as_text(obj)
+
+def ini_as_text(text: str) -> str | None:
+    """A plan written as an INI file (a ```` ```ini ```` block, a `[day1]` / `[Day 2]` section per day, `;` or `#`
+    comments, commented-out alternatives) as labelled days (`_days_as_text`); None without one."""
+    import configparser
+    body = _fenced(text, ('ini', 'cfg', 'conf'))
+    if body is None: return None
+    cp = configparser.ConfigParser(interpolation=None, comment_prefixes=(';', '#'), inline_comment_prefixes=(' ;', ' #'), strict=False)
+    try: cp.read_string(body)
+    except configparser.Error: return None
+    days = []
+    for sec in cp.sections():
+        fw = folded_words(sec)
+        num = next((int(w[3:]) for w in fw if w.startswith('day') and w[3:].isdecimal()), None) or \
+              (int(fw[1]) if len(fw) > 1 and fw[0] == 'day' and fw[1].isdecimal() else None)
+        if num is not None: days.append({'day': num, **dict(cp[sec])})
+    return _days_as_text({'days': days}) if days else None
 
 # %% ../nbs/04b_grounded.ipynb #c5b8d4fd
 def _cells(line: str) -> list[str]:
@@ -3125,6 +3179,8 @@ def cjk_as_text(text: str) -> str | None:
 
 # %% ../nbs/04b_grounded.ipynb #a48l0001
 _LAYOUTS = ((json_as_text, "the plan is JSON: read key by key"),
+            (toml_as_text, "the plan is TOML: read key by key"),
+            (ini_as_text, "the plan is an INI file: read section by section"),
             (xml_as_text, "the plan is XML: read element by element"),
             (tables_as_text, "a table with one day per row or per column: read by its header words"),
             (sections_as_text, "grouped by category (legs, stays, meals, sights): gathered back into days"))
