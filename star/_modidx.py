@@ -570,6 +570,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                'star.grounded._heading_like': ('grounded.html#_heading_like', 'star/grounded.py'),
                                'star.grounded._ics_events': ('grounded.html#_ics_events', 'star/grounded.py'),
                                'star.grounded._ics_time': ('grounded.html#_ics_time', 'star/grounded.py'),
+                               'star.grounded._in_heading': ('grounded.html#_in_heading', 'star/grounded.py'),
                                'star.grounded._in_sequence': ('grounded.html#_in_sequence', 'star/grounded.py'),
                                'star.grounded._is_rule': ('grounded.html#_is_rule', 'star/grounded.py'),
                                'star.grounded._iso_day': ('grounded.html#_iso_day', 'star/grounded.py'),

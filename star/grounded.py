@@ -319,10 +319,16 @@ _DAY_AFTER = frozenset({'gun', 'день'})
 `Tag 2`, French `Jour 2`, Spanish / Portuguese `Día 2` folded `dia`, Italian `Giorno 2`, Dutch / Scandinavian `Dag 2`,
 Polish `Dzień 2`, Russian `День 2`)."""
 
+def _in_heading(text: str, a: int) -> bool:
+    "Is position `a` on a markdown heading's line (`## Slide 3 — Day 1 · Sat 12 Mar`)?"
+    nl = text.rfind('\n', 0, a) + 1
+    return text.startswith('#', nl)
+
 def day_marks(text: str, ws: list[Word], anywhere: bool = False) -> list[tuple[int, int, int]]:
     """`[(n, k, last)]`: the words `Day <n>` (word k; a range `Day <n> to Day <last>` / `Days <n>-<last>`) that head a
     day -- at the start of a line (after markup), before a field label (`Revised Day 1 Accommodation: …`), or followed
-    by ':' or a dash and not preceded by a word that makes it a reference (`Total cost for Day 1:`) -- or, with
+    by ':' or a dash or on a heading's line (`## Slide 3 — Day 1`) and not preceded by a word that makes it a reference
+    (`Total cost for Day 1:`) -- or, with
     `anywhere`, every `day <n>` (narrative answers)."""
     out, skip = [], 0
     for k in range(len(ws) - 1):
@@ -337,8 +343,9 @@ def day_marks(text: str, ws: list[Word], anywhere: bool = False) -> list[tuple[i
         if n is None: continue
         last, after = _range_end(text, ws, k, n)
         head = after - 1
-        if anywhere or _line_start(text, ws, k) or _listed(text, ws, k) or _label_follows(ws, after) or ((ws[head].colon or _dash_after(text, ws, head))
-                                                    and not (k and not ws[k].strong and ws[k - 1].w in _NOT_BEFORE_DAY)):
+        if anywhere or _line_start(text, ws, k) or _listed(text, ws, k) or _label_follows(ws, after) or (
+                (ws[head].colon or _dash_after(text, ws, head) or _in_heading(text, ws[k].a))
+                and not (k and not ws[k].strong and ws[k - 1].w in _NOT_BEFORE_DAY)):
             out.append((n, k, last))
             skip = after
     return out
@@ -683,7 +690,7 @@ _QUALIFIERS = frozenset({'in', 'at', 'for', 'on', 'near', 'from', 'to', 'during'
 def label_key(label: str) -> tuple[str | None, bool, bool]:
     """`(field, revised, qualified)` of a line label: a `LABELS` entry, possibly numbered (`Attraction 1`,
     `Attraction #2`), timed (`Morning Attraction`), of a day (`Day 2 Lunch`), revised (`Alternative Accommodation`,
-    `Revised Day 1 Accommodation`), followed by a word like `stop` (`Lunch stop`, `_LABEL_TAILS`) or qualified
+    `Revised Day 1 Accommodation`), after `for` (`For lunch`), followed by a word like `stop` (`Lunch stop`, `_LABEL_TAILS`) or qualified
     (`Accommodation in Orlando`, `Mode of Transportation from A to B`: the words after the field belong to the value);
     `(None, False, False)` when it names no field."""
     label = _fold(label)
@@ -692,7 +699,7 @@ def label_key(label: str) -> tuple[str | None, bool, bool]:
     while ws and ws[-1].isdecimal(): ws.pop()
     if len(ws) > 1 and ws[-1] in _LABEL_TAILS: ws.pop()             # 'Lunch stop', 'Dinner pick', 'Hotel choice'
     rev = False
-    while len(ws) > 1 and (ws[0] in _TIME_WORDS or ws[0] in _REVISION_WORDS or ws[0] == 'day'):
+    while len(ws) > 1 and (ws[0] in _TIME_WORDS or ws[0] in _REVISION_WORDS or ws[0] in ('day', 'for')):
         rev = rev or ws[0] in _REVISION_WORDS
         ws.pop(0)
     key = LABELS.get(' '.join(ws))
@@ -1619,7 +1626,10 @@ def _labelled_day(r, day, lab: dict, vs: list, here, org, cands: list, where) ->
     transportation's leg when the city field gives none: the benchmark parser's rule), then each labelled field."""
     route, leg = [], None
     if 'current_city' in lab: day.city, route = read_current_city(r, *_span(lab['current_city']), day.number)
-    else: day.city, route = _header_route(r, vs[-1][0], day.number)
+    else:                                  # the last version's heading, or an earlier one's that writes a route (an overview)
+        day.city, route = _header_route(r, vs[-1][0], day.number)
+        if len(route) < 2 and (got := next((g for v in vs[-2::-1] if len((g := _header_route(r, v[0], day.number))[1]) >= 2), None)):
+            day.city, route = got
     if 'transportation' in lab:
         day.transportation, leg, _ = read_transportation(r, *_span(lab['transportation']), here or org, route, day.number)
     if leg and len(route) < 2 and (not route or route[0] in leg):          # the benchmark parser's rule
@@ -2190,9 +2200,13 @@ def _nights(s: str) -> int | None:
 def stay_item(line: str, day_of: dict) -> tuple[str, int, int] | None:
     """`(stay, first day, last day)` of a line that gives a stay with the nights it covers: by nights or days (`Nights
     1–2: X`, `X — Day 1 to Day 2`) or by dates (`check in Wednesday, March 16, check out Friday, March 18 (2 nights): X`,
-    `X: check-in 3/16, 2 nights`): the night of day n is the night after its date (`day_of`: `{(month, day): n}`);
+    `X: check-in 3/16, 2 nights`, a table row with the two dates and the stay): the night of day n is the night after its date (`day_of`: `{(month, day): n}`);
     None otherwise."""
     s = line.strip().lstrip(_MARKUP).strip()
+    if line.lstrip().startswith('|') and len(cells := [c.strip() for c in line.strip().strip('|').split('|')]) >= 3:
+        ds = [c for c in cells if dates_in(c)]                       # '| Sat 12 Mar | Mon 14 Mar | 2 | X (Louisville) |'
+        name = max((c for c in cells if not dates_in(c) and any(ch.isalpha() for ch in c)), key=len, default=None)
+        if len(ds) == 2 and name: return stay_item(f"{name} — check in {ds[0]}, check out {ds[1]}", day_of)
     if (it := _day_item(line)) is not None: return it[3], it[1], it[2]
     if (td := _trailing_days(s)) is not None: return td
     low = s.lower()
@@ -2263,6 +2277,7 @@ def stay_recap_as_text(text: str, task=None) -> str | None:
             if items: end = i; break
             continue
         it = stay_item(line, day_of)
+        if it is None and s.startswith('|') and not dates_in(s): continue      # a stays table's header or rule
         if it is None:
             if items: end = i; break
             h = None if not (_heading_like(s) and _section_field(s) == 'accommodation') else i
