@@ -557,6 +557,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                'star.grounded._extra_words': ('grounded.html#_extra_words', 'star/grounded.py'),
                                'star.grounded._fenced': ('grounded.html#_fenced', 'star/grounded.py'),
                                'star.grounded._field_line': ('grounded.html#_field_line', 'star/grounded.py'),
+                               'star.grounded._field_spans': ('grounded.html#_field_spans', 'star/grounded.py'),
                                'star.grounded._finds': ('grounded.html#_finds', 'star/grounded.py'),
                                'star.grounded._first_end': ('grounded.html#_first_end', 'star/grounded.py'),
                                'star.grounded._fixed_width': ('grounded.html#_fixed_width', 'star/grounded.py'),

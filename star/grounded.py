@@ -251,9 +251,11 @@ _MARKUP = ' \t#*_>-•+|'
 _TRAILER2 = frozenset({('key', 'highlights'), ('budget', 'summary'), ('budget', 'breakdown'), ('cost', 'breakdown'),
                        ('cost', 'summary'), ('costs', 'breakdown'), ('total', 'cost'), ('total', 'costs'),
                        ('total', 'budget'), ('total', 'estimated'), ('estimated', 'cost'), ('estimated', 'costs'),
-                       ('estimated', 'total'), ('remaining', 'budget'), ('trip', 'summary'), ('budget', 'overview')})
+                       ('estimated', 'total'), ('remaining', 'budget'), ('trip', 'summary'), ('budget', 'overview'),
+                       ('p', 's'), ('best', 'regards'), ('kind', 'regards')})
 
-_TRAILER1 = frozenset({'summary', 'notes', 'note', 'tips', 'highlights', 'breakdown', 'total', 'budget'})
+_TRAILER1 = frozenset({'summary', 'notes', 'note', 'tips', 'highlights', 'breakdown', 'total', 'budget', 'cheers', 'regards',
+                       'sincerely', 'ps'})
 
 _MAX_DAY = 99            # a larger number is no day of a TravelPlanner trip (they last 3, 5 or 7 days)
 
@@ -771,6 +773,34 @@ def _field_line(line: str) -> tuple[str, str] | None:
     f = _tol_field(head + line[i:])
     return (f[0], line[len(line) - len(f[1]):]) if f else _emoji_field(line) or _dash_field(line) or _marked_field(line)
 
+# %% ../nbs/04b_grounded.ipynb #f353913d
+def _cost_value(v: str) -> bool:
+    """Is a labelled value a cost, not a name: no letter before its first bracket (`$40 ($20 x 2)`, `40`), unless a name
+    of digits is followed by its place in brackets (`#45 (Santa Maria)`, `12212 (Tampa)`: no currency sign, a capital)."""
+    head, _, rest = v[:200].partition('(')
+    if any(ch.isalpha() for ch in head): return False
+    return any(ch in '$€£¥₹' for ch in head) or not rest.lstrip()[:1].isupper() or not head.strip(' *_')
+
+_INLINE_SEPS = (' · ', ' | ', ' • ', '; ')
+
+def _field_spans(text: str, a: int, b: int):
+    """`_line_spans` of `text[a:b]`, each line cut where a separator (`·`, `|`, `•`, `;`) is followed by another field's
+    label (`For breakfast: X · For lunch: Y · For dinner: Z`: three fields on one line). Linear."""
+    for s, e in _line_spans(text, a, b):
+        if not any(text.find(sep, s, e) >= 0 for sep in _INLINE_SEPS):
+            yield s, e
+            continue
+        cuts = sorted(k for sep in _INLINE_SEPS for k in _finds(text[s:e], sep)
+                      if ':' in text[s + k:s + k + 40] and (f := _field_line(text[s + k + len(sep):min(e, s + k + 120)]))
+                      and label_key(f[0])[0])                       # a label is short: 120 characters bound each look
+        start = s
+        for k in cuts:
+            if s + k > start: yield start, s + k
+            start = s + k + 3 if text.startswith((' · ', ' | ', ' • '), s + k) else s + k + 2
+        yield start, e
+
+_NEXT_FIELD_LEADS = frozenset('eat have grab breakfast lunch dinner brunch supper hotel stay check overnight sleep'.split())
+
 # %% ../nbs/04b_grounded.ipynb #57ce5d7c
 def _line_spans(text: str, a: int, b: int):
     "(start, end) of every line of text[a:b]."
@@ -802,15 +832,6 @@ def slot_line(line: str) -> tuple[str, list] | None:
         v += len(p) + 3
     return line[j:k], out
 
-def _cost_value(v: str) -> bool:
-    """Is a labelled value a cost, not a name: no letter before its first bracket (`$40 ($20 x 2)`, `40`), unless a name
-    of digits is followed by its place in brackets (`#45 (Santa Maria)`, `12212 (Tampa)`: no currency sign, a capital)."""
-    head, _, rest = v[:200].partition('(')
-    if any(ch.isalpha() for ch in head): return False
-    return any(ch in '$€£¥₹' for ch in head) or not rest.lstrip()[:1].isupper() or not head.strip(' *_')
-
-_NEXT_FIELD_LEADS = frozenset('eat have grab breakfast lunch dinner brunch supper hotel stay check overnight sleep'.split())
-
 def labelled_fields(text: str, a: int, b: int, unknown: list | None = None) -> dict[str, list[tuple[int, int]]]:
     """`{field: [(start, end)]}`: where the labelled values of the lines of `text[a:b]` are (`Label: value`, label per
     `label_key`), with the sub-bullets under a label whose value is empty. A field's first label wins, except that
@@ -818,7 +839,7 @@ def labelled_fields(text: str, a: int, b: int, unknown: list | None = None) -> d
     A value without a letter before its first bracket that is no dash (`Day 1 Lunch (Frog Hollow Tavern): $40 ($20 x 2)`)
     is a cost line, not a value. Lines with a label no field has are appended to `unknown` as `(label, start, end)`."""
     out, pending, under = {}, None, (False, 0)
-    for s, e in _line_spans(text, a, b):
+    for s, e in _field_spans(text, a, b):
         line = text[s:e]
         if not line.strip(): continue
         if (sl := slot_line(line)) is not None:                       # 'B/L/D: X / Y / Z': each value its meal's
