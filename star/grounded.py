@@ -252,7 +252,9 @@ _TRAILER2 = frozenset({('key', 'highlights'), ('budget', 'summary'), ('budget', 
                        ('cost', 'summary'), ('costs', 'breakdown'), ('total', 'cost'), ('total', 'costs'),
                        ('total', 'budget'), ('total', 'estimated'), ('estimated', 'cost'), ('estimated', 'costs'),
                        ('estimated', 'total'), ('remaining', 'budget'), ('trip', 'summary'), ('budget', 'overview'),
-                       ('p', 's'), ('best', 'regards'), ('kind', 'regards')})
+                       ('p', 's'), ('best', 'regards'), ('kind', 'regards'), ('let', 'me'), ('want', 'me'), ('would', 'you'),
+                       ('feel', 'free'), ('shall', 'i'), ('safe', 'travels'), ('bon', 'voyage'), ('happy', 'travels'),
+                       ('enjoy', 'your')})
 
 _TRAILER1 = frozenset({'summary', 'notes', 'note', 'tips', 'highlights', 'breakdown', 'total', 'budget', 'cheers', 'regards',
                        'sincerely', 'ps'})
