@@ -338,8 +338,8 @@ def day_marks(text: str, ws: list[Word], anywhere: bool = False) -> list[tuple[i
     for k in range(len(ws) - 1):
         if k < skip: continue
         if ws[k].w not in _DAY_WORDS:                  # '### 1. Gün', '### 1-й день': the number first, at a line's start
-            if (n := _day_number(ws[k].w)) and _line_start(text, ws, k) and \
-                    any(ws[j].w in _DAY_AFTER and not ws[j].strong for j in (k + 1, k + 2) if j < len(ws)):
+            if (n := _day_number(ws[k].w)) and _line_start(text, ws, k) and (text.startswith(('\ufe0f\u20e3', '\u20e3'), ws[k].b)
+                    or any(ws[j].w in _DAY_AFTER and not ws[j].strong for j in (k + 1, k + 2) if j < len(ws))):   # '2️⃣' too
                 out.append((n, k, n))
                 skip = k + 2
             continue
@@ -586,10 +586,13 @@ def plain_value(v: str) -> str:
     "A value without markdown emphasis, links and backticks, typographic quotes straightened, outer spaces stripped."
     return _unlink(v).replace('**', '').replace('__', '').replace('`', '').translate(_QUOTES).strip()
 
+_CROSSES = '❌🚫✗✘✖⛔'
+
 def dash_first(v: str) -> bool:
-    "Does the value start with a dash marker (`-`, `--`, `— no stay needed`) rather than a name (`-Cafe`)? Empty: yes."
+    """Does the value start with a dash marker (`-`, `--`, `— no stay needed`) or a cross (`❌`, `🚫`, `✗`) rather than a
+    name (`-Cafe`)? Empty: yes."""
     p = plain_value(v).lstrip(' *_>•')
-    return not p or (p[0] in _DASHES and (len(p) == 1 or not p[1].isalnum()))
+    return not p or (p[0] in _DASHES and (len(p) == 1 or not p[1].isalnum())) or p[0] in _CROSSES
 
 # %% ../nbs/04b_grounded.ipynb #f1b71456
 def _lead(v: str, n: int = 4) -> list[str]: return folded_words(plain_value(v[:200])[:80])[:n]
@@ -731,7 +734,7 @@ def _emoji_field(line: str) -> tuple[str, str] | None:
     value = line[k:]
     if not value.strip() or _tol_field(value) or folded_words(value[:30])[:1] and folded_words(value[:30])[0] in _OWN_LABEL:
         return None                                          # '🍽️ Dinner: X', '🍳 Breakfast at X', '✈️ Fly …': words of its own
-    return _EMOJI_LABELS[line[j]], value
+    return _EMOJI_LABELS[line[j]], (line[j:] if _EMOJI_LABELS[line[j]] == 'transportation' else value)   # '🚗 A ➡️ B': the car is the mode
 
 def _dash_field(line: str) -> tuple[str, str] | None:
     """(label, value) of an item whose label is followed by a dash instead of a colon (`c. Stay — X`, `**Hotel** – X`):
@@ -787,9 +790,10 @@ _INLINE_SEPS = (' · ', ' | ', ' • ', '; ')
 
 def _field_spans(text: str, a: int, b: int):
     """`_line_spans` of `text[a:b]`, each line cut where a separator (`·`, `|`, `•`, `;`) is followed by another field's
-    label (`For breakfast: X · For lunch: Y · For dinner: Z`: three fields on one line). Linear."""
+    label (`For breakfast: X · For lunch: Y · For dinner: Z`: three fields on one line); a table's row is left whole.
+    Linear."""
     for s, e in _line_spans(text, a, b):
-        if not any(text.find(sep, s, e) >= 0 for sep in _INLINE_SEPS):
+        if text[s:e].lstrip()[:1] == '|' or not any(text.find(sep, s, e) >= 0 for sep in _INLINE_SEPS):   # a table row: its cells
             yield s, e
             continue
         cuts = sorted(k for sep in _INLINE_SEPS for k in _finds(text[s:e], sep)
@@ -1151,6 +1155,9 @@ _SEPS = (' (', ' [', ' | ', ' - ', ' – ', ' — ', '; ', '. ', ' / ')
 
 _MODE_LABEL = {'flight': 'Flight', 'taxi': 'Taxi', 'drive': 'Self-driving'}
 
+_MODE_EMOJI = {'✈': 'flight', '🛫': 'flight', '🛬': 'flight', '🚕': 'taxi', '🚖': 'taxi', '🚗': 'drive', '🚙': 'drive'}
+"The mode an emoji written before a leg names (`🚗 A ➡️ B · 10h 13m`): a taxi's own emoji is a taxi, a car self-driving."
+
 def read_transportation(r: Reading, s: int, e: int, here: str | None, route: list, day: int | None = None) -> tuple[str, tuple | None, str | None]:
     """`(transportation, leg, mode)` of a labelled `Transportation:` value `text[s:e]`. '-' when it is empty (a dash, or
     `N/A`… with no mode and no flight number). As written when it has no mode (`Bus from A to B`: no TravelPlanner
@@ -1166,6 +1173,7 @@ def read_transportation(r: Reading, s: int, e: int, here: str | None, route: lis
     modes = {ws[q].w for q in range(lo, hi)} & _MODE_WORDS
     if dash_first(raw) or (not num and not modes and empty_lead(raw)): return '-', None, None
     mode = 'flight' if num or modes & _FLIGHT_WORDS else 'taxi' if modes & _TAXI_WORDS else 'drive' if modes & _DRIVE_WORDS else None
+    if mode is None: mode = next((m for ch, m in _MODE_EMOJI.items() if ch in raw[:8]), None)     # '🚗 New Orleans ➡️ Louisville'
     cs, skip = [], lo
     for c, q, q_end in r.cities_in(lo, hi):
         if q < skip: continue
