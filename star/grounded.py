@@ -786,10 +786,10 @@ def _cost_value(v: str) -> bool:
     if any(ch.isalpha() for ch in head): return False
     return any(ch in '$€£¥₹' for ch in head) or not rest.lstrip()[:1].isupper() or not head.strip(' *_')
 
-_INLINE_SEPS = (' · ', ' | ', ' • ', '; ')
+_INLINE_SEPS = (' · ', ' • ')
 
 def _field_spans(text: str, a: int, b: int):
-    """`_line_spans` of `text[a:b]`, each line cut where a separator (`·`, `|`, `•`, `;`) is followed by another field's
+    """`_line_spans` of `text[a:b]`, each line cut where a separator (`·`, `•`) is followed by another field's
     label (`For breakfast: X · For lunch: Y · For dinner: Z`: three fields on one line); a table's row is left whole.
     Linear."""
     for s, e in _line_spans(text, a, b):
@@ -802,7 +802,7 @@ def _field_spans(text: str, a: int, b: int):
         start = s
         for k in cuts:
             if s + k > start: yield start, s + k
-            start = s + k + 3 if text.startswith((' · ', ' | ', ' • '), s + k) else s + k + 2
+            start = s + k + 3
         yield start, e
 
 _NEXT_FIELD_LEADS = frozenset('eat have grab breakfast lunch dinner brunch supper hotel stay check overnight sleep'.split())
@@ -1384,7 +1384,7 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
         bare = plain_value(text[ws[hit[0].i].a:end]).strip(' \t*_')            # 'Private room, 1 bed, 2 guests, <listing>'
     key = tuple(w.w for w in ws[k:nk])
     if ' '.join(key) in _EMPTY_SLOT: return '-'
-    if key in r.index.city_seqs or ' '.join(key) in _SEQUENCE_ONLY: return None      # 'next, ~~X~~': the item was struck
+    if (key in r.index.city_seqs and not hit) or ' '.join(key) in _SEQUENCE_ONLY: return None   # a city alone; 'next, ~~X~~'
     remark, after, bcity = None, end, None
     if text.startswith((' (', ' ['), end) and name:                         # 'Name (private room)': kept or dropped by the parser
         close = text.find(')' if text[end + 1] == '(' else ']', end, e)
