@@ -629,7 +629,7 @@ def test_travel_day_venue_in_both_cities_is_a_doubt():
 def test_layout_record():
     "results/formatter/issue48_layouts.json: both parts measured by `python tools/layouts.py record`, the held-out part scored."
     rec = json.loads((Path(__file__).resolve().parents[1] / 'results' / 'formatter' / 'issue48_layouts.json').read_text())
-    assert rec['command'] == 'python tools/layouts.py record' and set(rec['split']) == {'dev', 'heldout1', 'heldout2', 'heldout3', 'heldout', 'heldout5', 'heldout6', 'heldout7', 'heldout8', 'heldout9', 'heldout10'}
+    assert rec['command'] == 'python tools/layouts.py record' and set(rec['split']) == {'dev', 'heldout1', 'heldout2', 'heldout3', 'heldout', 'heldout5', 'heldout6', 'heldout7', 'heldout8', 'heldout9', 'heldout10', 'heldout11'}
     assert rec['dev']['all']['checks'] >= 0.98 and rec['heldout1']['all']['checks'] >= 0.98 and rec['heldout2']['all']['checks'] >= 0.93
     first = [rec[f'heldout_v{k}_first_score'] for k in (1, 2, 3, 4)]                # each part scored once before tuning on it
     assert [f['reader'] for f in first] == ['60f44b7', '4ad7664', 'b4dd579', 'b3de5fb']
@@ -666,6 +666,17 @@ def test_layout_record():
     v10 = rec['heldout_v10_first_score']['all']
     assert (rec['heldout_v10_first_score']['reader'], v10['checks'], v10['violations_read_as_passes'],
             v10['violations_read_as_passes_without_doubt'], v10['undelivered'], v10['sure_checks']) == ('b0e7a8a', 0.6633, 11, 0, 318, 0.9957)
+    # tuned on v10 since (Polish / Turkish / Russian labels, TOML and INI, slide headings, inline fields, closing lines,
+    # keycap days): every layout delivered, no violation read as a pass unflagged
+    assert rec['heldout10']['all']['checks'] >= 0.90 and rec['heldout10']['all']['undelivered'] == 0
+    assert rec['heldout10']['all']['violations_read_as_passes_without_doubt'] == 0
+    # v11 (tools/layouts_v11.py: <br> day cells, a stays-first grid, a SQLite script, a WhatsApp export, Vietnamese /
+    # Indonesian / Hindi / Arabic labels, costs in brackets, days out of order, Maps links), scored once on the reader
+    # tuned on v10: two thirds of the checks again (the SQL and non-Latin-label layouts undelivered), but unflagged
+    # readings right in 99.4 % of checks and every violation read as a pass doubted
+    v11 = rec['heldout_v11_first_score']['all']
+    assert (rec['heldout_v11_first_score']['reader'], v11['checks'], v11['violations_read_as_passes'],
+            v11['violations_read_as_passes_without_doubt'], v11['undelivered'], v11['sure_checks']) == ('13fb68e', 0.6549, 5, 0, 558, 0.9936)
 
 
 
@@ -697,6 +708,22 @@ def test_revisions_are_read_as_edits():
     d = format_grounded(patch, R0)[0]
     assert _meals_stay(d) == R0_DAY2 and d['attraction'] == 'Burpee Museum of Natural History, Rockford;'
 
+
+def test_compact_letters_and_emoji_days():
+    """Issue 48 (v10 layouts): meals on one line after 'For …:' labels, a letter's closing lines and P.S. (never read as
+    the last night's stay or a sight), keycap day numbers, crosses as empty slots, a car emoji as self-driving."""
+    letter = ("**Day 2 · Thursday, March 17 · Rockford**\nNo travel today. We'll see Burpee Museum of Natural History — in Rockford. "
+              "Another night at Pure luxury one bdrm + sofa bed on Central Park — in Rockford.\n"
+              "🍽 For breakfast: Dial A Cake — in Rockford · For lunch: Flying Mango — in Rockford · For dinner: Cafe Southall — in Rockford\n\n"
+              "Let me know if you'd like the times shifted.\n\nCheers,\nDana\n\nP.S. I also looked at Coco Bambu for dinner, but no.\n")
+    d = format_grounded(letter, R0)[0]
+    assert _meals_stay(d) == R0_DAY2 and d['attraction'] == 'Burpee Museum of Natural History, Rockford;'
+    emoji = ("1️⃣ Wed 16/03 · St. Petersburg ➡️ Rockford\n✈️ F3573659 St. Petersburg ➡️ Rockford\n🍳 ❌\n🍝 Coco Bambu (in Rockford, IL)\n"
+             "🛏️ Pure luxury one bdrm + sofa bed on Central Park (in Rockford, IL)\n\n2️⃣ Thu 17/03 · Rockford\n🍳 Dial A Cake (in Rockford, IL)\n")
+    p = format_grounded(emoji, R0)
+    assert [d['days'] for d in p] == [1, 2] and p[0]['breakfast'] == '-' and p[0]['dinner'] == 'Coco Bambu, Rockford'
+    assert p[0]['transportation'].startswith('Flight Number: F3573659, from St. Petersburg to Rockford')
+    assert p[1]['breakfast'] == 'Dial A Cake, Rockford'
 
 def test_a_plan_in_chinese_is_read():
     "Train query 0's day 2 written in Chinese: labels, empty slots and place markers read; names kept as written (issue 48)."
