@@ -509,6 +509,71 @@ def _part(part: str) -> tuple[dict, dict, type]:
     return (*PARTS[part], Phr)
 
 # ---------------------------------------------------------------------------------------------------------------- plans
+def selfcheck_part(layouts: dict, phr, check_one, mutations, has_decoy, plans=None, mutate_every: int = 1) -> int:
+    """The self-check a sealed part runs on itself (`python tools/layouts_v<k>.py check`), no reader involved: render
+    every known plan with every layout of `layouts` (phrasings by `phr(layout, task, j, plan)`, twice: the rendering
+    must be deterministic), read it back by the part's own `check_one(layout, task, plan, text, ph)` (errors, [] when
+    exact), then corrupt it (`mutations(layout, plan, text, task, ph)` yields `(kind, what, text)`) and count the
+    corruptions the check misses; `has_decoy(layout, text)` counts renderings with a decoy. Prints a report and
+    returns failures + missed corruptions."""
+    import time
+    from collections import Counter
+    t0 = time.time()
+    plans = plans or known_plans()
+    n, bad, draws, tried, caught, decoys = Counter(), Counter(), Counter(), Counter(), Counter(), Counter()
+    for j, (kind, t, p) in enumerate(plans):
+        for lay, f in layouts.items():
+            ph = phr(lay, t, j, p)
+            draws[('locative', ph.loc)] += 1; draws[('join', ph.join)] += 1; draws[('meal_label', ph.label)] += 1
+            text = f(p, t, ph)
+            n[lay] += 1
+            if text != f(p, t, phr(lay, t, j, p)):
+                bad[lay] += 1; print(f"FAIL {lay} {kind} task {t.idx} plan {j}: not deterministic"); continue
+            decoys[lay] += bool(has_decoy(lay, text))
+            errs = check_one(lay, t, p, text, phr(lay, t, j, p))
+            if errs:
+                bad[lay] += 1
+                if bad[lay] <= 3: print(f"FAIL {lay} {kind} task {t.idx} plan {j}: {errs[:4]}")
+            if j % mutate_every: continue
+            for mk, what, bad_text in mutations(lay, p, text, t, phr(lay, t, j, p)):
+                tried[lay] += 1; tried[mk] += 1
+                if check_one(lay, t, p, bad_text, phr(lay, t, j, p)): caught[lay] += 1; caught[mk] += 1
+                elif tried[lay] - caught[lay] <= 2: print(f"MISSED {lay} {kind} task {t.idx} plan {j}: {mk} {what}")
+    print(f"{len(plans)} plans ({dict(Counter(k for k, _, _ in plans))}) x {len(layouts)} layouts")
+    w = max(map(len, layouts))
+    for lay in layouts:
+        print(f"  {lay:{w}s} {n[lay]:4d} renderings, {bad[lay]} failing, {decoys[lay]:3d} with a decoy; "
+              f"corruptions caught {caught[lay]}/{tried[lay]}")
+    print('  corruptions caught, by kind:', ', '.join(f"{k} {caught[k]}/{tried[k]}" for k in tried if k not in layouts))
+    print('  phrasing draws:', dict(sorted(draws.items())))
+    tt, cc = sum(tried[l] for l in layouts), sum(caught[l] for l in layouts)
+    tot = sum(bad.values())
+    print('SELF-CHECK', 'OK' if not tot and tt == cc else f'FAILED ({tot} failing, {tt - cc} corruptions missed)',
+          f'— {sum(n.values())} renderings, {cc}/{tt} corruptions caught ({time.time() - t0:.0f} s)')
+    return tot + tt - cc
+
+
+def part_cli(doc: str, layouts: dict, phr, selfcheck) -> None:
+    """The command line of a sealed part: `check [--limit N]` runs `selfcheck(plans)` (exit 1 on any failure) and
+    `show <layout> [--n N] [--kind K] [--skip S] [--days D]` prints renderings, each seeded with the plan's index
+    among all known plans, as in the part."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest='cmd', required=True)
+    c = sub.add_parser('check'); c.add_argument('--limit', type=int, default=0, help='only the first N known plans')
+    p = sub.add_parser('show'); p.add_argument('layout', choices=list(layouts)); p.add_argument('--n', type=int, default=1)
+    p.add_argument('--kind', default='gold'); p.add_argument('--skip', type=int, default=0)
+    p.add_argument('--days', type=int, default=0, help='only plans of this many days')
+    a = ap.parse_args()
+    if a.cmd == 'check':
+        ps = known_plans()
+        sys.exit(1 if selfcheck(ps[:a.limit] if a.limit else ps) else 0)
+    picked = [(j, x) for j, x in enumerate(known_plans()) if x[0] == a.kind and (not a.days or len(x[2]) == a.days)][a.skip:a.skip + a.n]
+    for j, (kind, t, p) in picked:
+        print(f"[{a.layout} | {kind} | task {t.idx} | plan {j}]\n")
+        print(layouts[a.layout](p, t, phr(a.layout, t, j, p)))
+        print('-' * 80)
+
+
 def known_plans(n_synthetic: int = 60, violations: int = 2) -> list[tuple[str, object, list[dict]]]:
     "`[(kind, task, plan)]`: gold train plans and synthetic feasible validation plans ('gold', 'synthetic'), and their edits."
     from star.synthesis import find_plan

@@ -79,14 +79,14 @@ accommodation; names are verbatim (words are only added around them; LaTeX escap
 """
 from __future__ import annotations
 
-import argparse, datetime, random, re, sys
+import datetime, random, re, sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT)); sys.path.insert(0, str(ROOT / 'tools'))
 
 from agreement import _attractions, _leg_parts                          # noqa: E402
-from layouts import Phr, _POSTAL_OF, _name_city, known_plans            # noqa: E402
+from layouts import Phr, _POSTAL_OF, _name_city, known_plans, part_cli, selfcheck_part            # noqa: E402
 from layouts_v8 import (_DAY_SPAN, _MEALS, _all_said, _blank, _cc, _cities, _cmp, _date, _decoy, _dur_key, _get,  # noqa: E402
                         _minutes, _people, _put, _road_key, _runs, _said, _sequence, _swap, _used)
 
@@ -1320,57 +1320,10 @@ _HAS_DECOY = {'strikethrough_revision': lambda t: '~~' in t, 'unified_diff': lam
 
 
 def selfcheck(plans=None, mutate_every: int = 1) -> int:
-    """Render every known plan with every layout and read it back (no reader involved); then corrupt renderings
-    (`mutations`) and count the corruptions the check misses. Returns failures + missed corruptions."""
-    import time
-    from collections import Counter
-    t0 = time.time()
-    plans = plans or known_plans()
-    n, bad, draws, tried, caught, decoys = Counter(), Counter(), Counter(), Counter(), Counter(), Counter()
-    for j, (kind, t, p) in enumerate(plans):
-        for lay, f in HELDOUT9_LAYOUTS.items():
-            ph = _phr(lay, t, j, p)
-            draws[('locative', ph.loc)] += 1; draws[('join', ph.join)] += 1; draws[('meal_label', ph.label)] += 1
-            text = f(p, t, ph)
-            n[lay] += 1
-            if text != f(p, t, _phr(lay, t, j, p)):
-                bad[lay] += 1; print(f"FAIL {lay} {kind} task {t.idx} plan {j}: not deterministic"); continue
-            decoys[lay] += bool(lay in _HAS_DECOY and _HAS_DECOY[lay](text))
-            errs = _check_one(lay, t, p, text, _phr(lay, t, j, p))
-            if errs:
-                bad[lay] += 1
-                if bad[lay] <= 3: print(f"FAIL {lay} {kind} task {t.idx} plan {j}: {errs[:4]}")
-            if j % mutate_every: continue
-            for mk, what, bad_text in mutations(lay, p, text, t, _phr(lay, t, j, p)):
-                tried[lay] += 1; tried[mk] += 1
-                if _check_one(lay, t, p, bad_text, _phr(lay, t, j, p)): caught[lay] += 1; caught[mk] += 1
-                elif tried[lay] - caught[lay] <= 2: print(f"MISSED {lay} {kind} task {t.idx} plan {j}: {mk} {what}")
-    print(f"{len(plans)} plans ({dict(Counter(k for k, _, _ in plans))}) x {len(HELDOUT9_LAYOUTS)} layouts")
-    for lay in HELDOUT9_LAYOUTS:
-        print(f"  {lay:22s} {n[lay]:4d} renderings, {bad[lay]} failing, {decoys[lay]:3d} with a decoy; "
-              f"corruptions caught {caught[lay]}/{tried[lay]}")
-    print('  corruptions caught, by kind:', ', '.join(f"{k} {caught[k]}/{tried[k]}" for k in tried if k not in HELDOUT9_LAYOUTS))
-    print('  phrasing draws:', dict(sorted(draws.items())))
-    tt, cc = sum(tried[l] for l in HELDOUT9_LAYOUTS), sum(caught[l] for l in HELDOUT9_LAYOUTS)
-    tot = sum(bad.values())
-    print('SELF-CHECK', 'OK' if not tot and tt == cc else f'FAILED ({tot} failing, {tt - cc} corruptions missed)',
-          f'— {sum(n.values())} renderings, {cc}/{tt} corruptions caught ({time.time() - t0:.0f} s)')
-    return tot + tt - cc
+    "The part's self-check (`layouts.selfcheck_part`): failures + missed corruptions."
+    return selfcheck_part(HELDOUT9_LAYOUTS, _phr, _check_one, mutations,
+                          lambda lay, text: lay in _HAS_DECOY and _HAS_DECOY[lay](text), plans, mutate_every)
 
 
 if __name__ == '__main__':
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = ap.add_subparsers(dest='cmd', required=True)
-    c = sub.add_parser('check'); c.add_argument('--limit', type=int, default=0, help='only the first N known plans')
-    p = sub.add_parser('show'); p.add_argument('layout', choices=list(HELDOUT9_LAYOUTS)); p.add_argument('--n', type=int, default=1)
-    p.add_argument('--kind', default='gold'); p.add_argument('--skip', type=int, default=0)
-    p.add_argument('--days', type=int, default=0, help='only plans of this many days')
-    a = ap.parse_args()
-    if a.cmd == 'check':
-        ps = known_plans()
-        sys.exit(1 if selfcheck(ps[:a.limit] if a.limit else ps) else 0)
-    picked = [(j, x) for j, x in enumerate(known_plans()) if x[0] == a.kind and (not a.days or len(x[2]) == a.days)][a.skip:a.skip + a.n]
-    for j, (kind, t, p) in picked:             # seeded with the plan's index j among all known plans, as in the part
-        print(f"[{a.layout} | {kind} | task {t.idx} | plan {j}]\n")
-        print(HELDOUT9_LAYOUTS[a.layout](p, t, _phr(a.layout, t, j, p)))
-        print('-' * 80)
+    part_cli(__doc__, HELDOUT9_LAYOUTS, _phr, selfcheck)
