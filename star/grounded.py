@@ -796,13 +796,13 @@ def _field_spans(text: str, a: int, b: int):
         if text[s:e].lstrip()[:1] == '|' or not any(text.find(sep, s, e) >= 0 for sep in _INLINE_SEPS):   # a table row: its cells
             yield s, e
             continue
-        cuts = sorted(k for sep in _INLINE_SEPS for k in _finds(text[s:e], sep)
+        cuts = sorted((k, len(sep)) for sep in _INLINE_SEPS for k in _finds(text[s:e], sep)
                       if ':' in text[s + k:s + k + 40] and (f := _field_line(text[s + k + len(sep):min(e, s + k + 120)]))
                       and label_key(f[0])[0])                       # a label is short: 120 characters bound each look
         start = s
-        for k in cuts:
+        for k, n in cuts:
             if s + k > start: yield start, s + k
-            start = s + k + 3
+            start = s + k + n
         yield start, e
 
 _NEXT_FIELD_LEADS = frozenset('eat have grab breakfast lunch dinner brunch supper hotel stay check overnight sleep'.split())
@@ -2235,8 +2235,9 @@ def stay_item(line: str, day_of: dict) -> tuple[str, int, int] | None:
     None otherwise."""
     s = line.strip().lstrip(_MARKUP).strip()
     if line.lstrip().startswith('|') and len(cells := [c.strip() for c in line.strip().strip('|').split('|')]) >= 3:
-        ds = [c for c in cells if dates_in(c)]                       # '| Sat 12 Mar | Mon 14 Mar | 2 | X (Louisville) |'
-        name = max((c for c in cells if not dates_in(c) and any(ch.isalpha() for ch in c)), key=len, default=None)
+        dated = [bool(dates_in(c)) for c in cells]                   # '| Sat 12 Mar | Mon 14 Mar | 2 | X (Louisville) |'
+        ds = [c for c, d in zip(cells, dated) if d]
+        name = max((c for c, d in zip(cells, dated) if not d and any(ch.isalpha() for ch in c)), key=len, default=None)
         if len(ds) == 2 and name: return stay_item(f"{name} — check in {ds[0]}, check out {ds[1]}", day_of)
     if (it := _day_item(line)) is not None: return it[3], it[1], it[2]
     if (td := _trailing_days(s)) is not None: return td
@@ -3233,21 +3234,18 @@ _LAYOUTS = ((json_as_text, "the plan is JSON: read key by key"),
 
 _HTML_NOTE = "an HTML table: read as a table by its header words"
 
-_CJK_NOTE = "a plan in Chinese, Japanese or Korean: its day heads, dates and labels read in English"
+_STRUCK_NOTE = "struck-through text (~~X~~, <del>) is what the answer dropped: not read"
 
-_DIFF_NOTE = "a plan sent as a diff: its '-' lines dropped, the rest read"
+_PLAIN = ((unstruck, _STRUCK_NOTE),
+          (cjk_as_text, "a plan in Chinese, Japanese or Korean: its day heads, dates and labels read in English"),
+          (diff_as_text, "a plan sent as a diff: its '-' lines dropped, the rest read"),
+          (latex_as_text, "a plan written in LaTeX: read as the markdown it renders to"),
+          (mermaid_as_text, "a plan drawn as a Mermaid gantt chart: its sections and tasks read as headings and items"),
+          (ics_as_text, "a plan as an iCalendar file: its events read by date, stays over their nights"))
+"The whole-answer rewrites of `plain_answer`, in order, each with the note it adds."
 
-_LATEX_NOTE = "a plan written in LaTeX: read as the markdown it renders to"
-
-_MERMAID_NOTE = "a plan drawn as a Mermaid gantt chart: its sections and tasks read as headings and items"
-
-_ICS_NOTE = "a plan as an iCalendar file: its events read by date, stays over their nights"
-
-_LAYOUT_NOTES = frozenset([_HTML_NOTE, _CJK_NOTE, _DIFF_NOTE, _LATEX_NOTE, _MERMAID_NOTE, _ICS_NOTE, *(w for _, w in _LAYOUTS)])
-
-_PLAIN = ((unstruck, "struck-through text (~~X~~, <del>) is what the answer dropped: not read"),
-          (cjk_as_text, _CJK_NOTE), (diff_as_text, _DIFF_NOTE), (latex_as_text, _LATEX_NOTE), (mermaid_as_text, _MERMAID_NOTE),
-          (ics_as_text, _ICS_NOTE))
+_LAYOUT_NOTES = frozenset([_HTML_NOTE, *(w for _, w in _PLAIN if w != _STRUCK_NOTE), *(w for _, w in _LAYOUTS)])
+"The notes of a layout rewrite: the answer's HTML / JSON / XML was read as such (`check_reading`'s `rewritten`)."
 
 def plain_answer(text: str, notes: list) -> str:
     """The answer as the plain markdown every other rule reads, and what the finished reading is checked against
@@ -3412,7 +3410,7 @@ def _merge_versions(r: Reading, vs: list, lab: dict) -> list:
     for _, _, l in vs:
         if 'attraction' in lab and 'attraction' in l:
             a, b = _span(l['attraction'])
-            if folded_words(plain_value(r.text[a:min(b, a + 60)]))[:1] and folded_words(plain_value(r.text[a:min(b, a + 60)]))[0] in _REMOVAL_WORDS:
+            if (lead := _lead(r.text[a:b], 1)) and lead[0] in _REMOVAL_WORDS:
                 drop.append((a, b))
                 l = {k: v for k, v in l.items() if k != 'attraction'}
         lab.update(l)
