@@ -248,6 +248,8 @@ NOTE_KINDS = {
     'no-route': "a transportation without a route",
     'no-city': "a day without a city",
     'meal-order': "restaurants a day writes without any meal, fewer than three, read as its meals in order",
+    'learned-labels': "labels in words the reader has no table for (any language), each read by what its values name in the database",
+    'mode-by-cost': "a road leg in words naming no mode the reader knows, its mode read from the cost it writes (the database's taxi or self-driving cost)",
     'unknown-label': "a label no field has, whose value names a venue",
     'no-mode': "a transportation with no mode of the benchmark (flight, taxi, self-driving): no evaluator counts its cost",
     'days-asked': "days read (empty days at the end aside) other than the days the query asks for (`check_reading`)",
