@@ -630,7 +630,7 @@ def test_travel_day_venue_in_both_cities_is_a_doubt():
 def test_layout_record():
     "results/formatter/issue48_layouts.json: both parts measured by `python tools/layouts.py record`, the held-out part scored."
     rec = json.loads((Path(__file__).resolve().parents[1] / 'results' / 'formatter' / 'issue48_layouts.json').read_text())
-    assert rec['command'] == 'python tools/layouts.py record' and set(rec['split']) == {'dev', 'heldout1', 'heldout2', 'heldout3', 'heldout', 'heldout5', 'heldout6', 'heldout7', 'heldout8', 'heldout9', 'heldout10', 'heldout11'}
+    assert rec['command'] == 'python tools/layouts.py record' and set(rec['split']) == {'dev', 'heldout1', 'heldout2', 'heldout3', 'heldout', 'heldout5', 'heldout6', 'heldout7', 'heldout8', 'heldout9', 'heldout10', 'heldout11', 'heldout12'}
     assert rec['dev']['all']['checks'] >= 0.98 and rec['heldout1']['all']['checks'] >= 0.98 and rec['heldout2']['all']['checks'] >= 0.93
     first = [rec[f'heldout_v{k}_first_score'] for k in (1, 2, 3, 4)]                # each part scored once before tuning on it
     assert [f['reader'] for f in first] == ['60f44b7', '4ad7664', 'b4dd579', 'b3de5fb']
@@ -678,6 +678,17 @@ def test_layout_record():
     v11 = rec['heldout_v11_first_score']['all']
     assert (rec['heldout_v11_first_score']['reader'], v11['checks'], v11['violations_read_as_passes'],
             v11['violations_read_as_passes_without_doubt'], v11['undelivered'], v11['sure_checks']) == ('13fb68e', 0.6549, 5, 0, 558, 0.9936)
+    # tuned on v11 since (labels learned from what their values name, any language; SQL run in memory; links, ditto marks,
+    # time-of-day columns, stays above the days): every layout delivered, no violation read as a pass at all
+    assert rec['heldout11']['all']['checks'] >= 0.98 and rec['heldout11']['all']['violations_read_as_passes'] == 0
+    assert rec['heldout6']['all']['checks'] >= 0.98 and rec['heldout8']['all']['violations_read_as_passes'] == 0
+    # v12 (tools/layouts_v12.py: a tweet thread, a ReAct trace, booking confirmations, Swedish / Czech / Greek / Thai
+    # labels, a clock-only timeline, an ASCII tree, callout blocks, definition lists), scored once on the reader tuned on
+    # v11 (the first part scored after the reader learned labels it has no words for): four fifths of the checks, every
+    # layout delivered, every violation read as a pass doubted, unflagged readings right in 99.4 % of checks
+    v12 = rec['heldout_v12_first_score']['all']
+    assert (rec['heldout_v12_first_score']['reader'], v12['checks'], v12['violations_read_as_passes'],
+            v12['violations_read_as_passes_without_doubt'], v12['undelivered'], v12['sure_checks']) == ('3ebb4e2', 0.7952, 5, 0, 0, 0.9938)
 
 
 
