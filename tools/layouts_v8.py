@@ -1344,11 +1344,10 @@ def _relabel_text(name, ph, text, plan):
     return text.replace(a, b, 1) if a in text else None
 
 
-def mutations(name, plan, text, task, ph):
-    """[(kind, what, corrupted text)]: a name deleted, two days' lunches swapped, a day's lunch and dinner swapped, a
-    flight renumbered, sights of two days swapped, two stays swapped, a lunch label made dinner, day 2 dropped, a flight's
-    departure moved; per layout a decoy promoted (the cancelled booking reinstated or swapped in, a rejected alternative
-    swapped in, the other option recommended) and a stay's nights changed (cost_ledger)."""
+def _common_mutations(plan, text: str) -> list:
+    """The corruptions every sealed part's self-check makes (v8 ... v12), `[(kind, what, corrupted text)]`: a name of the
+    middle day deleted, two days' lunches swapped, a day's lunch and dinner swapped, the first flight renumbered, the
+    sights of the first and last sightseeing days swapped, the first two stays swapped."""
     out = []
     nm = lambda v: _name_city(v)[0]
     mid = plan[len(plan) // 2]
@@ -1370,6 +1369,15 @@ def mutations(name, plan, text, task, ph):
         out.append(('sights of two days swapped', f"days {atts[0][0]['days']} and {atts[-1][0]['days']}", s))
     stays = list(dict.fromkeys(nm(d['accommodation']) for d in plan if d['accommodation'] != '-'))
     if len(stays) > 1 and (s := _swap(text, stays[0], stays[1])): out.append(('two stays swapped', '', s))
+    return out
+
+
+def mutations(name, plan, text, task, ph):
+    """[(kind, what, corrupted text)]: a name deleted, two days' lunches swapped, a day's lunch and dinner swapped, a
+    flight renumbered, sights of two days swapped, two stays swapped, a lunch label made dinner, day 2 dropped, a flight's
+    departure moved; per layout a decoy promoted (the cancelled booking reinstated or swapped in, a rejected alternative
+    swapped in, the other option recommended) and a stay's nights changed (cost_ledger)."""
+    out = _common_mutations(plan, text)
     if (s := _relabel_text(name, ph, text, plan)): out.append(('a lunch labelled dinner', '', s))
     out.append(('a day dropped', 'day 2', _drop_day(name, text, task, 1)))
     if (s := _time_shift(name, plan, text)): out.append(("a flight's departure moved", '', s))

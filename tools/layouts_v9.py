@@ -87,7 +87,7 @@ sys.path.insert(0, str(ROOT)); sys.path.insert(0, str(ROOT / 'tools'))
 
 from agreement import _attractions, _leg_parts                          # noqa: E402
 from layouts import Phr, _POSTAL_OF, _name_city, known_plans, part_cli, selfcheck_part            # noqa: E402
-from layouts_v8 import (_DAY_SPAN, _MEALS, _all_said, _blank, _cc, _cities, _cmp, _date, _decoy, _dur_key, _get,  # noqa: E402
+from layouts_v8 import (_common_mutations, _DAY_SPAN, _MEALS, _all_said, _blank, _cc, _cities, _cmp, _date, _decoy, _dur_key, _get,  # noqa: E402
                         _minutes, _people, _put, _road_key, _runs, _said, _sequence, _swap, _used)
 
 # ------------------------------------------------------------------------------------------------------------ phrasings
@@ -1285,27 +1285,7 @@ def mutations(name, plan, text, task, ph):
     flight renumbered, sights of two days swapped, two stays swapped, a lunch label made dinner, day 2 dropped, a flight's
     departure moved; per layout a decoy promoted (a strike swapped or undone, a '-' line kept or swapped with its '+', a
     refused swap accepted) and a stay made a night longer (global_steps, mermaid_gantt)."""
-    out = []
-    nm = lambda v: _name_city(v)[0]
-    mid = plan[len(plan) // 2]
-    for k in ('attraction', 'lunch', 'dinner', 'breakfast', 'accommodation'):
-        v = (_attractions(mid[k]) or ['-'])[0] if k == 'attraction' else mid[k]
-        if v != '-' and nm(v) in text: out.append(('name deleted', f"delete {k} {nm(v)!r}", text.replace(nm(v), ''))); break
-    lunch = [d for d in plan if d['lunch'] != '-']
-    for x, y in ((x, y) for i, x in enumerate(lunch) for y in lunch[i + 1:]):
-        if (s := _swap(text, nm(x['lunch']), nm(y['lunch']))):
-            out.append(('lunches of two days swapped', f"days {x['days']} and {y['days']}", s)); break
-    for d in plan:
-        if d['lunch'] != '-' and d['dinner'] != '-' and (s := _swap(text, nm(d['lunch']), nm(d['dinner']))):
-            out.append(('lunch and dinner swapped', f"day {d['days']}", s)); break
-    fl = [_leg_parts(d['transportation'])['number'] for d in plan if d['transportation'].startswith('Flight')]
-    if fl and fl[0] in text:
-        out.append(('flight renumbered', fl[0], text.replace(fl[0], fl[0][:-1] + str((int(fl[0][-1]) + 1) % 10))))
-    atts = [(d, _attractions(d['attraction'])) for d in plan if _attractions(d['attraction'])]
-    if len(atts) > 1 and (s := _swap(text, nm(atts[0][1][0]), nm(atts[-1][1][-1]))):
-        out.append(('sights of two days swapped', f"days {atts[0][0]['days']} and {atts[-1][0]['days']}", s))
-    stays = list(dict.fromkeys(nm(d['accommodation']) for d in plan if d['accommodation'] != '-'))
-    if len(stays) > 1 and (s := _swap(text, stays[0], stays[1])): out.append(('two stays swapped', '', s))
+    out = _common_mutations(plan, text)
     a, b = _relabel(name, ph, text)
     if a in text: out.append(('a lunch labelled dinner', '', text.replace(a, b, 1)))
     out.append(('a day dropped', 'day 2', _drop_day(name, text, task, 1)))
