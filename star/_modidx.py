@@ -528,6 +528,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                'star.grounded._braces': ('grounded.html#_braces', 'star/grounded.py'),
                                'star.grounded._breadcrumb_city': ('grounded.html#_breadcrumb_city', 'star/grounded.py'),
                                'star.grounded._carry_over': ('grounded.html#_carry_over', 'star/grounded.py'),
+                               'star.grounded._caseless': ('grounded.html#_caseless', 'star/grounded.py'),
                                'star.grounded._cell_value': ('grounded.html#_cell_value', 'star/grounded.py'),
                                'star.grounded._cells': ('grounded.html#_cells', 'star/grounded.py'),
                                'star.grounded._city_with_state': ('grounded.html#_city_with_state', 'star/grounded.py'),

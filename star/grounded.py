@@ -65,6 +65,10 @@ def _mark(c: str) -> bool:
     """Is `c` a combining mark that belongs to the letter before it -- a vowel sign of Devanagari and the other Indic or
     Thai scripts (`दिन` is one word, not `द` and `न`) -- and no emoji variation selector (`✈️`, `1️⃣`)?"""
     return not c.isascii() and unicodedata.category(c) in ('Mn', 'Mc') and not '\ufe00' <= c <= '\ufe0f'
+def _caseless(text: str, w) -> bool:
+    "Is word `w` written in a script without case (Arabic, Devanagari, Thai, CJK …): letters and marks, no digit?"
+    t = text[w.a:w.b]
+    return not t.isascii() and all(c.isalpha() and c.upper() == c.lower() or _mark(c) for c in t)
 
 def words(text: str) -> list[Word]:
     """The words of `text` in one linear pass: runs of letters and digits (with the combining marks within them,
@@ -770,7 +774,7 @@ def _marked_field(line: str) -> tuple[str, str] | None:
     k = min((x for x in (line.find(m, j, j + 40) for m in _LABEL_MARKS) if x > j), default=-1)
     if k < 0: return None
     head = line[j:k].strip(' *_')
-    if not head or not all(c.isalpha() or c in " -'()" for c in head) or label_key(head)[0] is None: return None
+    if not head or not all(c.isalpha() or _mark(c) or c in " -'()" for c in head) or label_key(head)[0] is None: return None
     if line.startswith(': ', k) and head.isascii(): return None           # 'Lunch: X' in English: `_tol_field`'s, as before
     if set(folded_words(head)) & _MODE_WORDS: return head, line[j:].lstrip(' *_')    # 'Taxi: A → B': the mode is the value's
     v = k + next(len(m) for m in _LABEL_MARKS if line.startswith(m, k))
@@ -1285,9 +1289,9 @@ _LOCATIVE = frozenset({'in', 'at', 'downtown', 'near', 'central', 'uptown', 'mid
 def _locative_city(r: Reading, q: int, hi: int) -> int | None:
     """The first word of the city that a locative starting at word `q` names (`in Minneapolis`, `downtown Austin`, `in
     downtown Austin`, a relative clause `which is in Stockton`: at most four locative words, only spaces between them),
-    or None when none does."""
+    or None when none does. A word of a script without case counts as a locative word (`X ใน Pensacola`, Thai 'in')."""
     ws, k = r.ws, q
-    while k < hi and k - q < 4 and ws[k].w in _LOCATIVE and not r.covered[k]:
+    while k < hi and k - q < 4 and (ws[k].w in _LOCATIVE or _caseless(r.text, ws[k])) and not r.covered[k]:
         if k > q and r.text[ws[k - 1].b:ws[k].a].strip(' '): return None
         k += 1
     if k == q or k >= hi or k not in r.city_at or r.text[ws[k - 1].b:ws[k].a].strip(' '): return None
@@ -1553,8 +1557,7 @@ def _joiner_word(text: str, w) -> bool:
     lower case letters, or in a script without case (Arabic, Devanagari, …), no digit? A name's own words are
     capitalised (`Burpee Museum`), so such a word between two database names joins them, whatever it is."""
     t = text[w.a:w.b]
-    if t.isalpha() and t.islower(): return True
-    return all(c.isalpha() and c.upper() == c.lower() or _mark(c) for c in t) and not t.isascii()
+    return (t.isalpha() and t.islower()) or _caseless(text, w)
 
 def _joined_items(r: Reading, s: int, e: int, named: list) -> list | None:
     """The items of one piece `text[s:e]` that joins several database attractions (`named`) in one line -- by `·`, `and`,
@@ -3653,8 +3656,8 @@ _LEARNED_NOTE = ("labels in words the reader has no table for, each read by what
 
 def _label_rows(text: str, ws: list[Word], versions: list) -> list[tuple]:
     """`[(day, line, (a, b) of the label, (a, b) of the value, (a, b) of a table row or None)]`: the lines of the days
-    `versions` that give a value after a label no field has -- a table row `| label | value |` or a `label: value`
-    line --, the label one to five words without digits or brackets (any script) that name no field (`label_key`), no
+    `versions` that give a value after a label no field has -- a table row `| label | value |` or a `[bullet] label:
+    value` line --, the label one to five words without digits or brackets (any script) that name no field (`label_key`), no
     time of day, no day or date. (`learned_labels` drops a label that names a venue or a city.)"""
     out = []
     for n, k, e, _ in versions:
@@ -3666,11 +3669,12 @@ def _label_rows(text: str, ws: list[Word], versions: list) -> list[tuple]:
                 if p1 < 0: continue
                 p2 = line.find('|', p1 + 1)
                 la, lb, va, vb, row = p0 + 1, p1, p1 + 1, (len(line) if p2 < 0 else p2), (s, t)
-            elif (f := _field_line(line)) is not None and f[0].strip(' *_'):
-                la = line.find(f[0].strip(' *_'))
-                la, lb, va, vb, row = la, la + len(f[0].strip(' *_')), len(line) - len(f[1]), len(line), None
-                if la < 0 or lb > va: continue
-            else: continue
+            else:                                                       # '• label: value' (any script)
+                la = 0
+                while la < len(line) and la < 12 and (line[la] in ' \t*-+•>#_' or unicodedata.category(line[la]) in _SYMBOL_CATS): la += 1
+                lb = line.find(':', la, la + 60)
+                if lb <= la: continue
+                va, vb, row = lb + 1, len(line), None
             while la < lb and line[la] in ' *_': la += 1
             while lb > la and line[lb - 1] in ' *_': lb -= 1
             while va < vb and line[va] == ' ': va += 1
