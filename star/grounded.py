@@ -25,16 +25,16 @@ from .plan import PLAN_KEYS, PlanFormatError, _bullet_item, _tol_field, _unlink,
 # %% auto #0
 __all__ = ['LABEL_VOCABULARY', 'FOREIGN_LABELS', 'LABELS', 'CHECK_KINDS', 'MAX_GROUNDED_CHARS', 'Word', 'words', 'folded_words',
            'Trie', 'Match', 'find_matches', 'Clause', 'clauses', 'day_marks', 'day_versions', 'Venue', 'GroundingIndex',
-           'grounding_index', 'transport_text', 'day_leg', 'clean_piece', 'drop_brackets', 'unstate', 'plain_value',
-           'dash_first', 'empty_lead', 'same_lead', 'named_in', 'label_key', 'slot_line', 'labelled_fields', 'Note',
-           'Reading', 'city_as_written', 'read_current_city', 'route_as_written', 'read_transportation',
-           'drop_bracket_states', 'written_item', 'read_labelled_day', 'fill_narrative', 'json_as_text', 'toml_as_text',
-           'ini_as_text', 'sql_tables', 'sql_as_text', 'grid_days', 'tables_as_text', 'sections_as_text',
-           'heading_marks', 'inferred_marks', 'dates_in', 'stay_item', 'stay_recap_as_text', 'references_as_text',
-           'final_answer', 'complete_day', 'html_as_text', 'xml_as_text', 'footnotes_as_text', 'stay_blocks_as_text',
-           'options_as_text', 'unstruck', 'diff_as_text', 'latex_as_text', 'mermaid_as_text', 'ics_as_text',
-           'cjk_as_text', 'plain_answer', 'layout_text', 'noted_marks', 'check_reading', 'learned_labels',
-           'learned_labels_as_text', 'format_grounded', 'plain_plan']
+           'grounding_index', 'road_costs', 'transport_text', 'day_leg', 'clean_piece', 'drop_brackets', 'unstate',
+           'plain_value', 'dash_first', 'empty_lead', 'same_lead', 'named_in', 'label_key', 'slot_line',
+           'labelled_fields', 'Note', 'Reading', 'city_as_written', 'read_current_city', 'route_as_written',
+           'read_transportation', 'drop_bracket_states', 'written_item', 'read_labelled_day', 'fill_narrative',
+           'json_as_text', 'toml_as_text', 'ini_as_text', 'sql_tables', 'sql_as_text', 'grid_days', 'tables_as_text',
+           'sections_as_text', 'heading_marks', 'inferred_marks', 'dates_in', 'stay_item', 'stay_recap_as_text',
+           'references_as_text', 'final_answer', 'complete_day', 'html_as_text', 'xml_as_text', 'footnotes_as_text',
+           'stay_blocks_as_text', 'options_as_text', 'unstruck', 'diff_as_text', 'latex_as_text', 'mermaid_as_text',
+           'ics_as_text', 'cjk_as_text', 'plain_answer', 'layout_text', 'noted_marks', 'check_reading',
+           'learned_labels', 'learned_labels_as_text', 'format_grounded', 'plain_plan']
 
 # %% ../nbs/04b_grounded.ipynb #51cdece7
 _APOSTROPHES = "'’‘ʼ`"
@@ -456,6 +456,14 @@ def grounding_index(db=None) -> GroundingIndex:
     return hit[1]
 
 # %% ../nbs/04b_grounded.ipynb #65d8065a
+def road_costs(index: GroundingIndex, a: str, b: str) -> dict | None:
+    """`{'taxi': dollars, 'drive': dollars}` of the road leg `a -> b` by the database's distance row: a taxi 1 dollar a
+    km, self-driving 0.05 (whole dollars, the sandbox's rule); None without a row or a distance."""
+    dist = index.roads.get((a, b), (None, None))[1]
+    try: km = float(dist.replace('km', '').replace(',', ''))
+    except (AttributeError, ValueError): return None
+    return {'taxi': int(km), 'drive': int(km * 0.05)}
+
 def transport_text(index: GroundingIndex, mode: str | None, a: str, b: str, number: str | None = None) -> str:
     """The transportation value of a leg `a -> b` in the database's format: mode 'flight' (with `number`: the
     flight's times when the database has it), 'taxi' / 'drive' (the distance row's duration, distance, cost), or None
@@ -469,10 +477,9 @@ def transport_text(index: GroundingIndex, mode: str | None, a: str, b: str, numb
         return f"Flight Number: {number or '-'}, from {a} to {b}"
     if mode in ('taxi', 'drive'):
         label = 'Taxi' if mode == 'taxi' else 'Self-driving'
-        dur, dist = index.roads.get((a, b), (None, None))
-        try: km = float(dist.replace('km', '').replace(',', ''))
-        except (AttributeError, ValueError): return f"{label}, from {a} to {b}"
-        return f"{label}, from {a} to {b}, duration: {dur}, distance: {dist}, cost: {int(km) if mode == 'taxi' else int(km * 0.05)}"
+        if (costs := road_costs(index, a, b)) is None: return f"{label}, from {a} to {b}"
+        dur, dist = index.roads[(a, b)]
+        return f"{label}, from {a} to {b}, duration: {dur}, distance: {dist}, cost: {costs[mode]}"
     return f"from {a} to {b}"
 
 # %% ../nbs/04b_grounded.ipynb #381a97a7
@@ -765,12 +772,17 @@ def _dash_field(line: str) -> tuple[str, str] | None:
 
 _LABEL_MARKS = (': ', ' :: ', ' = ', ' » ', ':** ', ':__ ')
 
+def _after_bullets(line: str) -> int:
+    "Where a line's label starts: after bullets, markup and emoji (at most 12 characters)."
+    j = 0
+    while j < len(line) and j < 12 and (line[j] in ' \t*-+•>#_' or unicodedata.category(line[j]) in _SYMBOL_CATS): j += 1
+    return j
+
 def _marked_field(line: str) -> tuple[str, str] | None:
     """(label, value) of `[bullets] Label <mark> value` where the label is words of any alphabet (`Frühstück: X`,
     `Déjeuner » X`) and the mark one of `_LABEL_MARKS` (`Lunch :: X`, `Dinner = X`; an English label before ': ' is left to `_tol_field`): the label must name a field
     (`label_key`); the first mark within 40 characters counts. One pass of `str.find` per mark."""
-    j = 0
-    while j < len(line) and j < 12 and (line[j] in ' \t*-+•>#_' or unicodedata.category(line[j]) in _SYMBOL_CATS): j += 1
+    j = _after_bullets(line)
     k = min((x for x in (line.find(m, j, j + 40) for m in _LABEL_MARKS) if x > j), default=-1)
     if k < 0: return None
     head = line[j:k].strip(' *_')
@@ -1005,6 +1017,10 @@ def _pick(r: Reading, m: Match, table: str, order: list, slot: str | None = None
     if note: r.note(f"{es[0].name!r} is named on a day in {day_cities[0]}; the database has it in {es[0].city}", 'elsewhere')
     return Venue(table, es[0].name, day_cities[0])
 
+def _is_state(index, s: str) -> bool:
+    "Is `s` a state: a state name of the database's cities (`Colorado`) or a postal code in capitals (`CO`)?"
+    return tuple(folded_words(s)) in _states(index) or (len(s) == 2 and s.isupper() and s.lower() in _POSTAL)
+
 def _city_with_state(r: Reading, m: Match, city: str) -> str:
     """`city`, with the state the text writes in brackets right after it when the name `m` is followed by that city
     (`Rambhog, New York (NY)`): kept as written, as a labelled value keeps it (issue 48: never repair), so that one
@@ -1013,9 +1029,7 @@ def _city_with_state(r: Reading, m: Match, city: str) -> str:
     if at is None or at[0] != city or not r.text.startswith(' (', end := r.ws[at[1] - 1].b): return city
     close = r.text.find(')', end, end + 40)
     inner = r.text[end + 2:close] if close > 0 else ''
-    if tuple(folded_words(inner)) in _states(r.index) or (len(inner) == 2 and inner.isupper() and inner.lower() in _POSTAL):
-        return f"{city} ({inner})"
-    return city
+    return f"{city} ({inner})" if _is_state(r.index, inner) else city
 
 def _venue_text(r: Reading, m: Match, v: Venue) -> str:
     """`Name, City`: the name as written (the database's own spelling where the text writes exactly that), the city with
@@ -1191,13 +1205,11 @@ _MODE_EMOJI = {'✈': 'flight', '🛫': 'flight', '🛬': 'flight', '🚕': 'tax
 "The mode an emoji written before a leg names (`🚗 A ➡️ B · 10h 13m`): a taxi's own emoji is a taxi, a car self-driving."
 
 def _mode_by_cost(index, leg: tuple, value: str) -> str | None:
-    """'taxi' or 'drive' when exactly one of the costs the database gives the road leg `(a, b)` -- a taxi 1 dollar a km,
-    self-driving 0.05 (whole dollars, as `transport_text`) -- is a number `value` writes (`72 USD`, `$1,447`; not one
+    """'taxi' or 'drive' when exactly one of the costs the database gives the road leg `(a, b)` (`road_costs`) is a
+    number `value` writes (`72 USD`, `$1,447`; not one
     followed by a distance unit), within 2 % or 2 dollars (the benchmark's gold plans write distances a few km off the
     database's: 600 for 601); else None. How a leg in words the reader has no mode for (`Menyetir sendiri`) is read."""
-    dist = index.roads.get(leg, (None, None))[1]
-    try: km = float(dist.replace('km', '').replace(',', ''))
-    except (AttributeError, ValueError): return None
+    if (costs := road_costs(index, *leg)) is None: return None
     nums, i, n = set(), 0, len(value)
     while i < n:
         if not value[i].isdecimal() or not value[i].isascii(): i += 1; continue
@@ -1205,7 +1217,7 @@ def _mode_by_cost(index, leg: tuple, value: str) -> str | None:
         while j < n and (value[j].isdecimal() and value[j].isascii() or value[j] == ',' and value[j + 1:j + 2].isdecimal()): j += 1
         if value[j:j + 4].strip()[:2].lower() not in ('km', 'mi'): nums.add(int(value[i:j].replace(',', '')))
         i = j
-    hit = [m for m, c in (('taxi', int(km)), ('drive', int(km * 0.05))) if any(abs(x - c) <= max(2, 0.02 * c) for x in nums)]
+    hit = [m for m, c in costs.items() if any(abs(x - c) <= max(2, 0.02 * c) for x in nums)]
     return hit[0] if len(hit) == 1 else None
 
 def read_transportation(r: Reading, s: int, e: int, here: str | None, route: list, day: int | None = None) -> tuple[str, tuple | None, str | None]:
@@ -1361,7 +1373,7 @@ def _place_with_state(r: Reading, end: int, e: int) -> str | None:
     parts = r.text[end:e].split(',')
     if len(parts) != 3 or parts[0].strip(' *_') or not parts[1].strip(' *_'): return None
     st = parts[2].strip(' *_.;')
-    if tuple(folded_words(st)) not in _states(r.index) and not (len(st) == 2 and st.isupper() and st.lower() in _POSTAL): return None
+    if not _is_state(r.index, st): return None
     return f"{parts[1].strip(' *_')}, {st}"
 
 def _noted(r: Reading, day: int, slot: str, value: str, other: str, kind: str, what: str) -> str:
@@ -1867,8 +1879,12 @@ def _event_line(x: dict) -> str | None:
         return f"{_LABEL_OF[slot]}: {_json_value(x) if name is not None else '-'}"
     ends = {_label_words(k): v for k, v in x.items() if _label_words(k) in ('from', 'to')}
     rest = [str(v) for k, v in x.items() if v is not None and _label_words(k) not in ('from', 'to', 'type') and label_key(str(v))[0] != slot]
-    if len(ends) == 2: rest.insert(min(2, len(rest)), f"from {ends['from']} to {ends['to']}")
-    return f"Transportation: {', '.join(rest)}"
+    return f"Transportation: {_leg_value(rest, ends)}"
+
+def _leg_value(rest: list, ends: dict) -> str:
+    "A leg's values joined by ', ', its route `from A to B` third (after mode and number) when `ends` has both ends."
+    if 'from' in ends and 'to' in ends: rest = rest[:2] + [f"from {ends['from']} to {ends['to']}"] + rest[2:]
+    return ', '.join(rest)
 
 def _days_as_text(obj) -> str | None:
     """The first list of day records in a decoded JSON / TOML / INI value (`_json_days`) as labelled days: `Day N:` then
@@ -1894,8 +1910,8 @@ def _days_as_text(obj) -> str | None:
                 out += [f"{_label_words(x).capitalize()}: {_json_value(y)}" for x, y in v.items()]
             elif isinstance(v, list) and v and all(isinstance(x, str) and label_key(x.split(':', 1)[0])[0] and ':' in x for x in v):
                 out += [x.strip() for x in v]                     # "eat": ["breakfast: X", "lunch: Y"]: labelled items
-            elif isinstance(v, list) and v and all(isinstance(x, dict) and _event_line(x) for x in v):
-                out += [_event_line(x) for x in v]                # "events": [{"type": "meal", "meal": "lunch", "name": X}, …]
+            elif isinstance(v, list) and v and all(isinstance(x, dict) for x in v) and all(ev := [_event_line(x) for x in v]):
+                out += ev                                         # "events": [{"type": "meal", "meal": "lunch", "name": X}, …]
             else: out.append(f"{lw.capitalize()}: {_json_value(v) or '-'}")
         out.append('')
     return '\n'.join(out)
@@ -2016,8 +2032,7 @@ def _sql_row(table: str, cols: list, kinds: list, row) -> list[tuple]:
     if any(k not in ('from', 'to') for k, _, _ in got) or (tf := label_key(' '.join(folded_words(table)))[0]) is None: return got
     ends = {k: v for k, _, v in got}
     rest = [val[c] for c, k in zip(cols, kinds) if k is None and val[c] != '-']
-    if 'from' in ends and 'to' in ends: rest.insert(min(2, len(rest)), f"from {ends['from']} to {ends['to']}")
-    return [(tf, table, ', '.join(rest))]
+    return [(tf, table, _leg_value(rest, ends))]
 
 def sql_as_text(text: str) -> str | None:
     """A plan written as a SQL script (a ```` ```sql ```` block: `CREATE TABLE`, `INSERT`, then `UPDATE` / `DELETE`
@@ -2032,8 +2047,9 @@ def sql_as_text(text: str) -> str | None:
         kinds = [_column_field(c) for c in cols]
         if 'day' not in kinds:
             for row in rows:                                     # stays: a name (and city) with two dates
-                ds = [str(v) for v in row if v is not None and dates_in(str(v))]
-                words_ = [str(v) for v in row if isinstance(v, str) and not dates_in(v)]
+                dated = [(v, bool(dates_in(str(v)))) for v in row if v is not None]
+                ds = [str(v) for v, d in dated if d]
+                words_ = [v for v, d in dated if not d and isinstance(v, str)]
                 if len(ds) == 2 and words_: stays.append(f"- {', '.join(words_)} — check in {ds[0]}, check out {ds[1]}")
             continue
         di = kinds.index('day')
@@ -3670,8 +3686,7 @@ def _label_rows(text: str, ws: list[Word], versions: list) -> list[tuple]:
                 p2 = line.find('|', p1 + 1)
                 la, lb, va, vb, row = p0 + 1, p1, p1 + 1, (len(line) if p2 < 0 else p2), (s, t)
             else:                                                       # '• label: value' (any script)
-                la = 0
-                while la < len(line) and la < 12 and (line[la] in ' \t*-+•>#_' or unicodedata.category(line[la]) in _SYMBOL_CATS): la += 1
+                la = _after_bullets(line)
                 lb = line.find(':', la, la + 60)
                 if lb <= la: continue
                 va, vb, row = lb + 1, len(line), None
