@@ -231,7 +231,8 @@ FORMATTERS = ('auto', 'exact', 'grounded', 'llm', 'tolerant')
 # %% ../nbs/05_formatter.ipynb #88592db8
 NOTE_KINDS = {
     'state': "a state written after a city with a comma (`Dallas, Texas`, `Dallas, TX`): kept as written",
-    'bracket-state': "a state in brackets after a city (`Buffalo (New York)`): the City(State) convention, dropped",
+    'bracket-state': "a state in brackets after a city: a state's name kept as written (`Buffalo (New York)`), a postal code read as the city (`Abilene (TX)`)",
+    'correction': "a value the answer corrects in a later line (`X, not Y`, `switching from Y to X`): the correction read",
     'remark': "a bracketed remark after a name, dropped",
     'near-match': "a name with words the database's name does not have (or has in another order), kept as written",
     'unknown': "a labelled name the database does not have, kept as written (no doubt: a parser keeps it too, and it fails Within Sandbox either way)",
@@ -264,13 +265,13 @@ NOTE_KINDS = {
     'overflow': "more notes than are listed",
     'other': "anything else",
 }
-"""The kinds of the grounded reader's notes. Eight (`_ALT_KINDS`) record the other reading the text supports
+"""The kinds of the grounded reader's notes. Nine (`_ALT_KINDS`) record the other reading the text supports
 (`Reading.note`): such a note is a doubt only where that reading changes a verdict; 'layout', 'unknown' and 'route'
 (`_INFO_KINDS`) are never doubts; the rest always are ('overflow': when a listed kind of the unlisted notes is)."""
 
 # %% ../nbs/05_formatter.ipynb #8f8fdd7b
 _ALT_KINDS = frozenset({'state', 'bracket-state', 'remark', 'near-match', 'carried-stay', 'empty-night', 'route-missing',
-                        'repeated-day'})
+                        'repeated-day', 'correction'})
 
 _INFO_KINDS = frozenset({'layout', 'unknown', 'route'})
 

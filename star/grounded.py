@@ -34,7 +34,8 @@ __all__ = ['LABEL_VOCABULARY', 'FOREIGN_LABELS', 'LABELS', 'CHECK_KINDS', 'MAX_G
            'references_as_text', 'final_answer', 'complete_day', 'html_as_text', 'xml_as_text', 'footnotes_as_text',
            'stay_blocks_as_text', 'options_as_text', 'unstruck', 'diff_as_text', 'latex_as_text', 'mermaid_as_text',
            'ics_as_text', 'cjk_as_text', 'plain_answer', 'layout_text', 'noted_marks', 'check_reading',
-           'learned_labels', 'learned_labels_as_text', 'format_grounded', 'plain_plan']
+           'learned_labels', 'learned_labels_as_text', 'corrections', 'apply_corrections', 'format_grounded',
+           'plain_plan']
 
 # %% ../nbs/04b_grounded.ipynb #51cdece7
 _APOSTROPHES = "'’‘ʼ`"
@@ -175,6 +176,7 @@ def find_matches(ws: list[Word], trie: Trie, lo: int = 0, hi: int | None = None,
 # %% ../nbs/04b_grounded.ipynb #e5158895
 _SLOTS = {
     ('breakfast',): 'breakfast', ('lunch',): 'lunch', ('brunch',): 'lunch', ('dinner',): 'dinner', ('supper',): 'dinner',
+    ('lunchtime',): 'lunch', ('dinnertime',): 'dinner', ('suppertime',): 'dinner',
     ('dine',): 'dinner', ('attraction',): 'attraction', ('attractions',): 'attraction', ('sightseeing',): 'attraction',
     ('visit',): 'attraction', ('visiting',): 'attraction', ('visits',): 'attraction',
     ('accommodation',): 'accommodation', ('accommodations',): 'accommodation', ('lodging',): 'accommodation',
@@ -228,7 +230,8 @@ class Clause:
 
 _FILLED = frozenset({'breakfast', 'lunch', 'dinner', 'accommodation', 'attraction'})
 
-_MEAL_OF = {'breakfast': 'breakfast', 'lunch': 'lunch', 'brunch': 'lunch', 'dinner': 'dinner', 'supper': 'dinner'}
+_MEAL_OF = {'breakfast': 'breakfast', 'lunch': 'lunch', 'brunch': 'lunch', 'dinner': 'dinner', 'supper': 'dinner',
+            'lunchtime': 'lunch', 'dinnertime': 'dinner', 'suppertime': 'dinner'}
 
 def clauses(ws: list[Word], s: int, e: int, covered) -> list[Clause]:
     "Split the words `[s, e)` of one day at every slot word (`_SLOTS`) that is not part of a name (`covered`)."
@@ -666,8 +669,8 @@ LABEL_VOCABULARY = {
     'transportation': ('transportation', 'transport', 'transportation mode', 'mode of transportation', 'travel', 'transit',
                        'flight', 'flights', 'transfer', 'on the move', 'getting there', 'getting around', 'drive',
                        'driving', 'self driving', 'taxi', 'travel details', 'journey', 'travel to', 'leg', 'legs'),
-    'breakfast': ('breakfast', 'brekkie', 'brekky', 'bkfst', 'brkfst', 'bfast'), 'lunch': ('lunch', 'brunch', 'lnch'),
-    'dinner': ('dinner', 'supper', 'dnr'),
+    'breakfast': ('breakfast', 'brekkie', 'brekky', 'bkfst', 'brkfst', 'bfast'), 'lunch': ('lunch', 'brunch', 'lnch', 'lunchtime'),
+    'dinner': ('dinner', 'supper', 'dnr', 'dinnertime', 'suppertime'),
     'meals': ('eat', 'meals', 'meal', 'food', 'dining', 'where to eat', 'restaurants', 'eats'),
     'attraction': ('attraction', 'attractions', 'attraction(s)', 'sightseeing', 'activities', 'activity',
                    'places to visit', 'explore', 'things to do', 'see', 'sights', 'see and do', 'visit', 'visits',
@@ -1023,13 +1026,15 @@ def _is_state(index, s: str) -> bool:
 
 def _city_with_state(r: Reading, m: Match, city: str) -> str:
     """`city`, with the state the text writes in brackets right after it when the name `m` is followed by that city
-    (`Rambhog, New York (NY)`): kept as written, as a labelled value keeps it (issue 48: never repair), so that one
-    venue written twice reads the same twice."""
+    (`Rambhog, New York (New York)`): kept as written, as a labelled value keeps it (issue 48: never repair), so that one
+    venue written twice reads the same twice; a postal code in brackets (`New York (NY)`) is read as the city, as
+    `city_as_written` reads it."""
     at = r.city_at.get(m.j)
     if at is None or at[0] != city or not r.text.startswith(' (', end := r.ws[at[1] - 1].b): return city
     close = r.text.find(')', end, end + 40)
     inner = r.text[end + 2:close] if close > 0 else ''
-    return f"{city} ({inner})" if _is_state(r.index, inner) else city
+    postal = len(inner) == 2 and inner.isupper()                   # 'Rambhog, New York (NY)': the city (`city_as_written`)
+    return f"{city} ({inner})" if _is_state(r.index, inner) and not postal else city
 
 def _venue_text(r: Reading, m: Match, v: Venue) -> str:
     """`Name, City`: the name as written (the database's own spelling where the text writes exactly that), the city with
@@ -1122,9 +1127,11 @@ _POSTAL = frozenset('al ak az ar ca co ct de fl ga hi id il in ia ks ky la me md
 def city_as_written(r: Reading, c: str, q: int, q_end: int, hi: int) -> tuple[str, str | None, str | None, int]:
     """`(value, alternative, kind, end word)` of the database city `c` named by the words `[q, q_end)` of a value that
     ends at word `hi`, as the text writes it: a state written after it with a comma is part of what is written
-    (`Kansas City, Missouri`, `Dallas, TX`: kept; alternative the city alone; kind 'state'); a state in brackets after a
+    (`Kansas City, Missouri`, `Dallas, TX`: kept; alternative the city alone; kind 'state'), unless a country follows it
+    (`Pensacola, FL, USA`: an address, read as the city, alternative the city and state); a state in brackets after a
     space is what the text writes, and the benchmark's parser keeps it as written, and so does the reader (issue 48) (`Buffalo (New York)` kept; alternative the city alone;
-    kind 'bracket-state'; written glued, `Abilene(Texas)`, it is the database's own `City(State)` notation, which the
+    kind 'bracket-state'; a postal code in brackets, `Abilene (TX)`, is read as the city, alternative as written, as
+    the day's other names are read; written glued, `Abilene(Texas)`, it is the database's own `City(State)` notation, which the
     evaluator strips: read as the city, no note); the word *City* after it (`New York City`) makes another name, kept as written
     (kind 'near-match', alternative the database's city). Otherwise `(c, None, None, q_end)`. `end word`: the first word
     after what was read."""
@@ -1141,9 +1148,15 @@ def city_as_written(r: Reading, c: str, q: int, q_end: int, hi: int) -> tuple[st
         nxt = ws[q_end + n].a if q_end + n < len(ws) else len(text)
         tail = text[st_end:nxt].strip(' \t*_')
         if g == ',' and (q_end + n >= hi or tail[:1] in (',', '(', '|', '-', '.', ';', '\n', '') or tail.startswith(('–', '—'))):
+            then = tuple(w.w for w in ws[q_end + n:min(hi, q_end + n + 3)])
+            if tail[:1] == ',' and any(then[:len(k)] == k for k in _COUNTRY):     # 'Pensacola, FL, USA': an address, the city
+                return c, f"{c}, {text[ws[q_end].a:st_end]}", 'state', q_end + n
             return f"{c}, {text[ws[q_end].a:st_end]}", c, 'state', q_end + n
         if g == '(' and tail.startswith(')'):                  # glued 'Abilene(Texas)': the database's own notation, no doubt
-            return (c, None, None, q_end + n) if gap.startswith('(') else (text[ws[q].a:text.find(')', st_end) + 1], c, 'bracket-state', q_end + n)
+            if gap.startswith('('): return c, None, None, q_end + n
+            written = text[ws[q].a:text.find(')', st_end) + 1]
+            if n == 1 and _abbr(text, ws[q_end]): return c, written, 'bracket-state', q_end + n   # 'Abilene (TX)': the city
+            return written, c, 'bracket-state', q_end + n
     if gap in (' ', '\xa0') and ws[q_end].w == 'city' and q_end not in r.city_at:
         return text[ws[q].a:ws[q_end].b], c, 'near-match', q_end + 1
     return c, None, None, q_end
@@ -1274,6 +1287,12 @@ def drop_bracket_states(v: str, states) -> str:
     state names (`drop_brackets`)."""
     return drop_brackets(v, lambda v, j, inner: tuple(folded_words(inner)) in states)
 
+def _pin(gap: str) -> bool:
+    """Is `gap`, between a name and a city, one symbol a chat model puts before a place (`X 📌 Rockford`, `X 📍 Austin`:
+    a non-ASCII character of Unicode category So, with spaces and variation selectors around it)?"""
+    g = gap.strip(' \ufe0f\u200d')
+    return len(g) == 1 and not g.isascii() and unicodedata.category(g) == 'So'
+
 def _first_end(text: str, a: int, e: int) -> int:
     "The first name end (`_NAME_ENDS`) in `text[a:e]`, else e."
     return min((i for i in (text.find(c, a, e) for c in _NAME_ENDS) if i >= 0), default=e)
@@ -1301,9 +1320,10 @@ _LOCATIVE = frozenset({'in', 'at', 'downtown', 'near', 'central', 'uptown', 'mid
 def _locative_city(r: Reading, q: int, hi: int) -> int | None:
     """The first word of the city that a locative starting at word `q` names (`in Minneapolis`, `downtown Austin`, `in
     downtown Austin`, a relative clause `which is in Stockton`: at most four locative words, only spaces between them),
-    or None when none does. A word of a script without case counts as a locative word (`X ใน Pensacola`, Thai 'in')."""
+    or None when none does. A word in lower case, or of a script without case, counts as a locative word in any language
+    (`X ve městě Rockford`, `X στην πόλη Rockford`, `X ใน Pensacola`): a name's own words are capitalised."""
     ws, k = r.ws, q
-    while k < hi and k - q < 4 and (ws[k].w in _LOCATIVE or _caseless(r.text, ws[k])) and not r.covered[k]:
+    while k < hi and k - q < 4 and (ws[k].w in _LOCATIVE or _caseless(r.text, ws[k]) or r.text[ws[k].a:ws[k].b].islower()) and not r.covered[k]:
         if k > q and r.text[ws[k - 1].b:ws[k].a].strip(' '): return None
         k += 1
     if k == q or k >= hi or k not in r.city_at or r.text[ws[k - 1].b:ws[k].a].strip(' '): return None
@@ -1331,7 +1351,9 @@ def _name_span(r: Reading, s: int, e: int, k: int, hi: int, hit) -> tuple[int, i
     start = ws[k].a
     if hit:
         end = _first_end(text, ws[hit[0].j - 1].b, e)
-        if hit[0].j < hi and ws[hit[0].j].a < end and _locative_city(r, hit[0].j, hi) is not None: end = ws[hit[0].j - 1].b
+        if hit[0].j < hi and ws[hit[0].j].a < end and (_locative_city(r, hit[0].j, hi) is not None or
+                                                       (hit[0].j in r.city_at and _pin(text[ws[hit[0].j - 1].b:ws[hit[0].j].a]))):
+            end = ws[hit[0].j - 1].b                                     # 'X in Minneapolis', 'X 📌 Rockford'
         pre = hit[1].name[:len(hit[1].name) - len(hit[1].name.lstrip("'\"([*~☆★@# "))].strip()   # '"HELLO BROOKLYN" …', '☆ HUGE …'
         at = start
         while at > s and text[at - 1] == ' ': at -= 1
@@ -1419,8 +1441,11 @@ def _breadcrumb_city(r: Reading, k: int, hi: int, ends: dict) -> tuple[int, str]
     return j, c
 
 # %% ../nbs/04b_grounded.ipynb #1ae5e7f5
-_COUNTRY = (('usa',), ('us',), ('u', 's', 'a'), ('u', 's'), ('united', 'states'))
-"A country written after a bracketed city (`X (Rockford, USA)`): the city is the place."
+_COUNTRY = (('usa',), ('us',), ('u', 's', 'a'), ('u', 's'), ('united', 'states'), ('ee', 'uu'), ('eeuu',), ('eua',),
+            ('estados', 'unidos'), ('etats', 'unis'), ('vereinigte', 'staaten'), ('stati', 'uniti'), ('spojene', 'staty'),
+            ('сша',), ('abd',), ('hoa', 'ky'), ('amerika', 'serikat'), ('ηπα',), ('สหรัฐฯ',), ('สหรัฐอเมริกา',), ('アメリカ',),
+            ('美国',), ('美國',), ('미국',), ('अमेरिका',), ('الولايات', 'المتحدة'))
+"The country written after a city (`X (Rockford, USA)`, `X, Stockton, CA, ΗΠΑ`), in the languages chat models answer in: the city is the place."
 
 _CITY_KEYS = frozenset({'city', 'town', 'location', 'stadt', 'ort', 'ville', 'ciudad', 'citta', 'cidade'})
 "The key word of a bracketed city, `X (city: Rockford)`, in English and in the languages of `FOREIGN_LABELS`."
@@ -1469,7 +1494,7 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
     if remark and not (q2 < hi and q2 in r.city_at):                          # 'Name (French, Mediterranean). Cost: …': a trailing remark
         remark, dropped, q2 = None, remark, nk
     else: dropped = None
-    if q2 < hi and q2 in r.city_at and text[after if remark else end:ws[q2].a].strip(' ,*_–—-').lower() in ('', 'in', 'at'):
+    if q2 < hi and q2 in r.city_at and ((g := text[after if remark else end:ws[q2].a]).strip(' ,*_–—-').lower() in ('', 'in', 'at') or _pin(g)):
         c, c_end = r.city_at[q2]
         city, alt_city, _, _ = city_as_written(r, c, q2, c_end, hi)
         city = unstate(city)                                                  # 'Abilene(Texas)' -> 'Abilene' (glued: the City(State) form); 'Buffalo (New York)' kept
@@ -1496,7 +1521,7 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
         _noted(r, day, slot, value, f"{name} {dropped}, {ct}", 'remark',
                f"{name[:40]!r} is followed by a remark in brackets, {dropped[:30]!r} (dropped: no city follows it)")
     if alt_city is not None and alt_city != city:
-        _noted(r, day, slot, value, f"{name}, {alt_city}", 'bracket-state' if '(' in city else 'state',
+        _noted(r, day, slot, value, f"{name}, {alt_city}", 'bracket-state' if '(' in city + alt_city else 'state',
                "written with a state after its city (the benchmark's parser keeps or drops it)")
     return value
 
@@ -1558,10 +1583,10 @@ _JOIN_MARKS = ',·•|/;+&~▸►›»→◦>✦✧★☆◆◇♦❖✱✳✶�
 def _join_mark(text: str, lo: int, hi: int) -> int:
     """Where the last mark that can join two names in `text[lo:hi]` is: one of `_JOIN_MARKS`, or any other symbol or
     bullet or dash a chat model may put between items (non-ASCII characters of the Unicode categories So, Sm, Po, Pd:
-    `▪`, `‣`, `⁃`, `※`, `—`); -1 for none. One backward pass."""
+    `▪`, `‣`, `⁃`, `※`, `—`; any dingbat: `❯`, `❱`); -1 for none. One backward pass."""
     for k in range(hi - 1, lo - 1, -1):
         c = text[k]
-        if c in _JOIN_MARKS or (not c.isascii() and unicodedata.category(c) in ('So', 'Sm', 'Po', 'Pd')): return k
+        if c in _JOIN_MARKS or (not c.isascii() and (unicodedata.category(c) in ('So', 'Sm', 'Po', 'Pd') or '\u2700' <= c <= '\u27bf')): return k
     return -1
 
 def _joiner_word(text: str, w) -> bool:
@@ -1591,6 +1616,8 @@ def _joined_items(r: Reading, s: int, e: int, named: list) -> list | None:
             if not r.covered[q] and w.w in _JOINERS: cut = (cut[0] if cut else w.a, w.b)
             elif (r.covered[q] == 2 or w.w in _LOCATIVE or _abbr(text, w) or (w.w,) in _COUNTRY or (w.w,) in _states(r.index) or (w.w in _CITY_KEYS and w.colon)
                   or (q + 1 < n.i and (w.w, ws[q + 1].w) in _states(r.index))): pass
+            elif not r.covered[q] and (lc := _locative_city(r, q, n.i)) is not None and \
+                    ((pc := _possessive_city(r, lc, n.j)) is None or pc[0] != n.i): q = lc - 1     # 'A ve městě Rockford ➡️ B'
             elif not r.covered[q] and _joiner_word(text, w): cut = (cut[0] if cut else w.a, w.b)   # 'as well as', 'followed by'
             else: return None
             q += 1
@@ -2709,6 +2736,16 @@ def _clock_meal(seg: str) -> str | None:
 
 
 # %% ../nbs/04b_grounded.ipynb #99fb3d9e
+def _past_place(r: Reading, q: int, hi: int) -> int:
+    """The first word from `q` (before `hi`) that is not part of a place written after a name: a city, a locative (`in`,
+    `downtown`), a state or its postal code, a country (`Pensacola, FL, USA`)."""
+    ws, text = r.ws, r.text
+    while q < hi:
+        if r.covered[q] == 2 or ws[q].w in _LOCATIVE or _abbr(text, ws[q]) or (ws[q].w,) in _states(r.index): q += 1
+        elif (k := next((k for k in _COUNTRY if tuple(w.w for w in ws[q:min(hi, q + len(k))]) == k), None)): q += len(k)
+        else: break
+    return q
+
 def _cues(r: Reading, m: Match, lo: int, hi: int) -> tuple[str | None, str | None, set]:
     """`(meal, how, words)` that a name `m` is written with, between the previous name (or its line's start) `lo` and the
     next (or its line's end) `hi`: a meal word right after it in brackets or after *for* / *as* (`X (lunch)`, `X for
@@ -2717,8 +2754,7 @@ def _cues(r: Reading, m: Match, lo: int, hi: int) -> tuple[str | None, str | Non
     day before it (`19:30 | X`, `In the evening, X`). `how`: 'word' | 'emoji' | 'time' (None: no cue); `words`: the
     folded words before it (for stay and leaving cues)."""
     text, ws = r.text, r.ws
-    q = m.j
-    while q < hi and (r.covered[q] == 2 or ws[q].w in _LOCATIVE or _abbr(text, ws[q]) or (ws[q].w,) in _states(r.index)): q += 1
+    q = _past_place(r, m.j, hi)
     if q < hi and ws[q].w in ('for', 'as') and q + 1 < hi: q += 1
     if q < hi and ws[q].w in _MEAL_OF and not ws[q].colon and (ws[q - 1].w in ('for', 'as') or '(' in text[ws[m.j - 1].b:ws[q].a]):
         return _MEAL_OF[ws[q].w], 'word', set()
@@ -2762,7 +2798,8 @@ def complete_day(r: Reading, day, lo: int, hi: int) -> None:
     todo = []
     for x, m in enumerate(ms):
         seq = tuple(w.w for w in ws[m.i:m.j])
-        if _placed(day, seq) or (m.i and ws[m.i - 1].w.isdecimal() and not ws[m.i].weak and not ws[m.i].strong): continue   # '5555 Hermann Park Dr': an address
+        if _placed(day, seq) or (m.i and ws[m.i - 1].w.isdecimal() and text[ws[m.i - 1].a - 1:ws[m.i - 1].a] not in ':.'
+                                 and not ws[m.i].weak and not ws[m.i].strong): continue   # '5555 Hermann Park Dr': an address, not '20:00 X'
         a = ms[x - 1].j if x else lo
         b = ms[x + 1].i if x + 1 < len(ms) else hi
         meal, how, before = _cues(r, m, a, b)
@@ -2772,8 +2809,7 @@ def complete_day(r: Reading, day, lo: int, hi: int) -> None:
                       {'accommodations'} if before & _STAY_CUES and 'accommodations' in tables else tables)
         if len(tables) > 1: continue
         e = min(ws[b].a if b < len(ws) else len(text), text.find('\n', ws[m.j - 1].b) % (len(text) + 1))
-        q = m.j                    # the piece: the name and the city or locative after it, not the words joining the next
-        while q < b and (r.covered[q] == 2 or ws[q].w in _LOCATIVE or _abbr(text, ws[q]) or (ws[q].w,) in _states(r.index)): q += 1
+        q = _past_place(r, m.j, b)  # the piece: the name and the city or locative after it, not the words joining the next
         if q < b: e = min(e, ws[q].a)
         todo.append((m, tables.pop(), meal, how, before, ws[m.i].a, e))
     uncued = []
@@ -3670,11 +3706,14 @@ def _drop_attractions(r: Reading, day, drop: list) -> None:
 _LEARNED_NOTE = ("labels in words the reader has no table for, each read by what its values name in the database "
                  "(restaurants by their order in the day; a value written under two of them that names nothing: empty)")
 
+_MEALS = ('breakfast', 'lunch', 'dinner')
+
 def _label_rows(text: str, ws: list[Word], versions: list) -> list[tuple]:
     """`[(day, line, (a, b) of the label, (a, b) of the value, (a, b) of a table row or None)]`: the lines of the days
     `versions` that give a value after a label no field has -- a table row `| label | value |` or a `[bullet] label:
     value` line --, the label one to five words without digits or brackets (any script) that name no field (`label_key`), no
-    time of day, no day or date. (`learned_labels` drops a label that names a venue or a city.)"""
+    time of day, no day or date; and the rows of the meal labels the reader knows (`Lunch:`: where the other meals are
+    within a day). (`learned_labels` drops a label that names a venue or a city.)"""
     out = []
     for n, k, e, _ in versions:
         for li, (s, t) in enumerate(_line_spans(text, ws[k].a, ws[e].a if e < len(ws) else len(text))):
@@ -3697,7 +3736,7 @@ def _label_rows(text: str, ws: list[Word], versions: list) -> list[tuple]:
             fw = folded_words(line[la:lb])
             if not 0 < len(fw) <= 5 or any(c.isdecimal() or c in '()[]{}' for c in line[la:lb]) or line[lb:va].strip(' *_:|') \
                     or fw[0] in _TIME_WORDS or va >= vb: continue                  # not 'Flight F3573659:', 'Coco Bambu (city:'
-            if label_key(' '.join(fw))[0] is not None or _column_field(line[la:lb]) in ('day', 'date'): continue
+            if label_key(' '.join(fw))[0] not in (None, *_MEALS) or _column_field(line[la:lb]) in ('day', 'date'): continue
             out.append((n, li, (s + la, s + lb), (s + va, s + vb), row))
     return out
 
@@ -3715,23 +3754,31 @@ def _value_kind(r: Reading, a: int, b: int) -> tuple[str, frozenset]:
 # %% ../nbs/04b_grounded.ipynb #97d98031
 _TABLE_FIELD = {'attractions': 'attraction', 'accommodations': 'accommodation', 'restaurants': 'meal'}
 
+_VENUE_FIELDS = frozenset({'attraction', 'accommodation', *_MEALS})
+
 def learned_labels(r: Reading, rows: list) -> tuple[dict, frozenset]:
     """`({label: field}, empty values)` learned from the answer's own rows (`_label_rows`) when its labels are in words the
     reader has no table for (any language): a label whose venue values are all in one table names that table's field
     (attractions, accommodation; restaurants a meal), one whose values give flight numbers, or routes and no single
     city, the transportation, one whose values name cities the current city. Exactly three meal labels, always in one
-    order within a day, are breakfast, lunch and dinner in that order (fewer or more: none learned). A value naming
+    order within a day, are breakfast, lunch and dinner in that order, the meal labels the reader knows counted with them
+    in their place (`Frukost` before `Lunch` before `Middag`; fewer or more: none learned). A value naming
     nothing (no venue, city or digit) written under labels of two fields or more is this answer's word for an empty
-    slot (`कोई नहीं`, `Tidak ada`), also with a bracketed remark after it. Labels: folded words joined by spaces. Empty
+    slot (`कोई नहीं`, `Tidak ada`), also with a bracketed remark after it; so is one of at most three words in lower case
+    under a venue's label (`καμία`, `žádné`: a name is capitalised). Labels: folded words joined by spaces. Empty
     result unless three labels or more are learned."""
-    kinds, order, values = {}, {}, []
+    kinds, order, values, known = {}, {}, [], {}
     for day, li, (la, lb), (va, vb), _ in rows:
         if r.venues_in(*r.wrange(la, lb)) or r.cities_in(*r.wrange(la, lb)): continue      # a name, not a label
         lab = ' '.join(folded_words(r.text[la:lb]))
+        if (k := label_key(lab)[0]) is not None:                   # a meal label the reader knows: only its place in the day
+            known[lab] = k
+            order.setdefault(day, []).append(lab)
+            continue
         kind, tables = _value_kind(r, va, vb)
         kinds.setdefault(lab, []).append((kind, tables))
         order.setdefault(day, []).append(lab)
-        if kind == 'none': values.append((lab, ' '.join(folded_words(r.text[va:vb].split('(')[0]))))
+        if kind == 'none': values.append((lab, ' '.join(folded_words(raw := r.text[va:vb].split('(')[0])), raw))
     field = {}
     for lab, ks in kinds.items():
         ts = [t for k, t in ks if k == 'venue']
@@ -3743,15 +3790,19 @@ def learned_labels(r: Reading, rows: list) -> tuple[dict, frozenset]:
         elif 'city' in got: field[lab] = 'current_city'
     meals = [lab for lab, f in field.items() if f == 'meal']
     for lab in meals: del field[lab]
-    if len(meals) == 3:                    # x before y on every day that writes both, and each pair on some day
-        before = {(x, y): [ls.index(x) < ls.index(y) for ls in order.values() if x in ls and y in ls] for x in meals for y in meals}
-        wins = {x: sum(bool(v) and all(v) for (a, _), v in before.items() if a == x) for x in meals}
-        if sorted(wins.values()) == [0, 1, 2]: field.update(zip(sorted(meals, key=wins.get, reverse=True), ('breakfast', 'lunch', 'dinner')))
+    three = meals + [lab for lab in known if lab not in meals]   # with the known ones: 'Frukost', 'Lunch', 'Middag'
+    if meals and len(three) == 3:          # x before y on every day that writes both, and each pair on some day
+        before = {(x, y): [ls.index(x) < ls.index(y) for ls in order.values() if x in ls and y in ls] for x in three for y in three}
+        wins = {x: sum(bool(v) and all(v) for (a, _), v in before.items() if a == x) for x in three}
+        got = dict(zip(sorted(three, key=wins.get, reverse=True), _MEALS))
+        if sorted(wins.values()) == [0, 1, 2] and all(got[lab] == k for lab, k in known.items()): field.update({lab: got[lab] for lab in meals})
     if len(field) < 3: return {}, frozenset()
-    under = {}
-    for lab, v in values:
-        if lab in field and v: under.setdefault(v, set()).add(field[lab])
-    return field, frozenset(v for v, fs in under.items() if len(fs) >= 2)
+    under, low = {}, set()
+    for lab, v, raw in values:
+        if lab in field and v:
+            under.setdefault(v, set()).add(field[lab])
+            if field[lab] in _VENUE_FIELDS and len(v.split()) <= 3 and raw.lower() == raw: low.add(v)   # 'καμία', 'žádné'
+    return field, frozenset(v for v, fs in under.items() if len(fs) >= 2) | low
 
 def learned_labels_as_text(r: Reading, rows: list) -> str | None:
     """The answer (`r.text`) with the rows whose labels `learned_labels` learns written as the reader's own labelled lines
@@ -3771,6 +3822,74 @@ def learned_labels_as_text(r: Reading, rows: list) -> str | None:
         out += [r.text[pos:a], w]
         pos = b
     return ''.join(out) + r.text[pos:]
+
+# %% ../nbs/04b_grounded.ipynb #391afda5
+_NOT_GAPS = frozenset({'not', 'instead of', 'rather than', 'in place of', 'and not'})
+_SWAP_GAPS = frozenset({'to', 'with', 'for', 'by', 'replaced by', 'replaced with', 'swapped for', 'switched to', 'changed to',
+                        'is now', 'now'})
+_SWAP_VERBS = frozenset({'switch', 'switching', 'switched', 'change', 'changing', 'changed', 'swap', 'swapping', 'swapped',
+                         'replace', 'replacing', 'replaced', 'correction', 'corrected', 'update', 'updated', 'instead'})
+
+def corrections(r: Reading) -> list[tuple]:
+    """`[(new, old, days, slot)]`: the corrections an answer writes to its own plan, each one line naming two complete
+    database names of one table -- `X, not Y` / `X instead of Y` / `X rather than Y` (the first is the choice), or, on a
+    line with a word of change (`switch`, `replace`, `correction`, ...), `from Y to X` / `replace Y with X` / `swap Y for
+    X` / `Y replaced by X` (the second is). A city or locative after a name is skipped (`X 📌 Rockford, not Y`).
+    `days`: the day numbers the line names (`Day 2`, `days 1–2`, `nights of day 1-2`; empty: all days); `slot`: the meal
+    it names, or None. One pass over the lines."""
+    text, ws, out = r.text, r.ws, []
+    for s, t in _line_spans(text, 0, len(text)):
+        lo, hi = r.wrange(s, t)
+        ms = [m for m in r.venues_in(lo, hi) if m.full]
+        if len(ms) < 2: continue
+        line = [w.w for w in ws[lo:hi]]
+        for m1, m2 in zip(ms, ms[1:]):
+            if not {v.table for v in m1.entries} & {v.table for v in m2.entries}: continue
+            gap = ' '.join(w.w for w in ws[_past_place(r, m1.j, m2.i):m2.i])
+            if gap in _NOT_GAPS: new, old = m1, m2
+            elif gap in _SWAP_GAPS and (_SWAP_VERBS & set(line[:m1.i - lo]) or ' ' in gap): new, old = m2, m1
+            else: continue
+            out.append((new, old, _days_named(line), next((_MEAL_OF[w] for w in line if w in _MEAL_OF), None)))
+    return out
+
+def _days_named(line: list[str]) -> set:
+    "The day numbers a line's folded words name: `day 2`, `days 1 2` (`days 1–2`, a range), `day 1 and 3`."
+    got, k = set(), 0
+    while k < len(line):
+        if line[k] in ('day', 'days', 'dag', 'tag', 'jour', 'dia'):
+            nums, j = [], k + 1
+            while j < len(line) and (line[j].isdecimal() or line[j] in ('and', 'to', 'through')):
+                if line[j].isdecimal(): nums.append(int(line[j]))
+                j += 1
+            if len(nums) == 2 and nums[0] < nums[1] <= 31 and 'and' not in line[k:j]: got.update(range(nums[0], nums[1] + 1))
+            else: got.update(n for n in nums if n <= 31)
+            k = j
+        else: k += 1
+    return got
+
+# %% ../nbs/04b_grounded.ipynb #912b88f6
+def apply_corrections(r: Reading, days: list) -> None:
+    """Apply the answer's own corrections (`corrections`) to the days read: in each day it names (all days when it names
+    none), the slot it names (else every meal, or the stay, or the attractions, by the table), a value whose name is the
+    corrected one becomes the chosen one, read as written (`written_item`), with a note (kind 'correction', the
+    uncorrected value its other reading). A correction whose old name the reading has nowhere changes nothing."""
+    for new, old, named, meal in corrections(r):
+        table = next(v.table for v in new.entries if v.table in {u.table for u in old.entries})
+        key = ' '.join(w.w for w in r.ws[old.i:old.j])
+        slots = {'attractions': ('attraction',), 'accommodations': ('accommodation',)}.get(table, (meal,) if meal else _MEALS)
+        e = r.ws[_past_place(r, new.j, len(r.ws)) - 1].b
+        for day in days:
+            if named and day.number not in named: continue
+            for slot in slots:
+                vals = list(day.attractions) if slot == 'attraction' else [day.slots.get(slot, '-')]
+                for v in vals:
+                    if not isinstance(v, str) or ' '.join(folded_words(v.rsplit(',', 1)[0])) != key: continue
+                    got = written_item(r, r.ws[new.i].a, e, table, day.order, slot, day.travel, day.number)
+                    if not got or got == '-': continue
+                    if slot == 'attraction': day.attractions = {(got if a == v else a): None for a in day.attractions}
+                    else: day.slots[slot] = got
+                    r.note(f"day {day.number}: {slot} {v!r} corrected to {got!r} by a later line of the answer", 'correction',
+                           (day.number, slot, got, v))
 
 # %% ../nbs/04b_grounded.ipynb #1201b8d7
 def _read_grounded(text, original, task, notes, index, alts, learn=True):
@@ -3835,6 +3954,7 @@ def _read_grounded(text, original, task, notes, index, alts, learn=True):
         _carry_over(days, rd.note)
         return days
     days = read_days(r, False)
+    apply_corrections(r, days)
     for day in days:                 # an unknown label before a name no field reads: the reader may have missed its field
         for label, vs in unknown_at.get(day.number, ()):
             if not all(_placed(day, tuple(w.w for w in ws[m.i:m.j])) for m in vs):
