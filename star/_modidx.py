@@ -629,6 +629,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                'star.grounded._placed': ('grounded.html#_placed', 'star/grounded.py'),
                                'star.grounded._plan_rows': ('grounded.html#_plan_rows', 'star/grounded.py'),
                                'star.grounded._possessive_city': ('grounded.html#_possessive_city', 'star/grounded.py'),
+                               'star.grounded._range_days': ('grounded.html#_range_days', 'star/grounded.py'),
                                'star.grounded._range_end': ('grounded.html#_range_end', 'star/grounded.py'),
                                'star.grounded._raw_words': ('grounded.html#_raw_words', 'star/grounded.py'),
                                'star.grounded._read_grounded': ('grounded.html#_read_grounded', 'star/grounded.py'),

@@ -1020,6 +1020,7 @@ def _pick(r: Reading, m: Match, table: str, order: list, slot: str | None = None
     if note: r.note(f"{es[0].name!r} is named on a day in {day_cities[0]}; the database has it in {es[0].city}", 'elsewhere')
     return Venue(table, es[0].name, day_cities[0])
 
+# %% ../nbs/04b_grounded.ipynb #46fea628
 def _is_state(index, s: str) -> bool:
     "Is `s` a state: a state name of the database's cities (`Colorado`) or a postal code in capitals (`CO`)?"
     return tuple(folded_words(s)) in _states(index) or (len(s) == 2 and s.isupper() and s.lower() in _POSTAL)
@@ -1425,11 +1426,17 @@ def _item_start(r: Reading, s: int, e: int, table: str) -> tuple[int, int, int, 
     q = k                              # 'and after that X', 'followed by X': lower-case words before a database name are no part of it
     while q < hi and q not in ends and not r.covered[q] and _joiner_word(text, ws[q]): q += 1
     if q > k and (q in ends or _breadcrumb_city(r, q, hi, ends)): k = q
+    if table != 'accommodations' and k not in ends and (q := min(ends, default=hi)) < hi and q - k <= 4 and ws[q - 1].w in _INTO and \
+            not any(c.isdecimal() or c in ':;|' for c in text[ws[k].a:ws[q].a]): k = q     # 'Grab dinner at X', 'Head over to X'
     if k not in ends and (q := min(ends, default=hi)) < hi and ':' in text[ws[q - 1].b:ws[q].a]: k = q   # 'Check out, then check in: X'
     k, pcity = (pc if k not in ends and (pc := _possessive_city(r, k, hi) or _breadcrumb_city(r, k, hi, ends)) else (k, None))
     return k, lo, hi, pcity                                              # "Denver's X", 'Denver › X': X in Denver
 
 _CRUMBS = frozenset('›>»/')
+
+_INTO = frozenset({'at', 'to', 'into', 'visit', 'see', 'explore', 'tour'})
+"""The last word of a phrase that leads to a meal or a sight (`Grab dinner at X`, `Head over to X`): the name starts after
+it (not a stay's: `Private room at X` is the listing's name as written)."""
 
 def _breadcrumb_city(r: Reading, k: int, hi: int, ends: dict) -> tuple[int, str] | None:
     """`(first word of the name, city)` when the words from `k` are a city, a breadcrumb mark (`›`, `>`, `»`, `/`) and a
@@ -1450,6 +1457,7 @@ _COUNTRY = (('usa',), ('us',), ('u', 's', 'a'), ('u', 's'), ('united', 'states')
 _CITY_KEYS = frozenset({'city', 'town', 'location', 'stadt', 'ort', 'ville', 'ciudad', 'citta', 'cidade'})
 "The key word of a bracketed city, `X (city: Rockford)`, in English and in the languages of `FOREIGN_LABELS`."
 
+# %% ../nbs/04b_grounded.ipynb #17d7c752
 def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str, travel: bool, day: int) -> str | None:
     """`Name, City` of one labelled item `text[s:e]` exactly as written, as the benchmark's parser keeps it: the name
     (after a lead `At` / `Visit` / `Stay at`, markdown and quotes removed) up to its first separator -- one inside a
@@ -1490,11 +1498,12 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
         elif close > 0 and not (hit and tuple(folded_words(text[end:close])) in _states(r.index)):
             remark, after = plain_value(text[end:close + 1]).strip(), close + 1
     city = alt_city = None                                                    # the city written after the name
-    q2, after = _after_locative(r, r.wrange(after, after)[0], after, hi)      # 'X in Minneapolis', 'X, downtown Austin'
+    q0 = r.wrange(after, after)[0]
+    q2, after = _after_locative(r, q0, after, hi)                            # 'X in Minneapolis', 'X, downtown Austin', 'X ใน Pensacola'
     if remark and not (q2 < hi and q2 in r.city_at):                          # 'Name (French, Mediterranean). Cost: …': a trailing remark
         remark, dropped, q2 = None, remark, nk
     else: dropped = None
-    if q2 < hi and q2 in r.city_at and ((g := text[after if remark else end:ws[q2].a]).strip(' ,*_–—-').lower() in ('', 'in', 'at') or _pin(g)):
+    if q2 < hi and q2 in r.city_at and (q2 != q0 or (g := text[after if remark else end:ws[q2].a]).strip(' ,*_–—-').lower() in ('', 'in', 'at') or _pin(g)):
         c, c_end = r.city_at[q2]
         city, alt_city, _, _ = city_as_written(r, c, q2, c_end, hi)
         city = unstate(city)                                                  # 'Abilene(Texas)' -> 'Abilene' (glued: the City(State) form); 'Buffalo (New York)' kept
@@ -2310,14 +2319,37 @@ def _day_item(line: str) -> tuple[str, int, int, str] | None:
     if not rest.startswith((':', '-', '–', '—')): return None
     return kind, nums[0], nums[-1], rest[1:].strip(' *_')
 
+def _range_days(fw: list[str], raw: str) -> list[int]:
+    """The day numbers the folded words `fw` of `raw` name after *day(s)* / *night(s)* / *to* / *through* / *and*, and
+    the end of a range written with a dash after one of them (`Day 1 to Day 2`, `nights 1-3`, `Nights of Day 1–2`: 1,
+    2; not the `2` of `Day 3 to Day 4 (2 nights)`). One pass over each."""
+    nums = [int(w[:4]) for i, w in enumerate(fw) if w.isdecimal() and i and fw[i - 1] in ('day', 'days', 'night', 'nights', 'to', 'through', 'and')]
+    i, n = 0, len(raw)
+    while i < n:
+        if not raw[i].isdecimal():
+            i += 1
+            continue
+        j = i
+        while j < n and raw[j].isdecimal(): j += 1
+        k = j
+        while k < n and raw[k] == ' ': k += 1
+        if k < n and raw[k] in '-–—':
+            k += 1
+            while k < n and raw[k] == ' ': k += 1
+            m = k
+            while m < n and raw[m].isdecimal(): m += 1
+            if m > k and int(raw[i:j][:4]) in nums and int(raw[i:j][:4]) < int(raw[k:m][:4]) <= _MAX_DAY: nums.append(int(raw[k:m][:4]))
+        i = j
+    return nums
+
 def _trailing_days(text: str) -> tuple[str, int, int] | None:
     """`(value, first, last)` of an item whose days come after it (`X (Rockford) — Day 1 to Day 2 (2 nights)`, `X: nights
-    1-3`): the value before the last dash or colon, the days named after it; None otherwise."""
+    1-3`, `X — Nights of Day 1–2`): the value before the last dash or colon, the days named after it; None otherwise."""
     cut = max(text.rfind(' — '), text.rfind(' – '), text.rfind(' - '), text.rfind(': '))
     if cut <= 0: return None
     fw = folded_words(text[cut:])
     if fw[:1] not in (['day'], ['days'], ['night'], ['nights']): return None
-    nums = [int(w[:4]) for i, w in enumerate(fw) if w.isdecimal() and i and fw[i - 1] in ('day', 'days', 'night', 'nights', 'to', 'through', 'and')]
+    nums = _range_days(fw, text[cut:])
     if not nums or max(nums) > _MAX_DAY: return None
     return text[:cut].strip().lstrip(_MARKUP).strip(), min(nums), max(nums)
 
@@ -3033,7 +3065,7 @@ def _night_days(s: str) -> list | None:
     "The days a nights line names (`Nights: Day 1 and Day 2 (check in …)`, `Night 3`), else None."
     fw = folded_words(s)
     if fw[:1] not in (['night'], ['nights']): return None
-    nums = [int(w[:4]) for i, w in enumerate(fw) if w.isdecimal() and i and fw[i - 1] in ('day', 'days', 'night', 'nights', 'to', 'through', 'and')]
+    nums = _range_days(fw, s)
     if not nums or max(nums) > _MAX_DAY or min(nums) < 1: return None
     return list(range(min(nums), max(nums) + 1))
 
@@ -3806,15 +3838,18 @@ def learned_labels(r: Reading, rows: list) -> tuple[dict, frozenset]:
 
 def learned_labels_as_text(r: Reading, rows: list) -> str | None:
     """The answer (`r.text`) with the rows whose labels `learned_labels` learns written as the reader's own labelled lines
-    (`Breakfast: X`, `Accommodation: -`; a table row as such a line), this answer's empty-slot words as `-`; None when
-    nothing is learned. One pass."""
+    (`Breakfast: X`, `Accommodation: -`; a table row as such a line), this answer's empty-slot words as `-` (under a
+    meal label the reader knows too: `Lunch: inget planerat`); None when nothing is learned. One pass."""
     field, empty = learned_labels(r, rows)
     if not field: return None
     edits = []
     for _, _, (la, lb), (va, vb), row in rows:
-        f = field.get(' '.join(folded_words(r.text[la:lb])))
-        if f is None: continue
-        v = '-' if ' '.join(folded_words(r.text[va:vb].split('(')[0])) in empty else r.text[va:vb]
+        lab = ' '.join(folded_words(r.text[la:lb]))
+        f, none = field.get(lab), ' '.join(folded_words(r.text[va:vb].split('(')[0])) in empty
+        if f is None:
+            if none and label_key(lab)[0] in _MEALS: edits.append((va, vb, '-'))   # 'Lunch: inget planerat'
+            continue
+        v = '-' if none else r.text[va:vb]
         if row: edits.append((*row, f"{_LABEL_OF[f]}: {v}"))
         else: edits += [(la, lb, _LABEL_OF[f])] + ([(va, vb, v)] if v == '-' else [])
     out, pos = [], 0
@@ -3840,9 +3875,10 @@ def corrections(r: Reading) -> list[tuple]:
     text, ws, out = r.text, r.ws, []
     for s, t in _line_spans(text, 0, len(text)):
         lo, hi = r.wrange(s, t)
-        ms = [m for m in r.venues_in(lo, hi) if m.full]
-        if len(ms) < 2: continue
         line = [w.w for w in ws[lo:hi]]
+        if not (_SWAP_VERBS.intersection(line) or {'not', 'rather', 'instead'}.intersection(line)): continue
+        ms = [m for m in (r.venues_in(lo, hi) or find_matches(ws, r.index.venues, lo, hi, min_prefix=0)) if m.full]   # a P.S. after the days too
+        if len(ms) < 2: continue
         for m1, m2 in zip(ms, ms[1:]):
             if not {v.table for v in m1.entries} & {v.table for v in m2.entries}: continue
             gap = ' '.join(w.w for w in ws[_past_place(r, m1.j, m2.i):m2.i])
@@ -3953,8 +3989,7 @@ def _read_grounded(text, original, task, notes, index, alts, learn=True):
             here = day.end or here
         _carry_over(days, rd.note)
         return days
-    days = read_days(r, False)
-    apply_corrections(r, days)
+    apply_corrections(r, days := read_days(r, False))          # the answer's own corrections, after the days are read
     for day in days:                 # an unknown label before a name no field reads: the reader may have missed its field
         for label, vs in unknown_at.get(day.number, ()):
             if not all(_placed(day, tuple(w.w for w in ws[m.i:m.j])) for m in vs):
