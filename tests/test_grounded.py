@@ -630,7 +630,7 @@ def test_travel_day_venue_in_both_cities_is_a_doubt():
 def test_layout_record():
     "results/formatter/issue48_layouts.json: both parts measured by `python tools/layouts.py record`, the held-out part scored."
     rec = json.loads((Path(__file__).resolve().parents[1] / 'results' / 'formatter' / 'issue48_layouts.json').read_text())
-    assert rec['command'] == 'python tools/layouts.py record' and set(rec['split']) == {'dev', 'heldout1', 'heldout2', 'heldout3', 'heldout', 'heldout5', 'heldout6', 'heldout7', 'heldout8', 'heldout9', 'heldout10', 'heldout11', 'heldout12'}
+    assert rec['command'] == 'python tools/layouts.py record' and set(rec['split']) == {'dev', 'heldout1', 'heldout2', 'heldout3', 'heldout', 'heldout5', 'heldout6', 'heldout7', 'heldout8', 'heldout9', 'heldout10', 'heldout11', 'heldout12', 'heldout13'}
     assert rec['dev']['all']['checks'] >= 0.98 and rec['heldout1']['all']['checks'] >= 0.98 and rec['heldout2']['all']['checks'] >= 0.93
     first = [rec[f'heldout_v{k}_first_score'] for k in (1, 2, 3, 4)]                # each part scored once before tuning on it
     assert [f['reader'] for f in first] == ['60f44b7', '4ad7664', 'b4dd579', 'b3de5fb']
@@ -689,6 +689,17 @@ def test_layout_record():
     v12 = rec['heldout_v12_first_score']['all']
     assert (rec['heldout_v12_first_score']['reader'], v12['checks'], v12['violations_read_as_passes'],
             v12['violations_read_as_passes_without_doubt'], v12['undelivered'], v12['sure_checks']) == ('3ebb4e2', 0.7952, 5, 0, 0, 0.9938)
+    # tuned on v12 since (times after a range, addresses with a country, postal codes in brackets, pins and lower-case
+    # locatives in any language, known meal labels placing learned ones, the answer's own corrections): no violation read
+    # as a pass at all
+    assert rec['heldout12']['all']['checks'] >= 0.97 and rec['heldout12']['all']['violations_read_as_passes'] == 0
+    # v13 (tools/layouts_v13.py: a voice-assistant transcript with numbers in words, a Kanban board, a code-interpreter
+    # table, Hebrew / Finnish / Hungarian / Romanian labels, an agent's event log, a travel blog, turn-by-turn legs,
+    # footnoted slots), scored once on the reader tuned on v12: two thirds of the checks again, but every rendering
+    # delivered, no violation read as a pass, and nearly every reading doubted (what it cannot read, it hands on)
+    v13 = rec['heldout_v13_first_score']['all']
+    assert (rec['heldout_v13_first_score']['reader'], v13['checks'], v13['violations_read_as_passes'],
+            v13['violations_read_as_passes_without_doubt'], v13['undelivered'], v13['sure_checks']) == ('971a9f9', 0.6522, 0, 0, 0, 1.0)
 
 
 
