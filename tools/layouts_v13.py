@@ -107,7 +107,7 @@ sys.path.insert(0, str(ROOT)); sys.path.insert(0, str(ROOT / 'tools'))
 
 from agreement import _attractions, _leg_parts                          # noqa: E402
 from layouts import Phr, _POSTAL_OF, _name_city, known_plans, part_cli, selfcheck_part            # noqa: E402
-from layouts_v8 import (_common_mutations, _DAY_SPAN, _MEALS, _all_said, _blank, _cmp, _date, _dur_key, _get, _index,  # noqa: E402
+from layouts_v8 import (_check_with, _common_mutations, _DAY_SPAN, _MEALS, _all_said, _blank, _cmp, _date, _dur_key, _get, _index,  # noqa: E402
                         _leg_key, _people, _put, _restaurant, _road_key, _said, _stay, _swap)
 from layouts_v9 import _back, _revision_decoys, _rt  # noqa: E402
 from layouts_v10 import _day_runs, _flight, _nm, _with_name  # noqa: E402
@@ -1775,16 +1775,8 @@ _READERS = {'voice_assistant': _read_va, 'kanban_board': _read_kb, 'code_interpr
 
 
 def _check_one(name, task, plan, text, ph) -> list[str]:
-    "Errors of one rendering (empty = it states exactly the plan, as far as this reader-free check can tell)."
-    errs = []
-    plan_text = ' '.join(str(v) for d in plan for v in d.values())
-    for bad in (r'\bNone\b', r'\bnan\b', r'\bnull\b', '[{}]'):
-        if re.search(bad, text) and not re.search(bad, plan_text): errs.append(f"{bad!r} in the text")
-    try:
-        got, e = _READERS[name](text, task, plan, ph)
-        return errs + e + _cmp(plan, got)
-    except (IndexError, KeyError, ValueError, TypeError, AttributeError, AssertionError, StopIteration, SyntaxError) as e:
-        return errs + [f"does not parse back: {e!r}"]
+    "Errors of one rendering (`layouts_v8._check_with` with this part's readers)."
+    return _check_with(_READERS, name, task, plan, text, ph)
 
 # ---------------------------------------------------------------------------------------------------------- corruptions
 def _first_line_sub(text, pred, a, b):

@@ -848,6 +848,22 @@ def _cmp(plan, got: list[dict], where='') -> list[str]:
     return errs
 
 
+
+def _check_with(readers: dict, name, task, plan, text, ph) -> list[str]:
+    """Errors of one rendering of layout `name`, read back by its reader in `readers` (a layout -> `reader(text, task,
+    plan, ph) -> (days, errors)` map): empty = it states exactly the plan, as far as a reader-free check can tell. A
+    placeholder the plan does not have (`None`, `nan`, `null`, braces), the reader's own errors, any difference from the
+    plan (`_cmp`), or a text that does not parse back. (The `_check_one` of parts v11-v13.)"""
+    errs = []
+    plan_text = ' '.join(str(v) for d in plan for v in d.values())
+    for bad in (r'\bNone\b', r'\bnan\b', r'\bnull\b', '[{}]'):
+        if re.search(bad, text) and not re.search(bad, plan_text): errs.append(f"{bad!r} in the text")
+    try:
+        got, e = readers[name](text, task, plan, ph)
+        return errs + e + _cmp(plan, got)
+    except (IndexError, KeyError, ValueError, TypeError, AttributeError, AssertionError, StopIteration, SyntaxError) as e:
+        return errs + [f"does not parse back: {e!r}"]
+
 def _unvenue(ph, s: str, lg: str | None = None) -> str:
     "'Name, City' of a venue as `ph` places it (and, for `it_pt_nl_labels`, in language `lg`)."
     usa = _LANG8[lg]['usa'] if lg else 'USA'
