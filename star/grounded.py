@@ -30,12 +30,12 @@ __all__ = ['LABEL_VOCABULARY', 'FOREIGN_LABELS', 'LABELS', 'CHECK_KINDS', 'MAX_G
            'labelled_fields', 'Note', 'Reading', 'city_as_written', 'read_current_city', 'route_as_written',
            'read_transportation', 'drop_bracket_states', 'written_item', 'read_labelled_day', 'fill_narrative',
            'json_as_text', 'toml_as_text', 'ini_as_text', 'sql_tables', 'sql_as_text', 'grid_days', 'tables_as_text',
-           'sections_as_text', 'heading_marks', 'inferred_marks', 'dates_in', 'stay_item', 'stay_recap_as_text',
-           'references_as_text', 'final_answer', 'complete_day', 'html_as_text', 'xml_as_text', 'footnotes_as_text',
-           'stay_blocks_as_text', 'options_as_text', 'unstruck', 'diff_as_text', 'latex_as_text', 'mermaid_as_text',
-           'ics_as_text', 'cjk_as_text', 'plain_answer', 'layout_text', 'noted_marks', 'check_reading',
-           'learned_labels', 'learned_labels_as_text', 'corrections', 'apply_corrections', 'format_grounded',
-           'plain_plan']
+           'sections_as_text', 'tagged_as_text', 'events_as_text', 'heading_marks', 'inferred_marks', 'dates_in',
+           'stay_item', 'stay_recap_as_text', 'references_as_text', 'final_answer', 'complete_day', 'html_as_text',
+           'xml_as_text', 'footnotes_as_text', 'stay_blocks_as_text', 'options_as_text', 'unstruck', 'diff_as_text',
+           'latex_as_text', 'mermaid_as_text', 'ics_as_text', 'cjk_as_text', 'plain_answer', 'layout_text',
+           'noted_marks', 'check_reading', 'learned_labels', 'learned_labels_as_text', 'corrections',
+           'apply_corrections', 'format_grounded', 'plain_plan']
 
 # %% ../nbs/04b_grounded.ipynb #51cdece7
 _APOSTROPHES = "'’‘ʼ`"
@@ -1556,6 +1556,12 @@ def _repeats(r: Reading, m, named: list) -> bool:
     seq = tuple(w.w for w in r.ws[m.i:m.j])
     return any(o.full and o is not m and tuple(w.w for w in r.ws[o.i:o.i + len(seq)]) == seq for o in named)
 
+def _state_piece(r: Reading, ps: int, pe: int, lo: int, hi: int) -> bool:
+    "Is the comma piece `text[ps:pe]` (words `[lo, hi)`) a state or its postal code, perhaps with a remark in brackets after it?"
+    q = r.text.find(' (', ps, pe)
+    ch = r.wrange(ps, q)[1] if q > ps else hi
+    return tuple(w.w for w in r.ws[lo:ch]) in _states(r.index) or (ch == lo + 1 and _abbr(r.text, r.ws[lo]))
+
 def _comma_items(r: Reading, s: int, e: int, named: list) -> list:
     """The attractions of one `;`-piece `text[s:e]` written as a comma list: split at its commas when at least two comma
     pieces start with a database attraction (`named`), or when no piece is a city or a state and at least two name
@@ -1572,7 +1578,7 @@ def _comma_items(r: Reading, s: int, e: int, named: list) -> list:
         lc = _locative_city(r, lo, hi) if not cs and r.ws[lo].w in _LOCATIVE else None      # '…, downtown Orlando'
         if lc is not None: cs = r.cities_in(lc, lc + 1)
         if cs and city_as_written(r, cs[0][0], cs[0][1], cs[0][2], hi)[3] >= hi: kinds.append('city')
-        elif tuple(w.w for w in r.ws[lo:hi]) in _states(r.index) or (hi == lo + 1 and _abbr(text, r.ws[lo])): kinds.append('city')
+        elif _state_piece(r, ps, pe, lo, hi): kinds.append('city')                           # 'IL', 'Illinois (sight)'
         elif (':' in text[ps:pe] or '://' in text[ps:pe] or text[ps:pe].lstrip(' *_').startswith(('(', '['))
               or (r.ws[lo].w in _REMARK_LEAD and not any(lo <= m.i < hi for m in named))): kinds.append('remark')
         elif any(lo <= m.i < min(lo + 2, hi) and (m.full or not _repeats(r, m, named)) for m in named): kinds.append('venue')
@@ -2411,6 +2417,134 @@ def sections_as_text(text: str) -> str | None:
         out.append('')
     return '\n'.join(out)
 
+# %% ../nbs/04b_grounded.ipynb #e41678ec
+_TAG_LABEL = {**dict.fromkeys('flight flights transport transportation travel leg legs drive driving taxi transfer'.split(), 'Transportation'),
+              **dict.fromkeys('stay stays hotel lodging accommodation accommodations night nights'.split(), 'Accommodation'),
+              **dict.fromkeys('sight sights attraction attractions activity activities visit'.split(), 'Attraction')}
+_SHELVED = frozenset({'archived', 'cancelled', 'canceled', 'rejected', 'declined', 'dropped', 'discarded', 'backup', 'unused'})
+
+def _item_tag(line: str) -> tuple[str, str] | None:
+    """`(tag, rest)` of an item line that starts, after a checkbox and emoji, with a tag in brackets or in bold (`[Meal |
+    Day 2] Lunch: X`, `- [x] 🛏️ **Stay · Nights 1–2** — X`), the rest without its leading separator; else None."""
+    if line[:3].lower() in ('[ ]', '[x]'): line = line[3:].lstrip()
+    k = 0
+    while k < len(line) and not (line[k].isalnum() or line[k] in '[*'): k += 1
+    line = line[k:]
+    for a, b in (('[', ']'), ('**', '**')):
+        if line.startswith(a) and (close := line.find(b, len(a))) > len(a):
+            return line[len(a):close], line[close + len(b):].strip(' —–-:·|*')
+    return None
+
+def tagged_as_text(text: str) -> str | None:
+    """An answer whose items each carry a bracketed tag with their day or nights -- a board or list grouped by status or
+    kind rather than by day (`• [Meal | Day 2] Lunch: X`, `• [Stay | Nights 1–2] X`, `- [Day 3] Flight F…`) --
+    rewritten as labelled days: each day's own line where the answer lists its days (`• Day 1 | Wed | A → B`), then
+    its items in the order written, a tag's kind as the label where the item has none (`Flight` -> `Transportation:`, the
+    mode kept in the value,
+    `Stay` -> `Accommodation:`, `Sights` -> `Attraction:`), a stay on each night of its run. An item marked as set
+    aside (`(archived)`, `(rejected)`, `(backup)`) is no part of the plan. None unless three items or more carry tags
+    naming two days or more. One pass over the lines."""
+    heads, items = {}, {}
+    for s, t in _line_spans(text, 0, len(text)):
+        line = text[s:t].strip().lstrip(_MARKUP).strip()
+        if (tag := _item_tag(line)) is not None:
+            tag, rest = tag
+            fw = folded_words(tag)
+            nums = _range_days(fw, tag) if set(fw) & {'day', 'days', 'night', 'nights'} else []
+            if not nums or len(fw) > 6: continue
+            if set(folded_words(rest[:30])[:2]) & _SHELVED: continue           # '(archived) Private bedroom …'
+            label = next((_TAG_LABEL[w] for w in fw if w in _TAG_LABEL), None)
+            mode = ' '.join(p.strip() for p in tag.replace('·', '|').split('|') if not set(folded_words(p)) & {'day', 'days', 'night', 'nights'})
+            if label == 'Transportation': rest = f"{mode} {rest}"                  # 'Flight', 'Self-drive': the leg's mode
+            if label and not (':' in rest[:40] and label_key(rest.split(':', 1)[0])[0] is not None): rest = f"{label}: {rest}"
+            for n in range(min(nums), max(nums) + 1): items.setdefault(n, []).append(rest)
+        elif (fw := folded_words(line[:12]))[:1] == ['day'] and len(fw) > 1 and fw[1].isdecimal() and int(fw[1]) not in heads:
+            heads[int(fw[1])] = line
+    if sum(map(len, items.values())) < 3 or len(items) < 2: return None
+    return '\n\n'.join('\n'.join([heads.get(n, f'Day {n}:'), *(f'- {x}' for x in items[n])]) for n in sorted(items)) + '\n'
+
+# %% ../nbs/04b_grounded.ipynb #fc218035
+def _kv_pairs(line: str) -> tuple[str | None, dict]:
+    """`(operation, {key: value})` of one log record in logfmt (`op=add_meal day=2 name="X"`) or call style
+    (`planner: add_meal(day=2, name='X')`): each `key=value` with its value quoted or up to a space, comma or bracket;
+    the operation is the value of `op` / `event` / `action`, else the name before the first `(`. One pass."""
+    kv, i, n = {}, 0, len(line)
+    while i < n:
+        j = line.find('=', i)
+        if j <= 0: break
+        k = j
+        while k > i and (line[k - 1].isalnum() or line[k - 1] == '_'): k -= 1
+        v0 = j + 1
+        if v0 < n and line[v0] in '"\'':
+            e = line.find(line[v0], v0 + 1)
+            e = n if e < 0 else e
+            val, i = line[v0 + 1:e], e + 1
+        else:
+            e = v0
+            while e < n and line[e] not in ' ,)': e += 1
+            val, i = line[v0:e], e
+        if k < j: kv[line[k:j].lower()] = val
+    op = next((kv.pop(k) for k in ('op', 'event', 'action') if k in kv), None)
+    if op is None and (p := line.find('(')) > 0:
+        a = p
+        while a > 0 and (line[a - 1].isalnum() or line[a - 1] == '_'): a -= 1
+        op = line[a:p] or None
+    return op, kv
+
+_OP_SLOT = {**dict.fromkeys('flight flights leg ground drive taxi transport transportation'.split(), 'transportation'),
+            **dict.fromkeys('stay hotel accommodation lodging'.split(), 'accommodation'),
+            **dict.fromkeys('meal restaurant'.split(), 'meal'), **dict.fromkeys('sight attraction activity visit'.split(), 'attraction'),
+            'route': 'current_city'}
+_OP_REMOVE = frozenset('remove delete cancel drop unbook'.split())
+
+# %% ../nbs/04b_grounded.ipynb #58cf1dbd
+def events_as_text(text: str) -> str | None:
+    """An answer that is a planning agent's event log (logfmt or call-style records, `_kv_pairs`), replayed in order into
+    labelled days: `route` sets a day's city or `from A to B`; a flight / ground leg, a stay (on each night of its
+    run), a meal (by its `meal` key) or a sight is added to its day; a `remove` drops the name from its day's slot; a
+    `replace` puts `new` where `old` was. None unless three records or more name a day (`day=` / `nights=`) and an
+    operation. One pass over the lines."""
+    days, n_rec = {}, 0
+    for s, t in _line_spans(text, 0, len(text)):
+        op, kv = _kv_pairs(text[s:t])
+        if not op or not ({'day', 'nights'} & set(kv)): continue
+        words = op.lower().split('_')
+        slot = next((_OP_SLOT[w] for w in words if w in _OP_SLOT), None)
+        nums = _range_days(['nights' if 'nights' in kv else 'day', *folded_words(kv.get('nights', kv.get('day', '')))], kv.get('nights', kv.get('day', '')))
+        if slot is None or not nums: continue
+        n_rec += 1
+        place = lambda nm: f"{nm}, {kv['city']}" if kv.get('city') else nm
+        for d in range(min(nums), max(nums) + 1):
+            day = days.setdefault(d, {'attraction': []})
+            if slot == 'current_city':
+                a, b = kv.get('from', kv.get('origin')), kv.get('to', kv.get('destination'))
+                day['current_city'] = f"from {a} to {b}" if a and b else kv.get('city', '-')
+            elif slot == 'transportation':
+                a, b = kv.get('from', kv.get('origin')), kv.get('to', kv.get('destination'))
+                day['transportation'] = ', '.join(x for x in (f"{kv.get('mode', words[-1])} {kv.get('number', '')}".strip(), f"from {a} to {b}" if a and b else '',
+                                                               kv.get('dep', ''), kv.get('arr', ''), kv.get('duration', ''),
+                                                               f"cost: {kv['cost']}" if 'cost' in kv else '') if x)
+            else:
+                key = 'attraction' if slot == 'attraction' else 'accommodation' if slot == 'accommodation' else kv.get('meal', '').lower()
+                if key not in ('attraction', 'accommodation', *_MEALS): continue
+                if set(words) & _OP_REMOVE:
+                    if key == 'attraction': day[key] = [x for x in day[key] if x != place(kv.get('name'))]
+                    elif day.get(key) == place(kv.get('name')): day[key] = '-'
+                elif 'old' in kv and 'new' in kv:
+                    old, new = place(kv['old']), place(kv['new'])
+                    if key == 'attraction': day[key] = [new if x == old else x for x in day[key]]
+                    else: day[key] = new
+                elif 'name' in kv:
+                    if key == 'attraction': day[key].append(place(kv['name']))
+                    else: day[key] = place(kv['name'])
+    if n_rec < 3 or len(days) < 2: return None
+    out = []
+    for d in sorted(days):
+        x = days[d]
+        out.append('\n'.join([f"Day {d}:", *(f"{_LABEL_OF[k]}: {x[k]}" for k in ('current_city', 'transportation', *_MEALS, 'accommodation') if k in x),
+                              f"Attraction: {'; '.join(x['attraction']) or '-'}"]))
+    return '\n\n'.join(out) + '\n'
+
 # %% ../nbs/04b_grounded.ipynb #825df12a
 _ORDINALS = {w: i for i, w in enumerate('first second third fourth fifth sixth seventh eighth ninth tenth eleventh '
                                         'twelfth thirteenth fourteenth'.split(), 1)}
@@ -3030,11 +3164,11 @@ def footnotes_as_text(text: str) -> str | None:
     defs = _footnote_defs(lines)
     if not defs: return None
     notes = {k: d for k, d in defs.values()}
-    body, out, hit = '\n'.join(l for i, l in enumerate(lines) if i not in defs), [], False
+    body, out, hit, slot_end = '\n'.join(l for i, l in enumerate(lines) if i not in defs), [], False, -1
     i = a = 0
     while i < len(body):
         c = body[i]
-        got = _marker_at(body, i) if (c in _SUPERSCRIPTS or c == '[') and i and body[i - 1].isalnum() else None
+        got = _marker_at(body, i) if (c in _SUPERSCRIPTS or c == '[') and i and (body[i - 1].isalnum() or body[i - 1] in '*_]') else None
         if got is None or got[0] not in notes:
             i += 1
             continue
@@ -3044,9 +3178,18 @@ def footnotes_as_text(text: str) -> str | None:
         n = next((n for n in range(min(120, len(head), i - a), 2, -1)
                   if body.startswith(head[:n], i - n) and (n == len(head) or not head[n].isalnum())
                   and (i - n == 0 or not body[i - n - 1].isalnum())), 0)
-        out.append(body[a:i - n] + (head if n else ''))
+        if n == 0 and (slot_end == i or _slot_before(body, i)):          # '- *Dinner*[^2]', 'Sightseeing[^5][^6]': the value
+            out.append(body[a:i] + ('; ' if slot_end == i else ': ') + note.strip().rstrip('.'))
+            slot_end = got[1]
+        else: out.append(body[a:i - n] + (head if n else ''))
         i = a = got[1]
     return ''.join(out) + body[a:] if hit else None
+
+def _slot_before(body: str, i: int) -> bool:
+    "Is the text of `body`'s line before `i` only a field's label (`- *Dinner*`, `Overnight`, `Sightseeing`)?"
+    ls = body.rfind('\n', 0, i) + 1
+    fw = folded_words(body[ls:i][:40])
+    return 0 < len(fw) <= 3 and label_key(' '.join(fw))[0] is not None
 
 
 # %% ../nbs/04b_grounded.ipynb #a48s0002
@@ -3538,6 +3681,8 @@ _LAYOUTS = ((json_as_text, "the plan is JSON: read key by key"),
             (sql_as_text, "the plan is a SQL script: run in an in-memory database, its tables read row by row"),
             (xml_as_text, "the plan is XML: read element by element"),
             (tables_as_text, "a table with one day per row or per column: read by its header words"),
+            (events_as_text, "a planning agent's event log: replayed in order, the last state of each slot read"),
+            (tagged_as_text, "items tagged with their days (a board by status or kind): gathered back into days"),
             (sections_as_text, "grouped by category (legs, stays, meals, sights): gathered back into days"))
 
 _HTML_NOTE = "an HTML table: read as a table by its header words"

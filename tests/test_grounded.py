@@ -741,6 +741,17 @@ def test_v12_layouts_read_after_tuning():
     assert res['all']['undelivered'] == 0 and res['all']['violations_read_as_passes'] == 0
 
 
+
+def test_v13_logs_and_boards_read_after_first_tuning():
+    """Issue 48: two v13 layouts (tools/layouts_v13.py, first score 65.22 %) read after the first tuning step on them, on
+    the first 40 known plans: the agent's event log replayed in order (`events_as_text`; it opened at 46 %) and the
+    Kanban board tagged by day (`tagged_as_text`; 49 %; what remains is the kept `City, ST` policy); no violation read
+    as a pass anywhere in the part."""
+    import layouts
+    res = layouts.measure('heldout13', plans=layouts.known_plans()[:40])
+    assert res['layouts']['agent_event_log']['checks'] >= 0.97 and res['layouts']['kanban_board']['checks'] >= 0.85
+    assert res['all']['undelivered'] == 0 and res['all']['violations_read_as_passes'] == 0
+
 @pytest.mark.parametrize('head,labels,empty', [
     ('Siku', ('Usafiri', 'Kifungua kinywa', 'Vivutio', 'Chakula cha mchana', 'Chakula cha jioni', 'Malazi'), 'Hakuna'),   # Swahili
     ('วันที่', ('การเดินทาง', 'อาหารเช้า', 'สถานที่ท่องเที่ยว', 'อาหารกลางวัน', 'อาหารเย็น', 'ที่พัก'), 'ไม่มี'),            # Thai
