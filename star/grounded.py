@@ -233,6 +233,8 @@ _FILLED = frozenset({'breakfast', 'lunch', 'dinner', 'accommodation', 'attractio
 _MEAL_OF = {'breakfast': 'breakfast', 'lunch': 'lunch', 'brunch': 'lunch', 'dinner': 'dinner', 'supper': 'dinner',
             'lunchtime': 'lunch', 'dinnertime': 'dinner', 'suppertime': 'dinner'}
 
+_MEALS = ('breakfast', 'lunch', 'dinner')
+
 def clauses(ws: list[Word], s: int, e: int, covered) -> list[Clause]:
     "Split the words `[s, e)` of one day at every slot word (`_SLOTS`) that is not part of a name (`covered`)."
     out, k = [Clause('time', s, s, e)], s
@@ -1034,8 +1036,7 @@ def _city_with_state(r: Reading, m: Match, city: str) -> str:
     if at is None or at[0] != city or not r.text.startswith(' (', end := r.ws[at[1] - 1].b): return city
     close = r.text.find(')', end, end + 40)
     inner = r.text[end + 2:close] if close > 0 else ''
-    postal = len(inner) == 2 and inner.isupper()                   # 'Rambhog, New York (NY)': the city (`city_as_written`)
-    return f"{city} ({inner})" if _is_state(r.index, inner) and not postal else city
+    return f"{city} ({inner})" if tuple(folded_words(inner)) in _states(r.index) else city   # '(NY)': the city (`city_as_written`)
 
 def _venue_text(r: Reading, m: Match, v: Venue) -> str:
     """`Name, City`: the name as written (the database's own spelling where the text writes exactly that), the city with
@@ -2421,6 +2422,7 @@ def sections_as_text(text: str) -> str | None:
 _TAG_LABEL = {**dict.fromkeys('flight flights transport transportation travel leg legs drive driving taxi transfer'.split(), 'Transportation'),
               **dict.fromkeys('stay stays hotel lodging accommodation accommodations night nights'.split(), 'Accommodation'),
               **dict.fromkeys('sight sights attraction attractions activity activities visit'.split(), 'Attraction')}
+_SPAN_WORDS = frozenset({'day', 'days', 'night', 'nights'})
 _SHELVED = frozenset({'archived', 'cancelled', 'canceled', 'rejected', 'declined', 'dropped', 'discarded', 'backup', 'unused'})
 
 def _item_tag(line: str) -> tuple[str, str] | None:
@@ -2450,12 +2452,12 @@ def tagged_as_text(text: str) -> str | None:
         if (tag := _item_tag(line)) is not None:
             tag, rest = tag
             fw = folded_words(tag)
-            nums = _range_days(fw, tag) if set(fw) & {'day', 'days', 'night', 'nights'} else []
+            nums = _range_days(fw, tag) if set(fw) & _SPAN_WORDS else []
             if not nums or len(fw) > 6: continue
             if set(folded_words(rest[:30])[:2]) & _SHELVED: continue           # '(archived) Private bedroom …'
             label = next((_TAG_LABEL[w] for w in fw if w in _TAG_LABEL), None)
-            mode = ' '.join(p.strip() for p in tag.replace('·', '|').split('|') if not set(folded_words(p)) & {'day', 'days', 'night', 'nights'})
-            if label == 'Transportation': rest = f"{mode} {rest}"                  # 'Flight', 'Self-drive': the leg's mode
+            if label == 'Transportation':                                      # 'Flight', 'Self-drive': the leg's mode
+                rest = ' '.join([*(p.strip() for p in tag.replace('·', '|').split('|') if not set(folded_words(p)) & _SPAN_WORDS), rest])
             if label and not (':' in rest[:40] and label_key(rest.split(':', 1)[0])[0] is not None): rest = f"{label}: {rest}"
             for n in range(min(nums), max(nums) + 1): items.setdefault(n, []).append(rest)
         elif (fw := folded_words(line[:12]))[:1] == ['day'] and len(fw) > 1 and fw[1].isdecimal() and int(fw[1]) not in heads:
@@ -2510,17 +2512,16 @@ def events_as_text(text: str) -> str | None:
         if not op or not ({'day', 'nights'} & set(kv)): continue
         words = op.lower().split('_')
         slot = next((_OP_SLOT[w] for w in words if w in _OP_SLOT), None)
-        nums = _range_days(['nights' if 'nights' in kv else 'day', *folded_words(kv.get('nights', kv.get('day', '')))], kv.get('nights', kv.get('day', '')))
+        span = kv.get('nights', kv.get('day', ''))
+        nums = _range_days(['nights' if 'nights' in kv else 'day', *folded_words(span)], span)
         if slot is None or not nums: continue
         n_rec += 1
         place = lambda nm: f"{nm}, {kv['city']}" if kv.get('city') else nm
+        a, b = kv.get('from', kv.get('origin')), kv.get('to', kv.get('destination'))
         for d in range(min(nums), max(nums) + 1):
             day = days.setdefault(d, {'attraction': []})
-            if slot == 'current_city':
-                a, b = kv.get('from', kv.get('origin')), kv.get('to', kv.get('destination'))
-                day['current_city'] = f"from {a} to {b}" if a and b else kv.get('city', '-')
+            if slot == 'current_city': day['current_city'] = f"from {a} to {b}" if a and b else kv.get('city', '-')
             elif slot == 'transportation':
-                a, b = kv.get('from', kv.get('origin')), kv.get('to', kv.get('destination'))
                 day['transportation'] = ', '.join(x for x in (f"{kv.get('mode', words[-1])} {kv.get('number', '')}".strip(), f"from {a} to {b}" if a and b else '',
                                                                kv.get('dep', ''), kv.get('arr', ''), kv.get('duration', ''),
                                                                f"cost: {kv['cost']}" if 'cost' in kv else '') if x)
@@ -3882,8 +3883,6 @@ def _drop_attractions(r: Reading, day, drop: list) -> None:
 # %% ../nbs/04b_grounded.ipynb #7448433d
 _LEARNED_NOTE = ("labels in words the reader has no table for, each read by what its values name in the database "
                  "(restaurants by their order in the day; a value written under two of them that names nothing: empty)")
-
-_MEALS = ('breakfast', 'lunch', 'dinner')
 
 def _label_rows(text: str, ws: list[Word], versions: list) -> list[tuple]:
     """`[(day, line, (a, b) of the label, (a, b) of the value, (a, b) of a table row or None)]`: the lines of the days
