@@ -33,9 +33,9 @@ __all__ = ['LABEL_VOCABULARY', 'FOREIGN_LABELS', 'LABELS', 'CHECK_KINDS', 'MAX_G
            'sections_as_text', 'tagged_as_text', 'events_as_text', 'heading_marks', 'inferred_marks', 'dates_in',
            'stay_item', 'stay_recap_as_text', 'references_as_text', 'final_answer', 'complete_day', 'html_as_text',
            'xml_as_text', 'footnotes_as_text', 'stay_blocks_as_text', 'options_as_text', 'unstruck', 'diff_as_text',
-           'latex_as_text', 'mermaid_as_text', 'ics_as_text', 'cjk_as_text', 'plain_answer', 'layout_text',
-           'noted_marks', 'check_reading', 'learned_labels', 'learned_labels_as_text', 'corrections',
-           'apply_corrections', 'format_grounded', 'plain_plan']
+           'latex_as_text', 'mermaid_as_text', 'ics_as_text', 'cjk_as_text', 'chained_as_text', 'transcript_as_text',
+           'spoken_as_text', 'plain_answer', 'layout_text', 'noted_marks', 'check_reading', 'learned_labels',
+           'learned_labels_as_text', 'corrections', 'apply_corrections', 'format_grounded', 'plain_plan']
 
 # %% ../nbs/04b_grounded.ipynb #51cdece7
 _APOSTROPHES = "'’‘ʼ`"
@@ -201,6 +201,11 @@ _GATED = {('hotel',): 'colon', ('stay',): 'at', ('staying',): 'at',   # only "Ho
 
 _SLOT_WORDS = frozenset(w for k in _SLOTS for w in k)
 
+
+# %% ../nbs/04b_grounded.ipynb #4b4d421e
+_LEAD_SUBJECT = frozenset('you we i youll well ill youd wed will can could should then just'.split())
+"Words between a meal word and `head to` / `go to` that keep the meal's clause open (`For dinner, you'll head to X`)." 
+
 _FLIGHT_WORDS, _TAXI_WORDS = frozenset({'flight', 'flights', 'fly', 'flying'}), frozenset({'taxi', 'cab'})
 
 _DRIVE_WORDS = frozenset({'drive', 'driving', 'car', 'self'})
@@ -209,11 +214,11 @@ _FOREIGN_MODES = {'flight': ('vuelo', 'vuelos', 'vol', 'vols', 'flug', 'fluge', 
                              'lot', 'samolot', 'samolotem', 'uçuş', 'рейс', 'перелёт', 'самолёт', 'самолётом'),
                   'drive': ('coche', 'voiture', 'auto', 'mietwagen', 'carro', 'macchina', 'autem', 'samochodem',
                             'samochód', 'araba', 'arabayla', 'aracınızla', 'araçla', 'машине', 'машина', 'автомобиле',
-                            'автомобиль'),
-                  'taxi': ('taksi', 'taksówka', 'taksówką', 'такси')}
-"""Mode words of other languages (German, French, Spanish, Italian, Portuguese, Polish, Turkish, Russian), folded: an
-answer in another language names its legs with them (`Vuelo F123 de A a B`, `Mit dem eigenen Auto von A nach B`,
-`własnym autem`, `рейс F123`)."""
+                            'автомобиль', 'autolla', 'autóval', 'mașina', 'mașină', 'נהיגה', 'ברכב'),
+                  'taxi': ('taksi', 'taksówka', 'taksówką', 'такси', 'taksilla', 'taxival', 'taxiul', 'מונית')}
+"""Mode words of other languages (German, French, Spanish, Italian, Portuguese, Polish, Turkish, Russian, Finnish,
+Hungarian, Romanian, Hebrew), folded: an answer in another language names its legs with them (`Vuelo F123 de A a B`,
+`Mit dem eigenen Auto von A nach B`, `własnym autem`, `рейс F123`, `Omalla autolla: A → B`)."""
 
 _FLIGHT_WORDS, _DRIVE_WORDS = _FLIGHT_WORDS | set(map(_fold, _FOREIGN_MODES['flight'])), _DRIVE_WORDS | set(map(_fold, _FOREIGN_MODES['drive']))
 _TAXI_WORDS = _TAXI_WORDS | set(map(_fold, _FOREIGN_MODES['taxi']))
@@ -254,8 +259,9 @@ def clauses(ws: list[Word], s: int, e: int, covered) -> list[Clause]:
         if seq is None:
             k += 1
             continue
-        if _SLOTS[seq] == 'time' and out[-1].kind in _FILLED and k == out[-1].lo and not ws[k].strong:
-            k += len(seq)                        # 'For dinner, head to X': the dinner's clause goes on
+        if (_SLOTS[seq] == 'time' and out[-1].kind in _FILLED and not ws[k].strong and k - out[-1].lo <= 3
+                and all(ws[q].w in _LEAD_SUBJECT for q in range(out[-1].lo, k))):
+            k += len(seq)                        # 'For dinner, (you'll) head to X': the dinner's clause goes on
             continue
         out[-1].hi = k
         out.append(Clause(_SLOTS[seq], k, k + len(seq), e))
@@ -1717,6 +1723,22 @@ def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: boo
                 if (x := written_item(r, *p, 'attractions', order, 'attraction', travel, day.number)) and x != '-':
                     day.attractions[x] = None
 
+# %% ../nbs/04b_grounded.ipynb #c4f175d0
+_TAG_MARKS = frozenset('·|—–-•')
+
+def _tag_after(r: Reading, c: Clause) -> bool:
+    """Is the slot word of clause `c` a tag after the name before it on its line (`Coco Bambu · 🍝 dinner · 🚗 20 min`,
+    `Subway, Rockford — breakfast`): one separator mark (and symbols) between the word before and the slot word, a name
+    of the database before it on its line and none after it?"""
+    ws, text = r.ws, r.text
+    gap = text[ws[c.key - 1].b:ws[c.key].a]
+    marks = [ch for ch in gap if not ch.isspace() and unicodedata.category(ch)[0] not in 'SM' and ch != '\ufe0f']
+    if len(marks) != 1 or marks[0] not in _TAG_MARKS: return False
+    start, end, q = text.rfind('\n', 0, ws[c.key].a), text.find('\n', ws[c.key].b), c.key - 1
+    while q >= 0 and ws[q].a > start and q not in r.venue_at: q -= 1
+    if q < 0 or ws[q].a < start: return False                               # no name before it on its line
+    return not any(ws[m.i].a < end or end < 0 for m in r.venues_in(c.key + 1, c.hi))
+
 # %% ../nbs/04b_grounded.ipynb #438fc72c
 _NO_SLOT = frozenset({'no', 'skip', 'without'})
 
@@ -1744,10 +1766,10 @@ def fill_narrative(r: Reading, day: _Day, cls: list[Clause], order: list, travel
             day.slots[c.kind] = '-'                          # 'No breakfast planned [$0]', 'skip lunch': empty, no name after it
             continue
         if c.kind in _MEAL_TABLE and c.kind not in day.slots:
-            after_name = ci and c.key and (text[ws[c.key - 1].b:ws[c.key].a].strip(' ') == '(' or
+            after_name = ci and c.key and (text[ws[c.key - 1].b:ws[c.key].a].strip(' ') == '(' or _tag_after(r, c) or
                                            (ws[c.key - 1].w == "for" and c.key >= 2 and (r.covered[c.key - 2] or _abbr(text, ws[c.key - 2])) and not ws[c.key - 1].weak and not ws[c.key - 1].strong))
             hit = None if after_name else next(((m, v) for m in ms if (v := _pick(r, m, _MEAL_TABLE[c.kind], order, c.kind, travel))), None)
-            if hit is None and ci and c.key and (ws[c.key - 1].w == 'for' or text[ws[c.key - 1].b:ws[c.key].a].strip(' ') == '('):
+            if hit is None and ci and c.key and (ws[c.key - 1].w == 'for' or text[ws[c.key - 1].b:ws[c.key].a].strip(' ') == '(' or _tag_after(r, c)):
                 # 'Coco Bambu, Rockford for dinner', 'Watershed Cafe, Pensacola (breakfast)': the name before the slot word
                 before = r.venues_in(cls[ci - 1].lo, c.key)
                 hit = next(((m, v) for m in reversed(before) if (v := _pick(r, m, _MEAL_TABLE[c.kind], order, c.kind, travel))), None)
@@ -2218,6 +2240,73 @@ def grid_days(rows: list[list[str]]) -> list[list[str]] | None:
                                if lab not in (None, 'day', 'date')]))
     return [line for num, fields in days for line in _day_record(num, fields)]
 
+# %% ../nbs/04b_grounded.ipynb #4ede3858
+_BOX_RULE = frozenset('+-=:─═━╤╪┼╕╡┤╧╛╒╞├╘┬┴┌┐└┘╔╗╚╝╦╩╬╠╣╟╢╫╥╨╓╖╙╜ ')
+_BOX_BAR = ('|', '│', '║', '┃')
+
+def _is_box_rule(line: str) -> bool:
+    "A rule line of a grid table (`+-----+====+`, `╒═══╤═══╕`, `├───┼───┤`): frame characters only, a corner first."
+    s = line.strip()
+    return len(s) > 2 and s[0] in '+╒╞├╘┌└╔╠╚╟┢┡┏┣┗' and set(s) <= _BOX_RULE
+
+def _wrapped(pieces: list[str]) -> str:
+    """The lines of one wrapped cell as one value: a line that starts with a bullet (`• X`) starts a new item (`<br>`
+    between items), any other goes on with the one above (a space; none after a word broken at its hyphen, `Bar-` /
+    `B-Que`)."""
+    out = ''
+    for p in pieces:
+        if not p: continue
+        if p[:2] in ('• ', '- ', '* ', '◦ ', '▪ '): out += ('<br>' if out else '') + p[2:].strip()
+        elif out.endswith('-') and out[-2:-1].isalnum(): out += p
+        else: out += (' ' if out and not out.endswith('<br>') else '') + p
+    return out
+
+def _ruled_rows(lines: list[str]) -> list[list[str]] | None:
+    """The rows of a grid table drawn with frame lines (`tabulate`'s grid / fancy_grid, a SQL client's `+---+`): columns
+    cut where the first rule line has a corner, each row the lines between two rules, a cell wrapped over several lines
+    joined into one value (`_wrapped`). None unless the lines are such a table with at least three columns."""
+    rules = [i for i, l in enumerate(lines) if _is_box_rule(l)]
+    if not rules: return None
+    top, ruled = lines[rules[0]], set(rules)
+    cuts = [k for k, ch in enumerate(top) if ch not in '-=:─═━ ']
+    if len(cuts) < 4: return None
+    rows, cur = [], []
+    for i, l in enumerate(lines):
+        if i in ruled or not l.strip():
+            if cur: rows.append([_wrapped([c[k] for c in cur]) for k in range(len(cuts) - 1)]); cur = []
+            continue
+        if l.lstrip()[:1] not in _BOX_BAR: return None
+        cur.append([l[a + 1:b].strip() for a, b in zip(cuts, cuts[1:])])
+    if cur: rows.append([_wrapped([c[k] for c in cur]) for k in range(len(cuts) - 1)])
+    return rows if len(rows) >= 2 else None
+
+def _frame_rows(lines: list[str]) -> list[list[str]] | None:
+    """The rows of a pandas DataFrame as `print(df)` writes it: blocks of columns (a block continued after a ` \\` at
+    the end of its header line) separated by blank lines; in each block a header of right-aligned column names and one
+    line per row that starts with the row's index; a column ends where its name ends and every row has a space (a
+    cell ends there, none goes on: `Current City` over a long value stays one name), `NaN` / `None` is an empty cell. The rows of all blocks joined by index (the index column first, header ''). None for other lines."""
+    blocks, cur = [], []
+    for l in lines + ['']:
+        if l.strip(): cur.append(l.rstrip())
+        elif cur: blocks.append(cur); cur = []
+    head, rows = [''], {}
+    for b in blocks:
+        h = b[0][:-1].rstrip() if b[0].endswith('\\') else b[0]
+        if len(b) < 2 or h[:1] != ' ': return None
+        ends = [p for p in range(1, len(h) + 1) if h[p - 1] != ' ' and h[p:p + 1] in ('', ' ')   # a name ends, no cell goes on
+                and all(l[p:p + 1] in ('', ' ') for l in b[1:]) and any(l[p - 1:p] not in ('', ' ') for l in b[1:])]
+        names = [h[a:e].strip() for a, e in zip([0] + ends, ends)]
+        for l in b[1:]:
+            idx = l.split(None, 1)[0]
+            if not idx.isdecimal(): return None
+            start = len(l) - len(l.lstrip()) + len(idx)
+            cells = [l[a:e].strip() for a, e in zip([start] + ends, ends)]
+            rows.setdefault(idx, [idx]).extend('' if c in ('NaN', 'None', 'NaT', '<NA>') else c for c in cells)
+        head += names
+    if len(head) < 4 or any(len(r) != len(head) for r in rows.values()): return None
+    return [head, *rows.values()]
+
+
 # %% ../nbs/04b_grounded.ipynb #a48t0001
 def _is_rule(cells: list[str]) -> bool: return all(set(c) <= set('-: ') for c in cells)
 
@@ -2249,8 +2338,8 @@ def _fixed_width(lines: list[str]) -> list[list[str]] | None:
 
 def tables_as_text(text: str) -> str | None:
     """Tables that hold a plan, rewritten as labelled days (`grid_days`): markdown pipe tables in either orientation
-    (days as rows or as columns), CSV or TSV (in a code block, or lines of the same number of cells) and plain-text
-    tables aligned in columns. A table is read by its header words alone, whatever its layout; other tables and the
+    (days as rows or as columns), CSV or TSV (in a code block, or lines of the same number of cells), plain-text
+    tables aligned in columns, grids drawn with frame lines (`_ruled_rows`) and printed DataFrames (`_frame_rows`). A table is read by its header words alone, whatever its layout; other tables and the
     rest of the text are kept as they are. None when no table holds days. One pass over the lines (each table read once)."""
     lines, out, i, found = text.split('\n'), [], 0, False
     while i < len(lines):
@@ -2262,16 +2351,20 @@ def tables_as_text(text: str) -> str | None:
         elif s.startswith('```'):                                               # a code block: CSV, TSV or aligned columns
             j = i + 1
             while j < len(lines) and not lines[j].strip().startswith('```'): j += 1
-            body = [l for l in lines[i + 1:j] if l.strip()]
-            rows = (_delimited(body) or _fixed_width(body)) if len(body) >= 2 else None
+            raw = lines[i + 1:j]
+            body = [l for l in raw if l.strip()]
+            rows = (_ruled_rows(raw) or _frame_rows(raw) or _delimited(body) or _fixed_width(body)) if len(body) >= 2 else None
             j = min(j + 1, len(lines))
+        elif _is_box_rule(s):                                                   # a grid drawn with frame lines
+            while j < len(lines) and (_is_box_rule(lines[j]) or lines[j].lstrip()[:1] in _BOX_BAR): j += 1
+            rows = _ruled_rows(lines[i:j])
         elif s and (',' in s or '\t' in s or '  ' in s) and (i == 0 or not lines[i - 1].strip()):   # bare CSV / TSV / aligned lines
             while j < len(lines) and lines[j].strip(): j += 1
             body = lines[i:j]
             rows = (_delimited(body) or (_fixed_width(body) if all('  ' in l for l in body[:2]) else None)) if j - i >= 2 else None
         got = grid_days(rows) if rows else None
         if got is None:                  # no plan: the line kept (a whole table or code block at once: each line read once)
-            k = j if s.startswith('|') or (s.startswith('```') and not (body[:1] and body[0].lstrip().startswith('|'))) else i + 1
+            k = j if s.startswith('|') or _is_box_rule(s) or (s.startswith('```') and not (body[:1] and body[0].lstrip().startswith('|'))) else i + 1
             out += lines[i:k]
             i = k
             continue
@@ -3169,7 +3262,8 @@ def footnotes_as_text(text: str) -> str | None:
     i = a = 0
     while i < len(body):
         c = body[i]
-        got = _marker_at(body, i) if (c in _SUPERSCRIPTS or c == '[') and i and (body[i - 1].isalnum() or body[i - 1] in '*_]') else None
+        p = i - 1 if c == '[' and i > 1 and body[i - 1] == ' ' else i     # 'Dinner [1]': one space before a bracketed marker
+        got = _marker_at(body, i) if (c in _SUPERSCRIPTS or c == '[') and p and (body[p - 1].isalnum() or body[p - 1] in '*_]') else None
         if got is None or got[0] not in notes:
             i += 1
             continue
@@ -3675,6 +3769,148 @@ def cjk_as_text(text: str) -> str | None:
     if not days and terms < 3: return None
     return ''.join(_CJK_PUNCT.get(c, c) for c in ''.join(out))
 
+# %% ../nbs/04b_grounded.ipynb #77be3a71
+_LEG_ARROWS = ('→', '➜', '➝', '➔', '⟶', '->')
+
+def _leg_split(line: str) -> tuple[str, str, str] | None:
+    """`(marker, start, rest)` of a line with exactly one arrow (`1. A → B · 🍝 dinner` -> `('1. ', 'A', 'B · 🍝
+    dinner')`), the list marker kept apart; None for a line with no arrow or several, or one that names a mode of
+    travel or a flight (a leg of the trip, not a walk between two stops)."""
+    hits = [(line.find(a), a) for a in _LEG_ARROWS if a in line]
+    if len(hits) != 1 or line.count(hits[0][1]) != 1: return None
+    k, a = hits[0]
+    fw = folded_words(line)
+    if set(fw) & _MODE_WORDS or any(map(_flight_number, fw)): return None
+    s = line.lstrip()
+    lead = len(line) - len(s)
+    if (n := _list_number(s)) is not None: lead = len(line) - len(n[1])
+    elif s[:2] in ('- ', '* ', '• '): lead += 2
+    return line[:lead], line[lead:k].strip(), line[k + len(a):].strip()
+
+def _stops_in(rest: str, limit: int = 200) -> set[str]:
+    "Each beginning of `rest` that ends before a space (or at its end, first `limit` characters): a stop it may start with."
+    out = {rest[:p].rstrip(' ·—–-|,') for p in range(min(len(rest), limit)) if rest[p] == ' '}
+    return out | {rest} if len(rest) <= limit else out
+
+_CITY_SEQS: list = []
+
+def _is_city(s: str) -> bool:
+    "Is `s` a city of the database, as written (case and accents folded: `Rockford`, `st. petersburg`)?"
+    if not _CITY_SEQS: _CITY_SEQS.append(frozenset(' '.join(folded_words(c)) for c in dict(eval_index().city_state)))
+    return ' '.join(folded_words(s)) in _CITY_SEQS[0]
+
+def chained_as_text(text: str) -> str | None:
+    """Directions written as chained legs between the day's stops, as a maps app lists a multi-stop route (`1. Coco
+    Bambu → Pure luxury … · 🛏 check in`, `2. Pure luxury … → Dial A Cake · 🍳 breakfast`): each leg read as its
+    destination and what follows it (`2. Dial A Cake · 🍳 breakfast`). A line is such a leg when it starts where an
+    earlier leg ended, or where it ends the next line starts, and does not start at a city (a route between cities,
+    `St. Petersburg → Rockford`, or a flight is kept as written). None when no two legs chain. Linear in the text (each line's beginnings hashed once, 200 characters)."""
+    lines = text.split('\n')
+    legs = [_leg_split(l) for l in lines]
+    seen, keep, prev = set(), [False] * len(lines), None
+    for k, leg in enumerate(legs):
+        if leg is None: continue
+        mark, start, rest = leg
+        if start and not _is_city(start):
+            if start in seen: keep[k] = True
+            if prev is not None and start in _stops_in(legs[prev][2]):
+                keep[k], keep[prev] = True, keep[prev] or not _is_city(legs[prev][1])
+        seen |= _stops_in(rest)
+        prev = k
+    if sum(keep) < 2: return None
+    return '\n'.join(legs[k][0] + legs[k][2] if keep[k] else l for k, l in enumerate(lines))
+
+
+# %% ../nbs/04b_grounded.ipynb #54338d61
+_USER_SPEAKERS = frozenset({'user', 'you', 'me', 'human', 'customer', 'client', 'traveler', 'traveller', 'q', 'question'})
+
+def _speaker_line(line: str) -> tuple[str, str, bool] | None:
+    """`(speaker, what they say, timestamped)` of a transcript line (`[00:12] Aria: …`, `User: …`); None for another line.
+    A speaker is one to three words with no digit, the first capitalised."""
+    s, ts = line.strip(), False
+    if s[:1] == '[' and 0 < (j := s.find(']')) < 14 and all(ch.isdigit() or ch in ':.' for ch in s[1:j]): s, ts = s[j + 1:].strip(), True
+    k = s.find(': ')
+    name = s[:k].strip('*_ ') if 0 < k <= 30 else ''
+    if not name or not name[0].isupper() or len(name.split()) > 3 or any(ch.isdigit() for ch in name): return None
+    return name, s[k + 2:], ts
+
+def transcript_as_text(text: str) -> str | None:
+    """A conversation transcript (`[00:08] Aria: Day one …`, `You: What about staying at Y instead?`) as what the
+    assistant says: the lines of the other speakers dropped (the user's questions and proposals are not the plan),
+    each kept line without its time stamp and speaker. A transcript has two speakers or more, none of them a plan's
+    label, and either time stamps or a user among them (`User`, `You`, `Me`); the assistant is the other speaker with
+    the most lines. None for any other answer. One pass over the lines."""
+    lines = text.split('\n')
+    said = [_speaker_line(l) for l in lines]
+    who = Counter(x[0] for x in said if x)
+    if len(who) < 2 or any(label_key(n)[0] is not None for n in who): return None
+    users = {n for n in who if n.lower() in _USER_SPEAKERS}
+    stamped = sum(x[2] for x in said if x)
+    if not users and stamped * 2 < sum(who.values()): return None
+    bot = max((n for n in who if n not in users), key=lambda n: who[n], default=None)
+    if bot is None or who[bot] < 3: return None
+    return '\n'.join(x[1] if x and x[0] == bot else l for l, x in zip(lines, said) if not x or x[0] == bot)
+
+
+# %% ../nbs/04b_grounded.ipynb #f37fd886
+_ONES_W = {w: i for i, w in enumerate('zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen '
+                                      'fifteen sixteen seventeen eighteen nineteen'.split())}
+_TENS_W = {w: 10 * i for i, w in enumerate('_ _ twenty thirty forty fifty sixty seventy eighty ninety'.split()) if w != '_'}
+_MERIDIEM = {'a.m.': 0, 'am': 0, 'a.m': 0, 'p.m.': 12, 'pm': 12, 'p.m': 12}
+_PUNCT = ',.;:!?'
+
+def _spoken_group(toks: list[str], i: int) -> tuple[int, int, int] | None:
+    """`(value, digits, next index)` of the spoken number at `toks[i]`: `oh` -> 0 (1 digit), `three` -> 3, `fifteen` ->
+    15, `fifty-seven` / `fifty seven` -> 57, `twenty` -> 20 (2 digits); None when `toks[i]` is no number word."""
+    w = toks[i].lower().rstrip(_PUNCT)
+    if w == 'oh': return 0, 1, i + 1
+    if w in _ONES_W: return _ONES_W[w], 1 + (_ONES_W[w] > 9), i + 1
+    a, _, b = w.partition('-')
+    if a not in _TENS_W: return None
+    if b: return (_TENS_W[a] + _ONES_W[b], 2, i + 1) if 0 < _ONES_W.get(b, 0) < 10 else None
+    nxt = toks[i + 1].lower().rstrip(_PUNCT) if i + 1 < len(toks) and toks[i] == w else ''
+    return (_TENS_W[a] + _ONES_W[nxt], 2, i + 2) if 0 < _ONES_W.get(nxt, 0) < 10 else (_TENS_W[a], 2, i + 1)
+
+def _spoken_line(toks: list[str]) -> list[str]:
+    """The tokens of one line with spoken flight numbers and clock times as digits: `flight F three fifty-seven
+    thirty-six fifty-nine` -> `flight F3573659` (each group its digits), `three forty p.m.` -> `15:40`, `five oh four
+    a.m.` -> `05:04`, `seven p.m.` -> `19:00`, `at noon` -> `at 12:00`. Other words kept."""
+    out, i = [], 0
+    while i < len(toks):
+        w = toks[i].lower().rstrip(_PUNCT)
+        if w == 'flight' and i + 2 < len(toks) and len(toks[i + 1]) == 1 and toks[i + 1].isupper():
+            digits, j = '', i + 2
+            while j < len(toks) and (g := _spoken_group(toks, j)) and toks[j - 1][-1:] not in _PUNCT:
+                digits, j = digits + str(g[0]).zfill(g[1]), g[2]
+            if len(digits) >= 3:
+                out += [toks[i], toks[i + 1] + digits + toks[j - 1][len(toks[j - 1].rstrip(_PUNCT)):]]
+                i = j
+                continue
+        if w in _ONES_W and 0 < _ONES_W[w] <= 12 and toks[i] == w:
+            j, minute = i + 1, 0
+            if j < len(toks) and (g := _spoken_group(toks, j)) and toks[j].lower() != 'oh' and g[0] < 60: minute, j = g[0], g[2]
+            elif j + 1 < len(toks) and toks[j].lower() == 'oh' and (g := _spoken_group(toks, j + 1)) and g[0] < 10: minute, j = g[0], g[2]
+            m = toks[j].lower() if j < len(toks) else ''
+            if m.rstrip(',;:!?') in _MERIDIEM or m.rstrip(_PUNCT) in ('am', 'pm'):
+                key = m.rstrip(',;:!?') if m.rstrip(',;:!?') in _MERIDIEM else m.rstrip(_PUNCT)
+                tail = m[len(key):] if m.startswith(key) else ''
+                out.append(f"{_ONES_W[w] % 12 + _MERIDIEM[key]:02d}:{minute:02d}{tail}")
+                i = j + 1
+                continue
+        if w == 'noon' and out and out[-1].lower() == 'at': out.append('12:00' + toks[i][4:]); i += 1; continue
+        out.append(toks[i])
+        i += 1
+    return out
+
+def spoken_as_text(text: str) -> str | None:
+    """An answer read out and transcribed, its numbers in words (`flight F three fifty-seven thirty-six fifty-nine`,
+    `leaves at three forty p.m.`), with flight numbers and clock times as digits (`_spoken_line`); None when it has none.
+    Linear in the words."""
+    lines = text.split('\n')
+    out = [' '.join(_spoken_line(l.split(' '))) if ' ' in l else l for l in lines]
+    return '\n'.join(out) if out != lines else None
+
+
 # %% ../nbs/04b_grounded.ipynb #a48l0001
 _LAYOUTS = ((json_as_text, "the plan is JSON: read key by key"),
             (toml_as_text, "the plan is TOML: read key by key"),
@@ -3691,11 +3927,14 @@ _HTML_NOTE = "an HTML table: read as a table by its header words"
 _STRUCK_NOTE = "struck-through text (~~X~~, <del>) is what the answer dropped: not read"
 
 _PLAIN = ((unstruck, _STRUCK_NOTE),
+          (transcript_as_text, "a conversation transcript: the assistant's lines read, the other speakers' dropped"),
+          (spoken_as_text, "numbers spoken in words: flight numbers and clock times read as digits"),
           (cjk_as_text, "a plan in Chinese, Japanese or Korean: its day heads, dates and labels read in English"),
           (diff_as_text, "a plan sent as a diff: its '-' lines dropped, the rest read"),
           (latex_as_text, "a plan written in LaTeX: read as the markdown it renders to"),
           (mermaid_as_text, "a plan drawn as a Mermaid gantt chart: its sections and tasks read as headings and items"),
-          (ics_as_text, "a plan as an iCalendar file: its events read by date, stays over their nights"))
+          (ics_as_text, "a plan as an iCalendar file: its events read by date, stays over their nights"),
+          (chained_as_text, "directions between stops (each leg starts where the one before ended): each leg read as its destination"))
 "The whole-answer rewrites of `plain_answer`, in order, each with the note it adds."
 
 _LAYOUT_NOTES = frozenset([_HTML_NOTE, *(w for _, w in _PLAIN if w != _STRUCK_NOTE), *(w for _, w in _LAYOUTS)])
@@ -3888,8 +4127,8 @@ def _label_rows(text: str, ws: list[Word], versions: list) -> list[tuple]:
     """`[(day, line, (a, b) of the label, (a, b) of the value, (a, b) of a table row or None)]`: the lines of the days
     `versions` that give a value after a label no field has -- a table row `| label | value |` or a `[bullet] label:
     value` line --, the label one to five words without digits or brackets (any script) that name no field (`label_key`), no
-    time of day, no day or date; and the rows of the meal labels the reader knows (`Lunch:`: where the other meals are
-    within a day). (`learned_labels` drops a label that names a venue or a city.)"""
+    time of day, no day or date; and the rows of the labels the reader knows (`Lunch:`: where the other meals are
+    within a day; `Transport: nu este cazul`: a value that may be this answer's word for an empty slot). (`learned_labels` drops a label that names a venue or a city.)"""
     out = []
     for n, k, e, _ in versions:
         for li, (s, t) in enumerate(_line_spans(text, ws[k].a, ws[e].a if e < len(ws) else len(text))):
@@ -3912,7 +4151,7 @@ def _label_rows(text: str, ws: list[Word], versions: list) -> list[tuple]:
             fw = folded_words(line[la:lb])
             if not 0 < len(fw) <= 5 or any(c.isdecimal() or c in '()[]{}' for c in line[la:lb]) or line[lb:va].strip(' *_:|') \
                     or fw[0] in _TIME_WORDS or va >= vb: continue                  # not 'Flight F3573659:', 'Coco Bambu (city:'
-            if label_key(' '.join(fw))[0] not in (None, *_MEALS) or _column_field(line[la:lb]) in ('day', 'date'): continue
+            if _column_field(line[la:lb]) in ('day', 'date'): continue
             out.append((n, li, (s + la, s + lb), (s + va, s + vb), row))
     return out
 
@@ -3947,9 +4186,10 @@ def learned_labels(r: Reading, rows: list) -> tuple[dict, frozenset]:
     for day, li, (la, lb), (va, vb), _ in rows:
         if r.venues_in(*r.wrange(la, lb)) or r.cities_in(*r.wrange(la, lb)): continue      # a name, not a label
         lab = ' '.join(folded_words(r.text[la:lb]))
-        if (k := label_key(lab)[0]) is not None:                   # a meal label the reader knows: only its place in the day
-            known[lab] = k
-            order.setdefault(day, []).append(lab)
+        if (k := label_key(lab)[0]) is not None:                   # a label the reader knows: a meal's place in the day
+            if k in _MEALS:
+                known[lab] = k
+                order.setdefault(day, []).append(lab)
             continue
         kind, tables = _value_kind(r, va, vb)
         kinds.setdefault(lab, []).append((kind, tables))
@@ -3983,7 +4223,7 @@ def learned_labels(r: Reading, rows: list) -> tuple[dict, frozenset]:
 def learned_labels_as_text(r: Reading, rows: list) -> str | None:
     """The answer (`r.text`) with the rows whose labels `learned_labels` learns written as the reader's own labelled lines
     (`Breakfast: X`, `Accommodation: -`; a table row as such a line), this answer's empty-slot words as `-` (under a
-    meal label the reader knows too: `Lunch: inget planerat`); None when nothing is learned. One pass."""
+    label the reader knows too: `Lunch: inget planerat`, `Transport: nu este cazul`); None when nothing is learned. One pass."""
     field, empty = learned_labels(r, rows)
     if not field: return None
     edits = []
@@ -3991,7 +4231,7 @@ def learned_labels_as_text(r: Reading, rows: list) -> str | None:
         lab = ' '.join(folded_words(r.text[la:lb]))
         f, none = field.get(lab), ' '.join(folded_words(r.text[va:vb].split('(')[0])) in empty
         if f is None:
-            if none and label_key(lab)[0] in _MEALS: edits.append((va, vb, '-'))   # 'Lunch: inget planerat'
+            if none and label_key(lab)[0] is not None: edits.append((va, vb, '-'))   # 'Lunch: inget planerat', 'Transport: nu este cazul'
             continue
         v = '-' if none else r.text[va:vb]
         if row: edits.append((*row, f"{_LABEL_OF[f]}: {v}"))

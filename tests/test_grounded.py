@@ -742,14 +742,19 @@ def test_v12_layouts_read_after_tuning():
 
 
 
-def test_v13_logs_and_boards_read_after_first_tuning():
-    """Issue 48: two v13 layouts (tools/layouts_v13.py, first score 65.22 %) read after the first tuning step on them, on
-    the first 40 known plans: the agent's event log replayed in order (`events_as_text`; it opened at 46 %) and the
-    Kanban board tagged by day (`tagged_as_text`; 49 %; what remains is the kept `City, ST` policy); no violation read
-    as a pass anywhere in the part."""
+def test_v13_layouts_read_after_tuning():
+    """Issue 48: the v13 layouts (tools/layouts_v13.py, first score 65.22 %, pinned in `test_layout_record`) read after
+    two tuning steps, on the first 40 known plans: the agent's event log replayed in order (`events_as_text`; it opened
+    at 46 %), the voice transcript (`transcript_as_text`, `spoken_as_text`; 74 %), the Kanban board (`tagged_as_text`;
+    49 %), printed grids and DataFrames (`_ruled_rows`, `_frame_rows`; 57 %), turn-by-turn directions
+    (`chained_as_text`, `_tag_after`; 64 %), footnoted slots (`Dinner [1]`; 66 %): every layout at 85 % or more, most at
+    90 % (what remains is mostly the kept `City, ST` policy: `X in Norfolk, Virginia` is read as written, and two rules
+    read a venue with and without the state); no violation read as a pass anywhere in the part."""
     import layouts
     res = layouts.measure('heldout13', plans=layouts.known_plans()[:40])
-    assert res['layouts']['agent_event_log']['checks'] >= 0.97 and res['layouts']['kanban_board']['checks'] >= 0.85
+    got = {k: v['checks'] for k, v in res['layouts'].items()}
+    assert got['agent_event_log'] >= 0.98 and got['voice_assistant'] >= 0.95, got
+    assert {k: v for k, v in got.items() if v < 0.85} == {} and sum(v >= 0.9 for v in got.values()) >= 5, got
     assert res['all']['undelivered'] == 0 and res['all']['violations_read_as_passes'] == 0
 
 @pytest.mark.parametrize('head,labels,empty', [
@@ -1211,3 +1216,39 @@ def test_v8_readers_are_linear():
     from star.grounded import options_as_text
     with hang_guard(20):
         options_as_text('### Day 1\n' + '**Option A**\n- Lunch: X\n**Option B**\n- Lunch: Y\n' * 20_000 + 'I recommend Option A\n' * 20_000)
+
+
+def test_printed_tables_transcripts_and_directions():
+    """Issue 48 (v13 layouts, second tuning step): a `tabulate` grid with wrapped cells, a wide pandas DataFrame printed
+    in column blocks, a voice assistant's transcript (the user's proposal dropped, spoken flight numbers and times read
+    as digits) and turn-by-turn directions between stops each read the gold plan of validation query 0's day 2 exactly;
+    the flight of day 1 keeps its number and times."""
+    grid = ("```text\n+-----+------------+------------------+----------------+------------------+-----------------+\n"
+            "| Day | Route      | Breakfast        | Lunch          | Dinner           | Stay            |\n"
+            "+=====+============+==================+================+==================+=================+\n"
+            "|   2 | Rockford   | Dial A Cake,     | Flying Mango,  | Cafe Southall,   | Pure luxury one |\n"
+            "|     |            | Rockford         | Rockford       | Rockford         | bdrm + sofa bed |\n"
+            "|     |            |                  |                |                  | on Central Park,|\n"
+            "|     |            |                  |                |                  | Rockford        |\n"
+            "+-----+------------+------------------+----------------+------------------+-----------------+\n```")
+    import pandas as pd                           # the real printout: pandas wraps a wide frame into column blocks
+    df = pd.DataFrame([[2, 'Rockford', 'Dial A Cake, Rockford', 'Flying Mango, Rockford', 'Cafe Southall, Rockford',
+                        'Pure luxury one bdrm + sofa bed on Central Park, Rockford']],
+                      columns=['day', 'current_city', 'breakfast', 'lunch', 'dinner', 'accommodation'])
+    with pd.option_context('display.width', 80, 'display.max_colwidth', None, 'display.max_columns', None):
+        frame = f"```text\n{df}\n```"
+    assert frame.count('\\\n') >= 2                   # printed in three blocks
+    voice = ("[00:08] Aria: Day two. You're in Rockford.\n[00:12] Aria: Breakfast is at Dial A Cake in Rockford.\n"
+             "[00:15] You: What about lunch at Moets Arabica instead?\n[00:19] Aria: Lunch stays at Flying Mango in Rockford.\n"
+             "[00:22] Aria: For dinner, you'll head to Cafe Southall in Rockford.\n"
+             "[00:25] Aria: You'll spend another night at Pure luxury one bdrm + sofa bed on Central Park in Rockford.")
+    legs = ("### Day 2 · Rockford\n1. Pure luxury one bdrm + sofa bed on Central Park in Rockford → Dial A Cake in Rockford · 🍳 breakfast · 🚕 8 min\n"
+            "2. Dial A Cake in Rockford → Flying Mango in Rockford · 🥪 lunch · 🚶 12 min\n"
+            "3. Flying Mango in Rockford → Cafe Southall in Rockford · 🍝 dinner · 🚕 22 min\n"
+            "4. Cafe Southall in Rockford → Pure luxury one bdrm + sofa bed on Central Park in Rockford · 🛏 back for the night · 🚇 14 min")
+    for text in (grid, frame, voice, legs):
+        d = format_grounded(text, {**R0, 'days': 1})[0]
+        assert _meals_stay(d) == R0_DAY2, text[:40]
+    flight = "Aria: Day one.\nAria: You'll fly on flight F three fifty-seven thirty-six fifty-nine. It leaves at three forty p.m. and lands at five oh four p.m.\nUser: ok\nAria: Dinner is at Coco Bambu in Rockford."
+    d = format_grounded(flight, {**R0, 'days': 1})[0]
+    assert d['transportation'].startswith('Flight Number: F3573659') and '15:40' in d['transportation'] and '17:04' in d['transportation']
