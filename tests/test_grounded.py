@@ -630,7 +630,7 @@ def test_travel_day_venue_in_both_cities_is_a_doubt():
 def test_layout_record():
     "results/formatter/issue48_layouts.json: both parts measured by `python tools/layouts.py record`, the held-out part scored."
     rec = json.loads((Path(__file__).resolve().parents[1] / 'results' / 'formatter' / 'issue48_layouts.json').read_text())
-    assert rec['command'] == 'python tools/layouts.py record' and set(rec['split']) == {'dev', 'heldout1', 'heldout2', 'heldout3', 'heldout', 'heldout5', 'heldout6', 'heldout7', 'heldout8', 'heldout9', 'heldout10', 'heldout11', 'heldout12', 'heldout13'}
+    assert rec['command'] == 'python tools/layouts.py record' and set(rec['split']) == {'dev', 'heldout1', 'heldout2', 'heldout3', 'heldout', 'heldout5', 'heldout6', 'heldout7', 'heldout8', 'heldout9', 'heldout10', 'heldout11', 'heldout12', 'heldout13', 'heldout14'}
     assert rec['dev']['all']['checks'] >= 0.98 and rec['heldout1']['all']['checks'] >= 0.98 and rec['heldout2']['all']['checks'] >= 0.93
     first = [rec[f'heldout_v{k}_first_score'] for k in (1, 2, 3, 4)]                # each part scored once before tuning on it
     assert [f['reader'] for f in first] == ['60f44b7', '4ad7664', 'b4dd579', 'b3de5fb']
@@ -700,6 +700,15 @@ def test_layout_record():
     v13 = rec['heldout_v13_first_score']['all']
     assert (rec['heldout_v13_first_score']['reader'], v13['checks'], v13['violations_read_as_passes'],
             v13['violations_read_as_passes_without_doubt'], v13['undelivered'], v13['sure_checks']) == ('971a9f9', 0.6522, 0, 0, 0, 1.0)
+    assert rec['heldout13']['all']['checks'] >= 0.88 and rec['heldout13']['all']['violations_read_as_passes'] == 0   # tuned on since
+    # v14 (tools/layouts_v14.py: an overview with short names before the details, an e-mail with a quoted draft, costs
+    # split by payer, a pasted spreadsheet, YAML anchors, Danish / Ukrainian / Catalan / Swahili tables, JSON-LD
+    # reservations, todo.txt), scored once on the reader tuned on v13: two thirds of the checks, 73 renderings (the
+    # pasted sheets) not delivered, 11 violations read as passes (all doubted), and the 25 unflagged readings (overviews
+    # with short names, YAML anchors) right in only 76 % of checks: check_reading let through readings it should doubt
+    v14 = rec['heldout_v14_first_score']['all']
+    assert (rec['heldout_v14_first_score']['reader'], v14['checks'], v14['violations_read_as_passes'],
+            v14['violations_read_as_passes_without_doubt'], v14['undelivered'], v14['sure_checks']) == ('0e8b525', 0.6469, 11, 0, 73, 0.76)
 
 
 
