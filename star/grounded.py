@@ -29,11 +29,12 @@ __all__ = ['LABEL_VOCABULARY', 'FOREIGN_LABELS', 'LABELS', 'CHECK_KINDS', 'MAX_G
            'plain_value', 'dash_first', 'empty_lead', 'same_lead', 'named_in', 'label_key', 'slot_line',
            'labelled_fields', 'Note', 'Reading', 'city_as_written', 'read_current_city', 'route_as_written',
            'read_transportation', 'drop_bracket_states', 'written_item', 'read_labelled_day', 'fill_narrative',
-           'json_as_text', 'toml_as_text', 'ini_as_text', 'sql_tables', 'sql_as_text', 'grid_days', 'tables_as_text',
-           'sections_as_text', 'tagged_as_text', 'events_as_text', 'heading_marks', 'inferred_marks', 'dates_in',
-           'stay_item', 'stay_recap_as_text', 'references_as_text', 'final_answer', 'complete_day', 'html_as_text',
-           'xml_as_text', 'footnotes_as_text', 'stay_blocks_as_text', 'options_as_text', 'unstruck', 'diff_as_text',
-           'latex_as_text', 'mermaid_as_text', 'ics_as_text', 'cjk_as_text', 'chained_as_text', 'transcript_as_text',
+           'json_as_text', 'toml_as_text', 'ini_as_text', 'yaml_as_text', 'sql_tables', 'sql_as_text', 'grid_days',
+           'day_rows_as_labels', 'long_days', 'tables_as_text', 'jsonld_as_text', 'todo_as_text', 'sections_as_text',
+           'tagged_as_text', 'events_as_text', 'heading_marks', 'inferred_marks', 'dates_in', 'stay_item',
+           'stay_recap_as_text', 'references_as_text', 'final_answer', 'complete_day', 'html_as_text', 'xml_as_text',
+           'footnotes_as_text', 'stay_blocks_as_text', 'options_as_text', 'unstruck', 'diff_as_text', 'latex_as_text',
+           'mermaid_as_text', 'ics_as_text', 'cjk_as_text', 'chained_as_text', 'transcript_as_text', 'quoted_as_text',
            'spoken_as_text', 'plain_answer', 'layout_text', 'noted_marks', 'check_reading', 'learned_labels',
            'learned_labels_as_text', 'corrections', 'apply_corrections', 'format_grounded', 'plain_plan']
 
@@ -1677,6 +1678,16 @@ def _after_change(r: Reading, s: int, e: int, table: str) -> int:
     ok = lambda a, b: any(v.table == table for m in r.venues_in(*r.wrange(a, b)) for v in m.entries)
     return j if ok(s, k) and ok(j, e) else s
 
+_NOT_MARKS = (' instead of ', ' rather than ', ', not ')
+
+def _chosen_span(r: Reading, s: int, e: int, table: str) -> tuple[int, int]:
+    """The span of a value's final choice: after a change arrow (`_after_change`), and before `instead of` / `rather
+    than` / `, not` when a venue of `table` is on both sides (`Subway instead of Advance Bakery`: Subway)."""
+    s = _after_change(r, s, e, table)
+    ok = lambda a, b: any(v.table == table for m in r.venues_in(*r.wrange(a, b)) for v in m.entries)
+    k = min((x for m in _NOT_MARKS if (x := r.text.find(m, s, e)) >= 0), default=-1)
+    return (s, k) if k > 0 and ok(s, k) and ok(k, e) else (s, e)
+
 def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: bool):
     """Fill `day`'s meals, attractions and accommodation from its labelled values `lab` (`labelled_fields`): each as
     written (`written_item`); '-' when the value is empty (`empty_lead`) and names no venue of its slot, the previous
@@ -1696,7 +1707,7 @@ def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: boo
             day.slots[key] = '-'
             continue
         item = next((x for s2, e2 in lab[key] for a, b in _pieces(r.text, s2, e2)
-                     if (x := written_item(r, _after_change(r, a, b, table), b, table, order, key, travel, day.number))), None)
+                     if (x := written_item(r, *_chosen_span(r, a, b, table), table, order, key, travel, day.number))), None)
         day.slots[key] = item or '-'
         if key == 'accommodation' and item and item != '-': day.stay_city = item.rsplit(', ', 1)[-1]
     for s, e in lab.get('meals', ()):                                       # 'Eat: A (breakfast) · B (lunch) · C (dinner)'
@@ -1905,6 +1916,37 @@ def _label_words(key: str) -> str:
         out.append(' ' if c in '_-' else c.lower())
     return ' '.join(''.join(out).split())
 
+# %% ../nbs/04b_grounded.ipynb #e5205b7c
+_ELLIPSES = ('…', '...')
+
+def _untruncated(r: Reading, days: list) -> list:
+    """In place: a name cut short with an ellipsis (`Spring Meadow Lake…, Helena`, `Martin Luther King,… +1 more`: an
+    overview's short form, what follows the ellipsis dropped) read as the
+    one complete database name written in the answer that it begins (`Spring Meadow Lake State Park`, in the details);
+    an attraction that then repeats one of its day is read once. A cut name that begins no written name, or several,
+    stays as written with a doubt (kind 'truncated'): a cut name is never a sure reading. Returns `days`."""
+    full = {}
+    for m in r.venue_at.values():
+        if m.full:
+            for v in m.entries: full.setdefault(' '.join(folded_words(v.name)), v.name)
+    def whole(v: str, day: int, slot: str) -> str:
+        name, sep, city = v.rpartition(', ')
+        name = name if sep else v
+        cut = min((name.find(e) for e in _ELLIPSES if e in name), default=-1)
+        if cut < 0: return v
+        stem = name[:cut].rstrip(' ,')                              # 'Martin Luther King,… +1 more': what is cut off
+        key = ' '.join(folded_words(stem))
+        got = {n for f, n in full.items() if key and f.startswith(key)}
+        if len(got) == 1: return f"{got.pop()}{sep}{city}"
+        r.note(f"day {day}: {slot} {name[:40]!r} is a name cut short (…)", 'truncated')
+        return v
+    for d in days:
+        for k in ('breakfast', 'lunch', 'dinner', 'accommodation'):
+            if d.slots.get(k, '-') not in ('-', _SAME): d.slots[k] = whole(d.slots[k], d.number, k)
+        d.attractions = {whole(a, d.number, 'attraction'): None for a in d.attractions}
+    return days
+
+
 # %% ../nbs/04b_grounded.ipynb #0810fec5
 def _json_days(obj, depth: int = 0):
     """The first list of day objects (dicts with a day key) in a decoded JSON value, searched breadth-first to depth 6;
@@ -1951,10 +1993,15 @@ def _leg_value(rest: list, ends: dict) -> str:
     if 'from' in ends and 'to' in ends: rest = rest[:2] + [f"from {ends['from']} to {ends['to']}"] + rest[2:]
     return ', '.join(rest)
 
+_NOT_CHOSEN = frozenset({'not', 'rejected', 'alternatives', 'alternative', 'dropped', 'backup', 'backups', 'cancelled',
+                         'canceled', 'declined', 'options'})
+"Words of a key whose value is no part of the plan (`not_chosen`, `alternatives`, `rejected_options`)."
+
 def _days_as_text(obj) -> str | None:
-    """The first list of day records in a decoded JSON / TOML / INI value (`_json_days`) as labelled days: `Day N:` then
-    `Label: value` per key (nested objects one line per key; a list of events one line per event, `_event_line`;
-    `from` and `to` as the day's route); None without one."""
+    """The first list of day records in a decoded JSON / TOML / INI / YAML value (`_json_days`) as labelled days: `Day
+    N:` then `Label: value` per key (nested objects one line per key; a leg object as one leg, `from A to B`; a list of
+    events one line per event, `_event_line`; `from` and `to` as the day's route); keys of what was not chosen
+    (`not_chosen`, `alternatives`: `_NOT_CHOSEN`) skipped. None without a list of days."""
     days = _json_days(obj)
     if days is None: return None
     out = []
@@ -1965,11 +2012,14 @@ def _days_as_text(obj) -> str | None:
         if len(ends) == 2: out.append(f"Current City: from {ends['from']} to {ends['to']}")
         for k, v in d.items():
             lw = _label_words(k)
-            if lw in _DAY_KEYS or (len(ends) == 2 and lw in ends): continue
+            if lw in _DAY_KEYS or (len(ends) == 2 and lw in ends) or set(lw.split()) & _NOT_CHOSEN: continue
             if isinstance(v, dict) and label_key(lw)[0] == 'current_city':       # "route": {"from": A, "to": B} / {"stay_in": A}
                 e2 = {_label_words(x): y for x, y in v.items()}
                 out.append(f"Current City: from {e2['from']} to {e2['to']}" if {'from', 'to'} <= set(e2) else
                            f"Current City: {', '.join(str(y) for y in v.values())}")
+            elif isinstance(v, dict) and label_key(lw)[0] == 'transportation':      # "travel": {mode, number, from, to, …}
+                e2 = {_label_words(x): y for x, y in v.items() if _label_words(x) in ('from', 'to')}
+                out.append(f"Transportation: {_leg_value([str(y) for x, y in v.items() if y is not None and _label_words(x) not in e2], e2)}")
             elif isinstance(v, dict) and any(label_key(_label_words(x))[0] for x in v) and \
                     not any(_label_words(x) in ('name', 'venue', 'place', 'title') for x in v):   # {lunch: …, dinner: …}
                 out += [f"{_label_words(x).capitalize()}: {_json_value(y)}" for x, y in v.items()]
@@ -2037,6 +2087,23 @@ def ini_as_text(text: str) -> str | None:
               (int(fw[1]) if len(fw) > 1 and fw[0] == 'day' and fw[1].isdecimal() else None)
         if num is not None: days.append({'day': num, **dict(cp[sec])})
     return _days_as_text({'days': days}) if days else None
+
+# %% ../nbs/04b_grounded.ipynb #8f0a57fe
+def yaml_as_text(text: str) -> str | None:
+    """A plan written as YAML (a ```` ```yaml ```` block: anchors and aliases for a stay written once, `<<:` merge keys,
+    `~` for an empty slot, a `not_chosen:` list) as labelled days (`_days_as_text`, after PyYAML's `safe_load` resolves
+    the aliases; a value that starts with `#` right after its key, `lunch: #Dilliwaala6, X`, is a name, not a comment);
+    None without such a block or when it does not parse."""
+    body = _fenced(text, ('yaml', 'yml'))
+    if body is None: return None
+    lines = body.split('\n')
+    for k, l in enumerate(lines):                   # 'lunch: #Dilliwaala6, X': a name that starts with '#', no comment
+        if (c := l.find(': #')) > 0 and l[:c].strip(' -').replace('_', '').isalnum(): lines[k] = l[:c + 2] + json.dumps(l[c + 2:].strip())
+    try:
+        import yaml
+        obj = yaml.safe_load('\n'.join(lines))
+    except Exception: return None                        # a YAMLError: not read as YAML
+    return _days_as_text(obj)
 
 # %% ../nbs/04b_grounded.ipynb #531175b8
 _SQL_OK = frozenset({sqlite3.SQLITE_CREATE_TABLE, sqlite3.SQLITE_CREATE_INDEX, sqlite3.SQLITE_CREATE_VIEW, sqlite3.SQLITE_INSERT,
@@ -2240,6 +2307,88 @@ def grid_days(rows: list[list[str]]) -> list[list[str]] | None:
                                if lab not in (None, 'day', 'date')]))
     return [line for num, fields in days for line in _day_record(num, fields)]
 
+# %% ../nbs/04b_grounded.ipynb #15a1837d
+def day_rows_as_labels(rows: list[list[str]]) -> list[str] | None:
+    """A table with a day per row whose header is in words the reader has no table for (`| Siku | Tarehe | Njia |
+    Usafiri | Kifungua kinywa | … |`): each row as its day (`Day N:`) and each cell as a line labelled with its
+    column's header (`Usafiri: Ndege F3573659 …`), for `learned_labels` to learn what each header names from its
+    values in the database (a header the reader knows, `Транспорт`, read as such). Needs a column whose cells are the day numbers, in order, and three other columns; else None."""
+    if len(rows) < 2 or len(rows[0]) < 4: return None
+    nums = lambda c: [_day_in(r[c]) if c < len(r) else None for r in rows[1:]]
+    day = next((c for c in range(len(rows[0])) if (ns := nums(c)) and None not in ns and ns == sorted(ns) and ns[0] >= 1), None)
+    if day is None: return None
+    out = []
+    for r in rows[1:]:
+        out += [f"Day {_day_in(r[day])}:"] + [f"{h.strip(' *_:')}: {c or '-'}" for k, (h, c) in enumerate(zip(rows[0], r)) if k != day] + ['']
+    return out
+
+# %% ../nbs/04b_grounded.ipynb #1f8bfe22
+_KIND_HEADS = frozenset({'category', 'type', 'kind', 'item type', 'slot'})
+_NAME_HEADS = (frozenset({'name', 'place', 'item', 'venue'}), frozenset({'details', 'description'}))   # in this order
+_CITY_HEADS = frozenset({'city', 'location', 'where', 'town'})
+_STATUS_HEADS = frozenset({'status', 'booking', 'booking status', 'state'})
+_DROPPED = frozenset({'dropped', 'cancelled', 'canceled', 'rejected', 'declined', 'removed', 'discarded', 'unused', 'alternative'})
+_SIGHT_KINDS = frozenset({'sight', 'sights', 'sightseeing', 'activity', 'activities', 'attraction', 'visit', 'tour'})
+_UNDONE = _DROPPED | {'refunded', 'refund', 'refunds', 'dropped', 'cancellations', 'rejected'}
+"Words of a heading over items that are no part of the plan (`Cancelled & refunded`, `Dropped options`)." 
+
+def _row_kind(cell: str) -> str | None:
+    "The field a row's kind names (`Dinner`, `Hotel`, `Sight`, `Flight`, `Self-drive`, `Route`: three words at most), else None."
+    fw = folded_words(cell)
+    if len(fw) > 3: return None
+    if set(fw) & _SIGHT_KINDS: return 'attraction'
+    if set(fw) & _MODE_WORDS: return 'transportation'
+    return label_key(' '.join(fw))[0] if fw else None
+
+def _day_cell(cell: str) -> list[int] | None:
+    "The days a table cell names (`2`, `Day 2`, `1-2`, `Nights 1–2`: a stay's run), else None."
+    fw = folded_words(cell[:40])
+    if fw[:1] and fw[0] in ('day', 'days', 'night', 'nights'): nums = _range_days(fw, cell)
+    else: nums = [int(w) for w in fw] if 0 < len(fw) <= 2 and all(w.isdecimal() and len(w) <= 2 for w in fw) else []
+    return list(range(min(nums), max(nums) + 1)) if nums and 0 < min(nums) <= max(nums) <= _MAX_DAY else None
+
+def _column_where(rows: list, test, skip: tuple) -> int | None:
+    "The first column not in `skip` whose cells pass `test` in at least four rows of five (the header aside)."
+    for c in range(len(rows[0])):
+        if c not in skip and sum(test(r[c]) is not None for r in rows[1:] if c < len(r)) * 5 >= 4 * (len(rows) - 1): return c
+    return None
+
+def long_days(rows: list[list[str]]) -> list[str] | None:
+    """The days of a table in **long form** -- one row per item, not per day (a spreadsheet pasted as TSV / CSV: `Day # |
+    Category | Name | City | Starts | Ends | Status | Notes`, columns in any order; a markdown table `When | What |
+    Details | Cost`) -- as the lines of labelled days (`_day_record`): a day column (by its header, or the column whose
+    cells name days: `Day 2`, `Nights 1–2`), a kind column (`Category`, `Type`, or the column whose cells name fields:
+    `Dinner`, `🛏️ Stay`, `Sight`, `Flight`) and a name column (`Name`, `Place`, `Details`, else the first other one), at
+    most one header cell naming a field (else the days are rows: `grid_days`). Each row's value is the name and its city
+    (a leg: the kind, the name and the other cells, its number and times), on each day of its day cell (`1-2`: a stay's
+    nights; empty: the day above). A row whose status says it was dropped (`Dropped`, `Cancelled`) is no part of the
+    plan. None for any other table. Linear in the cells."""
+    head = [' '.join(folded_words(c)) for c in rows[0]]
+    if len(rows) < 3 or sum(label_key(h)[0] is not None for h in head) > 1: return None
+    col = lambda names: next((i for i, h in enumerate(head) if h in names), None)
+    day = next((i for i, h in enumerate(rows[0]) if _column_field(h) == 'day' or head[i] == 'when'), None)
+    day = _column_where(rows, _day_cell, ()) if day is None else day
+    kind = col(_KIND_HEADS)
+    kind = _column_where(rows, _row_kind, (day,)) if kind is None else kind
+    name = next((c for names in _NAME_HEADS if (c := col(names)) is not None), None)
+    name = next((i for i in range(len(head)) if i not in (day, kind)), None) if name is None else name
+    if day is None or kind is None or name is None or len({day, kind, name}) < 3: return None
+    city, status = col(_CITY_HEADS), col(_STATUS_HEADS)
+    rest = [i for i in range(len(head)) if i not in (day, kind, name, city, status) and _column_field(rows[0][i]) != 'date']
+    days, last = {}, None
+    for r in rows[1:]:
+        if len(r) != len(head) or (status is not None and set(folded_words(r[status])) & _DROPPED): continue
+        f, nums = _row_kind(r[kind]), _day_cell(r[day]) or (last if not r[day].strip(' *_') else None)   # an empty day cell: the day above
+        last = nums or last
+        if f is None or not nums: continue
+        v = (', '.join(x for x in [r[kind], r[name], *(r[i] for i in ([city] if city is not None else []) + rest)] if x.strip(' -–—'))
+             if f == 'transportation' else r[name] + (f", {r[city]}" if city is not None and r[city].strip(' -–—') else ''))
+        for n in nums:
+            fs = days.setdefault(n, {})
+            fs[f] = f"{fs[f]}; {v}" if f in fs and f == 'attraction' else v
+    if not days: return None
+    return [line for n in sorted(days) for line in _day_record(n, [(f, _LABEL_OF.get(f, f), v) for f, v in days[n].items()])]
+
 # %% ../nbs/04b_grounded.ipynb #4ede3858
 _BOX_RULE = frozenset('+-=:─═━╤╪┼╕╡┤╧╛╒╞├╘┬┴┌┐└┘╔╗╚╝╦╩╬╠╣╟╢╫╥╨╓╖╙╜ ')
 _BOX_BAR = ('|', '│', '║', '┃')
@@ -2339,11 +2488,15 @@ def _fixed_width(lines: list[str]) -> list[list[str]] | None:
 def tables_as_text(text: str) -> str | None:
     """Tables that hold a plan, rewritten as labelled days (`grid_days`): markdown pipe tables in either orientation
     (days as rows or as columns), CSV or TSV (in a code block, or lines of the same number of cells), plain-text
-    tables aligned in columns, grids drawn with frame lines (`_ruled_rows`) and printed DataFrames (`_frame_rows`). A table is read by its header words alone, whatever its layout; other tables and the
+    tables aligned in columns, grids drawn with frame lines (`_ruled_rows`) and printed DataFrames (`_frame_rows`); a
+    table in long form (one row per item, `long_days`) under a heading that says it was cancelled or dropped is no
+    part of the plan and is left out. A table is read by its header words alone, whatever its layout; other tables and the
     rest of the text are kept as they are. None when no table holds days. One pass over the lines (each table read once)."""
     lines, out, i, found = text.split('\n'), [], 0, False
+    heading = ''
     while i < len(lines):
         s = lines[i].strip()
+        if s.startswith(('#', '**')) and not s.startswith('|'): heading = s     # the heading a table stands under
         j, rows = i, None
         if s.startswith('|'):                                                   # a markdown table
             while j < len(lines) and lines[j].strip().startswith('|'): j += 1
@@ -2362,7 +2515,10 @@ def tables_as_text(text: str) -> str | None:
             while j < len(lines) and lines[j].strip(): j += 1
             body = lines[i:j]
             rows = (_delimited(body) or (_fixed_width(body) if all('  ' in l for l in body[:2]) else None)) if j - i >= 2 else None
-        got = grid_days(rows) if rows else None
+        got = long_days(rows) if rows else None
+        if got is not None and set(folded_words(heading)) & _UNDONE: got = []     # '### ↩️ Cancelled & refunded': no part of the plan
+        got = grid_days(rows) if got is None and rows else got
+        got = day_rows_as_labels(rows) if got is None and rows and s.startswith('|') else got   # a header in unknown words
         if got is None:                  # no plan: the line kept (a whole table or code block at once: each line read once)
             k = j if s.startswith('|') or _is_box_rule(s) or (s.startswith('```') and not (body[:1] and body[0].lstrip().startswith('|'))) else i + 1
             out += lines[i:k]
@@ -2452,6 +2608,116 @@ def _trailing_days(text: str) -> tuple[str, int, int] | None:
     nums = _range_days(fw, text[cut:])
     if not nums or max(nums) > _MAX_DAY: return None
     return text[:cut].strip().lstrip(_MARKUP).strip(), min(nums), max(nums)
+
+# %% ../nbs/04b_grounded.ipynb #9bad7931
+def _ld_place(x) -> str:
+    "The city of a schema.org place (`{'address': {'addressLocality': 'Rockford'}}`, `{'@type': 'City', 'name': …}`)."
+    if not isinstance(x, dict): return str(x or '')
+    a = x.get('address')
+    if isinstance(a, dict) and a.get('addressLocality'): return str(a['addressLocality'])
+    return str(x.get('name') or (a if isinstance(a, str) else ''))
+
+def _ld_date(s) -> datetime.date | None:
+    try: return datetime.date.fromisoformat(str(s)[:10])
+    except ValueError: return None
+
+def _ld_hhmm(s) -> str: return str(s)[11:16] if len(str(s)) >= 16 else ''
+
+def _ld_duration(s: str) -> str:
+    "`PT14H2M` -> `14 hours 2 mins` (an ISO 8601 duration as the benchmark writes one)."
+    h, _, m = str(s).upper().removeprefix('PT').partition('H')
+    return ' '.join(p for p in (f"{h} hours" if h.isdecimal() else '', f"{m.rstrip('M')} mins" if m.rstrip('M').isdecimal() else '') if p)
+
+def _ld_meal(x: dict) -> str:
+    "The meal of a restaurant reservation: its description (`Dinner`), else the hour it starts (before 11, before 16, after)."
+    if (k := label_key(' '.join(folded_words(str(x.get('description', '')))))[0]) in _MEALS: return k
+    h = _ld_hhmm(x.get('startTime'))[:2]
+    return 'breakfast' if h and int(h) < 11 else 'lunch' if h and int(h) < 16 else 'dinner'
+
+
+# %% ../nbs/04b_grounded.ipynb #afc2d08c
+def jsonld_as_text(text: str) -> str | None:
+    """A plan written as schema.org JSON-LD (reservation markup, in a ```` ```json ```` block or a `<script
+    type="application/ld+json">`): `TouristTrip`s named `Day N` with their date and `itinerary` (the day's cities, its
+    `TouristAttraction`s), and reservations placed on the days by their dates -- a `FlightReservation` (number, airports,
+    times) or a `TravelAction` (a drive or a taxi) on its day, a `LodgingReservation` on each night from check-in to
+    check-out, a `FoodEstablishmentReservation` on its day at the meal its `description` names, else the meal of its
+    hour. A cancelled reservation is no part of the plan. As labelled days (`_day_record`); None without JSON-LD."""
+    if '"@type"' not in text: return None
+    i, j = text.find('{'), text.rfind('}')
+    try: obj = json.loads(text[i:j + 1]) if 0 <= i < j else None
+    except (ValueError, RecursionError): return None
+    items = obj.get('@graph', [obj]) if isinstance(obj, dict) else obj if isinstance(obj, list) else []
+    items = [x for x in items if isinstance(x, dict) and 'cancel' not in str(x.get('reservationStatus', '')).lower()]
+    trips = [x for x in items if x.get('@type') == 'TouristTrip' and _day_in(str(x.get('name', ''))) is not None]
+    if not trips: return None
+    day_of = {_ld_date(x.get('startDate')): _day_in(str(x['name'])) for x in trips}
+    days = {n: {} for n in sorted(day_of.values())}
+    put = lambda d, f, v: days[day_of[d]].__setitem__(f, v) if d in day_of else None
+    for x in trips:
+        got, n = x.get('itinerary') or [], _day_in(str(x['name']))
+        cities = [str(y.get('name')) for y in got if isinstance(y, dict) and y.get('@type') == 'City']
+        if cities: days[n]['current_city'] = cities[0] if len(set(cities)) == 1 else f"from {cities[0]} to {cities[-1]}"
+        sights = [f"{y.get('name')}, {_ld_place(y)}" for y in got if isinstance(y, dict) and y.get('@type') == 'TouristAttraction']
+        if sights: days[n]['attraction'] = '; '.join(sights)
+    for x in items:
+        ty, r = x.get('@type'), x.get('reservationFor') if isinstance(x.get('reservationFor'), dict) else {}
+        if ty == 'FlightReservation':
+            put(_ld_date(r.get('departureTime')), 'transportation', f"Flight Number: {r.get('flightNumber')}, from {_ld_place(r.get('departureAirport'))} "
+                f"to {_ld_place(r.get('arrivalAirport'))}, Departure Time: {_ld_hhmm(r.get('departureTime'))}, Arrival Time: {_ld_hhmm(r.get('arrivalTime'))}")
+        elif ty == 'TravelAction':
+            put(_ld_date(x.get('startTime')), 'transportation', f"{x.get('name')}, from {_ld_place(x.get('fromLocation'))} to "
+                f"{_ld_place(x.get('toLocation'))}, duration: {_ld_duration(x.get('duration', ''))}, cost: {x.get('price')}")
+        elif ty == 'LodgingReservation' and (a := _ld_date(x.get('checkinTime'))) and (b := _ld_date(x.get('checkoutTime'))):
+            for k in range((b - a).days): put(a + datetime.timedelta(days=k), 'accommodation', f"{r.get('name')}, {_ld_place(r)}")
+        elif ty == 'FoodEstablishmentReservation':
+            put(_ld_date(x.get('startTime')), _ld_meal(x), f"{r.get('name')}, {_ld_place(r)}")
+    return '\n'.join(line for n, fs in days.items() for line in _day_record(n, [(f, _LABEL_OF[f], v) for f, v in fs.items()]))
+
+
+# %% ../nbs/04b_grounded.ipynb #458ed266
+def _todo_task(line: str) -> tuple[str, dict, bool, int | None] | None:
+    """`(text, tags, done, line number)` of a todo.txt task (`x 2022-02-28 2022-02-25 Book flight F1 +Trip @online
+    due:2022-03-16 at:15:40`; `todo.sh ls` puts the task's line number first): the completion mark, priority `(A)` and
+    dates dropped, `+project` / `@context` words out of the text, `key:value` tags in `tags`. None without a `due:` tag."""
+    toks, i, no = line.split(), 0, None
+    if len(toks) > 1 and toks[0].isdecimal(): no, i = int(toks[0]), 1
+    done = i < len(toks) and toks[i] == 'x'
+    i += done
+    if i < len(toks) and len(toks[i]) == 3 and toks[i][0] + toks[i][2] == '()' and toks[i][1].isupper(): i += 1
+    while i < len(toks) and len(toks[i]) == 10 and _ld_date(toks[i]): i += 1
+    words, tags = [], {}
+    for t in toks[i:]:
+        k, sep, v = t.partition(':')
+        if t[:1] in '+@' and len(t) > 1: continue
+        if sep and v and k.isalpha() and k.islower() and not v.startswith('/'): tags[k] = v
+        else: words.append(t)
+    return (' '.join(words), tags, done, no) if 'due' in tags else None
+
+_CANCEL_WORDS = frozenset({'cancel', 'cancelled', 'canceled', 'drop', 'dropped', 'remove', 'removed', 'skip', 'skipped'})
+
+def todo_as_text(text: str) -> str | None:
+    """A plan kept as a todo.txt list (in a code block or bare), the day of each task its `due:` date: the tasks gathered
+    back into days -- days numbered by the `Day N` tasks' dates, else in date order -- each day's tasks in file order (a
+    `todo.sh ls` listing sorts them by text but keeps their line numbers); a task that cancels or drops something
+    (`Cancel dinner at Y`, `Drop Y from day 2`) is no part of the plan; a task for a run of nights (`Book stay at X for
+    nights 1–2`) is on each of those days. None unless most lines of the text's task block are such tasks (five or more)."""
+    tasks = [(k, t) for k, l in enumerate(text.split('\n')) if (t := _todo_task(l))]
+    lines = [l for l in text.split('\n') if l.strip() and not l.startswith('```')]
+    if len(tasks) < 5 or len(tasks) * 2 < len(lines): return None
+    day_of = {_ld_date(t[1]['due']): n for _, t in tasks if (n := _day_in(t[0])) is not None}
+    dates = sorted({d for _, t in tasks if (d := _ld_date(t[1]['due']))})
+    if not day_of: day_of = {d: n for n, d in enumerate(dates, 1)}
+    days = {}
+    for k, (txt, tags, done, no) in sorted(tasks, key=lambda x: (x[1][3] if x[1][3] is not None else x[0])):
+        fw = folded_words(txt)
+        if (n := day_of.get(_ld_date(tags['due']))) is None or not fw or fw[0] in _CANCEL_WORDS: continue
+        nights = _range_days(fw, txt) if {'night', 'nights'} & set(fw) else []
+        for m in range(min(nights), max(nights) + 1) if nights else [n]:
+            days.setdefault(m, []).insert(0, txt) if _day_in(txt) == m else days.setdefault(m, []).append(txt)   # 'Day N: …' heads its day
+    return '\n'.join(line for n in sorted(days) for line in
+                     ([] if _day_in(days[n][0]) == n else [f"Day {n}:"]) + days[n] + ['']) if days else None
+
 
 # %% ../nbs/04b_grounded.ipynb #16b6fa9b
 def sections_as_text(text: str) -> str | None:
@@ -2998,10 +3264,11 @@ def _clock_meal(seg: str) -> str | None:
 # %% ../nbs/04b_grounded.ipynb #99fb3d9e
 def _past_place(r: Reading, q: int, hi: int) -> int:
     """The first word from `q` (before `hi`) that is not part of a place written after a name: a city, a locative (`in`,
-    `downtown`), a state or its postal code, a country (`Pensacola, FL, USA`)."""
+    `downtown`, `in the city of`: `_locative_city`), a state or its postal code, a country (`Pensacola, FL, USA`)."""
     ws, text = r.ws, r.text
     while q < hi:
-        if r.covered[q] == 2 or ws[q].w in _LOCATIVE or _abbr(text, ws[q]) or (ws[q].w,) in _states(r.index): q += 1
+        if (k := _locative_city(r, q, hi)) is not None: q = k            # 'in the city of Amarillo': up to its city
+        elif r.covered[q] == 2 or ws[q].w in _LOCATIVE or _abbr(text, ws[q]) or (ws[q].w,) in _states(r.index): q += 1
         elif (k := next((k for k in _COUNTRY if tuple(w.w for w in ws[q:min(hi, q + len(k))]) == k), None)): q += len(k)
         else: break
     return q
@@ -3852,6 +4119,19 @@ def transcript_as_text(text: str) -> str | None:
     return '\n'.join(x[1] if x and x[0] == bot else l for l, x in zip(lines, said) if not x or x[0] == bot)
 
 
+# %% ../nbs/04b_grounded.ipynb #4ddf8d85
+def quoted_as_text(text: str) -> str | None:
+    """An e-mail reply that quotes the message it answers (`> ` lines, after `On …, X wrote:`): when the reply's own
+    lines hold the days (two day marks or more), the quoted message is the earlier draft and is dropped; else the plan
+    is the quoted one (corrected in the reply's lines between), read without its quote marks. None without `> ` lines."""
+    lines = text.split('\n')
+    quoted = [l.lstrip().startswith('>') for l in lines]
+    if sum(quoted) < 3: return None
+    own = '\n'.join(l for l, q in zip(lines, quoted) if not q)
+    if len(day_marks(own, words(own))) >= 2:
+        return '\n'.join(l for l, q in zip(lines, quoted) if not q and not l.rstrip().endswith('wrote:'))
+    return '\n'.join(l.lstrip()[1:].lstrip(' ') if q else l for l, q in zip(lines, quoted))
+
 # %% ../nbs/04b_grounded.ipynb #f37fd886
 _ONES_W = {w: i for i, w in enumerate('zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen '
                                       'fifteen sixteen seventeen eighteen nineteen'.split())}
@@ -3912,13 +4192,16 @@ def spoken_as_text(text: str) -> str | None:
 
 
 # %% ../nbs/04b_grounded.ipynb #a48l0001
-_LAYOUTS = ((json_as_text, "the plan is JSON: read key by key"),
+_LAYOUTS = ((jsonld_as_text, "the plan is schema.org JSON-LD: its reservations placed on the days by their dates"),
+            (json_as_text, "the plan is JSON: read key by key"),
             (toml_as_text, "the plan is TOML: read key by key"),
             (ini_as_text, "the plan is an INI file: read section by section"),
+            (yaml_as_text, "the plan is YAML: read key by key, its aliases resolved"),
             (sql_as_text, "the plan is a SQL script: run in an in-memory database, its tables read row by row"),
             (xml_as_text, "the plan is XML: read element by element"),
             (tables_as_text, "a table with one day per row or per column: read by its header words"),
             (events_as_text, "a planning agent's event log: replayed in order, the last state of each slot read"),
+            (todo_as_text, "a todo.txt list: its tasks gathered into days by their due dates, cancellations dropped"),
             (tagged_as_text, "items tagged with their days (a board by status or kind): gathered back into days"),
             (sections_as_text, "grouped by category (legs, stays, meals, sights): gathered back into days"))
 
@@ -3928,6 +4211,7 @@ _STRUCK_NOTE = "struck-through text (~~X~~, <del>) is what the answer dropped: n
 
 _PLAIN = ((unstruck, _STRUCK_NOTE),
           (transcript_as_text, "a conversation transcript: the assistant's lines read, the other speakers' dropped"),
+          (quoted_as_text, "an e-mail reply quoting an earlier message: the reply's own plan read, or the quoted one"),
           (spoken_as_text, "numbers spoken in words: flight numbers and clock times read as digits"),
           (cjk_as_text, "a plan in Chinese, Japanese or Korean: its day heads, dates and labels read in English"),
           (diff_as_text, "a plan sent as a diff: its '-' lines dropped, the rest read"),
@@ -4253,15 +4537,24 @@ def corrections(r: Reading) -> list[tuple]:
     """`[(new, old, days, slot)]`: the corrections an answer writes to its own plan, each one line naming two complete
     database names of one table -- `X, not Y` / `X instead of Y` / `X rather than Y` (the first is the choice), or, on a
     line with a word of change (`switch`, `replace`, `correction`, ...), `from Y to X` / `replace Y with X` / `swap Y for
-    X` / `Y replaced by X` (the second is). A city or locative after a name is skipped (`X 📌 Rockford, not Y`).
+    X` / `Y replaced by X` (the second is). A city or locative after a name is skipped (`X 📌 Rockford, not Y`). A line
+    naming one name and the days is a change too: `Let's do X for dinner on Day 1 instead` (`(X, None, …)`: X is the
+    meal it names on those days) or `Please drop Y from Day 2` (`(None, Y, …)`: the sight Y leaves those days); a
+    question (`can we do Y for breakfast on day 2 instead?`) is no change.
     `days`: the day numbers the line names (`Day 2`, `days 1–2`, `nights of day 1-2`; empty: all days); `slot`: the meal
     it names, or None. One pass over the lines."""
     text, ws, out = r.text, r.ws, []
     for s, t in _line_spans(text, 0, len(text)):
         lo, hi = r.wrange(s, t)
         line = [w.w for w in ws[lo:hi]]
-        if not (_SWAP_VERBS.intersection(line) or {'not', 'rather', 'instead'}.intersection(line)): continue
+        if not (_SWAP_VERBS.intersection(line) or {'not', 'rather', 'instead'}.intersection(line) or _REMOVAL_WORDS.intersection(line)): continue
         ms = [m for m in (r.venues_in(lo, hi) or find_matches(ws, r.index.venues, lo, hi, min_prefix=0)) if m.full]   # a P.S. after the days too
+        if len(ms) == 1 and (named := _days_named(line)) and '?' not in text[s:t]:   # one name, the days, the slot: a change (not a question)
+            meal = next((_MEAL_OF[w] for w in line if w in _MEAL_OF), None)
+            tables = {v.table for v in ms[0].entries}
+            if _REMOVAL_WORDS & set(line[:ms[0].i - lo]) and 'attractions' in tables: out.append((None, ms[0], named, None))
+            elif 'instead' in line and meal and 'restaurants' in tables: out.append((ms[0], None, named, meal))
+            continue
         if len(ms) < 2: continue
         for m1, m2 in zip(ms, ms[1:]):
             if not {v.table for v in m1.entries} & {v.table for v in m2.entries}: continue
@@ -4294,6 +4587,9 @@ def apply_corrections(r: Reading, days: list) -> None:
     corrected one becomes the chosen one, read as written (`written_item`), with a note (kind 'correction', the
     uncorrected value its other reading). A correction whose old name the reading has nowhere changes nothing."""
     for new, old, named, meal in corrections(r):
+        if new is None or old is None:
+            _one_change(r, days, new, old, named, meal)
+            continue
         table = next(v.table for v in new.entries if v.table in {u.table for u in old.entries})
         key = ' '.join(w.w for w in r.ws[old.i:old.j])
         slots = {'attractions': ('attraction',), 'accommodations': ('accommodation',)}.get(table, (meal,) if meal else _MEALS)
@@ -4310,6 +4606,22 @@ def apply_corrections(r: Reading, days: list) -> None:
                     else: day.slots[slot] = got
                     r.note(f"day {day.number}: {slot} {v!r} corrected to {got!r} by a later line of the answer", 'correction',
                            (day.number, slot, got, v))
+
+# %% ../nbs/04b_grounded.ipynb #bea9e3fe
+def _one_change(r: Reading, days: list, new, old, named: set, meal: str | None) -> None:
+    """Apply a change that names one name (`corrections`): on each day of `named`, the sight `old` dropped, or the meal
+    `meal` set to `new` (read as written), each with a note (kind 'correction', the value before as the other reading)."""
+    for day in days:
+        if day.number not in named: continue
+        if new is None:
+            key = ' '.join(w.w for w in r.ws[old.i:old.j])
+            for a in [a for a in day.attractions if ' '.join(folded_words(a.rsplit(',', 1)[0])) == key]:
+                del day.attractions[a]
+                r.note(f"day {day.number}: attraction {a!r} dropped by a later line of the answer", 'correction', (day.number, 'attraction', '-', a))
+        elif (got := written_item(r, r.ws[new.i].a, r.ws[_past_place(r, new.j, len(r.ws)) - 1].b, 'restaurants', day.order,
+                                  meal, day.travel, day.number)) and got != '-' and got != (was := day.slots.get(meal, '-')):
+            day.slots[meal] = got
+            r.note(f"day {day.number}: {meal} {was!r} changed to {got!r} by a later line of the answer", 'correction', (day.number, meal, got, was))
 
 # %% ../nbs/04b_grounded.ipynb #1201b8d7
 def _read_grounded(text, original, task, notes, index, alts, learn=True):
@@ -4372,7 +4684,7 @@ def _read_grounded(text, original, task, notes, index, alts, learn=True):
             days.append(day)
             here = day.end or here
         _carry_over(days, rd.note)
-        return days
+        return _untruncated(rd, days)
     apply_corrections(r, days := read_days(r, False))          # the answer's own corrections, after the days are read
     for day in days:                 # an unknown label before a name no field reads: the reader may have missed its field
         for label, vs in unknown_at.get(day.number, ()):
