@@ -709,6 +709,7 @@ def test_layout_record():
     v14 = rec['heldout_v14_first_score']['all']
     assert (rec['heldout_v14_first_score']['reader'], v14['checks'], v14['violations_read_as_passes'],
             v14['violations_read_as_passes_without_doubt'], v14['undelivered'], v14['sure_checks']) == ('0e8b525', 0.6469, 11, 0, 73, 0.76)
+    assert rec['heldout14']['all']['checks'] >= 0.97 and rec['heldout14']['all']['violations_read_as_passes_without_doubt'] == 0   # tuned on since
 
 
 
