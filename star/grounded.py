@@ -1669,14 +1669,17 @@ def _meal_pieces(text: str, s: int, e: int) -> list:
 # %% ../nbs/04b_grounded.ipynb #05046cf7
 _CHANGE_ARROWS = (' → ', ' -> ', ' ⇒ ', ' => ', ' ➜ ', ' ➔ ')
 
+def _has_venue(r: Reading, a: int, b: int, table: str) -> bool:
+    "Do the characters `[a, b)` name a venue of `table`?"
+    return any(v.table == table for m in r.venues_in(*r.wrange(a, b)) for v in m.entries)
+
 def _after_change(r: Reading, s: int, e: int, table: str) -> int:
     """Where a value's final choice starts: after the last change arrow with a venue of `table` on both sides (`Licorish
     Bistro → McDonald's`: a change list's 'from → to'), else `s`. A route's arrow has cities on its sides, no venues."""
     k = max((r.text.rfind(a, s, e) for a in _CHANGE_ARROWS), default=-1)
     if k < 0: return s
     j = r.text.find(' ', k + 1) + 1
-    ok = lambda a, b: any(v.table == table for m in r.venues_in(*r.wrange(a, b)) for v in m.entries)
-    return j if ok(s, k) and ok(j, e) else s
+    return j if _has_venue(r, s, k, table) and _has_venue(r, j, e, table) else s
 
 _NOT_MARKS = (' instead of ', ' rather than ', ', not ')
 
@@ -1684,9 +1687,8 @@ def _chosen_span(r: Reading, s: int, e: int, table: str) -> tuple[int, int]:
     """The span of a value's final choice: after a change arrow (`_after_change`), and before `instead of` / `rather
     than` / `, not` when a venue of `table` is on both sides (`Subway instead of Advance Bakery`: Subway)."""
     s = _after_change(r, s, e, table)
-    ok = lambda a, b: any(v.table == table for m in r.venues_in(*r.wrange(a, b)) for v in m.entries)
     k = min((x for m in _NOT_MARKS if (x := r.text.find(m, s, e)) >= 0), default=-1)
-    return (s, k) if k > 0 and ok(s, k) and ok(k, e) else (s, e)
+    return (s, k) if k > 0 and _has_venue(r, s, k, table) and _has_venue(r, k, e, table) else (s, e)
 
 def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: bool):
     """Fill `day`'s meals, attractions and accommodation from its labelled values `lab` (`labelled_fields`): each as
@@ -1699,7 +1701,7 @@ def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: boo
         if dash_first(r.text[s:e]):
             day.slots[key] = '-'
             continue
-        named = any(v.table == table for m in r.venues_in(*r.wrange(s, e)) for v in m.entries)
+        named = _has_venue(r, s, e, table)
         if not named and same_lead(r.text[s:e]):
             day.slots[key] = _SAME
             continue
@@ -2329,7 +2331,7 @@ _CITY_HEADS = frozenset({'city', 'location', 'where', 'town'})
 _STATUS_HEADS = frozenset({'status', 'booking', 'booking status', 'state'})
 _DROPPED = frozenset({'dropped', 'cancelled', 'canceled', 'rejected', 'declined', 'removed', 'discarded', 'unused', 'alternative'})
 _SIGHT_KINDS = frozenset({'sight', 'sights', 'sightseeing', 'activity', 'activities', 'attraction', 'visit', 'tour'})
-_UNDONE = _DROPPED | {'refunded', 'refund', 'refunds', 'dropped', 'cancellations', 'rejected'}
+_UNDONE = _DROPPED | {'refunded', 'refund', 'refunds', 'cancellations'}
 "Words of a heading over items that are no part of the plan (`Cancelled & refunded`, `Dropped options`)." 
 
 def _row_kind(cell: str) -> str | None:
@@ -4059,29 +4061,22 @@ def _stops_in(rest: str, limit: int = 200) -> set[str]:
     out = {rest[:p].rstrip(' ·—–-|,') for p in range(min(len(rest), limit)) if rest[p] == ' '}
     return out | {rest} if len(rest) <= limit else out
 
-_CITY_SEQS: list = []
-
-def _is_city(s: str) -> bool:
-    "Is `s` a city of the database, as written (case and accents folded: `Rockford`, `st. petersburg`)?"
-    if not _CITY_SEQS: _CITY_SEQS.append(frozenset(' '.join(folded_words(c)) for c in dict(eval_index().city_state)))
-    return ' '.join(folded_words(s)) in _CITY_SEQS[0]
-
 def chained_as_text(text: str) -> str | None:
     """Directions written as chained legs between the day's stops, as a maps app lists a multi-stop route (`1. Coco
     Bambu → Pure luxury … · 🛏 check in`, `2. Pure luxury … → Dial A Cake · 🍳 breakfast`): each leg read as its
     destination and what follows it (`2. Dial A Cake · 🍳 breakfast`). A line is such a leg when it starts where an
     earlier leg ended, or where it ends the next line starts, and does not start at a city (a route between cities,
     `St. Petersburg → Rockford`, or a flight is kept as written). None when no two legs chain. Linear in the text (each line's beginnings hashed once, 200 characters)."""
-    lines = text.split('\n')
+    lines, cities = text.split('\n'), grounding_index().city_seqs
     legs = [_leg_split(l) for l in lines]
     seen, keep, prev = set(), [False] * len(lines), None
     for k, leg in enumerate(legs):
         if leg is None: continue
         mark, start, rest = leg
-        if start and not _is_city(start):
+        if start and _seq(start) not in cities:
             if start in seen: keep[k] = True
             if prev is not None and start in _stops_in(legs[prev][2]):
-                keep[k], keep[prev] = True, keep[prev] or not _is_city(legs[prev][1])
+                keep[k], keep[prev] = True, keep[prev] or _seq(legs[prev][1]) not in cities
         seen |= _stops_in(rest)
         prev = k
     if sum(keep) < 2: return None
