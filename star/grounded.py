@@ -34,9 +34,10 @@ __all__ = ['LABEL_VOCABULARY', 'FOREIGN_LABELS', 'LABELS', 'CHECK_KINDS', 'MAX_G
            'tagged_as_text', 'events_as_text', 'heading_marks', 'inferred_marks', 'dates_in', 'stay_item',
            'stay_recap_as_text', 'references_as_text', 'final_answer', 'complete_day', 'html_as_text', 'xml_as_text',
            'footnotes_as_text', 'stay_blocks_as_text', 'options_as_text', 'unstruck', 'diff_as_text', 'latex_as_text',
-           'mermaid_as_text', 'ics_as_text', 'cjk_as_text', 'chained_as_text', 'transcript_as_text', 'quoted_as_text',
-           'spoken_as_text', 'plain_answer', 'layout_text', 'noted_marks', 'check_reading', 'learned_labels',
-           'learned_labels_as_text', 'corrections', 'apply_corrections', 'format_grounded', 'plain_plan']
+           'mermaid_as_text', 'ics_as_text', 'cjk_as_text', 'chained_as_text', 'transcript_as_text', 'restated_as_text',
+           'given_up_as_text', 'quoted_as_text', 'spoken_as_text', 'plain_answer', 'layout_text', 'noted_marks',
+           'check_reading', 'learned_labels', 'learned_labels_as_text', 'corrections', 'apply_corrections',
+           'format_grounded', 'plain_plan']
 
 # %% ../nbs/04b_grounded.ipynb #51cdece7
 _APOSTROPHES = "'’‘ʼ`"
@@ -178,14 +179,17 @@ def find_matches(ws: list[Word], trie: Trie, lo: int = 0, hi: int | None = None,
 _SLOTS = {
     ('breakfast',): 'breakfast', ('lunch',): 'lunch', ('brunch',): 'lunch', ('dinner',): 'dinner', ('supper',): 'dinner',
     ('lunchtime',): 'lunch', ('dinnertime',): 'dinner', ('suppertime',): 'dinner',
+    ('bfast',): 'breakfast', ('brkfst',): 'breakfast', ('bkfst',): 'breakfast', ('brekkie',): 'breakfast',
+    ('brekky',): 'breakfast', ('lnch',): 'lunch', ('dnr',): 'dinner',
     ('dine',): 'dinner', ('attraction',): 'attraction', ('attractions',): 'attraction', ('sightseeing',): 'attraction',
     ('visit',): 'attraction', ('visiting',): 'attraction', ('visits',): 'attraction',
     ('accommodation',): 'accommodation', ('accommodations',): 'accommodation', ('lodging',): 'accommodation',
     ('check', 'in'): 'accommodation', ('check', 'into'): 'accommodation', ('checkin',): 'accommodation',
+    ('checked', 'in'): 'accommodation', ('checked', 'into'): 'accommodation',
     ('hotel',): 'accommodation', ('stay',): 'accommodation', ('staying',): 'accommodation',
     ('check', 'out'): 'checkout', ('checkout',): 'checkout',
     ('flight',): 'transport', ('flights',): 'transport', ('fly',): 'transport', ('flying',): 'transport',
-    ('drive',): 'transport', ('driving',): 'transport', ('self', 'driving'): 'transport', ('taxi',): 'transport',
+    ('drive',): 'transport', ('driving',): 'transport', ('drove',): 'transport', ('self', 'driving'): 'transport', ('taxi',): 'transport',
     ('cab',): 'transport', ('car',): 'transport', ('transportation',): 'transport', ('transport',): 'transport',
     ('depart',): 'transport', ('departs',): 'transport', ('departing',): 'transport', ('departure',): 'transport',
     ('travel',): 'transport', ('traveling',): 'transport', ('travelling',): 'transport', ('transfer',): 'transport',
@@ -209,7 +213,7 @@ _LEAD_SUBJECT = frozenset('you we i youll well ill youd wed will can could shoul
 
 _FLIGHT_WORDS, _TAXI_WORDS = frozenset({'flight', 'flights', 'fly', 'flying'}), frozenset({'taxi', 'cab'})
 
-_DRIVE_WORDS = frozenset({'drive', 'driving', 'car', 'self'})
+_DRIVE_WORDS = frozenset({'drive', 'driving', 'drove', 'car', 'self'})
 
 _FOREIGN_MODES = {'flight': ('vuelo', 'vuelos', 'vol', 'vols', 'flug', 'fluge', 'volo', 'voli', 'voo', 'voos',
                              'lot', 'samolot', 'samolotem', 'uçuş', 'рейс', 'перелёт', 'самолёт', 'самолётом'),
@@ -237,7 +241,10 @@ class Clause:
 _FILLED = frozenset({'breakfast', 'lunch', 'dinner', 'accommodation', 'attraction'})
 
 _MEAL_OF = {'breakfast': 'breakfast', 'lunch': 'lunch', 'brunch': 'lunch', 'dinner': 'dinner', 'supper': 'dinner',
-            'lunchtime': 'lunch', 'dinnertime': 'dinner', 'suppertime': 'dinner'}
+            'lunchtime': 'lunch', 'dinnertime': 'dinner', 'suppertime': 'dinner',
+            **dict.fromkeys(('bfast', 'brkfst', 'bkfst', 'brekkie', 'brekky'), 'breakfast'), 'lnch': 'lunch',
+            'dnr': 'dinner', 'din': 'dinner'}
+"""Meal words a name is written after or with (`_cues`), texted short forms included (`bfast X`, `din X`)."""
 
 _MEALS = ('breakfast', 'lunch', 'dinner')
 
@@ -311,8 +318,8 @@ def _dash_after(text: str, ws: list[Word], k: int) -> bool:
     return s < end and text[s] in '-–—'
 
 def _day_number(w: str) -> int | None:
-    "The day a (folded) word names: 1 to `_MAX_DAY` in ASCII digits, or `one` … `fourteen`; else None."
-    if w.isascii() and w.isdecimal() and len(w) <= 2: return int(w) or None
+    "The day a (folded) word names: 1 to `_MAX_DAY` in the digits of any script (`3`, Persian `۳`), or `one` … `fourteen`; else None."
+    if w.isdecimal() and len(w) <= 2: return int(w) or None
     return _NUM_WORDS.get(w)
 
 # %% ../nbs/04b_grounded.ipynb #0b8ba3b5
@@ -339,13 +346,24 @@ def _label_follows(ws: list[Word], j: int) -> bool:
     return False
 
 _DAY_WORDS = frozenset({'day', 'days', 'tag', 'tage', 'jour', 'jours', 'dia', 'dias', 'giorno', 'giorni', 'dag', 'dagen',
-                        'dzien', 'день'})
+                        'dzien', 'день', 'dan', 'araw', 'روز'})
 
 _DAY_AFTER = frozenset({'gun', 'день'})
 """The word after a day's number in a header (Turkish `1. Gün`, Russian `1-й день`)."""
 """The word before a day's number in a header, in English and in the languages an answer may be written in (German
 `Tag 2`, French `Jour 2`, Spanish / Portuguese `Día 2` folded `dia`, Italian `Giorno 2`, Dutch / Scandinavian `Dag 2`,
-Polish `Dzień 2`, Russian `День 2`)."""
+Polish `Dzień 2`, Russian `День 2`, Croatian `Dan 2`, Tagalog `Araw 2`, Persian `روز ۲`)."""
+
+_WEEKDAY_WORDS = frozenset('mon tue tues wed thu thur thurs fri sat sun monday tuesday wednesday thursday friday saturday '
+                           'sunday'.split())
+
+def _short_day(text: str, ws: list[Word], k: int) -> int | None:
+    """The day of a texted day word `d2` / `D2` (word k) written before a weekday or ':' (`d2 thu 3/17`, `D2:`): 1 to 99;
+    else None (a chart's node `D2 --> D3` is no day)."""
+    w = ws[k].w
+    if not (w[:1] == 'd' and 2 <= len(w) <= 3 and w[1:].isascii() and w[1:].isdecimal()): return None
+    if not (ws[k].colon or (k + 1 < len(ws) and ws[k + 1].w in _WEEKDAY_WORDS)): return None
+    return int(w[1:]) or None
 
 def _in_heading(text: str, a: int) -> bool:
     "Is position `a` on a markdown heading's line (`## Slide 3 — Day 1 · Sat 12 Mar`)?"
@@ -362,6 +380,10 @@ def day_marks(text: str, ws: list[Word], anywhere: bool = False) -> list[tuple[i
     for k in range(len(ws) - 1):
         if k < skip: continue
         if ws[k].w not in _DAY_WORDS:                  # '### 1. Gün', '### 1-й день': the number first, at a line's start
+            if (n := _short_day(text, ws, k)) and _line_start(text, ws, k):      # a texted 'd2 thu 3/17' heading its line
+                out.append((n, k, n))
+                skip = k + 1
+                continue
             if (n := _day_number(ws[k].w)) and _line_start(text, ws, k) and (text.startswith(('\ufe0f\u20e3', '\u20e3'), ws[k].b)
                     or any(ws[j].w in _DAY_AFTER and not ws[j].strong for j in (k + 1, k + 2) if j < len(ws))):   # '2️⃣' too
                 out.append((n, k, n))
@@ -782,7 +804,7 @@ def _dash_field(line: str) -> tuple[str, str] | None:
     if not head or label_key(' '.join(folded_words(head)))[0] is None or len(head.split()) > 4: return None
     return head, line[k + 3:]
 
-_LABEL_MARKS = (': ', ' :: ', ' = ', ' » ', ':** ', ':__ ')
+_LABEL_MARKS = (': ', ' :: ', ' = ', ' » ', ':** ', ':__ ', ' ➤ ', ' ► ', ' ▸ ')
 
 def _after_bullets(line: str) -> int:
     "Where a line's label starts: after bullets, markup and emoji (at most 12 characters)."
@@ -792,9 +814,12 @@ def _after_bullets(line: str) -> int:
 
 def _marked_field(line: str) -> tuple[str, str] | None:
     """(label, value) of `[bullets] Label <mark> value` where the label is words of any alphabet (`Frühstück: X`,
-    `Déjeuner » X`) and the mark one of `_LABEL_MARKS` (`Lunch :: X`, `Dinner = X`; an English label before ': ' is left to `_tol_field`): the label must name a field
+    `Déjeuner » X`) and the mark one of `_LABEL_MARKS` (`Lunch :: X`, `Dinner = X`, `3. Lunch ➤ X`; an English label before ': ' is left to `_tol_field`): the label must name a field
     (`label_key`); the first mark within 40 characters counts. One pass of `str.find` per mark."""
     j = _after_bullets(line)
+    d = j
+    while d < len(line) and d < j + 2 and line[d].isdecimal(): d += 1
+    if d > j and line[d:d + 2] in ('. ', ') '): j = d + 2                   # a numbered item: '3. Lunch ➤ X'
     k = min((x for x in (line.find(m, j, j + 40) for m in _LABEL_MARKS) if x > j), default=-1)
     if k < 0: return None
     head = line[j:k].strip(' *_')
@@ -4100,8 +4125,9 @@ def transcript_as_text(text: str) -> str | None:
     """A conversation transcript (`[00:08] Aria: Day one …`, `You: What about staying at Y instead?`) as what the
     assistant says: the lines of the other speakers dropped (the user's questions and proposals are not the plan),
     each kept line without its time stamp and speaker. A transcript has two speakers or more, none of them a plan's
-    label, and either time stamps or a user among them (`User`, `You`, `Me`); the assistant is the other speaker with
-    the most lines. None for any other answer. One pass over the lines."""
+    label, and either time stamps or a user among them (`User`, `You`, `Me`); the assistant is the speaker whose lines head
+    the most days (`d1 wed 3/16: …` texted by `Me`: whoever writes the plan), else the other speaker with the most lines.
+    None for any other answer. One pass over the lines, and one over each speaker's lines."""
     lines = text.split('\n')
     said = [_speaker_line(l) for l in lines]
     who = Counter(x[0] for x in said if x)
@@ -4110,9 +4136,68 @@ def transcript_as_text(text: str) -> str | None:
     stamped = sum(x[2] for x in said if x)
     if not users and stamped * 2 < sum(who.values()): return None
     bot = max((n for n in who if n not in users), key=lambda n: who[n], default=None)
+    heads = {}
+    for n in who:
+        own = '\n'.join(x[1] for x in said if x and x[0] == n)
+        heads[n] = len(day_marks(own, words(own)))
+    if max(heads.values()) >= 2: bot = max(who, key=lambda n: (heads[n], who[n]))
     if bot is None or who[bot] < 3: return None
     return '\n'.join(x[1] if x and x[0] == bot else l for l, x in zip(lines, said) if not x or x[0] == bot)
 
+
+# %% ../nbs/04b_grounded.ipynb #5cc50568
+_RETRACTIONS = ('… wait', '... wait', 'wait,', 'scratch that', 'strike that', 'actually,', 'on second thought', 'no wait')
+
+def _restated(line: str) -> str | None:
+    """The line as restated after a retraction (`Overnight: X … wait, X has no rooms left — scratch that. Overnight: Y`
+    -> `Overnight: Y`): its bullets or number, then from the second writing of its own label (`Overnight:`, `Lunch ➤`)
+    after the retraction word; None when the line retracts nothing or does not restate its label."""
+    j = _after_bullets(line)
+    d = j
+    while d < len(line) and d < j + 2 and line[d].isdecimal(): d += 1
+    if d > j and line[d:d + 2] in ('. ', ') '): j = d + 2
+    le = min((x + len(m) for m in (': ', ' ➤ ', ' » ', ' - ') if 0 < (x := line.find(m, j, j + 40))), default=-1)
+    if le < 0 or not any(c.isalpha() for c in line[j:le]): return None
+    low = line.lower()
+    c = min((x for w in _RETRACTIONS if (x := low.find(w, le)) >= 0), default=-1)
+    if c < 0 or (again := line.find(line[j:le].strip(), c)) < 0: return None
+    return line[:j] + line[again:]
+
+def restated_as_text(text: str) -> str | None:
+    """An answer that corrects itself as it goes (`3. Overnight: X … wait, X has no rooms left — scratch that.
+    Overnight: Y`): each such line read as its restatement (`_restated`). None when no line is restated. One pass."""
+    lines = text.split('\n')
+    new = [_restated(l) for l in lines]
+    if not any(new): return None
+    return '\n'.join(n if n is not None else l for l, n in zip(lines, new))
+
+_GIVEN_UP = ('planned on', 'had planned', 'was gonna', 'were gonna', 'was going to', 'were going to', 'fell through',
+             'never made it', 'skipping ', 'skipped ', 'meant to', 'had hoped')
+_CLAUSE_HEADS = ('. ', '! ', '? ', ', but ', ' but ', ', so ', ' so ', '; ', ' — ', ', then ', ' then ')
+
+def given_up_as_text(text: str) -> str | None:
+    """An answer that tells of choices given up (`We'd planned on Y for dinner, but it was closed, so we ended up at X`,
+    `Our booking at Z fell through (no hot water), so …`, `was gonna do Z but …`, `Never made it to S — ran out of
+    time`, `skipping S, closed that wk`): each clause with such words (`_GIVEN_UP`; a clause runs between `. `, `, but
+    `, `, so `, `; `, ` — ` and the like) dropped, save the meal it was for (`for dinner`), so the names in it are not
+    read. None when no clause is dropped. One pass of `str.find` per cue and line."""
+    out, hit = [], False
+    for line in text.split('\n'):
+        low, cuts = line.lower(), []
+        for cue in _GIVEN_UP:
+            c = low.find(cue)
+            while c >= 0:
+                if c == 0 or not low[c - 1].isalnum():
+                    a = max((x + len(h) for h in _CLAUSE_HEADS if (x := low.rfind(h, 0, c)) >= 0), default=_after_bullets(line))
+                    b = min((x for h in _CLAUSE_HEADS if (x := low.find(h, c + len(cue))) >= 0), default=len(line))
+                    cuts.append((a, b))
+                c = low.find(cue, c + 1)
+        for a, b in sorted(cuts, reverse=True):
+            if a >= b or line[a:b] == '': continue
+            meal = next((f'for {m}' for m in _MEALS if f'for {m}' in low[a:b]), '')
+            line, low, hit = line[:a] + meal + line[b:], low[:a] + meal + low[b:], True
+        out.append(line)
+    return '\n'.join(out) if hit else None
 
 # %% ../nbs/04b_grounded.ipynb #4ddf8d85
 def quoted_as_text(text: str) -> str | None:
@@ -4207,6 +4292,8 @@ _STRUCK_NOTE = "struck-through text (~~X~~, <del>) is what the answer dropped: n
 _PLAIN = ((unstruck, _STRUCK_NOTE),
           (transcript_as_text, "a conversation transcript: the assistant's lines read, the other speakers' dropped"),
           (quoted_as_text, "an e-mail reply quoting an earlier message: the reply's own plan read, or the quoted one"),
+          (restated_as_text, "lines the answer retracts and restates as it goes (`X … wait, … scratch that. Y`): the restatement read"),
+          (given_up_as_text, "choices the answer tells it gave up (`we'd planned on Y, but …`, `fell through`): those clauses not read"),
           (spoken_as_text, "numbers spoken in words: flight numbers and clock times read as digits"),
           (cjk_as_text, "a plan in Chinese, Japanese or Korean: its day heads, dates and labels read in English"),
           (diff_as_text, "a plan sent as a diff: its '-' lines dropped, the rest read"),
@@ -4432,7 +4519,15 @@ def _label_rows(text: str, ws: list[Word], versions: list) -> list[tuple]:
                     or fw[0] in _TIME_WORDS or va >= vb: continue                  # not 'Flight F3573659:', 'Coco Bambu (city:'
             if _column_field(line[la:lb]) in ('day', 'date'): continue
             out.append((n, li, (s + la, s + lb), (s + va, s + vb), row))
-    return out
+    labels = {' '.join(folded_words(text[a:b])) for _, _, (a, b), _, _ in out}
+    return [x for x in out if not _nested_label(text, *x[2], *x[3], labels)]
+
+def _nested_label(text: str, la: int, lb: int, va: int, vb: int, labels: set) -> bool:
+    """Is the row a remark over another row (`_Considered, not booked: Breakfast: X_`, `Razmotreno: Doručak: X`): a label
+    no field has whose value starts with a label of this answer's rows or one the reader knows, then ':'?"""
+    if label_key(text[la:lb])[0] is not None or (c := text.find(':', va, min(vb, va + 40))) < 0: return False
+    inner = ' '.join(folded_words(text[va:c]))
+    return bool(inner) and (inner in labels or label_key(inner)[0] is not None)
 
 def _value_kind(r: Reading, a: int, b: int) -> tuple[str, frozenset]:
     """What the value `text[a:b]` names: `('venue', tables)` (the database tables every venue it names is in),
