@@ -33,11 +33,11 @@ __all__ = ['LABEL_VOCABULARY', 'FOREIGN_LABELS', 'LABELS', 'CHECK_KINDS', 'MAX_G
            'day_rows_as_labels', 'long_days', 'tables_as_text', 'jsonld_as_text', 'todo_as_text', 'sections_as_text',
            'tagged_as_text', 'events_as_text', 'heading_marks', 'inferred_marks', 'dates_in', 'stay_item',
            'stay_recap_as_text', 'references_as_text', 'final_answer', 'complete_day', 'html_as_text', 'xml_as_text',
-           'footnotes_as_text', 'stay_blocks_as_text', 'options_as_text', 'unstruck', 'diff_as_text', 'latex_as_text',
-           'mermaid_as_text', 'ics_as_text', 'cjk_as_text', 'chained_as_text', 'transcript_as_text', 'restated_as_text',
-           'given_up_as_text', 'quoted_as_text', 'spoken_as_text', 'plain_answer', 'layout_text', 'noted_marks',
-           'check_reading', 'learned_labels', 'learned_labels_as_text', 'corrections', 'apply_corrections',
-           'format_grounded', 'plain_plan']
+           'footnotes_as_text', 'stay_blocks_as_text', 'options_as_text', 'unstruck', 'wiki_as_text', 'diff_as_text',
+           'latex_as_text', 'mermaid_as_text', 'ics_as_text', 'cjk_as_text', 'chained_as_text', 'transcript_as_text',
+           'restated_as_text', 'given_up_as_text', 'quoted_as_text', 'spoken_as_text', 'plain_answer', 'layout_text',
+           'noted_marks', 'check_reading', 'learned_labels', 'learned_labels_as_text', 'corrections',
+           'apply_corrections', 'format_grounded', 'plain_plan']
 
 # %% ../nbs/04b_grounded.ipynb #51cdece7
 _APOSTROPHES = "'’‘ʼ`"
@@ -3713,10 +3713,36 @@ def options_as_text(text: str) -> tuple[str, list] | None:
 # %% ../nbs/04b_grounded.ipynb #5075767d
 _STRIKE_TAGS = (('<del>', '</del>'), ('<s>', '</s>'), ('<strike>', '</strike>'))
 
+_WIKI_MACROS = ('{info', '{toc', '{status', '{panel', '{note', '{tip', '{warning', '{expand')
+
+def _wiki_markup(text: str) -> bool:
+    "Is `text` Confluence / Jira wiki markup: a line opening with `h1.` … `h6.`, or one of its `{info}`-style macros?"
+    return any(m in text for m in _WIKI_MACROS) or any(l[:1] == 'h' and l[1:2] in '123456' and l[2:4] == '. ' for l in text.split('\n'))
+
+def _wiki_unstruck(line: str) -> str:
+    """The line without wiki markup's struck spans `-X-` (an opening `-` after a space or bracket and before a
+    character; a closing one after a character and before no letter or digit: `Mid-America` is no span). Linear: when
+    an opening has no closing, no later one has."""
+    out, i, k, n = [], 0, 0, len(line)
+    while (j := line.find('-', k)) >= 0:
+        if (j == 0 or line[j - 1] in ' \t(') and j + 1 < n and not line[j + 1].isspace() and line[j + 1] != '-':
+            c = j + 1
+            while (c := line.find('-', c + 1)) >= 0 and (line[c - 1].isspace() or (c + 1 < n and line[c + 1].isalnum())): pass
+            if c < 0: break
+            out.append(line[i:j])
+            i = k = c + 1
+            continue
+        k = j + 1
+    return ''.join(out) + line[i:]
+
 def unstruck(text: str) -> str | None:
     """`text` without its struck-through spans: markdown `~~X~~` (opened and closed on one line; an unpaired `~~` is
-    kept) and HTML `<del>`, `<s>`, `<strike>` elements (tags in any case). None when nothing is struck. Linear."""
+    kept), HTML `<del>`, `<s>`, `<strike>` elements (tags in any case) and, in Confluence wiki markup (`_wiki_markup`),
+    `-X-`. None when nothing is struck. Linear."""
     out, cut = [], False
+    if _wiki_markup(text):
+        new = '\n'.join(map(_wiki_unstruck, text.split('\n')))
+        text, cut = new, new != text
     if '~~' in text:
         for line in text.split('\n'):
             parts = line.split('~~')
@@ -3736,6 +3762,38 @@ def unstruck(text: str) -> str | None:
                 text = ''.join(keep) + text[i:]
                 low = text.lower()
     return text if cut else None
+
+# %% ../nbs/04b_grounded.ipynb #778dc13f
+_SET_ASIDE = frozenset({'considered', 'rejected', 'dropped', 'alternatives', 'alternative', 'backup', 'backups', 'shortlisted',
+                        'shortlist', 'cancelled', 'canceled', 'declined', 'unused', 'not'})
+"Words of a title over items that are no part of the plan (`Considered, not booked`, `Backups`, `Rejected options`)."
+
+def _macro_free(line: str) -> str:
+    "The line without wiki macros (`{status:colour=Grey|title=DROPPED}`, `{info}`, `{toc:maxLevel=2}`). Linear."
+    out, i = [], 0
+    while (j := line.find('{', i)) >= 0 and (k := line.find('}', j)) >= 0:
+        out.append(line[i:j]); i = k + 1
+    return ''.join(out) + line[i:]
+
+def wiki_as_text(text: str) -> str | None:
+    """A plan in Confluence / Jira wiki markup (`_wiki_markup`) as markdown: `h2. X` headings as `## X`, macros dropped
+    (their text kept, `{info}Final itinerary{info}`), a `{panel:title=…}` block whose title sets its items aside
+    (`Considered, not booked`: `_SET_ASIDE`) dropped whole, escapes (`\+`, `\-`) read as the character. (Its struck
+    spans `-X-` are `unstruck`'s.) None for other text. One pass over the lines."""
+    if not _wiki_markup(text): return None
+    out, aside = [], False
+    for line in text.split('\n'):
+        s = line.strip()
+        if aside:
+            aside = not s.startswith('{panel}')
+            continue
+        if s.startswith('{panel:') and _SET_ASIDE & set(folded_words(s[7:s.find('}') if '}' in s else len(s)].split('|')[0])):
+            aside = True
+            continue
+        if s[:1] == 'h' and s[1:2] in '123456' and s[2:4] == '. ': line = '#' * int(s[1]) + ' ' + s[4:]
+        line = _macro_free(line)
+        out.append(''.join(c for k, c in enumerate(line) if not (c == '\\' and k + 1 < len(line) and not line[k + 1].isalnum())))
+    return '\n'.join(out)
 
 # %% ../nbs/04b_grounded.ipynb #f5ca7003
 _DIFF_HEADS = ('---', '+++', '@@', 'diff --git', 'index ')
@@ -4290,6 +4348,7 @@ _HTML_NOTE = "an HTML table: read as a table by its header words"
 _STRUCK_NOTE = "struck-through text (~~X~~, <del>) is what the answer dropped: not read"
 
 _PLAIN = ((unstruck, _STRUCK_NOTE),
+          (wiki_as_text, "a plan in Confluence wiki markup: read as markdown, panels of items set aside dropped"),
           (transcript_as_text, "a conversation transcript: the assistant's lines read, the other speakers' dropped"),
           (quoted_as_text, "an e-mail reply quoting an earlier message: the reply's own plan read, or the quoted one"),
           (restated_as_text, "lines the answer retracts and restates as it goes (`X … wait, … scratch that. Y`): the restatement read"),
