@@ -31,13 +31,13 @@ __all__ = ['LABEL_VOCABULARY', 'FOREIGN_LABELS', 'LABELS', 'CHECK_KINDS', 'MAX_G
            'read_transportation', 'drop_bracket_states', 'written_item', 'read_labelled_day', 'fill_narrative',
            'json_as_text', 'toml_as_text', 'ini_as_text', 'yaml_as_text', 'sql_tables', 'sql_as_text', 'grid_days',
            'day_rows_as_labels', 'long_days', 'tables_as_text', 'jsonld_as_text', 'todo_as_text', 'sections_as_text',
-           'tagged_as_text', 'events_as_text', 'heading_marks', 'inferred_marks', 'dates_in', 'stay_item',
-           'stay_recap_as_text', 'references_as_text', 'final_answer', 'complete_day', 'html_as_text', 'xml_as_text',
-           'footnotes_as_text', 'stay_blocks_as_text', 'options_as_text', 'unstruck', 'wiki_as_text', 'diff_as_text',
-           'latex_as_text', 'mermaid_as_text', 'ics_as_text', 'cjk_as_text', 'chained_as_text', 'transcript_as_text',
-           'restated_as_text', 'given_up_as_text', 'quoted_as_text', 'spoken_as_text', 'plain_answer', 'layout_text',
-           'noted_marks', 'check_reading', 'learned_labels', 'learned_labels_as_text', 'corrections',
-           'apply_corrections', 'format_grounded', 'plain_plan']
+           'index_as_text', 'tagged_as_text', 'events_as_text', 'heading_marks', 'inferred_marks', 'dates_in',
+           'stay_item', 'stay_recap_as_text', 'references_as_text', 'final_answer', 'complete_day', 'html_as_text',
+           'xml_as_text', 'footnotes_as_text', 'stay_blocks_as_text', 'options_as_text', 'unstruck', 'wiki_as_text',
+           'diff_as_text', 'latex_as_text', 'mermaid_as_text', 'ics_as_text', 'cjk_as_text', 'chained_as_text',
+           'transcript_as_text', 'restated_as_text', 'given_up_as_text', 'quoted_as_text', 'spoken_as_text',
+           'plain_answer', 'layout_text', 'noted_marks', 'check_reading', 'learned_labels', 'learned_labels_as_text',
+           'corrections', 'apply_corrections', 'format_grounded', 'plain_plan']
 
 # %% ../nbs/04b_grounded.ipynb #51cdece7
 _APOSTROPHES = "'’‘ʼ`"
@@ -2561,11 +2561,13 @@ _SECTION_FIELDS = (('transportation', frozenset('transport transportation travel
                    ('accommodation', frozenset('stay stays staying accommodation accommodations hotel hotels lodging lodgings sleep nights'.split())),
                    ('meals', frozenset('meal meals food foods dining eat eating restaurant restaurants'.split())),
                    ('attraction', frozenset('sightseeing sights attraction attractions activities activity see'.split())),
-                   ('current_city', frozenset('where cities whereabouts bases'.split())))
+                   ('current_city', frozenset('where cities whereabouts bases'.split())),
+                   ('breakfast', frozenset({'breakfast', 'breakfasts'})), ('lunch', frozenset({'lunch', 'lunches'})),
+                   ('dinner', frozenset({'dinner', 'dinners', 'supper', 'suppers'})))
 "Heading words of a section per field; 'where' names the day's city only when no other field is named (`Where do we sleep?`)." 
 
 _FIELD_LABEL = {'transportation': 'Transportation', 'accommodation': 'Accommodation', 'attraction': 'Attraction',
-                'current_city': 'Current City'}
+                'current_city': 'Current City', 'breakfast': 'Breakfast', 'lunch': 'Lunch', 'dinner': 'Dinner'}
 
 def _section_field(line: str) -> str | None:
     "The field a section heading names (`## 🏨 Where you'll stay` -> 'accommodation'), when it names exactly one; else None."
@@ -2746,6 +2748,17 @@ def todo_as_text(text: str) -> str | None:
                      ([] if _day_in(days[n][0]) == n else [f"Day {n}:"]) + days[n] + ['']) if days else None
 
 
+# %% ../nbs/04b_grounded.ipynb #e8a724cf
+def _route_line(s: str) -> tuple[str, str]:
+    """`(route, leg)` of a day's line in a plan by category (`Day 1** (Tue 3/22): Memphis → State College · 🚗 self-drive,
+    13 hours 41 mins`): the words after the day's number, bold and a bracketed date, and the leg after ` · ` when it names
+    a mode or a flight number ('' when none)."""
+    rt = s[s.find(' ') + 1:].lstrip('0123456789 ').lstrip('*_ ') if s else ''
+    if rt.startswith('(') and ')' in rt: rt = rt[rt.find(')') + 1:]
+    head, _, leg = rt.lstrip(':*_ –—-').partition(' · ')
+    fw = folded_words(leg)
+    return (head, leg) if set(fw) & _MODE_WORDS or any(map(_flight_number, fw)) else (rt.lstrip(':*_ –—-'), '')
+
 # %% ../nbs/04b_grounded.ipynb #16b6fa9b
 def sections_as_text(text: str) -> str | None:
     """An answer grouped by category instead of by day -- sections whose headings name a field (travel legs, stays,
@@ -2797,10 +2810,58 @@ def sections_as_text(text: str) -> str | None:
     if not days or sections < 2 or not any(len(fs) >= 2 for fs in seen.values()): return None
     out = []
     for d in sorted(days):
-        out.append(f"Day {d}: {route[d][route[d].find(' ') + 1:].lstrip('0123456789 ')}" if d in route else f"Day {d}:")
+        head, leg = _route_line(route.get(d, ''))
+        out.append(f"Day {d}: {head}".rstrip())
+        if leg and 'transportation' not in seen[d]: out.append(f"Transportation: {leg}")
         for f, value in days[d]:
             if f in _FIELD_LABEL: out.append(f"{_FIELD_LABEL[f]}: {value}")
             else: out += [p.strip() for p in value.replace(' · ', ' | ').split(' | ')] if f == 'meals' else [value]
+        out.append('')
+    return '\n'.join(out)
+
+# %% ../nbs/04b_grounded.ipynb #54a7d756
+_ASIDE_TAGS = frozenset({'backup', 'backups', 'optional', 'alternative', 'alternate', 'shortlisted', 'maybe', 'not'})
+
+def _index_tags(tags: str) -> list[tuple[str, list[int], int]] | None:
+    """`[(field, days, stop)]` of an index entry's tags (`dinner · Day 1; lunch · Day 3`, `sight · Day 2, 1st stop`, `stay ·
+    Nights 1–2`): each a slot word, ` · `, then its days or nights and the stop's number (0: none); None when a tag is
+    not such, or sets the place aside (`backup for lunch · Day 2`: `_ASIDE_TAGS`)."""
+    out = []
+    for tag in tags.split(';'):
+        kind, dot, when = tag.partition(' · ')
+        kw = folded_words(kind)
+        if not dot or not kw or len(kw) > 3 or set(kw) & _ASIDE_TAGS: return None
+        f = label_key(kind.strip(' *_'))[0] or {'Transportation': 'transportation', 'Accommodation': 'accommodation',
+                                                 'Attraction': 'attraction'}.get(_TAG_LABEL.get(kw[-1], ''))
+        fw = folded_words(when)
+        if f not in _FIELD_LABEL or fw[:1] not in (['day'], ['days'], ['night'], ['nights']): return None
+        stop = next((int(w[:-2]) for w in fw if w[:-2].isdecimal() and w[-2:] in ('st', 'nd', 'rd', 'th')), 0)
+        out.append((f, _range_days(fw, when), stop))
+    return out
+
+def index_as_text(text: str) -> str | None:
+    """An index of the trip's places, each with the slots it fills (`- **Coco Bambu**, Rockford — dinner · Day 1; lunch
+    · Day 3`, `- **Burpee Museum** … — sight · Day 2, 1st stop`, `- **W** … — stay · Nights 1–2`) after a list of the
+    days and their legs (`- **Day 1** (Wed 3/16): A → B · ✈️ F1, 15:40 → 17:04`), rewritten as labelled days: each day's
+    route (as its current city) and leg, its meals, its sights in the order of their stops, its stay. An entry tagged as set aside (`backup for
+    lunch · Day 2 — not booked`) is no part of it. Four entries or more; None otherwise. One pass over the lines."""
+    route, got = {}, []
+    for line in text.split('\n'):
+        s = line.strip().lstrip(_MARKUP).replace('**', '').strip()
+        if (item := _day_item(s)) is not None and item[0] == 'day':
+            route[item[1]] = s
+            continue
+        name, dash, rest = s.partition(' — ')
+        if not dash or not name or (tags := _index_tags(rest.split(' — ')[0])) is None: continue
+        got += [(f, d, stop, name.strip()) for f, ds, stop in tags for d in ds]
+    if len(got) < 4 or not route: return None
+    out = []
+    for d in sorted(set(route) | {x[1] for x in got}):
+        head, leg = _route_line(route.get(d, ''))
+        out += [f"Day {d}:"] + [f"Current City: {head}"] * bool(head) + [f"Transportation: {leg}"] * bool(leg)
+        mine = sorted((x for x in got if x[1] == d), key=lambda x: x[2])
+        for f in ('breakfast', 'lunch', 'dinner', 'attraction', 'accommodation'):
+            if vs := [x[3] for x in mine if x[0] == f]: out.append(f"{_FIELD_LABEL[f]}: {'; '.join(vs)}")
         out.append('')
     return '\n'.join(out)
 
@@ -4341,6 +4402,7 @@ _LAYOUTS = ((jsonld_as_text, "the plan is schema.org JSON-LD: its reservations p
             (events_as_text, "a planning agent's event log: replayed in order, the last state of each slot read"),
             (todo_as_text, "a todo.txt list: its tasks gathered into days by their due dates, cancellations dropped"),
             (tagged_as_text, "items tagged with their days (a board by status or kind): gathered back into days"),
+            (index_as_text, "an index of the places, each with the days and slots it fills: gathered back into days"),
             (sections_as_text, "grouped by category (legs, stays, meals, sights): gathered back into days"))
 
 _HTML_NOTE = "an HTML table: read as a table by its header words"
