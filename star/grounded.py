@@ -804,7 +804,7 @@ def _dash_field(line: str) -> tuple[str, str] | None:
     if not head or label_key(' '.join(folded_words(head)))[0] is None or len(head.split()) > 4: return None
     return head, line[k + 3:]
 
-_LABEL_MARKS = (': ', ' :: ', ' = ', ' » ', ':** ', ':__ ', ' ➤ ', ' ► ', ' ▸ ')
+_LABEL_MARKS = (': ', ' :: ', ' = ', ' » ', ':** ', ':__ ', ' ➤ ')
 
 def _after_bullets(line: str) -> int:
     "Where a line's label starts: after bullets, markup and emoji (at most 12 characters)."
