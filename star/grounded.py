@@ -34,10 +34,10 @@ __all__ = ['LABEL_VOCABULARY', 'FOREIGN_LABELS', 'LABELS', 'CHECK_KINDS', 'MAX_G
            'index_as_text', 'tagged_as_text', 'events_as_text', 'heading_marks', 'inferred_marks', 'dates_in',
            'stay_item', 'stay_recap_as_text', 'references_as_text', 'final_answer', 'complete_day', 'html_as_text',
            'xml_as_text', 'footnotes_as_text', 'stay_blocks_as_text', 'options_as_text', 'unstruck', 'wiki_as_text',
-           'diff_as_text', 'latex_as_text', 'mermaid_as_text', 'ics_as_text', 'cjk_as_text', 'chained_as_text',
-           'transcript_as_text', 'restated_as_text', 'given_up_as_text', 'quoted_as_text', 'spoken_as_text',
-           'plain_answer', 'layout_text', 'noted_marks', 'check_reading', 'learned_labels', 'learned_labels_as_text',
-           'corrections', 'apply_corrections', 'format_grounded', 'plain_plan']
+           'diff_as_text', 'latex_as_text', 'mermaid_as_text', 'flowchart_as_text', 'ics_as_text', 'cjk_as_text',
+           'chained_as_text', 'transcript_as_text', 'restated_as_text', 'given_up_as_text', 'quoted_as_text',
+           'spoken_as_text', 'plain_answer', 'layout_text', 'noted_marks', 'check_reading', 'learned_labels',
+           'learned_labels_as_text', 'corrections', 'apply_corrections', 'format_grounded', 'plain_plan']
 
 # %% ../nbs/04b_grounded.ipynb #51cdece7
 _APOSTROPHES = "'’‘ʼ`"
@@ -4023,6 +4023,83 @@ def mermaid_as_text(text: str) -> str | None:
         i += 1                                              # the closing fence
     return '\n'.join(out) if hit else None
 
+# %% ../nbs/04b_grounded.ipynb #65e62d1d
+def _flow_node(s: str) -> tuple[str, str, str] | None:
+    """`(id, label, class)` of a Mermaid flowchart node line (`d1_lunch["🥪 Lunch<br/>X"]`, `x1(["📍 S"]):::dropped`):
+    the label between the first and the last `"`, `<br/>` read as ` · `; None for an edge or another line."""
+    a, b = s.find('"'), s.rfind('"')
+    k = 0
+    while k < len(s) and (s[k].isalnum() or s[k] in '_-'): k += 1
+    if a < 0 or b <= a or k == 0 or s[k:a].strip(' ([{>') or '--' in s[:a] or '==' in s[:a]: return None
+    cls = s[s.find(':::', b) + 3:].strip() if ':::' in s[b:] else ''
+    return s[:k], s[a + 1:b].replace('<br/>', ' · ').replace('<br>', ' · '), cls
+
+def _flow_line(label: str) -> str:
+    "A node's label as a labelled line when its first part names a field (`🍳 Breakfast · X` -> `Breakfast: X`)."
+    head, dot, rest = label.partition(' · ')
+    j = 0
+    while j < len(head) and not head[j].isalnum(): j += 1          # its emoji
+    head = head[j:].strip()
+    return f"{head}: {rest}" if dot and label_key(head)[0] is not None else label
+
+def _flow_edges(s: str) -> tuple[str, str, bool] | None:
+    "`(from, to, dotted)` of a flowchart edge line (`a --> b`, `D1 ==> D2`, `h1 -.->|\"not booked\"| x1`), else None."
+    for arrow, dotted in (('-.->', True), ('-->', False), ('==>', False)):
+        if (k := s.find(arrow)) > 0:
+            rest = s[k + len(arrow):].strip()
+            if rest.startswith('|') and (j := rest.find('|', 1)) > 0: rest = rest[j + 1:].strip()
+            return s[:k].strip(), rest.split()[0] if rest else '', dotted
+    return None
+
+def flowchart_as_text(text: str) -> str | None:
+    """A plan drawn as a Mermaid flowchart, a `subgraph` per day (`subgraph D1["Day 1 · Thu 3/3 · A → B"]`), as markdown:
+    `### <the subgraph's title>`, then its nodes' labels as lines, in the order the arrows between them give (else as
+    written); a node of a class drawn dashed (`classDef dropped stroke-dasharray …`) or reached only by a dotted arrow
+    (`-.->`: an option dropped) is no part of the plan; a node of another subgraph that names its nights (`🛏️ W<br/>Nights
+    1–2`) is placed on those days. None when there is no flowchart with a day's subgraph."""
+    lines = text.split('\n')
+    if not any(l.strip().startswith(('flowchart', 'graph ')) for l in lines): return None
+    groups, order, nodes, nxt, dotted, dashed, cur = {}, [], {}, {}, set(), set(), None
+    for l in lines:
+        s = l.strip()
+        if s.startswith('subgraph '):
+            cur = (_flow_node(s[9:]) or (s[9:].strip(), s[9:].strip(), ''))[1]
+            groups[cur] = []
+            continue
+        if s == 'end':
+            cur = None
+            continue
+        if s.startswith('classDef ') and 'dasharray' in s: dashed.add(s.split()[1])
+        if (e := _flow_edges(s)) is not None:
+            if e[2]: dotted.add(e[1])
+            else: nxt.setdefault(e[0], e[1])
+            continue
+        if (n := _flow_node(s)) is not None:
+            nodes[n[0]] = n
+            if cur is not None: groups[cur].append(n[0])
+            else: order.append(n[0])
+    days = {g: _day_item(g.replace(' · ', ': ', 1)) for g in groups}
+    if not any(d and d[0] == 'day' for d in days.values()): return None
+    keep = lambda n: n in nodes and n not in dotted and nodes[n][2] not in dashed
+    out, nights = [], {}
+    for g, ids in groups.items():
+        if days[g]: continue
+        for n in filter(keep, ids):
+            label = nodes[n][1]
+            head, _, when = label.rpartition(' · ')
+            if head and (ds := _range_days(folded_words(when), when)): [nights.setdefault(d, []).append(head) for d in ds]
+    for g, ids in groups.items():
+        if not days[g]: continue
+        ids = [n for n in ids if keep(n)]
+        start = [n for n in ids if not any(nxt.get(m) == n for m in ids)]
+        seq, seen = [], set()
+        n = start[0] if len(start) == 1 else None
+        while n in ids and n not in seen: seq.append(n); seen.add(n); n = nxt.get(n)
+        seq += [n for n in ids if n not in seen]
+        out += ['', f"### {g}"] + [f"- {_flow_line(nodes[n][1])}" for n in seq]
+        out += [f"- Accommodation: {_flow_line(h)}" for d in range(days[g][1], days[g][2] + 1) for h in nights.get(d, ())][:1]
+    return '\n'.join(out).strip()
+
 # %% ../nbs/04b_grounded.ipynb #d72005b1
 def _ics_events(lines: list[str]) -> list[dict]:
     "The `VEVENT`s of calendar lines (folded lines unfolded), each `{property: value}` with iCalendar escapes undone."
@@ -4420,6 +4497,7 @@ _PLAIN = ((unstruck, _STRUCK_NOTE),
           (diff_as_text, "a plan sent as a diff: its '-' lines dropped, the rest read"),
           (latex_as_text, "a plan written in LaTeX: read as the markdown it renders to"),
           (mermaid_as_text, "a plan drawn as a Mermaid gantt chart: its sections and tasks read as headings and items"),
+          (flowchart_as_text, "a plan drawn as a Mermaid flowchart: a day per subgraph, its boxes in the order of the arrows, dropped options left out"),
           (ics_as_text, "a plan as an iCalendar file: its events read by date, stays over their nights"),
           (chained_as_text, "directions between stops (each leg starts where the one before ended): each leg read as its destination"))
 "The whole-answer rewrites of `plain_answer`, in order, each with the note it adds."
