@@ -527,6 +527,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                'star.grounded._any_marks': ('grounded.html#_any_marks', 'star/grounded.py'),
                                'star.grounded._best_hit': ('grounded.html#_best_hit', 'star/grounded.py'),
                                'star.grounded._braces': ('grounded.html#_braces', 'star/grounded.py'),
+                               'star.grounded._bracket_labels': ('grounded.html#_bracket_labels', 'star/grounded.py'),
                                'star.grounded._breadcrumb_city': ('grounded.html#_breadcrumb_city', 'star/grounded.py'),
                                'star.grounded._carry_over': ('grounded.html#_carry_over', 'star/grounded.py'),
                                'star.grounded._caseless': ('grounded.html#_caseless', 'star/grounded.py'),

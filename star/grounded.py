@@ -216,13 +216,14 @@ _FLIGHT_WORDS, _TAXI_WORDS = frozenset({'flight', 'flights', 'fly', 'flying'}), 
 _DRIVE_WORDS = frozenset({'drive', 'driving', 'drove', 'car', 'self'})
 
 _FOREIGN_MODES = {'flight': ('vuelo', 'vuelos', 'vol', 'vols', 'flug', 'fluge', 'volo', 'voli', 'voo', 'voos',
-                             'lot', 'samolot', 'samolotem', 'uçuş', 'рейс', 'перелёт', 'самолёт', 'самолётом'),
+                             'lot', 'samolot', 'samolotem', 'uçuş', 'рейс', 'перелёт', 'самолёт', 'самолётом', 'lipad', 'پرواز'),
                   'drive': ('coche', 'voiture', 'auto', 'mietwagen', 'carro', 'macchina', 'autem', 'samochodem',
                             'samochód', 'araba', 'arabayla', 'aracınızla', 'araçla', 'машине', 'машина', 'автомобиле',
-                            'автомобиль', 'autolla', 'autóval', 'mașina', 'mașină', 'נהיגה', 'ברכב'),
-                  'taxi': ('taksi', 'taksówka', 'taksówką', 'такси', 'taksilla', 'taxival', 'taxiul', 'מונית')}
+                            'автомобиль', 'autolla', 'autóval', 'mașina', 'mașină', 'נהיגה', 'ברכב',
+                            'bil', 'leiebil', 'automobil', 'automobilom', 'sasakyan', 'خودرو', 'خودروی'),
+                  'taxi': ('taksi', 'taksówka', 'taksówką', 'такси', 'taksilla', 'taxival', 'taxiul', 'מונית', 'drosje', 'تاکسی')}
 """Mode words of other languages (German, French, Spanish, Italian, Portuguese, Polish, Turkish, Russian, Finnish,
-Hungarian, Romanian, Hebrew), folded: an answer in another language names its legs with them (`Vuelo F123 de A a B`,
+Hungarian, Romanian, Hebrew, Norwegian, Croatian, Tagalog, Persian), folded: an answer in another language names its legs with them (`Vuelo F123 de A a B`,
 `Mit dem eigenen Auto von A nach B`, `własnym autem`, `рейс F123`, `Omalla autolla: A → B`)."""
 
 _FLIGHT_WORDS, _DRIVE_WORDS = _FLIGHT_WORDS | set(map(_fold, _FOREIGN_MODES['flight'])), _DRIVE_WORDS | set(map(_fold, _FOREIGN_MODES['drive']))
@@ -4517,7 +4518,25 @@ def plain_answer(text: str, notes: list) -> str:
             text = conv
             notes.append(Note(what, 'layout'))
     if '](' in text: text = _unlink(text)
+    if '،' in text: text = text.replace('، ', ', ').replace('،', ', ')          # the Arabic / Persian comma
+    if ': ' in text: text = _bracket_labels(text)
     return text.replace(' _(', ' (').replace(')_', ')')
+
+def _bracket_labels(text: str) -> str:
+    """The text with one-word labels inside brackets dropped (`X (lokasyon: Abilene)` -> `X (Abilene)`, `(location:
+    Rockford)`): a bracket that opens on a word of letters, then `: `, and closes within 50 characters on its line. Linear."""
+    out, i = [], 0
+    while (j := text.find('(', i)) >= 0:
+        k = j + 1
+        while k < len(text) and text[k].isalpha(): k += 1
+        e = text.find(')', k, k + 50)
+        if k > j + 1 and text.startswith(': ', k) and e > 0 and '\n' not in text[k:e] and '(' not in text[k:e]:
+            out += [text[i:j + 1]]
+            i = k + 2
+        else:
+            out += [text[i:j + 1]]
+            i = j + 1
+    return ''.join(out) + text[i:]
 
 def layout_text(text: str, task, notes: list) -> str:
     """The answer's plan as labelled days where its layout needs a rewrite first: the answer after any reasoning block
@@ -4709,6 +4728,7 @@ def _label_rows(text: str, ws: list[Word], versions: list) -> list[tuple]:
                 lb = line.find(':', la, la + 60)
                 if lb <= la: continue
                 va, vb, row = lb + 1, len(line), None
+            if (dot := line.rfind(' · ', la, lb)) >= 0: la = dot + 3            # '9:30 n.u. · Pasyalan: X': the label after the time
             while la < lb and line[la] in ' *_': la += 1
             while lb > la and line[lb - 1] in ' *_': lb -= 1
             while va < vb and line[va] == ' ': va += 1
