@@ -525,6 +525,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                'star.grounded._after_change': ('grounded.html#_after_change', 'star/grounded.py'),
                                'star.grounded._after_locative': ('grounded.html#_after_locative', 'star/grounded.py'),
                                'star.grounded._any_marks': ('grounded.html#_any_marks', 'star/grounded.py'),
+                               'star.grounded._ap_abbr': ('grounded.html#_ap_abbr', 'star/grounded.py'),
                                'star.grounded._best_hit': ('grounded.html#_best_hit', 'star/grounded.py'),
                                'star.grounded._braces': ('grounded.html#_braces', 'star/grounded.py'),
                                'star.grounded._bracket_labels': ('grounded.html#_bracket_labels', 'star/grounded.py'),

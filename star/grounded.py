@@ -1156,6 +1156,14 @@ def _abbr(text: str, w) -> bool:
     "Is word `w` a US state's postal code written in capitals (`TX`, `IL`)?"
     return w.b - w.a == 2 and text[w.a:w.b].isupper() and w.w in _POSTAL
 
+def _ap_abbr(text: str, w) -> bool:
+    "Is word `w` a state's AP abbreviation, capitalised, with its period (`Ill.`, `Calif.`)?"
+    return w.w in _AP_STATES and text[w.a:w.a + 1].isupper() and text.startswith('.', w.b)
+
+_AP_STATES = frozenset('ala ariz ark calif colo conn del fla ga ill ind kan kans ky la md mass mich minn miss mo mont neb '
+                       'nebr nev okla ore pa tenn vt va wash wis wyo'.split())
+"The AP Stylebook's abbreviations of state names (`Rockford, Ill.`), folded, without their period."
+
 _POSTAL = frozenset('al ak az ar ca co ct de fl ga hi id il in ia ks ky la me md ma mi mn ms mo mt ne nv nh nj nm ny nc '
                     'nd oh ok or pa ri sc sd tn tx ut vt va wa wv wi wy dc'.split())
 
@@ -1663,7 +1671,7 @@ def _joined_items(r: Reading, s: int, e: int, named: list) -> list | None:
                 stop = q
                 break
             if not r.covered[q] and w.w in _JOINERS: cut = (cut[0] if cut else w.a, w.b)
-            elif (r.covered[q] == 2 or w.w in _LOCATIVE or _abbr(text, w) or (w.w,) in _COUNTRY or (w.w,) in _states(r.index) or (w.w in _CITY_KEYS and w.colon)
+            elif (r.covered[q] == 2 or w.w in _LOCATIVE or _abbr(text, w) or _ap_abbr(text, w) or (w.w,) in _COUNTRY or (w.w,) in _states(r.index) or (w.w in _CITY_KEYS and w.colon)
                   or (q + 1 < n.i and (w.w, ws[q + 1].w) in _states(r.index))): pass
             elif not r.covered[q] and (lc := _locative_city(r, q, n.i)) is not None and \
                     ((pc := _possessive_city(r, lc, n.j)) is None or pc[0] != n.i): q = lc - 1     # 'A ve městě Rockford ➡️ B'
