@@ -35,9 +35,10 @@ __all__ = ['LABEL_VOCABULARY', 'FOREIGN_LABELS', 'LABELS', 'CHECK_KINDS', 'MAX_G
            'stay_item', 'stay_recap_as_text', 'references_as_text', 'final_answer', 'complete_day', 'html_as_text',
            'xml_as_text', 'footnotes_as_text', 'stay_blocks_as_text', 'options_as_text', 'unstruck', 'wiki_as_text',
            'diff_as_text', 'latex_as_text', 'mermaid_as_text', 'flowchart_as_text', 'ics_as_text', 'cjk_as_text',
-           'chained_as_text', 'transcript_as_text', 'restated_as_text', 'given_up_as_text', 'quoted_as_text',
-           'spoken_as_text', 'plain_answer', 'layout_text', 'noted_marks', 'check_reading', 'learned_labels',
-           'learned_labels_as_text', 'corrections', 'apply_corrections', 'format_grounded', 'plain_plan']
+           'chained_as_text', 'transcript_as_text', 'restated_as_text', 'given_up_as_text', 'same_stay_as_text',
+           'quoted_as_text', 'spoken_as_text', 'plain_answer', 'layout_text', 'noted_marks', 'check_reading',
+           'learned_labels', 'learned_labels_as_text', 'corrections', 'apply_corrections', 'format_grounded',
+           'plain_plan']
 
 # %% ../nbs/04b_grounded.ipynb #51cdece7
 _APOSTROPHES = "'’‘ʼ`"
@@ -3365,7 +3366,7 @@ def _past_place(r: Reading, q: int, hi: int) -> int:
     ws, text = r.ws, r.text
     while q < hi:
         if (k := _locative_city(r, q, hi)) is not None: q = k            # 'in the city of Amarillo': up to its city
-        elif r.covered[q] == 2 or ws[q].w in _LOCATIVE or _abbr(text, ws[q]) or (ws[q].w,) in _states(r.index): q += 1
+        elif r.covered[q] == 2 or ws[q].w in _LOCATIVE or _abbr(text, ws[q]) or _ap_abbr(text, ws[q]) or (ws[q].w,) in _states(r.index): q += 1
         elif (k := next((k for k in _COUNTRY if tuple(w.w for w in ws[q:min(hi, q + len(k))]) == k), None)): q += len(k)
         else: break
     return q
@@ -4404,6 +4405,20 @@ def given_up_as_text(text: str) -> str | None:
         out.append(line)
     return '\n'.join(out) if hit else None
 
+# %% ../nbs/04b_grounded.ipynb #00679ed5
+_STAY_NOUNS = frozenset({'hotel', 'place', 'stay', 'room', 'airbnb', 'apartment', 'apt', 'accommodation', 'lodging', 'bnb', 'spot'})
+
+def same_stay_as_text(text: str) -> str | None:
+    """Lines that only say the night is spent where the last one was (`same hotel`, `same place as last night`) as the
+    labelled line the reader knows (`Accommodation: same as the night before`). None when there is none. One pass."""
+    lines, hit = text.split('\n'), False
+    for k, line in enumerate(lines):
+        j = _after_bullets(line)
+        fw = folded_words(line[j:j + 60])
+        if len(fw) >= 2 and fw[0] == 'same' and fw[1] in _STAY_NOUNS and ':' not in line[j:]:
+            lines[k], hit = line[:j] + 'Accommodation: same as the night before', True
+    return '\n'.join(lines) if hit else None
+
 # %% ../nbs/04b_grounded.ipynb #4ddf8d85
 def quoted_as_text(text: str) -> str | None:
     """An e-mail reply that quotes the message it answers (`> ` lines, after `On …, X wrote:`): when the reply's own
@@ -4500,6 +4515,7 @@ _PLAIN = ((unstruck, _STRUCK_NOTE),
           (transcript_as_text, "a conversation transcript: the assistant's lines read, the other speakers' dropped"),
           (quoted_as_text, "an e-mail reply quoting an earlier message: the reply's own plan read, or the quoted one"),
           (restated_as_text, "lines the answer retracts and restates as it goes (`X … wait, … scratch that. Y`): the restatement read"),
+          (same_stay_as_text, "a line that only says the night is spent where the last one was (`same hotel`): read as that stay"),
           (given_up_as_text, "choices the answer tells it gave up (`we'd planned on Y, but …`, `fell through`): those clauses not read"),
           (spoken_as_text, "numbers spoken in words: flight numbers and clock times read as digits"),
           (cjk_as_text, "a plan in Chinese, Japanese or Korean: its day heads, dates and labels read in English"),
@@ -4843,6 +4859,24 @@ def learned_labels_as_text(r: Reading, rows: list) -> str | None:
         pos = b
     return ''.join(out) + r.text[pos:]
 
+# %% ../nbs/04b_grounded.ipynb #d0fd238b
+def _settled(r: Reading, s: int, t: int, lo: int, hi: int, asked) -> tuple | None:
+    """A choice between two names put as a question and its answer (`corrections`): for the line `text[s:t]` (words
+    `[lo, hi)`), `(asked, None)` when it asks `Y or X?` (two complete names of one table, `or` right before the second,
+    at most five words between them: a place), `(None,
+    (X, Y, set(), meal))` when it names alone one name of the open question `asked`; None for any other line."""
+    text, ws = r.text, r.ws
+    ms = [m for m in r.venues_in(lo, hi) if m.full]
+    key = lambda m: tuple(w.w for w in ws[m.i:m.j])
+    if len(ms) == 2 and '?' in text[s:t] and {v.table for v in ms[0].entries} & {v.table for v in ms[1].entries} \
+            and ws[ms[1].i - 1].w == 'or' and ms[1].i - ms[0].j <= 6:         # 'Y (Rockford location) or X?'
+
+        return (ms[0], ms[1], next((_MEAL_OF[w.w] for w in ws[lo:hi] if w.w in _MEAL_OF), None)), None
+    if asked and len(ms) == 1 and '?' not in text[s:t] and key(ms[0]) in (key(asked[0]), key(asked[1])):
+        other = asked[1] if key(ms[0]) == key(asked[0]) else asked[0]
+        return None, (ms[0], other, set(), asked[2])
+    return None
+
 # %% ../nbs/04b_grounded.ipynb #391afda5
 _NOT_GAPS = frozenset({'not', 'instead of', 'rather than', 'in place of', 'and not'})
 _SWAP_GAPS = frozenset({'to', 'with', 'for', 'by', 'replaced by', 'replaced with', 'swapped for', 'switched to', 'changed to',
@@ -4859,11 +4893,16 @@ def corrections(r: Reading) -> list[tuple]:
     meal it names on those days) or `Please drop Y from Day 2` (`(None, Y, …)`: the sight Y leaves those days); a
     question (`can we do Y for breakfast on day 2 instead?`) is no change.
     `days`: the day numbers the line names (`Day 2`, `days 1–2`, `nights of day 1-2`; empty: all days); `slot`: the meal
-    it names, or None. One pass over the lines."""
-    text, ws, out = r.text, r.ws, []
+    it names, or None. A choice put as a question (`din Y or X?`) and settled by a later line naming one of the two
+    alone (`ok X it is`) is a correction too (`(X, Y, …)`). One pass over the lines."""
+    text, ws, out, asked = r.text, r.ws, [], None
     for s, t in _line_spans(text, 0, len(text)):
         lo, hi = r.wrange(s, t)
         line = [w.w for w in ws[lo:hi]]
+        if (got := _settled(r, s, t, lo, hi, asked)) is not None:
+            asked, settled = got
+            if settled: out.append(settled)
+            continue
         if not (_SWAP_VERBS.intersection(line) or {'not', 'rather', 'instead'}.intersection(line) or _REMOVAL_WORDS.intersection(line)): continue
         ms = [m for m in (r.venues_in(lo, hi) or find_matches(ws, r.index.venues, lo, hi, min_prefix=0)) if m.full]   # a P.S. after the days too
         if len(ms) == 1 and (named := _days_named(line)) and '?' not in text[s:t]:   # one name, the days, the slot: a change (not a question)
