@@ -425,14 +425,18 @@ def _closing(text: str, ws: list[Word], k: int, e: int) -> int:
 def day_versions(text: str, ws: list[Word], marks: list) -> list[tuple[int, int, int, int]]:
     """`[(n, k, e, last)]`: each marked day (or range of days `n`…`last`) from its mark k to the next mark e; the last
     one ends at a closing section. Marks of one day that follow each other, each heading its line, are one version: a
-    plan written as a list of steps heads each line with its day (`Day 2, 08:00 — Lunch: X`, `Day 2, 09:30 — Visit Y`)."""
+    plan written as a list of steps heads each line with its day (`Day 2, 08:00 — Lunch: X`, `Day 2, 09:30 — Visit Y`).
+    A field of an earlier day written after the last day's last version (`- Day 5 dinner: make it X, not Y` below Day 7) is no version
+    of its own: a remark on that day (what it changes, `corrections` reads), ending the version before it."""
     marks = [m for i, m in enumerate(marks) if not (i and (marks[i - 1][0], marks[i - 1][2]) == (m[0], m[2])
                                                     and (_line_start(text, ws, m[1]) or _listed(text, ws, m[1])))]
     out = [(n, k, marks[i + 1][1] if i + 1 < len(marks) else len(ws), last) for i, (n, k, last) in enumerate(marks)]
     if out:
         n, k, e, last = out[-1]
         out[-1] = (n, k, _closing(text, ws, k, e), last)
-    return out
+    top = max((v[3] for v in out), default=0)
+    last = max((i for i, v in enumerate(out) if v[3] == top), default=0)     # the last day's last version
+    return out[:last + 1] + [v for v in out[last + 1:] if not (v[0] < top and _label_follows(ws, v[1] + 2))]
 
 # %% ../nbs/04b_grounded.ipynb #675a2d6b
 _STOP = frozenset('a an the at in of on to and for with by from or de la le el my our your this that'.split())
@@ -4356,13 +4360,13 @@ _RETRACTIONS = ('… wait', '... wait', 'wait,', 'scratch that', 'strike that', 
 
 def _restated(line: str) -> str | None:
     """The line as restated after a retraction (`Overnight: X … wait, X has no rooms left — scratch that. Overnight: Y`
-    -> `Overnight: Y`): its bullets or number, then from the second writing of its own label (`Overnight:`, `Lunch ➤`)
-    after the retraction word; None when the line retracts nothing or does not restate its label."""
+    -> `Overnight: Y`): its bullets or number, then from the second writing of its own label (`Overnight:`, `Lunch ➤`,
+    `Lunch booked at`) after the retraction word; None when the line retracts nothing or does not restate its label."""
     j = _after_bullets(line)
     d = j
     while d < len(line) and d < j + 2 and line[d].isdecimal(): d += 1
     if d > j and line[d:d + 2] in ('. ', ') '): j = d + 2
-    le = min((x + len(m) for m in (': ', ' ➤ ', ' » ', ' - ') if 0 < (x := line.find(m, j, j + 40))), default=-1)
+    le = min((x + len(m) for m in (': ', ' ➤ ', ' » ', ' - ', ' at ') if 0 < (x := line.find(m, j, j + 40))), default=-1)
     if le < 0 or not any(c.isalpha() for c in line[j:le]): return None
     low = line.lower()
     c = min((x for w in _RETRACTIONS if (x := low.find(w, le)) >= 0), default=-1)
