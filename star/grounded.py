@@ -3853,7 +3853,7 @@ def _macro_free(line: str) -> str:
 def wiki_as_text(text: str) -> str | None:
     """A plan in Confluence / Jira wiki markup (`_wiki_markup`) as markdown: `h2. X` headings as `## X`, macros dropped
     (their text kept, `{info}Final itinerary{info}`), a `{panel:title=…}` block whose title sets its items aside
-    (`Considered, not booked`: `_SET_ASIDE`) dropped whole, escapes (`\+`, `\-`) read as the character. (Its struck
+    (`Considered, not booked`: `_SET_ASIDE`) dropped whole, escapes (`\\+`, `\\-`) read as the character. (Its struck
     spans `-X-` are `unstruck`'s.) None for other text. One pass over the lines."""
     if not _wiki_markup(text): return None
     out, aside = [], False
