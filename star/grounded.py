@@ -324,6 +324,18 @@ def _day_number(w: str) -> int | None:
     if w.isdecimal() and len(w) <= 2: return int(w) or None
     return _NUM_WORDS.get(w)
 
+# %% ../nbs/04b_grounded.ipynb #29f5130e
+_WEEKDAY_WORDS = frozenset('mon tue tues wed thu thur thurs fri sat sun monday tuesday wednesday thursday friday saturday '
+                           'sunday'.split())
+
+def _short_day(text: str, ws: list[Word], k: int) -> int | None:
+    """The day of a texted day word `d2` / `D2` (word k) written before a weekday or ':' (`d2 thu 3/17`, `D2:`): 1 to 99;
+    else None (a chart's node `D2 --> D3` is no day)."""
+    w = ws[k].w
+    if not (w[:1] == 'd' and 2 <= len(w) <= 3 and w[1:].isascii() and w[1:].isdecimal()): return None
+    if not (ws[k].colon or (k + 1 < len(ws) and ws[k + 1].w in _WEEKDAY_WORDS)): return None
+    return int(w[1:]) or None
+
 # %% ../nbs/04b_grounded.ipynb #0b8ba3b5
 _RANGE_GAPS = frozenset(f'{a}{b}' for a in ('-', '–', '—', '&', 'to', 'and', 'through', 'thru', 'till', 'until')
                         for b in ('', 'day', 'days'))
@@ -355,17 +367,6 @@ _DAY_AFTER = frozenset({'gun', 'день'})
 """The word before a day's number in a header, in English and in the languages an answer may be written in (German
 `Tag 2`, French `Jour 2`, Spanish / Portuguese `Día 2` folded `dia`, Italian `Giorno 2`, Dutch / Scandinavian `Dag 2`,
 Polish `Dzień 2`, Russian `День 2`, Croatian `Dan 2`, Tagalog `Araw 2`, Persian `روز ۲`)."""
-
-_WEEKDAY_WORDS = frozenset('mon tue tues wed thu thur thurs fri sat sun monday tuesday wednesday thursday friday saturday '
-                           'sunday'.split())
-
-def _short_day(text: str, ws: list[Word], k: int) -> int | None:
-    """The day of a texted day word `d2` / `D2` (word k) written before a weekday or ':' (`d2 thu 3/17`, `D2:`): 1 to 99;
-    else None (a chart's node `D2 --> D3` is no day)."""
-    w = ws[k].w
-    if not (w[:1] == 'd' and 2 <= len(w) <= 3 and w[1:].isascii() and w[1:].isdecimal()): return None
-    if not (ws[k].colon or (k + 1 < len(ws) and ws[k + 1].w in _WEEKDAY_WORDS)): return None
-    return int(w[1:]) or None
 
 def _in_heading(text: str, a: int) -> bool:
     "Is position `a` on a markdown heading's line (`## Slide 3 — Day 1 · Sat 12 Mar`)?"
@@ -4495,6 +4496,23 @@ def spoken_as_text(text: str) -> str | None:
     return '\n'.join(out) if out != lines else None
 
 
+# %% ../nbs/04b_grounded.ipynb #0aa8fe34
+def _bracket_labels(text: str) -> str:
+    """The text with one-word labels inside brackets dropped (`X (lokasyon: Abilene)` -> `X (Abilene)`, `(location:
+    Rockford)`): a bracket that opens on a word of letters, then `: `, and closes within 50 characters on its line. Linear."""
+    out, i = [], 0
+    while (j := text.find('(', i)) >= 0:
+        k = j + 1
+        while k < len(text) and text[k].isalpha(): k += 1
+        e = text.find(')', k, k + 50)
+        if k > j + 1 and text.startswith(': ', k) and e > 0 and '\n' not in text[k:e] and '(' not in text[k:e]:
+            out += [text[i:j + 1]]
+            i = k + 2
+        else:
+            out += [text[i:j + 1]]
+            i = j + 1
+    return ''.join(out) + text[i:]
+
 # %% ../nbs/04b_grounded.ipynb #a48l0001
 _LAYOUTS = ((jsonld_as_text, "the plan is schema.org JSON-LD: its reservations placed on the days by their dates"),
             (json_as_text, "the plan is JSON: read key by key"),
@@ -4549,22 +4567,6 @@ def plain_answer(text: str, notes: list) -> str:
     if '،' in text: text = text.replace('، ', ', ').replace('،', ', ')          # the Arabic / Persian comma
     if ': ' in text: text = _bracket_labels(text)
     return text.replace(' _(', ' (').replace(')_', ')')
-
-def _bracket_labels(text: str) -> str:
-    """The text with one-word labels inside brackets dropped (`X (lokasyon: Abilene)` -> `X (Abilene)`, `(location:
-    Rockford)`): a bracket that opens on a word of letters, then `: `, and closes within 50 characters on its line. Linear."""
-    out, i = [], 0
-    while (j := text.find('(', i)) >= 0:
-        k = j + 1
-        while k < len(text) and text[k].isalpha(): k += 1
-        e = text.find(')', k, k + 50)
-        if k > j + 1 and text.startswith(': ', k) and e > 0 and '\n' not in text[k:e] and '(' not in text[k:e]:
-            out += [text[i:j + 1]]
-            i = k + 2
-        else:
-            out += [text[i:j + 1]]
-            i = j + 1
-    return ''.join(out) + text[i:]
 
 def layout_text(text: str, task, notes: list) -> str:
     """The answer's plan as labelled days where its layout needs a rewrite first: the answer after any reasoning block
