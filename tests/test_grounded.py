@@ -717,6 +717,8 @@ def test_layout_record():
     v15 = rec['heldout_v15_first_score']['all']
     assert (rec['heldout_v15_first_score']['reader'], v15['checks'], v15['violations_read_as_passes'],
             v15['violations_read_as_passes_without_doubt'], v15['undelivered'], v15['sure_checks']) == ('9494ff4', 0.6321, 15, 0, 404, 0.926)
+    assert rec['heldout15']['all']['checks'] >= 0.92 and rec['heldout15']['all']['undelivered'] == 0   # tuned on since
+    assert rec['heldout15']['all']['violations_read_as_passes_without_doubt'] == 0
 
 
 
