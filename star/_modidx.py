@@ -523,6 +523,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                'star.grounded._abbr': ('grounded.html#_abbr', 'star/grounded.py'),
                                'star.grounded._after_bullets': ('grounded.html#_after_bullets', 'star/grounded.py'),
                                'star.grounded._after_change': ('grounded.html#_after_change', 'star/grounded.py'),
+                               'star.grounded._after_item_number': ('grounded.html#_after_item_number', 'star/grounded.py'),
                                'star.grounded._after_locative': ('grounded.html#_after_locative', 'star/grounded.py'),
                                'star.grounded._any_marks': ('grounded.html#_any_marks', 'star/grounded.py'),
                                'star.grounded._ap_abbr': ('grounded.html#_ap_abbr', 'star/grounded.py'),

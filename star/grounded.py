@@ -819,14 +819,17 @@ def _after_bullets(line: str) -> int:
     while j < len(line) and j < 12 and (line[j] in ' \t*-+•>#_' or unicodedata.category(line[j]) in _SYMBOL_CATS): j += 1
     return j
 
+def _after_item_number(line: str) -> int:
+    "Where a list item's label starts: after its bullets (`_after_bullets`) and a number of one or two digits (`3. Lunch ➤ X`)."
+    j = d = _after_bullets(line)
+    while d < len(line) and d < j + 2 and line[d].isdecimal(): d += 1
+    return d + 2 if d > j and line[d:d + 2] in ('. ', ') ') else j
+
 def _marked_field(line: str) -> tuple[str, str] | None:
     """(label, value) of `[bullets] Label <mark> value` where the label is words of any alphabet (`Frühstück: X`,
     `Déjeuner » X`) and the mark one of `_LABEL_MARKS` (`Lunch :: X`, `Dinner = X`, `3. Lunch ➤ X`; an English label before ': ' is left to `_tol_field`): the label must name a field
     (`label_key`); the first mark within 40 characters counts. One pass of `str.find` per mark."""
-    j = _after_bullets(line)
-    d = j
-    while d < len(line) and d < j + 2 and line[d].isdecimal(): d += 1
-    if d > j and line[d:d + 2] in ('. ', ') '): j = d + 2                   # a numbered item: '3. Lunch ➤ X'
+    j = _after_item_number(line)                                           # a numbered item too: '3. Lunch ➤ X'
     k = min((x for x in (line.find(m, j, j + 40) for m in _LABEL_MARKS) if x > j), default=-1)
     if k < 0: return None
     head = line[j:k].strip(' *_')
@@ -2846,8 +2849,7 @@ def _index_tags(tags: str) -> list[tuple[str, list[int], int]] | None:
         kind, dot, when = tag.partition(' · ')
         kw = folded_words(kind)
         if not dot or not kw or len(kw) > 3 or set(kw) & _ASIDE_TAGS: return None
-        f = label_key(kind.strip(' *_'))[0] or {'Transportation': 'transportation', 'Accommodation': 'accommodation',
-                                                 'Attraction': 'attraction'}.get(_TAG_LABEL.get(kw[-1], ''))
+        f = label_key(kind.strip(' *_'))[0] or _TAG_LABEL.get(kw[-1], '').lower()
         fw = folded_words(when)
         if f not in _FIELD_LABEL or fw[:1] not in (['day'], ['days'], ['night'], ['nights']): return None
         stop = next((int(w[:-2]) for w in fw if w[:-2].isdecimal() and w[-2:] in ('st', 'nd', 'rd', 'th')), 0)
@@ -4363,10 +4365,7 @@ def _restated(line: str) -> str | None:
     """The line as restated after a retraction (`Overnight: X … wait, X has no rooms left — scratch that. Overnight: Y`
     -> `Overnight: Y`): its bullets or number, then from the second writing of its own label (`Overnight:`, `Lunch ➤`,
     `Lunch booked at`) after the retraction word; None when the line retracts nothing or does not restate its label."""
-    j = _after_bullets(line)
-    d = j
-    while d < len(line) and d < j + 2 and line[d].isdecimal(): d += 1
-    if d > j and line[d:d + 2] in ('. ', ') '): j = d + 2
+    j = _after_item_number(line)
     le = min((x + len(m) for m in (': ', ' ➤ ', ' » ', ' - ', ' at ') if 0 < (x := line.find(m, j, j + 40))), default=-1)
     if le < 0 or not any(c.isalpha() for c in line[j:le]): return None
     low = line.lower()
@@ -4505,12 +4504,8 @@ def _bracket_labels(text: str) -> str:
         k = j + 1
         while k < len(text) and text[k].isalpha(): k += 1
         e = text.find(')', k, k + 50)
-        if k > j + 1 and text.startswith(': ', k) and e > 0 and '\n' not in text[k:e] and '(' not in text[k:e]:
-            out += [text[i:j + 1]]
-            i = k + 2
-        else:
-            out += [text[i:j + 1]]
-            i = j + 1
+        out.append(text[i:j + 1])
+        i = k + 2 if k > j + 1 and text.startswith(': ', k) and e > 0 and '\n' not in text[k:e] and '(' not in text[k:e] else j + 1
     return ''.join(out) + text[i:]
 
 # %% ../nbs/04b_grounded.ipynb #a48l0001
