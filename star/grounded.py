@@ -32,13 +32,13 @@ __all__ = ['LABEL_VOCABULARY', 'FOREIGN_LABELS', 'LABELS', 'CHECK_KINDS', 'MAX_G
            'json_as_text', 'toml_as_text', 'ini_as_text', 'yaml_as_text', 'sql_tables', 'sql_as_text', 'grid_days',
            'day_rows_as_labels', 'long_days', 'tables_as_text', 'jsonld_as_text', 'todo_as_text', 'sections_as_text',
            'index_as_text', 'tagged_as_text', 'events_as_text', 'heading_marks', 'inferred_marks', 'dates_in',
-           'stay_item', 'stay_recap_as_text', 'references_as_text', 'final_answer', 'complete_day', 'html_as_text',
-           'xml_as_text', 'footnotes_as_text', 'stay_blocks_as_text', 'options_as_text', 'unstruck', 'wiki_as_text',
-           'diff_as_text', 'latex_as_text', 'mermaid_as_text', 'flowchart_as_text', 'ics_as_text', 'cjk_as_text',
-           'chained_as_text', 'transcript_as_text', 'restated_as_text', 'given_up_as_text', 'same_stay_as_text',
-           'quoted_as_text', 'spoken_as_text', 'plain_answer', 'layout_text', 'noted_marks', 'check_reading',
-           'learned_labels', 'learned_labels_as_text', 'corrections', 'apply_corrections', 'format_grounded',
-           'plain_plan']
+           'stay_item', 'stay_records', 'stay_recap_as_text', 'references_as_text', 'final_answer', 'complete_day',
+           'html_as_text', 'xml_as_text', 'footnotes_as_text', 'stay_blocks_as_text', 'options_as_text', 'unstruck',
+           'wiki_as_text', 'diff_as_text', 'latex_as_text', 'mermaid_as_text', 'flowchart_as_text', 'ics_as_text',
+           'cjk_as_text', 'chained_as_text', 'transcript_as_text', 'restated_as_text', 'given_up_as_text',
+           'same_stay_as_text', 'quoted_as_text', 'spoken_as_text', 'plain_answer', 'layout_text', 'noted_marks',
+           'check_reading', 'learned_labels', 'learned_labels_as_text', 'corrections', 'apply_corrections',
+           'format_grounded', 'plain_plan']
 
 # %% ../nbs/04b_grounded.ipynb #51cdece7
 _APOSTROPHES = "'’‘ʼ`"
@@ -1038,19 +1038,20 @@ class Reading:
 # %% ../nbs/04b_grounded.ipynb #95bd0098
 def _pick(r: Reading, m: Match, table: str, order: list, slot: str | None = None, travel: bool = False, note: bool = True):
     """The `Venue` of `table` that the name `m` means: in the city written right after it (`Flying Mango, Rockford`,
-    `Flying Mango [Rockford]`) or before it in the possessive (`Rockford's Flying Mango`), even where the database does
+    `Flying Mango [Rockford]`, `[[Flying Mango]], Rockford`) or before it in the possessive (`Rockford's Flying Mango`), even where the database does
     not have it there; else in the day's city (on a travel day the arrival city, the
     departure city first for breakfast) where the database has it; else in the day's city all the same -- the text
     puts it on that day, as an LLM formatter reads it; the sandbox check fails and a note says where the database has
     it --; with no day city known, in the first of the query's cities that has it. None when no entry is of `table`."""
     es = [v for v in m.entries if v.table == table]
     if not es: return None
-    after = (r.city_at.get(m.j) if m.j < len(r.ws) and (not r.ws[m.j].strong or r.text[r.ws[m.j - 1].b:r.ws[m.j].a].strip(' ') == '[')
+    after = (r.city_at.get(m.j) if m.j < len(r.ws) and (not r.ws[m.j].strong or r.text[r.ws[m.j - 1].b:r.ws[m.j].a].strip(' ]') in ('[', ','))
              else None)                                              # on the name's line only
     if after is None and (pc := next((p for k in range(max(m.i - 3, 0), m.i) if (p := _possessive_city(r, k, m.j)) and p[0] == m.i), None)):
         after = (pc[1], m.i)
-    if after is None and m.j < len(r.ws) and not r.ws[m.j].strong and r.ws[m.j].w in _LOCATIVE and (lc := _locative_city(r, m.j, len(r.ws))) is not None:
-        after = r.city_at[lc]                                        # 'Applebee's in St. Petersburg', '…, downtown Austin'
+    if (after is None and m.j < len(r.ws) and '\n' not in r.text[r.ws[m.j - 1].b:r.ws[m.j].a] and r.ws[m.j].w in _LOCATIVE
+            and (lc := _locative_city(r, m.j, len(r.ws))) is not None):  # on the name's line: brackets and dashes between do not count
+        after = r.city_at[lc]                                        # 'Applebee's in St. Petersburg', '…, downtown Austin', '[[X]] — in Y'
     if after: return next((v for v in es if v.city == after[0]), None) or Venue(table, es[0].name, after[0])
     o = order[1::-1] + order[2:] if slot == 'breakfast' and travel else order
     day_cities = o[:2] if travel else o[:1]
@@ -1249,7 +1250,8 @@ def route_as_written(r: Reading, lo: int, hi: int, day: int | None, where: str, 
     return city, route
 
 _NAME_ENDS = (', ', ' (', ' [', ']', ' | ', '|', ' - ', ' – ', ' — ', '. ', ' / ', '; ', ': ', ' + $', ' @ ', '\n',
-              ' · ', ' ◦ ', ' >> ')
+              ' · ', ' ◦ ', ' >> ', ' → ', ' -> ', ' ➝ ', ' ➜ ', ' ➔ ', ' ⟶ ')
+"Where a written name ends: no database name holds one of these (the arrows of a day written as a chain: `X → Rockford › Y`)."
 
 _LEAD_WORDS = (('eat', 'at'), ('dine', 'at'), ('stay', 'at'), ('check', 'in', 'at'), ('check', 'into'), ('check', 'in'), ('breakfast', 'at'),
                ('lunch', 'at'), ('dinner', 'at'), ('brunch', 'at'), ('at',), ('in',), ('visit',), ('explore',), ('see',))
@@ -1556,7 +1558,8 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
     else: dropped = None
     if q2 < hi and q2 in r.city_at and (q2 != q0 or (g := text[after if remark else end:ws[q2].a]).strip(' ,*_–—-').lower() in ('', 'in', 'at') or _pin(g)):
         c, c_end = r.city_at[q2]
-        city, alt_city, _, _ = city_as_written(r, c, q2, c_end, hi)
+        city, alt_city, kind, _ = city_as_written(r, c, q2, c_end, hi)
+        if kind == 'state' and q2 != q0: city, alt_city = alt_city, city      # 'X in Rockford, Illinois': a place said, the city
         city = unstate(city)                                                  # 'Abilene(Texas)' -> 'Abilene' (glued: the City(State) form); 'Buffalo (New York)' kept
     elif hit is None or not _ends_with_city(r, k, nk, hit[0]): pass
     else: return _noted(r, day, slot, (nm := _with_bracket_state(r, name, start, end, e)), f"{nm}, {hit[1].city}", 'near-match',
@@ -1891,7 +1894,7 @@ def _labelled_day(r, day, lab: dict, vs: list, here, org, cands: list, where) ->
 
 def _narrative_day(r, day, lab: dict, vs: list, here, org, cands: list, where, number: int):
     """Read a day written as prose (with whatever labels it has) into `day`: its leg from the clauses (a labelled
-    transportation wins), then the venues in reading order. Returns `here`, the city the text is in."""
+    transportation wins; a mode or a number without a route: the route of the day's heading line), then the venues in reading order. Returns `here`, the city the text is in."""
     index, ws, venue_at, city_at, covered = r.index, r.ws, r.venue_at, r.city_at, r.covered
     content = [(k, e) for k, e, _ in vs if any(q in venue_at or q in city_at for q in range(k + 2, e))]
     k, e = content[-1] if content else vs[-1][:2]
@@ -1901,6 +1904,8 @@ def _narrative_day(r, day, lab: dict, vs: list, here, org, cands: list, where, n
     if 'transportation' in lab:
         tr2, leg2, _ = read_transportation(r, *_span(lab['transportation']), here or org, [], number)
         if leg2 or not leg: tr, leg = tr2, leg2
+    if not leg and (mode or num) and len(route := _header_route(r, k, number)[1]) == 2:   # '**Day 1** (Sun · A to B): 🚗 self-drive ~14 h'
+        leg, tr = tuple(route), transport_text(index, mode, route[0], route[1], num)
     if leg:
         day.city, day.end, day.transportation, order = f"from {leg[0]} to {leg[1]}", leg[1], tr, [leg[1], leg[0]]
     else:
@@ -2393,20 +2398,28 @@ def _day_cell(cell: str) -> list[int] | None:
     return list(range(min(nums), max(nums) + 1)) if nums and 0 < min(nums) <= max(nums) <= _MAX_DAY else None
 
 def _column_where(rows: list, test, skip: tuple) -> int | None:
-    "The first column not in `skip` whose cells pass `test` in at least four rows of five (the header aside)."
+    """The first column not in `skip` whose cells pass `test` in at least four rows of five (the header aside, and the
+    rows of a section that fill two cells or fewer: `| | **Day 2 · Thu 17 Mar** | **Rockford** | | |`)."""
+    full = [r for r in rows[1:] if sum(bool(c.strip(' -–—*_')) for c in r) > 2] or rows[1:]
     for c in range(len(rows[0])):
-        if c not in skip and sum(test(r[c]) is not None for r in rows[1:] if c < len(r)) * 5 >= 4 * (len(rows) - 1): return c
+        if c not in skip and sum(test(r[c]) is not None for r in full if c < len(r)) * 5 >= 4 * len(full): return c
     return None
+
+def _wordiest_column(rows: list, skip: tuple) -> int | None:
+    "The column not in `skip` with the most cells of three letters or more (a name, not a count, a price or an index); the first on a tie."
+    score = lambda c: sum(sum(ch.isalpha() for ch in r[c]) >= 3 for r in rows[1:] if c < len(r))
+    return max((c for c in range(len(rows[0])) if c not in skip), key=score, default=None)
 
 def long_days(rows: list[list[str]]) -> list[str] | None:
     """The days of a table in **long form** -- one row per item, not per day (a spreadsheet pasted as TSV / CSV: `Day # |
     Category | Name | City | Starts | Ends | Status | Notes`, columns in any order; a markdown table `When | What |
     Details | Cost`) -- as the lines of labelled days (`_day_record`): a day column (by its header, or the column whose
     cells name days: `Day 2`, `Nights 1–2`), a kind column (`Category`, `Type`, or the column whose cells name fields:
-    `Dinner`, `🛏️ Stay`, `Sight`, `Flight`) and a name column (`Name`, `Place`, `Details`, else the first other one), at
+    `Dinner`, `🛏️ Stay`, `Sight`, `Flight`) and a name column (`Name`, `Place`, `Details`, else the other one most written in words:
+    `Paid to / details` beside `#`, `Qty`, `Amount`), at
     most one header cell naming a field (else the days are rows: `grid_days`). Each row's value is the name and its city
     (a leg: the kind, the name and the other cells, its number and times), on each day of its day cell (`1-2`: a stay's
-    nights; empty: the day above). A row whose status says it was dropped (`Dropped`, `Cancelled`) is no part of the
+    nights; empty: the day above; a stay's nights written in another cell: `2 nights (Day 1–2) × 1 room`). A row whose status says it was dropped (`Dropped`, `Cancelled`) is no part of the
     plan. None for any other table. Linear in the cells."""
     head = [' '.join(folded_words(c)) for c in rows[0]]
     if len(rows) < 3 or sum(label_key(h)[0] is not None for h in head) > 1: return None
@@ -2416,9 +2429,10 @@ def long_days(rows: list[list[str]]) -> list[str] | None:
     kind = col(_KIND_HEADS)
     kind = _column_where(rows, _row_kind, (day,)) if kind is None else kind
     name = next((c for names in _NAME_HEADS if (c := col(names)) is not None), None)
-    name = next((i for i in range(len(head)) if i not in (day, kind)), None) if name is None else name
-    if day is None or kind is None or name is None or len({day, kind, name}) < 3: return None
     city, status = col(_CITY_HEADS), col(_STATUS_HEADS)
+    dates = tuple(i for i in range(len(head)) if _column_field(rows[0][i]) == 'date')
+    name = _wordiest_column(rows, (day, kind, city, status, *dates)) if name is None else name
+    if day is None or kind is None or name is None or len({day, kind, name}) < 3: return None
     rest = [i for i in range(len(head)) if i not in (day, kind, name, city, status) and _column_field(rows[0][i]) != 'date']
     days, last = {}, None
     for r in rows[1:]:
@@ -2426,6 +2440,8 @@ def long_days(rows: list[list[str]]) -> list[str] | None:
         f, nums = _row_kind(r[kind]), _day_cell(r[day]) or (last if not r[day].strip(' *_') else None)   # an empty day cell: the day above
         last = nums or last
         if f is None or not nums: continue
+        span = [n for i in rest for n in _range_days(folded_words(r[i]), r[i])] if f == 'accommodation' else []
+        if len(set(span)) > 1 and min(span) in nums: nums = list(range(min(span), max(span) + 1))   # '2 nights (Day 1–2) × $243'
         v = (', '.join(x for x in [r[kind], r[name], *(r[i] for i in ([city] if city is not None else []) + rest)] if x.strip(' -–—'))
              if f == 'transportation' else r[name] + (f", {r[city]}" if city is not None and r[city].strip(' -–—') else ''))
         for n in nums:
@@ -3147,6 +3163,30 @@ def stay_item(line: str, day_of: dict) -> tuple[str, int, int] | None:
     value = value.strip(' *_')
     return (value, first, last) if value else None
 
+_RECORD_NAMES = frozenset({'name', 'title', 'hotel', 'property', 'place', 'listing', 'city', 'town', 'location'})
+
+def stay_records(lines: list[str]) -> list[str]:
+    """`lines` with each stay written as a record of `key: value` lines (YAML front matter or a YAML list: `- name: "X"`
+    then `city: Rockford`, `check_in: 2022-03-16`, `check_out: 2022-03-18`, indented under it) joined into the one line
+    `stay_item` reads (`- X, Rockford — check in 2022-03-16, check out 2022-03-18`): names and cities first, each other
+    key as words before its value. Only records with a check-in key are joined; every other line is kept. Linear."""
+    out, i = [], 0
+    while i < len(lines):
+        line = lines[i]
+        s = line.lstrip()
+        ind, j = len(line) - len(s), i + 1
+        if s.startswith('- ') and ': ' in s:
+            while j < len(lines) and ': ' in (t := lines[j]) and len(t) - len(t.lstrip()) > ind and not t.lstrip().startswith('- '): j += 1
+        kv = [(' '.join(folded_words(k)), v.strip().strip('"\'')) for k, _, v in (x.strip().partition(': ') for x in [s[2:], *lines[i + 1:j]])]
+        if j == i + 1 or not any(k in _CHECK_IN for k, _ in kv):
+            out.append(line)
+            i += 1
+            continue
+        rest = ', '.join(f"{k} {v}" for k, v in kv if k not in _RECORD_NAMES)
+        out.append(f"{' ' * ind}- {', '.join(v for k, v in kv if k in _RECORD_NAMES)} — {rest}")
+        i = j
+    return out
+
 # %% ../nbs/04b_grounded.ipynb #a48r0011
 def _line_of(text: str) -> callable:
     "A function: character position -> its line number (0-based) in `text` (binary search over the newlines)."
@@ -3177,10 +3217,11 @@ def stay_recap_as_text(text: str, task=None) -> str | None:
     """An answer that writes its days without their stays and gives the stays in a recap section (`Where you'll
     sleep`, or any heading above the days whose first item checks in: `Bases:`; then items each with the nights it covers,
     `stay_item`) or in one labelled line with
-    its check-in before the days (`🏨 **Base for the trip:** X — check in Wed 16 Mar, check out Fri 18 Mar`), rewritten with each stay
+    its check-in (or a YAML record of `key: value` lines, `stay_records`) before the days (`🏨 **Base for the trip:** X — check in Wed 16 Mar, check out Fri 18 Mar`), rewritten with each stay
     as an `Accommodation:` line at the end of each of its nights' days, the recap removed. The dates written on the
     days' header lines (else the task's dates) give the day of a date. None when the text has no such recap."""
-    lines = text.split('\n')
+    lines = stay_records(text.split('\n'))                           # `check_in: …` records joined
+    text = '\n'.join(lines)
     day_line = _day_header_lines(text)
     if day_line is None: return None
     day_of = _task_dates(task)

@@ -830,6 +830,46 @@ def test_texted_and_retold_plans():
         ('Cafe Southall, Rockford', '-', 'Pure luxury one bdrm + sofa bed on Central Park, Rockford'),
         ('-', 'Dial A Cake, Rockford', 'Pure luxury one bdrm + sofa bed on Central Park, Rockford'), ('-', '-', '-')]
 
+def test_ledgers_chains_and_note_stays():
+    """Rules found on the scored parts v8, v10 and v13 (issue 48), on plain cases: a long-form ledger with a row per day
+    between its items (its name column the one written in words, a stay's nights in another cell), a day written as a
+    chain of arrows whose route is only in its heading, breadcrumbs between arrows, a note's YAML front matter giving a
+    stay by its check-in and check-out dates, a wiki-linked name with its city after the link, and a place said with a
+    locative and a state (`X in Rockford, Illinois`: the city, the state the other reading)."""
+    assert (TRAIN[0].org, TRAIN[0].dest, TRAIN[0].date[0]) == ('St. Petersburg', 'Rockford', '2022-03-16')
+    stay = 'Pure luxury one bdrm + sofa bed on Central Park'
+    ledger = ('| # | Day | City | Expense | Paid to / details | Qty × unit | Amount |\n|---:|---|---|---|---|---|---:|\n'
+              '| | **Day 1 · Wed 16 Mar** | **St. Petersburg → Rockford** | | | | |\n'
+              '| 1 | | — | Flight | F3573659 · St. Petersburg → Rockford · 15:40–17:04 | 1 × $474 | $474 |\n'
+              '| 2 | | Rockford | Dinner | Coco Bambu | 1 × $72 | $72 |\n'
+              f'| 3 | | Rockford | Lodging | {stay} | 2 nights (Day 1–2) × 1 room × $243 | $486 |\n'
+              '| | **Day 2 · Thu 17 Mar** | **Rockford** | | | | |\n'
+              '| 4 | | Rockford | Breakfast | Dial A Cake | 1 × $29 | $29 |\n'
+              '| 5 | | Rockford | Sightseeing | Burpee Museum of Natural History | — | $0 |\n'
+              '| | **Day 3 · Fri 18 Mar** | **Rockford → St. Petersburg** | | | | |\n'
+              '| 6 | | — | Flight | F3573120 · Rockford → St. Petersburg · 19:00–22:43 | 1 × $346 | $346 |\n')
+    fp = format_plan(ledger, TRAIN[0])
+    assert [(d['dinner'], d['breakfast'], d['attraction'], d['accommodation']) for d in fp.plan] == [
+        ('Coco Bambu, Rockford', '-', '-', f'{stay}, Rockford'),
+        ('-', 'Dial A Cake, Rockford', 'Burpee Museum of Natural History, Rockford;', f'{stay}, Rockford'), ('-', '-', '-', '-')]
+    assert fp.plan[0]['transportation'].startswith('Flight Number: F3573659')
+    chain = ('**Day 1** (Wed 3/16 · St. Petersburg to Rockford): 🚗 self-drive ~20 hours, $200 → dinner at Rockford › Coco Bambu'
+             ' → Rockford › Burpee Museum of Natural History → Rockford › Midway Village Museum → 🛏 Rockford › ' + stay)
+    day = format_plan(chain, TRAIN[0]).plan[0]
+    assert day['current_city'] == 'from St. Petersburg to Rockford' and day['transportation'].startswith('Self-driving, from St. Petersburg to Rockford')
+    assert day['attraction'] == 'Burpee Museum of Natural History, Rockford;Midway Village Museum, Rockford;'
+    note = ('---\ntitle: "Trip"\nlodging:\n  - name: "' + stay + '"\n    city: "Rockford"\n    check_in: 2022-03-16\n'
+            '    check_out: 2022-03-18\n---\n\n## Day 1 — [[2022-03-16|Wed, Mar 16]]\nroute:: St. Petersburg → Rockford\n'
+            '- [ ] dinner:: [[Coco Bambu]], Rockford\n\n## Day 2 — [[2022-03-17|Thu, Mar 17]]\nroute:: Rockford\n'
+            "- [ ] lunch:: [[Applebee's]] — in St. Petersburg\n\n## Day 3 — [[2022-03-18|Fri, Mar 18]]\n"
+            'route:: Rockford → St. Petersburg\n- [ ] breakfast:: Subway in Rockford, Illinois\n')
+    fp = format_plan(note, TRAIN[0])
+    assert [d['accommodation'] for d in fp.plan] == [f'{stay}, Rockford'] * 2 + ['-']
+    assert (fp.plan[1]['lunch'], fp.plan[2]['breakfast']) == ("Applebee's, St. Petersburg", 'Subway, Rockford')
+    fp = format_plan('Day 2:\nCurrent City: Rockford\nBreakfast: Subway in Rockford, Illinois\nLunch: Flying Mango, Rockford, Illinois', TRAIN[0])
+    assert (fp.plan[0]['breakfast'], fp.plan[0]['lunch']) == ('Subway, Rockford', 'Flying Mango, Rockford, Illinois')   # said / written
+    assert any('breakfast written with a state after its city' in d for d in fp.notes)       # the other reading, a note
+
 @pytest.mark.parametrize('head,labels,empty', [
     ('Siku', ('Usafiri', 'Kifungua kinywa', 'Vivutio', 'Chakula cha mchana', 'Chakula cha jioni', 'Malazi'), 'Hakuna'),   # Swahili
     ('วันที่', ('การเดินทาง', 'อาหารเช้า', 'สถานที่ท่องเที่ยว', 'อาหารกลางวัน', 'อาหารเย็น', 'ที่พัก'), 'ไม่มี'),            # Thai
