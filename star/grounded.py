@@ -8,6 +8,7 @@ database, with its notes and doubts) and `grounding_index()` (the database names
 # %% ../nbs/04b_grounded.ipynb #c3a66e04
 from __future__ import annotations
 
+import ast
 import bisect
 import csv
 import datetime
@@ -32,13 +33,14 @@ __all__ = ['LABEL_VOCABULARY', 'FOREIGN_LABELS', 'LABELS', 'CHECK_KINDS', 'MAX_G
            'json_as_text', 'toml_as_text', 'ini_as_text', 'yaml_as_text', 'sql_tables', 'sql_as_text', 'grid_days',
            'day_rows_as_labels', 'long_days', 'tables_as_text', 'jsonld_as_text', 'todo_as_text', 'sections_as_text',
            'index_as_text', 'tagged_as_text', 'events_as_text', 'heading_marks', 'inferred_marks', 'dates_in',
-           'stay_item', 'stay_records', 'stay_recap_as_text', 'references_as_text', 'final_answer', 'complete_day',
-           'html_as_text', 'xml_as_text', 'footnotes_as_text', 'stay_blocks_as_text', 'options_as_text', 'unstruck',
-           'wiki_as_text', 'diff_as_text', 'latex_as_text', 'mermaid_as_text', 'flowchart_as_text', 'ics_as_text',
-           'cjk_as_text', 'chained_as_text', 'transcript_as_text', 'restated_as_text', 'given_up_as_text',
-           'same_stay_as_text', 'quoted_as_text', 'spoken_as_text', 'plain_answer', 'layout_text', 'noted_marks',
-           'check_reading', 'learned_labels', 'learned_labels_as_text', 'corrections', 'apply_corrections',
-           'format_grounded', 'plain_plan']
+           'stay_item', 'stay_records', 'records_as_text', 'code_as_text', 'stay_recap_as_text', 'references_as_text',
+           'final_answer', 'complete_day', 'html_as_text', 'html_blocks_as_text', 'xml_as_text', 'footnotes_as_text',
+           'stay_blocks_as_text', 'options_as_text', 'unstruck', 'wiki_as_text', 'cancelled_as_text',
+           'aside_blocks_as_text', 'diff_as_text', 'latex_as_text', 'mermaid_as_text', 'flowchart_as_text',
+           'ics_as_text', 'cjk_as_text', 'chained_as_text', 'transcript_as_text', 'restated_as_text',
+           'given_up_as_text', 'same_stay_as_text', 'quoted_as_text', 'spoken_as_text', 'plain_answer', 'layout_text',
+           'dated_marks', 'noted_marks', 'check_reading', 'learned_labels', 'learned_labels_as_text', 'corrections',
+           'apply_corrections', 'format_grounded', 'plain_plan']
 
 # %% ../nbs/04b_grounded.ipynb #51cdece7
 _APOSTROPHES = "'’‘ʼ`"
@@ -373,6 +375,14 @@ def _in_heading(text: str, a: int) -> bool:
     nl = text.rfind('\n', 0, a) + 1
     return text.startswith('#', nl)
 
+_CLOCK_WORDS = frozenset({'am', 'pm', 'h', 'hrs', 'uhr', 'oclock'})
+"Words after a number that make it a clock time (`8 pm`, `20 h`, `8 o'clock`; `8 a.m.`: `_clock_after`), no day number."
+
+def _clock_after(text: str, ws: list, j: int) -> bool:
+    "Does word j (after a number, on its line) make the number a clock time: `pm`, `h`, or `a.m.` / `p.m.` (not the article `a`)?"
+    if j >= len(ws) or '\n' in text[ws[j - 1].b:ws[j].a]: return False
+    return ws[j].w in _CLOCK_WORDS or (ws[j].w in ('a', 'p') and text[ws[j].b:ws[j].b + 2] == '.m')
+
 def day_marks(text: str, ws: list[Word], anywhere: bool = False) -> list[tuple[int, int, int]]:
     """`[(n, k, last)]`: the words `Day <n>` (word k; a range `Day <n> to Day <last>` / `Days <n>-<last>`) that head a
     day -- at the start of a line (after markup), before a field label (`Revised Day 1 Accommodation: …`), or followed
@@ -393,7 +403,7 @@ def day_marks(text: str, ws: list[Word], anywhere: bool = False) -> list[tuple[i
                 skip = k + 2
             continue
         n = _day_number(ws[k + 1].w)
-        if n is None: continue
+        if n is None or '\n' in text[ws[k].b:ws[k + 1].a] or _clock_after(text, ws, k + 2): continue   # 'that day\n1 p.m.'
         last, after = _range_end(text, ws, k, n)
         head = after - 1
         if anywhere or _line_start(text, ws, k) or _listed(text, ws, k) or _label_follows(ws, after) or (
@@ -403,6 +413,7 @@ def day_marks(text: str, ws: list[Word], anywhere: bool = False) -> list[tuple[i
             skip = after
     return out
 
+# %% ../nbs/04b_grounded.ipynb #f8eeb189
 def _in_sequence(marks: list) -> list:
     "The marks that continue 1, 2, 3, … (in running text a later mention of a day is no new day)."
     out = []
@@ -570,7 +581,7 @@ def day_leg(index: GroundingIndex, ws: list[Word], cls: list[Clause], s: int, e:
 # %% ../nbs/04b_grounded.ipynb #e5e8d97c
 _QUOTES = str.maketrans({'’': "'", '‘': "'", 'ʼ': "'", '“': '"', '”': '"'})
 _CUTS = (' | ', '|', ' (', '(', '[', ' - ', ' – ', ' — ', ', ', '. ', ' / ', ': ')
-_EMPTY_SLOT = frozenset({'', 'none', 'n a', 'na', 'null', 'nil', 'no', 'on the road', 'at home', 'eat at home', 'skip',
+_EMPTY_SLOT = frozenset({'', 'none', 'n a', 'na', 'null', 'nil', 'no', 'on the road', 'at home', 'home', 'back home', 'eat at home', 'skip',
                          'skipped', 'tbd', 'free', 'not needed', 'not applicable', 'on your own', 'in flight', 'not included',
                          'brak', 'yok', 'нет'})
 
@@ -1504,7 +1515,8 @@ def _breadcrumb_city(r: Reading, k: int, hi: int, ends: dict) -> tuple[int, str]
 _COUNTRY = (('usa',), ('us',), ('u', 's', 'a'), ('u', 's'), ('united', 'states'), ('ee', 'uu'), ('eeuu',), ('eua',),
             ('estados', 'unidos'), ('etats', 'unis'), ('vereinigte', 'staaten'), ('stati', 'uniti'), ('spojene', 'staty'),
             ('сша',), ('abd',), ('hoa', 'ky'), ('amerika', 'serikat'), ('ηπα',), ('สหรัฐฯ',), ('สหรัฐอเมริกา',), ('アメリカ',),
-            ('美国',), ('美國',), ('미국',), ('अमेरिका',), ('الولايات', 'المتحدة'))
+            ('美国',), ('美國',), ('미국',), ('अमेरिका',), ('الولايات', 'المتحدة'), ('сащ',), ('jav',), ('amerika', 'syarikat'),
+            ('মারকিন', 'যুকতরাষটর'))   # folded: মার্কিন যুক্তরাষ্ট্র
 "The country written after a city (`X (Rockford, USA)`, `X, Stockton, CA, ΗΠΑ`), in the languages chat models answer in: the city is the place."
 
 _CITY_KEYS = frozenset({'city', 'town', 'location', 'stadt', 'ort', 'ville', 'ciudad', 'citta', 'cidade'})
@@ -1611,31 +1623,40 @@ def _repeats(r: Reading, m, named: list) -> bool:
     return any(o.full and o is not m and tuple(w.w for w in r.ws[o.i:o.i + len(seq)]) == seq for o in named)
 
 def _state_piece(r: Reading, ps: int, pe: int, lo: int, hi: int) -> bool:
-    "Is the comma piece `text[ps:pe]` (words `[lo, hi)`) a state or its postal code, perhaps with a remark in brackets after it?"
+    "Is the comma piece `text[ps:pe]` (words `[lo, hi)`) a state, its postal code or the country, perhaps with a remark in brackets after it?"
     q = r.text.find(' (', ps, pe)
     ch = r.wrange(ps, q)[1] if q > ps else hi
-    return tuple(w.w for w in r.ws[lo:ch]) in _states(r.index) or (ch == lo + 1 and _abbr(r.text, r.ws[lo]))
+    seq = tuple(w.w for w in r.ws[lo:ch])
+    return seq in _states(r.index) or seq in _COUNTRY or (ch == lo + 1 and _abbr(r.text, r.ws[lo]))
 
 def _comma_items(r: Reading, s: int, e: int, named: list) -> list:
     """The attractions of one `;`-piece `text[s:e]` written as a comma list: split at its commas when at least two comma
     pieces start with a database attraction (`named`), or when no piece is a city or a state and at least two name
-    something (`Museum A, Park B`); a piece that is only a city or a state (`…, Santa Monica Pier, Los Angeles, CA`) then
-    belongs to the item before it, and a remark (`cost: 35`, a link) to none. Otherwise the piece is one item."""
+    something (`Museum A, Park B`); a piece that is only a city, a state or the country (`…, Santa Monica Pier, Los Angeles, CA`, `X in Louisville, USA`) then
+    belongs to the item before it, and a remark (`cost: 35`, a link) to none; words in lower case before a name (`then a short hop to X`) join, the
+    item is the name. Otherwise the piece is one item."""
     text, out, kinds = r.text, [], []
     parts = _list_pieces(text, s, e, ', ')
-    for ps, pe in parts:
+    for x, (ps, pe) in enumerate(parts):
         lo, hi = r.wrange(ps, pe)
         if lo >= hi:
             kinds.append('remark')
             continue
+        hi = r.wrange(ps, q)[1] if (q := text.find(' (', ps, pe)) > ps else hi      # a remark in brackets after it aside
         cs = r.cities_in(lo, lo + 1)
         lc = _locative_city(r, lo, hi) if not cs and r.ws[lo].w in _LOCATIVE else None      # '…, downtown Orlando'
         if lc is not None: cs = r.cities_in(lc, lc + 1)
-        if cs and city_as_written(r, cs[0][0], cs[0][1], cs[0][2], hi)[3] >= hi: kinds.append('city')
-        elif _state_piece(r, ps, pe, lo, hi): kinds.append('city')                           # 'IL', 'Illinois (sight)'
+        if cs and ((end := city_as_written(r, cs[0][0], cs[0][1], cs[0][2], hi)[3]) >= hi or (
+                cs[0][1] == lo and all(_joiner_word(text, w) for w in r.ws[end:hi]))): kinds.append('city')   # 'Stockton-এর প্রাণকেন্দ্রে'
+        elif _state_piece(r, ps, pe, lo, hi): kinds.append('city')                           # 'IL', 'Illinois (sight)', 'USA (★ 4.5)'
+        elif hi == lo + 1 and kinds and kinds[-1] in ('venue', 'other') and 2 <= len(t := text[ps:pe].strip(' *_.')) <= 4 and t.isupper():
+            kinds.append('city')                                 # a code in capitals after a place: a state or a country ('JAV', 'САЩ')
         elif (':' in text[ps:pe] or '://' in text[ps:pe] or text[ps:pe].lstrip(' *_').startswith(('(', '['))
               or (r.ws[lo].w in _REMARK_LEAD and not any(lo <= m.i < hi for m in named))): kinds.append('remark')
         elif any(lo <= m.i < min(lo + 2, hi) and (m.full or not _repeats(r, m, named)) for m in named): kinds.append('venue')
+        elif (m := next((m for m in named if lo < m.i < hi and m.full), None)) and all(_joiner_word(text, w) for w in r.ws[lo:m.i]):
+            parts[x] = (r.ws[m.i].a, pe)                          # 'then a short hop to X': the item is X
+            kinds.append('venue')
         else: kinds.append('other')
     n_venue = kinds.count('venue')
     if not (n_venue >= 2 or ('city' not in kinds and n_venue + kinds.count('other') >= 2)): return [(s, e)]
@@ -2387,6 +2408,7 @@ def _row_kind(cell: str) -> str | None:
     fw = folded_words(cell)
     if len(fw) > 3: return None
     if set(fw) & _SIGHT_KINDS: return 'attraction'
+    if (meal := next((k for w in fw if (k := label_key(w)[0]) in ('breakfast', 'lunch', 'dinner')), None)): return meal   # 'Meal · Dinner'
     if set(fw) & _MODE_WORDS: return 'transportation'
     return label_key(' '.join(fw))[0] if fw else None
 
@@ -2417,12 +2439,12 @@ def long_days(rows: list[list[str]]) -> list[str] | None:
     cells name days: `Day 2`, `Nights 1–2`), a kind column (`Category`, `Type`, or the column whose cells name fields:
     `Dinner`, `🛏️ Stay`, `Sight`, `Flight`) and a name column (`Name`, `Place`, `Details`, else the other one most written in words:
     `Paid to / details` beside `#`, `Qty`, `Amount`), at
-    most one header cell naming a field (else the days are rows: `grid_days`). Each row's value is the name and its city
+    most one field named by header cells (else the days are rows: `grid_days`). Each row's value is the name and its city
     (a leg: the kind, the name and the other cells, its number and times), on each day of its day cell (`1-2`: a stay's
     nights; empty: the day above; a stay's nights written in another cell: `2 nights (Day 1–2) × 1 room`). A row whose status says it was dropped (`Dropped`, `Cancelled`) is no part of the
     plan. None for any other table. Linear in the cells."""
     head = [' '.join(folded_words(c)) for c in rows[0]]
-    if len(rows) < 3 or sum(label_key(h)[0] is not None for h in head) > 1: return None
+    if len(rows) < 3 or len({label_key(h)[0] for h in head} - {None}) > 1: return None      # `Route` and `City` name one field
     col = lambda names: next((i for i, h in enumerate(head) if h in names), None)
     day = next((i for i, h in enumerate(rows[0]) if _column_field(h) == 'day' or head[i] == 'when'), None)
     day = _column_where(rows, _day_cell, ()) if day is None else day
@@ -2442,7 +2464,7 @@ def long_days(rows: list[list[str]]) -> list[str] | None:
         if f is None or not nums: continue
         span = [n for i in rest for n in _range_days(folded_words(r[i]), r[i])] if f == 'accommodation' else []
         if len(set(span)) > 1 and min(span) in nums: nums = list(range(min(span), max(span) + 1))   # '2 nights (Day 1–2) × $243'
-        v = (', '.join(x for x in [r[kind], r[name], *(r[i] for i in ([city] if city is not None else []) + rest)] if x.strip(' -–—'))
+        v = (' · '.join(x for x in [r[kind], r[name], *(r[i] for i in ([city] if city is not None else []) + rest)] if x.strip(' -–—'))
              if f == 'transportation' else r[name] + (f", {r[city]}" if city is not None and r[city].strip(' -–—') else ''))
         for n in nums:
             fs = days.setdefault(n, {})
@@ -3050,9 +3072,13 @@ def heading_marks(text: str, ws: list[Word]) -> list:
     got = max((_in_sequence(v) for v in runs.values()), key=len, default=[])
     return got if len(got) >= 2 else []
 
+_NOT_DAY_AFTER = _CLOCK_WORDS | {'hour', 'hours', 'hr', 'min', 'mins', 'minutes', 'night', 'nights', 'km', 'mi', 'miles', 'people',
+                                 'guests', 'travelers', 'travellers', 'adults', 'person', 'persons', 'stars', 'star', 'rooms', 'room'}
+"Words after a number at a line's start that make it a time, a length or a count (`13 hours 41 mins`, `2 nights · …`), no day."
+
 def inferred_marks(text: str, ws: list[Word]) -> list:
     """Day marks of an answer without `Day <n>` headers, in sequence 1, 2, 3, …: ordinal words (`On the second day`,
-    `Day two`), a number that starts a line (`1️⃣ March 16`, `2) Rockford`, `| 3 |`), or headings of one wording and a
+    `Day two`), a number that starts a line (`1️⃣ March 16`, `2) Rockford`, `| 3 |`; not a clock time: `9:30`, `8 a.m.`), or headings of one wording and a
     number (`heading_marks`: `## दिन 1`, `## Ngày 2`). Each is an inferred boundary."""
     out = []
     for k in range(len(ws) - 1):
@@ -3064,6 +3090,7 @@ def inferred_marks(text: str, ws: list[Word]) -> list:
         n = _day_number(ws[k].w) if ws[k].w.isdecimal() else None
         if n is None or not _line_start(text, ws, k): continue
         after = text[ws[k].b:ws[k].b + 3]
+        if (after[:1] == ':' and after[1:2].isdecimal()) or _clock_after(text, ws, k + 1) or (k + 1 < len(ws) and ws[k + 1].w in _NOT_DAY_AFTER): continue   # '9:30', '8 a.m.', '2 nights'
         if after[:1] in (')', '.', '|', ':', '\ufe0f', '\u20e3', ' ') and not after[:2].strip(' ').isdecimal():
             out.append((n, k, n))
     got = _in_sequence(out)
@@ -3186,6 +3213,146 @@ def stay_records(lines: list[str]) -> list[str]:
         out.append(f"{' ' * ind}- {', '.join(v for k, v in kv if k in _RECORD_NAMES)} — {rest}")
         i = j
     return out
+
+# %% ../nbs/04b_grounded.ipynb #296eed96
+def _property(line: str) -> tuple[str, str] | None:
+    "`(key, value)` of a record's property line (`Type: Meal · Dinner`, `- Flight number: F1`: a key of letters, 30 characters at most), else None."
+    s = line.strip().lstrip('-*• ').strip()
+    k, sep, v = s.partition(': ')
+    k = k.strip('*_ ')
+    return (k, v.strip()) if sep and v.strip() and 0 < len(k) <= 30 and k.replace(' ', '').replace('_', '').isalpha() else None
+
+def records_as_text(text: str) -> str | None:
+    """A plan exported as a database of records -- one entry per item, a heading then `Key: Value` property lines
+    (Notion, Airtable, a Dataview note: `### Coco Bambu`, `Type: Meal · Dinner`, `Day: 1`, `City: Rockford`, `Place: Coco
+    Bambu`, `Status: Booked`) -- read as a table in long form (`long_days`), the heading as the record's `Title`. A record
+    without a day takes it from its date, by the dates of the records that give both; a date range is a run of nights
+    (`Date: March 16, 2022 → March 18, 2022` on a stay: nights 1-2). The records' lines are replaced by the labelled
+    days. None unless the records make such a table (day headings over labelled fields do not: `long_days`). Linear."""
+    lines, recs, spans, i = text.split('\n'), [], [], 0
+    while i < len(lines):
+        s, j, props = lines[i].strip(), i + 1, {}
+        if s.startswith('#'):
+            while j < len(lines) and (f := _property(lines[j])): props.setdefault(*f); j += 1
+        if len(props) >= 2:
+            recs.append({'Title': s.lstrip('#').strip(), **props}); spans.append((i, j))
+        i = j if len(props) >= 2 else i + 1
+    if len(recs) < 3: return None
+    keys = list(dict.fromkeys(k for r in recs for k in r))
+    dk = next((k for k in keys if _column_field(k) == 'day'), 'Day')
+    tk = next((k for k in keys if _column_field(k) == 'date'), None)
+    day_of = {}
+    for r in recs:
+        if tk and (d := _day_cell(r.get(dk, ''))) and len(d) == 1 and (ds := dates_in(r.get(tk, ''))): day_of.setdefault(ds[0][:2], d[0])
+    for r in recs:
+        if not r.get(dk) and tk and (ds := dates_in(r.get(tk, ''))) and ds[0][:2] in day_of:
+            a = day_of[ds[0][:2]]
+            n = _ordinal(ds[1][:2]) - _ordinal(ds[0][:2]) if len(ds) > 1 else 0
+            r[dk] = f"{a}-{a + n - 1}" if n > 1 else str(a)
+    head = keys + ([dk] if dk not in keys else [])
+    got = long_days([head, *([r.get(k, '') for k in head] for r in recs)])
+    return None if got is None else '\n'.join(lines[:spans[0][0]] + got + lines[spans[-1][1]:])
+
+# %% ../nbs/04b_grounded.ipynb #3ff38438
+def _code_value(node):
+    """A Python expression of a plan written as code, as plain data, without running it: literals; `date(2022, 3, 16)`
+    -> `(3, 16)`; `time(15, 40)` -> '15:40'; `range(1, 3)` -> [1, 2]; any other call -> `(name, [args], {keywords})`
+    (`Place("X", city="Rockford")`); None for what is not data."""
+    if isinstance(node, ast.Call):
+        f = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, 'id', '')
+        args, kw = [_code_value(a) for a in node.args], {k.arg: _code_value(k.value) for k in node.keywords if k.arg}
+        if f in ('date', 'datetime') and len(args) >= 3 and all(isinstance(a, int) for a in args[:3]): return tuple(args[1:3])
+        if f == 'time' and args and all(isinstance(a, int) for a in args[:2]): return f"{args[0]:02d}:{(args + [0])[1]:02d}"
+        if f == 'range' and args and all(isinstance(a, int) for a in args): return list(range(*args))
+        return (f, args, kw)
+    if isinstance(node, (ast.List, ast.Tuple)): return [_code_value(e) for e in node.elts]
+    return node.value if isinstance(node, ast.Constant) else None
+
+def _code_item(v) -> str | None:
+    "An argument of a plan's code as the reader's text: `Place(\"X\", city=\"C\")` -> 'X, C'; a leg `Flight(\"F1\", \"A\", \"B\")` -> 'Flight F1 from A to B'; None -> '-'."
+    if v is None: return '-'
+    if isinstance(v, str): return v
+    if not isinstance(v, tuple) or len(v) != 3: return None
+    name, args, kw = v
+    strs = [a for a in args if isinstance(a, str)] + [kw[k] for k in ('name', 'city') if isinstance(kw.get(k), str)]
+    ws = set(folded_words(_label_words(name)))
+    if ws & _MODE_WORDS and len(strs) >= 2:
+        mode = 'flight' if ws & _FLIGHT_WORDS else 'taxi' if ws & _TAXI_WORDS else 'drive'
+        num = next((s for s in strs if _flight_number(s.lower())), None)
+        a, b = [s for s in strs if s != num][:2]
+        times = ', '.join(f"{k} {kw[k]}" for k in ('depart', 'arrive') if isinstance(kw.get(k), str))
+        return ' '.join(x for x in [_MODE_LABEL[mode], num, f"from {a} to {b}"] if x) + (f", {times}" if times else '')
+    return ', '.join(strs) or None
+
+# %% ../nbs/04b_grounded.ipynb #7aba67a2
+_DROP_CALLS = frozenset({'drop', 'remove', 'cancel', 'skip', 'delete', 'discard', 'unbook'})
+
+def code_as_text(text: str) -> str | None:
+    """A plan written as Python code for a builder (`d2 = trip.day(2, city="Rockford")`, `d2.lunch(Place("X",
+    city="Rockford"))`, `d2.meal("dinner", Place(…))`, `d2.see(Place(…), Place(…))`, `d1.travel(Flight("F1", "A", "B"))`,
+    `trip.stay(Place(…), nights=range(1, 3))` or with `check_in=date(…)`, `check_out=date(…)` from the trip's `start=`
+    date), read from its syntax tree, never run: each call on a day is the field its method names (`_section_field`; a
+    `meal` call's slot is its first argument), a later call of a slot replaces an earlier one, `drop` / `remove` /
+    `cancel…` calls take their item off, comments (commented-out calls) are no code. The code blocks are rewritten as
+    labelled days. None unless a block parses and gives two days or more."""
+    parts, out, got = text.split('```'), [], False
+    for k, part in enumerate(parts):
+        code = part[part.find('\n') + 1:] if k % 2 else ''
+        try: tree = ast.parse(code) if k % 2 and 'day' in code else None
+        except (SyntaxError, ValueError): tree = None
+        days = _code_days(tree) if tree else None
+        if not days or len(days) < 2:
+            out.append(('```' if k and not (k % 2 == 0 and out and out[-1].endswith('\x00')) else '') + part)
+            continue
+        got = True
+        out.append('\n' + '\n'.join(f"Day {n}:\n" + '\n'.join(f"{_FIELD_LABEL.get(f, f.title())}: {v}" for f, v in fs.items() if v is not None)
+                                     + '\n' for n, fs in sorted(days.items())) + '\x00')
+    return ''.join(out).replace('\x00', '') if got else None
+
+def _code_days(tree) -> dict | None:
+    "{day: {field: value}} of a builder's code (`code_as_text`), in the order of its statements."
+    calls = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)), key=lambda n: (n.lineno, n.col_offset))
+    var, days = {}, {}
+    start = next((v for n in ast.walk(tree) if isinstance(n, ast.Call) for k in n.keywords
+                  if k.arg in ('start', 'start_date') and isinstance(v := _code_value(k.value), tuple)), None)
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute) and n.value.func.attr == 'day':
+            if n.value.args and isinstance(d := _code_value(n.value.args[0]), int): var.update({t.id: d for t in n.targets if isinstance(t, ast.Name)})
+    for c in calls:
+        m, args, kw = c.func.attr, [_code_value(a) for a in c.args], {k.arg: _code_value(k.value) for k in c.keywords if k.arg}
+        recv = c.func.value
+        day = (var.get(recv.id) if isinstance(recv, ast.Name) else _code_value(recv.args[0]) if isinstance(recv, ast.Call)
+               and isinstance(recv.func, ast.Attribute) and recv.func.attr == 'day' and recv.args else None)
+        day = kw.get('day') if isinstance(kw.get('day'), int) else day
+        if m == 'day' and args and isinstance(args[0], int):
+            r = kw.get('route')
+            days.setdefault(args[0], {})['current_city'] = (f"from {r[0]} to {r[-1]}" if isinstance(r, list) and len(r) >= 2 and all(isinstance(x, str) for x in r)
+                                                            else kw.get('city') if isinstance(kw.get('city'), str) else None)
+            continue
+        if m in _DROP_CALLS or m.startswith(('cancel_', 'drop_', 'remove_')):
+            gone = {x for a in args if (x := _code_item(a))}
+            for n in ([day] if isinstance(day, int) else list(days)):
+                for f, v in days.get(n, {}).items():
+                    keep = [a for a in (v or '').split('; ') if not any(a == g or a.startswith(g + ',') for g in gone)]
+                    if v and len(keep) < len(v.split('; ')): days[n][f] = '; '.join(keep) or '-'
+            continue
+        f = _section_field(_label_words(m))
+        if f == 'meals' and args and isinstance(args[0], str): f, args = label_key(args[0].lower())[0], args[1:]
+        if f not in _FIELD_LABEL or f == 'current_city': continue
+        items = [x for a in args if (x := _code_item(a)) is not None]
+        if not items: continue
+        nights = kw.get('nights')
+        if f == 'accommodation' and not isinstance(day, int):
+            if not isinstance(nights, list) and start and isinstance(kw.get('check_in'), tuple) and isinstance(kw.get('check_out'), tuple):
+                a, b = (_ordinal(kw['check_in']) - _ordinal(start) + 1, _ordinal(kw['check_out']) - _ordinal(start))
+                nights = list(range(a, b + 1))
+            for n in nights if isinstance(nights, list) else []:
+                if isinstance(n, int): days.setdefault(n, {})[f] = items[0]
+            continue
+        if not isinstance(day, int): continue
+        fs = days.setdefault(day, {})
+        fs[f] = '; '.join(([fs[f]] if f == 'attraction' and fs.get(f) not in (None, '-') else []) + items) if f == 'attraction' else items[0]
+    return days
 
 # %% ../nbs/04b_grounded.ipynb #a48r0011
 def _line_of(text: str) -> callable:
@@ -3462,9 +3629,16 @@ def _placed(day, seqs: set) -> set:
         got.update(t for k in range(len(fw)) for n in lens if (t := fw[k:k + n]) in seqs)
     return got
 
+def _italic_line(text: str, a: int) -> bool:
+    "Is position `a` on a line written wholly in italics (`_Considered, not booked — …: Y_`, `*…*`, not bold): an aside."
+    s = text[text.rfind('\n', 0, a) + 1:(e if (e := text.find('\n', a)) >= 0 else len(text))].strip()
+    if len(s) < 3 or s[0] not in '_*' or s[1] in (s[0], ' '): return False            # not bold, not a '* ' bullet
+    return (s[-1] == s[0] and s[-2] != s[0]) or s[0] not in s[1:]   # closed at its end, or never (`…(no time)_` read as `…(no time)`)
+
 def complete_day(r: Reading, day, lo: int, hi: int) -> None:
     """Place, by its kind in the database, each complete database name written in the words `[lo, hi)` of a day that its
-    reading put in no field -- the rule a reader uses on any layout: a name that is only an attraction is an
+    reading put in no field (none on a line wholly in italics: an aside, `_italic_line`) -- the rule a reader uses on
+    any layout: a name that is only an attraction is an
     attraction of the day; only a restaurant, a meal (the meal its cue names, `_cues`: a meal word, `B:`, an emoji, a
     clock time; else, when the uncued restaurants fill the free meals exactly, in the order breakfast, lunch, dinner;
     else in that order with a note); only an accommodation, the night's stay when none is read and it lies in the city
@@ -3476,7 +3650,7 @@ def complete_day(r: Reading, day, lo: int, hi: int) -> None:
     todo, seqs = [], [tuple(w.w for w in ws[m.i:m.j]) for m in ms]
     placed = _placed(day, set(seqs))
     for x, m in enumerate(ms):
-        if seqs[x] in placed or (m.i and ws[m.i - 1].w.isdecimal() and text[ws[m.i - 1].a - 1:ws[m.i - 1].a] not in ':.'
+        if seqs[x] in placed or _italic_line(text, ws[m.i].a) or (m.i and ws[m.i - 1].w.isdecimal() and text[ws[m.i - 1].a - 1:ws[m.i - 1].a] not in ':.'
                                  and not ws[m.i].weak and not ws[m.i].strong): continue   # '5555 Hermann Park Dr': an address, not '20:00 X'
         a = ms[x - 1].j if x else lo
         b = ms[x + 1].i if x + 1 < len(ms) else hi
@@ -3562,6 +3736,41 @@ class _HtmlText(html.parser.HTMLParser):
         p.feed(s)
         p.close()
         return p.out
+
+# %% ../nbs/04b_grounded.ipynb #95a4c3db
+_HTML_BLOCKS = frozenset('div p ul ol li h1 h2 h3 h4 h5 h6 section article header footer details summary br hr dl dt dd'.split())
+_HTML_GONE = frozenset({'s', 'del', 'strike', 'script', 'style', 'template'})
+
+class _HtmlMarkdown(html.parser.HTMLParser):
+    """HTML laid out with blocks (`<div>` cards, `<ul>` / `<li>`, `<h4>`) as the markdown it shows: a heading `<hN>` a
+    `#` line, a list item a `- ` line, other blocks line breaks; entities unescaped; comments, struck text (`<s>`,
+    `<del>`) and scripts / styles dropped (`blocks`: how many block tags it met)."""
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.out, self.gone, self.blocks = [], 0, 0
+    def handle_starttag(self, tag, attrs):
+        if tag in _HTML_GONE: self.gone += 1
+        elif tag in _HTML_BLOCKS:
+            self.blocks += 1
+            self.out.append('\n' + ('#' * int(tag[1]) + ' ' if tag[0] == 'h' and tag[1:].isdecimal() else '- ' if tag == 'li' else ''))
+    def handle_endtag(self, tag):
+        if tag in _HTML_GONE: self.gone = max(self.gone - 1, 0)
+        elif tag in _HTML_BLOCKS: self.out.append('\n')
+    def handle_data(self, data):
+        if not self.gone: self.out.append(data)
+
+def html_blocks_as_text(text: str) -> str | None:
+    """An answer whose plan is HTML laid out in blocks, not a table (day cards in a grid, `<h4>Day 2</h4><ul><li>…`, in
+    a ```html block or a notebook's `display(HTML(\"\"\"…\"\"\"))`), as the markdown it shows (`_HtmlMarkdown`), the
+    code fences dropped; None with fewer than four block tags. One pass of `html.parser`."""
+    if '</' not in text: return None
+    p = _HtmlMarkdown()
+    p.feed(text)
+    p.close()
+    if p.blocks < 4: return None
+    lines = [l.strip() for l in ''.join(p.out).split('\n')]
+    out = [l for k, l in enumerate(lines) if not l.startswith('```') and (l or (k and lines[k - 1]))]
+    return '\n'.join(out).strip('\n')
 
 # %% ../nbs/04b_grounded.ipynb #a48x0002
 class _XmlTree(html.parser.HTMLParser):
@@ -3918,6 +4127,57 @@ def wiki_as_text(text: str) -> str | None:
         line = _macro_free(line)
         out.append(''.join(c for k, c in enumerate(line) if not (c == '\\' and k + 1 < len(line) and not line[k + 1].isalnum())))
     return '\n'.join(out)
+
+# %% ../nbs/04b_grounded.ipynb #0c8d8c9b
+_CANCELLED = frozenset({'cancelled', 'canceled', 'dropped', 'removed', 'scrapped', 'scratched', 'void', 'voided'})
+_STATUS_MARKS = frozenset('✕❌✗✘×⊘🚫[(|—–-·:')
+
+def cancelled_as_text(text: str) -> str | None:
+    """`text` without the lines that end by marking their item cancelled (`Dinner | X, Rockford   ✕ CANCELLED`, `Lunch at
+    X (cancelled)`, `- Y — dropped`): the last word of the line is a cancellation word and what stands before it is a
+    status mark (a cross, a bracket, a bar, a dash, a colon) or a gap of two spaces or more, not a sentence (`the first
+    booking was cancelled` is kept). None when no line is dropped. Linear."""
+    lines, out = text.split('\n'), []
+    for line in lines:
+        ws = words(line)
+        if len(ws) >= 2 and ws[-1].w in _CANCELLED and line[ws[-1].b:].strip(' )]*_.!') == '' and \
+                ' '.join(w.w for w in ws[:-1]) not in _STATUS_HEADS:          # 'Status: Dropped' is a record's property
+            gap = line[ws[-2].b:ws[-1].a]
+            if set(gap) & _STATUS_MARKS or '  ' in gap: continue
+        out.append(line)
+    return '\n'.join(out) if len(out) < len(lines) else None
+
+_ASIDE_TITLE = frozenset({'considered', 'rejected', 'alternatives', 'alternative', 'backup', 'backups', 'shortlisted', 'shortlist',
+                          'declined', 'unused', 'dropped', 'cancelled', 'canceled', 'discarded'})
+
+def _aside_title(line: str) -> bool:
+    """Is the (stripped) line a title over items set aside (`.. admonition:: Considered, not booked`, `### Rejected
+    options`, `**Backups:**`): a markdown heading, a whole bold line or a reST directive whose title, eight words at most,
+    has a word of `_ASIDE_TITLE`?"""
+    if line.startswith('.. ') and '::' in line: t = line[line.find('::') + 2:]
+    elif line.startswith('#') or (line.startswith('**') and line.rstrip(':').endswith('**')): t = line
+    else: return False
+    ws = folded_words(t)
+    return 0 < len(ws) <= 8 and bool(set(ws) & _ASIDE_TITLE)
+
+def aside_blocks_as_text(text: str) -> str | None:
+    """`text` without the blocks set aside under a title (`_aside_title`): a heading's section up to the next heading of
+    its level or above; a directive's or a bold title's block, its indented and list lines up to the first line back at
+    its indentation. None when there is none. One pass over the lines."""
+    lines, out, i, cut = text.split('\n'), [], 0, False
+    while i < len(lines):
+        s = lines[i].strip()
+        if not _aside_title(s):
+            out.append(lines[i]); i += 1
+            continue
+        cut, ind, j = True, len(lines[i]) - len(lines[i].lstrip()), i + 1
+        if s.startswith('#'):
+            level = len(s) - len(s.lstrip('#'))
+            while j < len(lines) and not (lines[j].startswith('#') and len(lines[j]) - len(lines[j].lstrip('#')) <= level): j += 1
+        else:
+            while j < len(lines) and (not (t := lines[j]).strip() or len(t) - len(t.lstrip()) > ind or t.lstrip()[:2] in ('- ', '* ', '• ')): j += 1
+        i = j
+    return '\n'.join(out) if cut else None
 
 # %% ../nbs/04b_grounded.ipynb #f5ca7003
 _DIFF_HEADS = ('---', '+++', '@@', 'diff --git', 'index ')
@@ -4563,6 +4823,8 @@ _LAYOUTS = ((jsonld_as_text, "the plan is schema.org JSON-LD: its reservations p
             (sql_as_text, "the plan is a SQL script: run in an in-memory database, its tables read row by row"),
             (xml_as_text, "the plan is XML: read element by element"),
             (tables_as_text, "a table with one day per row or per column: read by its header words"),
+            (records_as_text, "a database of records (a heading and its properties per item): read as a table of items"),
+            (code_as_text, "a plan written as code for a builder: read from its syntax tree (never run), calls on each day as its fields"),
             (events_as_text, "a planning agent's event log: replayed in order, the last state of each slot read"),
             (todo_as_text, "a todo.txt list: its tasks gathered into days by their due dates, cancellations dropped"),
             (tagged_as_text, "items tagged with their days (a board by status or kind): gathered back into days"),
@@ -4574,6 +4836,8 @@ _HTML_NOTE = "an HTML table: read as a table by its header words"
 _STRUCK_NOTE = "struck-through text (~~X~~, <del>) is what the answer dropped: not read"
 
 _PLAIN = ((unstruck, _STRUCK_NOTE),
+          (cancelled_as_text, "lines that mark their item cancelled (`X   ✕ CANCELLED`) are what the answer dropped: not read"),
+          (aside_blocks_as_text, "blocks under a title that sets them aside (`Considered, not booked`, `Rejected options`): not read"),
           (wiki_as_text, "a plan in Confluence wiki markup: read as markdown, panels of items set aside dropped"),
           (transcript_as_text, "a conversation transcript: the assistant's lines read, the other speakers' dropped"),
           (quoted_as_text, "an e-mail reply quoting an earlier message: the reply's own plan read, or the quoted one"),
@@ -4593,6 +4857,7 @@ _PLAIN = ((unstruck, _STRUCK_NOTE),
 _LAYOUT_NOTES = frozenset([_HTML_NOTE, *(w for _, w in _PLAIN if w != _STRUCK_NOTE), *(w for _, w in _LAYOUTS)])
 "The notes of a layout rewrite: the answer's HTML / JSON / XML was read as such (`check_reading`'s `rewritten`)."
 
+# %% ../nbs/04b_grounded.ipynb #0b3c5ad4
 def plain_answer(text: str, notes: list) -> str:
     """The answer as the plain markdown every other rule reads, and what the finished reading is checked against
     (`check_reading`): struck-through text dropped (`unstruck`), Chinese, Japanese or Korean in English
@@ -4624,6 +4889,9 @@ def layout_text(text: str, task, notes: list) -> str:
     if (conv := html_as_text(text)) is not None:
         text = conv
         notes.append(Note(_HTML_NOTE, 'layout'))
+    elif (conv := html_blocks_as_text(text)) is not None:
+        text = conv
+        notes.append(Note("HTML laid out in blocks (cards, lists, headings): read as the markdown it shows, comments and struck text dropped", 'layout'))
     for f, what in _LAYOUTS:
         if (conv := f(text)) is not None:
             text = conv
@@ -4640,6 +4908,39 @@ def layout_text(text: str, task, notes: list) -> str:
         notes.append(Note("stays given in a recap by nights or dates: each placed on its days", 'layout'))
     return text
 
+# %% ../nbs/04b_grounded.ipynb #7fad296b
+_NEXT_DAY = (('next', 'day'), ('next', 'morning'), ('following', 'day'), ('following', 'morning'), ('day', 'after'))
+_LAST_DAY = (('last', 'day'), ('final', 'day'), ('last', 'morning'), ('final', 'morning'), ('departure', 'day'), ('return', 'day'))
+_FIRST_DAY = (('first', 'day'), ('arrival', 'day'))
+
+def dated_marks(text: str, ws: list[Word], task=None) -> list:
+    """Day marks of an answer whose days are headed by dates or by words that count days instead of numbering them
+    (`**Wednesday, March 16 — A → B**`, then `**Next day — Rockford**`, `### The following morning`, `**Your last day**`):
+    lines that start, within their first three words, with one date (not a range; `WED, MAR 16, 2022 · A → B` in an
+    export), or heading lines (`#` or bold) that start with such words. A date is the
+    query's day of that date (`task.date`; else the next day); *next* / *following* / *day after*, the day after the one
+    before; *last* / *final* / *departure day*, the query's last day (`task.days`) when it lies ahead; *first* / *arrival
+    day*, day 1. Numbers must rise; two heads at least, else []. Each mark's word is the one before the day's first
+    content word. Linear in the words."""
+    day_of, n_days, out = _task_dates(task), _task_days(task), []
+    for k in range(len(ws)):
+        if not _line_start(text, ws, k): continue
+        j, head = k + 1, _head_line(text, ws[k].a)
+        while j < len(ws) and j < k + 4 and not ws[j].strong: j += 1
+        fw, prev = [w.w for w in ws[k:j]], out[-1][0] if out else 0
+        rel = next(((x, pair) for x in range(len(fw) - 1) for pair in (*_NEXT_DAY, *_LAST_DAY, *_FIRST_DAY) if tuple(fw[x:x + 2]) == pair), None)
+        date = dates_in(text[ws[k].a:ws[j - 1].b])
+        if date and len(dates_in(text[ws[k].a:ws[k].a + 60].split('\n')[0])) == 1 and (
+                num := next((x for x in range(k, j) if ws[x].w.isdecimal()), None)) is not None:   # not a range 'Mar 16 – Mar 18'
+            n, at = day_of.get(date[0][:2], prev + 1 if not day_of else None), max(num - 1, k)
+        elif rel and head:
+            x, pair = rel
+            n = 1 if pair in _FIRST_DAY else n_days if pair in _LAST_DAY and n_days and n_days > prev else prev + 1
+            at = k + x
+        else: continue
+        if n is not None and n > prev and n <= _MAX_DAY: out.append((n, at, n))
+    return out if len(out) >= 2 else []
+
 # %% ../nbs/04b_grounded.ipynb #e8b628de
 def _note_no_mode(r, rows: list) -> None:
     "Note (kind 'no-mode') each day whose transportation names no mode of the benchmark: no evaluator counts its cost."
@@ -4650,7 +4951,7 @@ def _note_no_mode(r, rows: list) -> None:
 
 def noted_marks(text: str, ws: list, task, notes: list) -> list:
     """The day marks of an answer: `Day <n>` headers, else days in running text in sequence, else inferred ones (ordinal
-    words, numbers at line starts), with a note saying how they were found (a doubt unless they are the query's days)."""
+    words, numbers at line starts; else headings that are dates or count days, `dated_marks`), with a note saying how they were found (a doubt unless they are the query's days)."""
     marks = day_marks(text, ws)
     n_days = _task_days(task)          # days found some other way are sure when they are the query's days, 1 to n
     if not marks:
@@ -4661,6 +4962,10 @@ def noted_marks(text: str, ws: list, task, notes: list) -> list:
         marks = inferred_marks(text, ws)
         if marks: notes.append(Note("day boundaries inferred (ordinal words, numbers at line starts or numbered headings), no 'Day <n>' header",
                                     'layout' if len(marks) == n_days else 'days'))
+    if not marks:
+        marks = dated_marks(text, ws, task)
+        if marks: notes.append(Note("days headed by dates or by 'next day' / 'last day' headings, no 'Day <n>' header",
+                                    'layout' if [n for n, _, _ in marks] == list(range(1, (n_days or 0) + 1)) else 'days'))
     return marks
 
 # %% ../nbs/04b_grounded.ipynb #a48k0002
@@ -4841,7 +5146,8 @@ def learned_labels(r: Reading, rows: list) -> tuple[dict, frozenset]:
     (attractions, accommodation; restaurants a meal), one whose values give flight numbers, or routes and no single
     city, the transportation, one whose values name cities the current city. Exactly three meal labels, always in one
     order within a day, are breakfast, lunch and dinner in that order, the meal labels the reader knows counted with them
-    in their place (`Frukost` before `Lunch` before `Middag`; fewer or more: none learned). A value naming
+    in their place (`Frukost` before `Lunch` before `Middag`; a fourth written on fewer days than each of the three, or one
+    that ends with another (`Considered, not booked — Sarapan`), is left out; fewer or more: none learned). A value naming
     nothing (no venue, city or digit) written under labels of two fields or more is this answer's word for an empty
     slot (`कोई नहीं`, `Tidak ada`), also with a bracketed remark after it; so is one of at most three words in lower case
     under a venue's label (`καμία`, `žádné`: a name is capitalised). Labels: folded words joined by spaces. Empty
@@ -4849,6 +5155,7 @@ def learned_labels(r: Reading, rows: list) -> tuple[dict, frozenset]:
     kinds, order, values, known = {}, {}, [], {}
     for day, li, (la, lb), (va, vb), _ in rows:
         if r.venues_in(*r.wrange(la, lb)) or r.cities_in(*r.wrange(la, lb)): continue      # a name, not a label
+        if _italic_line(r.text, la): continue                      # an aside in italics: `_Considered — Sight: Y_`
         lab = ' '.join(folded_words(r.text[la:lb]))
         if (k := label_key(lab)[0]) is not None:                   # a label the reader knows: a meal's place in the day
             if k in _MEALS:
@@ -4871,6 +5178,12 @@ def learned_labels(r: Reading, rows: list) -> tuple[dict, frozenset]:
     meals = [lab for lab, f in field.items() if f == 'meal']
     for lab in meals: del field[lab]
     three = meals + [lab for lab in known if lab not in meals]   # with the known ones: 'Frukost', 'Lunch', 'Middag'
+    three = [lab for lab in three if not any(o != lab and lab.endswith(' ' + o) for o in three)]   # 'Considered — Sarapan': an aside
+    meals = [m for m in meals if m in three]
+    if len(three) > 3:                     # a fourth meal label on fewer days than the three (an aside: `Considered — Lunch: Y`)
+        seen = {lab: sum(lab in ls for ls in order.values()) for lab in three}
+        ranked = sorted(three, key=seen.get, reverse=True)
+        if seen[ranked[2]] > seen[ranked[3]] and set(known) <= set(ranked[:3]): three, meals = ranked[:3], [m for m in meals if m in ranked[:3]]
     if meals and len(three) == 3:          # x before y on every day that writes both, and each pair on some day
         before = {(x, y): [ls.index(x) < ls.index(y) for ls in order.values() if x in ls and y in ls] for x in three for y in three}
         wins = {x: sum(bool(v) and all(v) for (a, _), v in before.items() if a == x) for x in three}
@@ -4884,21 +5197,25 @@ def learned_labels(r: Reading, rows: list) -> tuple[dict, frozenset]:
             if field[lab] in _VENUE_FIELDS and len(v.split()) <= 3 and raw.lower() == raw: low.add(v)   # 'καμία', 'žádné'
     return field, frozenset(v for v, fs in under.items() if len(fs) >= 2) | low
 
+# %% ../nbs/04b_grounded.ipynb #1ee6edcb
 def learned_labels_as_text(r: Reading, rows: list) -> str | None:
     """The answer (`r.text`) with the rows whose labels `learned_labels` learns written as the reader's own labelled lines
-    (`Breakfast: X`, `Accommodation: -`; a table row as such a line), this answer's empty-slot words as `-` (under a
+    (`Breakfast: X`, `Accommodation: -`; a table row as such a line, and so a table row whose label the reader knows), this answer's empty-slot words as `-` (under a
     label the reader knows too: `Lunch: inget planerat`, `Transport: nu este cazul`); None when nothing is learned. One pass."""
     field, empty = learned_labels(r, rows)
     if not field: return None
     edits = []
     for _, _, (la, lb), (va, vb), row in rows:
+        if _italic_line(r.text, la): continue                      # an aside in italics is no row of the plan
         lab = ' '.join(folded_words(r.text[la:lb]))
         f, none = field.get(lab), ' '.join(folded_words(r.text[va:vb].split('(')[0])) in empty
         if f is None:
-            if none and label_key(lab)[0] is not None: edits.append((va, vb, '-'))   # 'Lunch: inget planerat', 'Transport: nu este cazul'
+            k = label_key(lab)[0]
+            if row and k in _LABEL_OF: edits.append((*row, f"{_LABEL_OF[k]}: {'-' if none else r.text[va:vb].replace(chr(92) + '|', '|')}"))   # '| Транспорт | …' among learned rows
+            elif none and k is not None: edits.append((va, vb, '-'))   # 'Lunch: inget planerat', 'Transport: nu este cazul'
             continue
         v = '-' if none else r.text[va:vb]
-        if row: edits.append((*row, f"{_LABEL_OF[f]}: {v}"))
+        if row: edits.append((*row, f"{_LABEL_OF[f]}: {v.replace(chr(92) + '|', '|')}"))   # a cell's escaped pipe: '\\|'
         else: edits += [(la, lb, _LABEL_OF[f])] + ([(va, vb, v)] if v == '-' else [])
     out, pos = [], 0
     for a, b, w in sorted(edits):
