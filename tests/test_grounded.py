@@ -727,6 +727,8 @@ def test_layout_record():
     v16 = rec['heldout_v16_first_score']['all']
     assert (rec['heldout_v16_first_score']['reader'], v16['checks'], v16['violations_read_as_passes'],
             v16['violations_read_as_passes_without_doubt'], v16['undelivered'], v16['sure_checks']) == ('5a37615', 0.6028, 10, 0, 544, 0.0)
+    assert rec['heldout16']['all']['checks'] >= 0.97 and rec['heldout16']['all']['undelivered'] == 0   # tuned on since
+    assert rec['heldout16']['all']['violations_read_as_passes_without_doubt'] == 0
 
 
 
