@@ -684,6 +684,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                'star.grounded._short_day': ('grounded.html#_short_day', 'star/grounded.py'),
                                'star.grounded._slot_before': ('grounded.html#_slot_before', 'star/grounded.py'),
                                'star.grounded._slot_in_parens': ('grounded.html#_slot_in_parens', 'star/grounded.py'),
+                               'star.grounded._slots_follow': ('grounded.html#_slots_follow', 'star/grounded.py'),
                                'star.grounded._span': ('grounded.html#_span', 'star/grounded.py'),
                                'star.grounded._speaker_line': ('grounded.html#_speaker_line', 'star/grounded.py'),
                                'star.grounded._spoken_group': ('grounded.html#_spoken_group', 'star/grounded.py'),

@@ -424,14 +424,23 @@ def _in_sequence(marks: list) -> list:
 def _closing(text: str, ws: list[Word], k: int, e: int) -> int:
     """The first word of a closing section (Budget Summary, Key Highlights, Notes:, …) in the words `[k+2, e)`, else
     e: a heading at the start of a line -- anywhere in an answer written on one line (`… Key Highlights Total Budget:
-    …`), never inside a line of a day (`Transportation: Self-driving, Total Cost: $944` is no closing section)."""
+    …`), never inside a line of a day (`Transportation: Self-driving, Total Cost: $944` is no closing section), nor a
+    `Note:` over the day's meals (speaker notes: `Note:` then `- Breakfast > X`)."""
     one_line = text.find('\n', ws[k].a, ws[e - 1].b if e > k else ws[k].b) < 0
     for p in range(k + 2, e):
         w = ws[p].w
         if w not in _TRAILER1 and (p + 1 >= e or (w, ws[p + 1].w) not in _TRAILER2): continue
         if not (one_line or _line_start(text, ws, p)): continue
+        if w in ('note', 'notes') and _slots_follow(text, ws[p].b): continue     # 'Note:' over '- Breakfast > X': the day's own
         if (p + 1 < e and (w, ws[p + 1].w) in _TRAILER2) or ws[p].colon or _line_start(text, ws, p): return p
     return e
+
+def _slots_follow(text: str, a: int) -> bool:
+    "Does one of the three lines after position `a` start with a meal or stay label (`- Breakfast > X`, `Dinner: Y`)?"
+    for line in text[a:a + 600].split('\n')[1:4]:
+        fw = folded_words(line[:40])
+        if fw and label_key(fw[0])[0] in ('breakfast', 'lunch', 'dinner', 'accommodation'): return True
+    return False
 
 # %% ../nbs/04b_grounded.ipynb #4a17583e
 def day_versions(text: str, ws: list[Word], marks: list) -> list[tuple[int, int, int, int]]:
@@ -4053,12 +4062,12 @@ def _wiki_markup(text: str) -> bool:
     return any(m in text for m in _WIKI_MACROS) or any(l[:1] == 'h' and l[1:2] in '123456' and l[2:4] == '. ' for l in text.split('\n'))
 
 def _wiki_unstruck(line: str) -> str:
-    """The line without wiki markup's struck spans `-X-` (an opening `-` after a space or bracket and before a
-    character; a closing one after a character and before no letter or digit: `Mid-America` is no span). Linear: when
+    """The line without wiki markup's struck spans `-X-` (an opening `-` after a space, a bracket or a table's `|`
+    and before a character; a closing one after a character and before no letter or digit: `Mid-America` is no span). Linear: when
     an opening has no closing, no later one has."""
     out, i, k, n = [], 0, 0, len(line)
     while (j := line.find('-', k)) >= 0:
-        if (j == 0 or line[j - 1] in ' \t(') and j + 1 < n and not line[j + 1].isspace() and line[j + 1] != '-':
+        if (j == 0 or line[j - 1] in ' \t(|') and j + 1 < n and not line[j + 1].isspace() and line[j + 1] != '-':
             c = j + 1
             while (c := line.find('-', c + 1)) >= 0 and (line[c - 1].isspace() or (c + 1 < n and line[c + 1].isalnum())): pass
             if c < 0: break
@@ -4150,19 +4159,22 @@ def cancelled_as_text(text: str) -> str | None:
 _ASIDE_TITLE = frozenset({'considered', 'rejected', 'alternatives', 'alternative', 'backup', 'backups', 'shortlisted', 'shortlist',
                           'declined', 'unused', 'dropped', 'cancelled', 'canceled', 'discarded'})
 
+_NOT_TAKEN = frozenset({'booked', 'chosen', 'picked', 'selected', 'included', 'reserved', 'taken', 'used'})
+
 def _aside_title(line: str) -> bool:
     """Is the (stripped) line a title over items set aside (`.. admonition:: Considered, not booked`, `### Rejected
     options`, `**Backups:**`): a markdown heading, a whole bold line or a reST directive whose title, eight words at most,
-    has a word of `_ASIDE_TITLE`?"""
+    has a word of `_ASIDE_TITLE` or says *not booked* / *not chosen* (`Plan B (not booked)`)?"""
     if line.startswith('.. ') and '::' in line: t = line[line.find('::') + 2:]
     elif line.startswith('#') or (line.startswith('**') and line.rstrip(':').endswith('**')): t = line
     else: return False
     ws = folded_words(t)
-    return 0 < len(ws) <= 8 and bool(set(ws) & _ASIDE_TITLE)
+    nots = any(a == 'not' and b in _NOT_TAKEN for a, b in zip(ws, ws[1:]))         # 'Plan B (not booked)'
+    return 0 < len(ws) <= 8 and (bool(set(ws) & _ASIDE_TITLE) or nots)
 
 def aside_blocks_as_text(text: str) -> str | None:
     """`text` without the blocks set aside under a title (`_aside_title`): a heading's section up to the next heading of
-    its level or above; a directive's or a bold title's block, its indented and list lines up to the first line back at
+    its level or above, a rule (`---`) or a code fence; a directive's or a bold title's block, its indented and list lines up to the first line back at
     its indentation. None when there is none. One pass over the lines."""
     lines, out, i, cut = text.split('\n'), [], 0, False
     while i < len(lines):
@@ -4173,7 +4185,8 @@ def aside_blocks_as_text(text: str) -> str | None:
         cut, ind, j = True, len(lines[i]) - len(lines[i].lstrip()), i + 1
         if s.startswith('#'):
             level = len(s) - len(s.lstrip('#'))
-            while j < len(lines) and not (lines[j].startswith('#') and len(lines[j]) - len(lines[j].lstrip('#')) <= level): j += 1
+            while j < len(lines) and not (lines[j].startswith('#') and len(lines[j]) - len(lines[j].lstrip('#')) <= level) and \
+                    not lines[j].lstrip().startswith('```') and not (len(t := lines[j].strip()) >= 3 and set(t) <= set('-*_ ')): j += 1
         else:
             while j < len(lines) and (not (t := lines[j]).strip() or len(t) - len(t.lstrip()) > ind or t.lstrip()[:2] in ('- ', '* ', '• ')): j += 1
         i = j

@@ -844,6 +844,11 @@ def test_counted_days_records_code_and_asides():
         ('from St. Petersburg to Rockford', '-', '-', 'Coco Bambu, Rockford'), ('Rockford', 'Dial A Cake, Rockford', 'Flying Mango, Rockford', '-'),
         ('from Rockford to St. Petersburg', 'Subway, Rockford', '-', '-')]
     assert cancelled_as_text('Status: Dropped') is None and aside_blocks_as_text('**Backups:**\n- X\nDay 2') == 'Day 2'
+    assert aside_blocks_as_text('## Slide 8 — Plan B (not booked)\n- Day 4 lunch: Subway\n```\nEnd') == '```\nEnd'   # up to a fence
+    from star.grounded import unstruck
+    assert unstruck('h2. Day 1\n|19:00|Dinner|-Shree Hari, Charlotte- Dial a Cake, Charlotte|') == 'h2. Day 1\n|19:00|Dinner| Dial a Cake, Charlotte|'
+    notes = format_plan('## Day 2\n- 🏛️ Burpee Museum of Natural History (in Rockford)\n\nNote:\n- Breakfast > Dial A Cake (in Rockford)\n', t)
+    assert notes.plan[0]['breakfast'] == 'Dial A Cake, Rockford'                    # speaker notes under the last day: the day's own
     assert html_blocks_as_text('<div><h4>Day 1</h4><ul><li>Dinner: A &amp; B</li><!-- Lunch: C --></ul></div>') == '#### Day 1\n\n- Dinner: A & B'
     db = '\n\n'.join(f'### {n}\nType: {k}\nDay: {d}\nCity: Rockford\nPlace: {n}' + (f'\nStatus: {s}' if s else '') for n, k, d, s in [
         ('Coco Bambu', 'Meal · Dinner', 1, ''), ('Dial A Cake', 'Meal · Breakfast', 2, ''), ('U Like', 'Meal · Lunch', 2, 'Dropped'),
