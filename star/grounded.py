@@ -3304,19 +3304,20 @@ def code_as_text(text: str) -> str | None:
     `meal` call's slot is its first argument), a later call of a slot replaces an earlier one, `drop` / `remove` /
     `cancel…` calls take their item off, comments (commented-out calls) are no code. The code blocks are rewritten as
     labelled days. None unless a block parses and gives two days or more."""
-    parts, out, got = text.split('```'), [], False
+    parts, out, got, read = text.split('```'), [], False, False     # read: the block before this part became days
     for k, part in enumerate(parts):
         code = part[part.find('\n') + 1:] if k % 2 else ''
         try: tree = ast.parse(code) if k % 2 and 'day' in code else None
         except (SyntaxError, ValueError): tree = None
         days = _code_days(tree) if tree else None
         if not days or len(days) < 2:
-            out.append(('```' if k and not (k % 2 == 0 and out and out[-1].endswith('\x00')) else '') + part)
+            out.append(('```' if k and not read else '') + part)     # the fence that closes a block read as days goes with it
+            read = False
             continue
-        got = True
+        got = read = True
         out.append('\n' + '\n'.join(f"Day {n}:\n" + '\n'.join(f"{_FIELD_LABEL.get(f, f.title())}: {v}" for f, v in fs.items() if v is not None)
-                                     + '\n' for n, fs in sorted(days.items())) + '\x00')
-    return ''.join(out).replace('\x00', '') if got else None
+                                     + '\n' for n, fs in sorted(days.items())))
+    return ''.join(out) if got else None
 
 def _code_days(tree) -> dict | None:
     "{day: {field: value}} of a builder's code (`code_as_text`), in the order of its statements."
@@ -3658,8 +3659,11 @@ def complete_day(r: Reading, day, lo: int, hi: int) -> None:
     if not ms: return
     todo, seqs = [], [tuple(w.w for w in ws[m.i:m.j]) for m in ms]
     placed = _placed(day, set(seqs))
+    a0, e0 = text.rfind('\n', 0, ws[ms[0].i].a) + 1, ws[ms[-1].j - 1].b   # the lines the names stand on, each judged once
+    starts = [a0] + [k + 1 for k in range(a0, e0) if text[k] == '\n']
+    aside = {s for s in starts if _italic_line(text, s)}
     for x, m in enumerate(ms):
-        if seqs[x] in placed or _italic_line(text, ws[m.i].a) or (m.i and ws[m.i - 1].w.isdecimal() and text[ws[m.i - 1].a - 1:ws[m.i - 1].a] not in ':.'
+        if seqs[x] in placed or starts[bisect.bisect_right(starts, ws[m.i].a) - 1] in aside or (m.i and ws[m.i - 1].w.isdecimal() and text[ws[m.i - 1].a - 1:ws[m.i - 1].a] not in ':.'
                                  and not ws[m.i].weak and not ws[m.i].strong): continue   # '5555 Hermann Park Dr': an address, not '20:00 X'
         a = ms[x - 1].j if x else lo
         b = ms[x + 1].i if x + 1 < len(ms) else hi
@@ -4156,8 +4160,9 @@ def cancelled_as_text(text: str) -> str | None:
         out.append(line)
     return '\n'.join(out) if len(out) < len(lines) else None
 
-_ASIDE_TITLE = frozenset({'considered', 'rejected', 'alternatives', 'alternative', 'backup', 'backups', 'shortlisted', 'shortlist',
-                          'declined', 'unused', 'dropped', 'cancelled', 'canceled', 'discarded'})
+_ASIDE_TITLE = (_SET_ASIDE - {'not'}) | {'discarded'}
+"The words of `_SET_ASIDE` for any title (a bare *not* only in a wiki panel's; *not booked* is `_NOT_TAKEN`'s)."
+
 
 _NOT_TAKEN = frozenset({'booked', 'chosen', 'picked', 'selected', 'included', 'reserved', 'taken', 'used'})
 
