@@ -33,13 +33,14 @@ __all__ = ['LABEL_VOCABULARY', 'FOREIGN_LABELS', 'LABELS', 'CHECK_KINDS', 'MAX_G
            'json_as_text', 'toml_as_text', 'ini_as_text', 'yaml_as_text', 'sql_tables', 'sql_as_text', 'grid_days',
            'day_rows_as_labels', 'long_days', 'tables_as_text', 'jsonld_as_text', 'todo_as_text', 'sections_as_text',
            'index_as_text', 'tagged_as_text', 'events_as_text', 'heading_marks', 'inferred_marks', 'dates_in',
-           'stay_item', 'stay_records', 'records_as_text', 'code_as_text', 'stay_recap_as_text', 'references_as_text',
-           'final_answer', 'complete_day', 'html_as_text', 'html_blocks_as_text', 'xml_as_text', 'footnotes_as_text',
-           'stay_blocks_as_text', 'options_as_text', 'unstruck', 'wiki_as_text', 'cancelled_as_text',
-           'aside_blocks_as_text', 'diff_as_text', 'latex_as_text', 'mermaid_as_text', 'flowchart_as_text',
-           'ics_as_text', 'cjk_as_text', 'chained_as_text', 'transcript_as_text', 'restated_as_text',
-           'given_up_as_text', 'same_stay_as_text', 'quoted_as_text', 'spoken_as_text', 'plain_answer', 'layout_text',
-           'dated_marks', 'noted_marks', 'check_reading', 'learned_labels', 'learned_labels_as_text', 'corrections',
+           'stay_item', 'stay_records', 'records_as_text', 'code_as_text', 'stay_recap_as_text', 'glance_stays_as_text',
+           'references_as_text', 'final_answer', 'complete_day', 'html_as_text', 'html_blocks_as_text', 'xml_as_text',
+           'footnotes_as_text', 'stay_blocks_as_text', 'options_as_text', 'slot_options_as_text', 'unstruck',
+           'wiki_as_text', 'cancelled_as_text', 'aside_blocks_as_text', 'diff_as_text', 'latex_as_text',
+           'mermaid_as_text', 'flowchart_as_text', 'ics_as_text', 'cjk_as_text', 'chained_as_text',
+           'transcript_as_text', 'restated_as_text', 'given_up_as_text', 'same_stay_as_text', 'aside_sentences_as_text',
+           'item_details_as_text', 'quoted_as_text', 'spoken_as_text', 'plain_answer', 'layout_text', 'dated_marks',
+           'noted_marks', 'check_reading', 'learned_labels', 'learned_labels_as_text', 'corrections',
            'apply_corrections', 'format_grounded', 'plain_plan']
 
 # %% ../nbs/04b_grounded.ipynb #51cdece7
@@ -234,6 +235,11 @@ _TAXI_WORDS = _TAXI_WORDS | set(map(_fold, _FOREIGN_MODES['taxi']))
 
 _MODE_WORDS = _FLIGHT_WORDS | _TAXI_WORDS | _DRIVE_WORDS
 
+_SLOTS.update({(w,): 'transport' for ws in _FOREIGN_MODES.values() for w in map(_fold, ws) if w not in ('lot', 'bil')})
+_SLOT_WORDS = frozenset(w for k in _SLOTS for w in k)
+"""The foreign mode words open a day's transport clause too (`Vol F123 de A à B.`, `Trajet en voiture de A à B`),
+save those that are English words as well (`lot`, `bil`)."""
+
 @dataclass
 class Clause:
     "The words `[lo, hi)` of a day that follow a slot word of `kind` starting at word `key` ('time': the day header)."
@@ -329,6 +335,8 @@ def _day_number(w: str) -> int | None:
 # %% ../nbs/04b_grounded.ipynb #29f5130e
 _WEEKDAY_WORDS = frozenset('mon tue tues wed thu thur thurs fri sat sun monday tuesday wednesday thursday friday saturday '
                            'sunday'.split())
+_MONTH_WORDS = frozenset('january jan february feb march mar april apr may june jun july jul august aug september sep sept '
+                         'october oct november nov december dec'.split())
 
 def _short_day(text: str, ws: list[Word], k: int) -> int | None:
     """The day of a texted day word `d2` / `D2` (word k) written before a weekday or ':' (`d2 thu 3/17`, `D2:`): 1 to 99;
@@ -425,7 +433,18 @@ def _closing(text: str, ws: list[Word], k: int, e: int) -> int:
     """The first word of a closing section (Budget Summary, Key Highlights, Notes:, …) in the words `[k+2, e)`, else
     e: a heading at the start of a line -- anywhere in an answer written on one line (`… Key Highlights Total Budget:
     …`), never inside a line of a day (`Transportation: Self-driving, Total Cost: $944` is no closing section), nor a
-    `Note:` over the day's meals (speaker notes: `Note:` then `- Breakfast > X`)."""
+    `Note:` over the day's meals (speaker notes: `Note:` then `- Breakfast > X`); or a markdown heading of a higher
+    level than the last day's own (`### 2.3 Day 3` then `## 3. Accommodation summary`)."""
+    a = text.rfind('\n', 0, ws[k].a) + 1
+    level = len(text[a:a + 7]) - len(text[a:a + 7].lstrip('#'))
+    if 2 <= level <= 6 and e > k:
+        end, x = ws[e - 1].b, text.find('\n', ws[k].a)
+        while 0 <= x < end:
+            h = len(text[x + 1:x + 8]) - len(text[x + 1:x + 8].lstrip('#'))
+            if 1 <= h < level and text[x + 1 + h:x + 2 + h] == ' ':
+                e = next((p for p in range(k + 1, e) if ws[p].a > x), e)
+                break
+            x = text.find('\n', x + 1)
     one_line = text.find('\n', ws[k].a, ws[e - 1].b if e > k else ws[k].b) < 0
     for p in range(k + 2, e):
         w = ws[p].w
@@ -563,11 +582,14 @@ def day_leg(index: GroundingIndex, ws: list[Word], cls: list[Clause], s: int, e:
         if c.kind != 'transport': continue
         if c.key and ws[c.key - 1].w in ('no', 'not', 'without', 'nor') and not ws[c.key].strong: continue
         modes.update(w.w for w in ws[c.key:c.lo])
-        mine = []
+        mine, first = [], None
         for q in range(c.lo, c.hi):
             if not covered[q] and ws[q].w in _MODE_WORDS: modes.add(ws[q].w)
             if num is None: num = _flight_number(ws[q].w)
-            if q in city_at and (not mine or mine[-1] != city_at[q][0]): mine.append(city_at[q][0])
+            if q in city_at and (not mine or mine[-1] != city_at[q][0]):
+                mine.append(city_at[q][0])
+                first = q if first is None else first
+        if len(mine) >= 3 and first and ws[first - 1].w == 'to': mine = mine[1:]   # 'Travel to B' then 'A → B': B is where it ends
         if len(mine) >= 2 and best is None: best = mine                # a clause naming both ends ('from A to B') wins
         cities += [x for x in mine if not cities or cities[-1] != x]
     cities = best or cities
@@ -604,7 +626,7 @@ _SEQUENCE_ONLY = frozenset({'next', 'then', 'later', 'afterwards', 'after that',
 def clean_piece(piece: str, city_seqs=()) -> str | None:
     """A venue name as written in one piece of a slot's text: the bracketed name, or the text up to the first
     separator (`|`, `(`, ` - `, `, `, `. `, `: ` …) without a leading 'At' / 'In' / 'Visit'; '-' for an explicitly empty slot; None when the piece names
-    nothing (no letters, or only a city of `city_seqs`)."""
+    nothing (no letters, only a city of `city_seqs`, or only a date: `Monday`, `March 28`)."""
     p = piece.replace('**', '').replace('__', '').translate(_QUOTES).strip(' \t*_•>:#.')
     if p in ('-', '—', '–') or (p[:1] in '-—–' and p[1:].lstrip(' -—–').startswith('(')): return '-'   # '— (last day)'
     p = p.strip(' \t*_-–—•>:#.')
@@ -624,6 +646,7 @@ def clean_piece(piece: str, city_seqs=()) -> str | None:
     key = tuple(folded_words(p))
     if ' '.join(key) in _EMPTY_SLOT: return '-'
     if ' '.join(key) in _SEQUENCE_ONLY: return None                  # 'A; next, ~~B~~; next, C': B struck, 'next' left
+    if all(w in _WEEKDAY_WORDS or w in _MONTH_WORDS or w.isdecimal() for w in key) and not all(w.isdecimal() for w in key): return None   # a date ('Monday', 'March 28'; '#45' is a name)
     if key in city_seqs or not any(c.isalpha() for c in p): return None
     return p
 
@@ -736,7 +759,7 @@ LABEL_VOCABULARY = {
                    'sights to see', 'what to see'),
     'accommodation': ('accommodation', 'accommodations', 'accommodation(s)', 'hotel', 'lodging', 'stay', 'overnight',
                       'where to sleep', 'sleep', 'where to stay', 'staying at', 'night', 'bed', 'check in',
-                      'hotel check in', 'overnight stay', 'lodgings', 'crashing at', 'sleeping at'),
+                      'hotel check in', 'overnight stay', 'lodgings', 'crashing at', 'sleeping at', 'home base'),
 }
 """The vocabulary of line labels, by meaning: each plan field (and 'meals': one line naming several meals, each with its
 slot in parentheses) with the folded label words that name it. One table, read by `label_key`; a label found nowhere
@@ -1389,7 +1412,8 @@ def _best_hit(r: Reading, k: int, hi: int, table: str, order: list, slot: str, t
     return hit
 
 # %% ../nbs/04b_grounded.ipynb #e208f458
-_LOCATIVE = frozenset({'in', 'at', 'downtown', 'near', 'central', 'uptown', 'midtown', 'located', 'situated', 'which', 'that', 'is'})
+_LOCATIVE = frozenset({'in', 'at', 'downtown', 'near', 'central', 'uptown', 'midtown', 'located', 'situated', 'which', 'that', 'is',
+                       'right', 'just', 'innenstadt', 'zentrum', 'stadtzentrum', 'stadtmitte', 'altstadt'})
 
 def _locative_city(r: Reading, q: int, hi: int) -> int | None:
     """The first word of the city that a locative starting at word `q` names (`in Minneapolis`, `downtown Austin`, `in
@@ -1450,6 +1474,7 @@ def _ends_with_city(r: Reading, k: int, nk: int, m) -> bool:
             return r.text[ws[nk - n - 1].b:ws[nk - n].a].strip(' *_') in (',', '-', '–', '—')
     return False
 
+# %% ../nbs/04b_grounded.ipynb #ec6ef594
 def _after_locative(r: Reading, q: int, at: int, hi: int) -> tuple[int, int]:
     "`(q, at)`, or the city's first word and the end of the word before it when a locative starts at word `q` (`in Minneapolis`)."
     if q < hi and q not in r.city_at and (lc := _locative_city(r, q, hi)) is not None and not r.text[at:r.ws[q].a].strip(' ,*_–—-'):
@@ -1653,7 +1678,7 @@ def _comma_items(r: Reading, s: int, e: int, named: list) -> list:
             continue
         hi = r.wrange(ps, q)[1] if (q := text.find(' (', ps, pe)) > ps else hi      # a remark in brackets after it aside
         cs = r.cities_in(lo, lo + 1)
-        lc = _locative_city(r, lo, hi) if not cs and r.ws[lo].w in _LOCATIVE else None      # '…, downtown Orlando'
+        lc = _locative_city(r, lo, hi) if not cs and (r.ws[lo].w in _LOCATIVE or text[r.ws[lo].a:r.ws[lo].b].islower()) else None   # '…, downtown Orlando', '…, right in Rockford'
         if lc is not None: cs = r.cities_in(lc, lc + 1)
         if cs and ((end := city_as_written(r, cs[0][0], cs[0][1], cs[0][2], hi)[3]) >= hi or (
                 cs[0][1] == lo and all(_joiner_word(text, w) for w in r.ws[end:hi]))): kinds.append('city')   # 'Stockton-এর প্রাণকেন্দ্রে'
@@ -1779,7 +1804,8 @@ def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: boo
             continue
         named = _has_venue(r, s, e, table)
         if not named and same_lead(r.text[s:e]):
-            day.slots[key] = _SAME
+            fw = folded_words(r.text[s:e][:60])        # 'same hotel as Day 3': that day's; else the day before's
+            day.slots[key] = _SAME + next((fw[x + 1] for x in range(len(fw) - 1) if fw[x] == 'day' and fw[x + 1].isdecimal()), '')
             continue
         if not named and empty_lead(r.text[s:e]):
             day.slots[key] = '-'
@@ -1833,7 +1859,7 @@ _NO_SLOT = frozenset({'no', 'skip', 'without'})
 
 def fill_narrative(r: Reading, day: _Day, cls: list[Clause], order: list, travel: bool):
     """Fill a narrative day's meals, attractions and accommodation from its clauses: a meal or stay is empty after a
-    word that says so (`No breakfast planned`, `skip lunch`: `_NO_SLOT`), else the first venue
+    word that says so (`No breakfast planned`, `skip lunch`: `_NO_SLOT`; `You're on your own for lunch`), else the first venue
     of its table in its clause, else the name the clause gives as written (`_item_as_written`, prose rules);
     attractions come from the attraction clauses and the unlabelled ones (`Morning: …`, the header; not from a meal's
     or a stay's description); an accommodation named in an unlabelled clause counts."""
@@ -1851,16 +1877,19 @@ def fill_narrative(r: Reading, day: _Day, cls: list[Clause], order: list, travel
         return out
     for ci, c in enumerate(cls):
         ms = r.venues_in(c.lo, c.hi)
-        if c.kind in _MEAL_TABLE and c.kind not in day.slots and c.key and ws[c.key - 1].w in _NO_SLOT and not ws[c.key].strong:
-            day.slots[c.kind] = '-'                          # 'No breakfast planned [$0]', 'skip lunch': empty, no name after it
+        if c.kind in _MEAL_TABLE and c.kind not in day.slots and c.key and not ws[c.key].strong and (ws[c.key - 1].w in _NO_SLOT or (
+                c.key >= 2 and (ws[c.key - 2].w, ws[c.key - 1].w) == ('own', 'for'))):
+            day.slots[c.kind] = '-'                          # 'No breakfast planned [$0]', 'skip lunch', 'on your own for lunch': empty
             continue
         if c.kind in _MEAL_TABLE and c.kind not in day.slots:
             after_name = ci and c.key and (text[ws[c.key - 1].b:ws[c.key].a].strip(' ') == '(' or _tag_after(r, c) or
                                            (ws[c.key - 1].w == "for" and c.key >= 2 and (r.covered[c.key - 2] or _abbr(text, ws[c.key - 2])) and not ws[c.key - 1].weak and not ws[c.key - 1].strong))
             hit = None if after_name else next(((m, v) for m in ms if (v := _pick(r, m, _MEAL_TABLE[c.kind], order, c.kind, travel))), None)
             if hit is None and ci and c.key and (ws[c.key - 1].w == 'for' or text[ws[c.key - 1].b:ws[c.key].a].strip(' ') == '(' or _tag_after(r, c)):
-                # 'Coco Bambu, Rockford for dinner', 'Watershed Cafe, Pensacola (breakfast)': the name before the slot word
-                before = r.venues_in(cls[ci - 1].lo, c.key)
+                # 'Coco Bambu, Rockford for dinner', 'Watershed Cafe, Pensacola (breakfast)': the name before the slot word,
+                # in the same sentence ('Dinner at X. You're on your own for breakfast.' names no breakfast)
+                before = [m for m in r.venues_in(cls[ci - 1].lo, c.key)       # (past the place after it: 'St. Petersburg')
+                          if not any(b in text[ws[_past_place(r, m.j, c.key) - 1].b:ws[c.key].a] for b in ('. ', '! ', '? ', '\n'))]
                 hit = next(((m, v) for m in reversed(before) if (v := _pick(r, m, _MEAL_TABLE[c.kind], order, c.kind, travel))), None)
                 if hit is None and after_name: hit = next(((m, v) for m in ms if (v := _pick(r, m, _MEAL_TABLE[c.kind], order, c.kind, travel))), None)
             if hit: day.slots[c.kind] = _venue_text(r, *hit)
@@ -1884,9 +1913,16 @@ def fill_narrative(r: Reading, day: _Day, cls: list[Clause], order: list, travel
 # %% ../nbs/04b_grounded.ipynb #7ffda8b6
 def _header_route(r, k: int, day: int | None = None) -> tuple[str, list]:
     """`(current_city, route)` from the cities on the line of a day's header (`### Day 1 – March 17 – St. Louis → San
-    Diego`), at most two, each as written (`route_as_written`); ('-', []) when it names none."""
+    Diego`), at most two, each as written (`route_as_written`); when it names fewer than two, the route of a subtitle in
+    italics right under it (`### Day 1: Travel to Pensacola` / `*Sunday, March 27 · Kansas City → Pensacola*`); ('-',
+    []) when they name none."""
     nl = r.text.find('\n', r.ws[k].a)
-    return route_as_written(r, k, r.wrange(r.ws[k].a, len(r.text) if nl < 0 else nl)[1], day, f"day {day} heading", limit=2)
+    got = route_as_written(r, k, r.wrange(r.ws[k].a, len(r.text) if nl < 0 else nl)[1], day, f"day {day} heading", limit=2)
+    if len(got[1]) < 2 and nl >= 0 and _italic_line(r.text, nl + 1):
+        e = r.text.find('\n', nl + 1)
+        lo, hi = r.wrange(nl + 1, len(r.text) if e < 0 else e)
+        if lo < hi and len((sub := route_as_written(r, lo, hi, day, f"day {day} heading", limit=2))[1]) >= 2: return sub
+    return got
 
 def _labelled_day(r, day, lab: dict, vs: list, here, org, cands: list, where) -> None:
     """Read a day written with field labels (`Current City:`, `Transportation:`, …) into `day`: its route first (the
@@ -1958,23 +1994,25 @@ def _narrative_day(r, day, lab: dict, vs: list, here, org, cands: list, where, n
 
 # %% ../nbs/04b_grounded.ipynb #3277f657
 def _carry_over(days: list, notes=None) -> None:
-    """In place: "Same as Day 1" takes the previous day's value, and a stay written as a check-in (`Check into X`)
+    """In place: "Same as the night before" takes the previous day's value ("same hotel as Day 3": day 3's), and a stay written as a check-in (`Check into X`)
     covers the next nights in its city until a check-out (not the last day's; each such night is a doubt, `notes(msg)`).
     No other stay is carried: a night the text leaves without one stays without one (a note of kind 'empty-night', with
     the previous night's stay as the other reading, when that stay is in the night's city)."""
-    for i, d in enumerate(days):                     # "Same as Day 1": the previous day's value
-        for key, v in d.slots.items():
-            if v == _SAME:
-                d.slots[key] = days[i - 1].slots.get(key, '-') if i else '-'
-                if key == 'accommodation': d.stay_city = days[i - 1].stay_city if i else None
-    for i in range(1, len(days) - 1):                # a check-in lasts until a check-out: the next nights in its city
-        d, prev = days[i], days[i - 1]
+    for i, d in enumerate(days):                     # day by day, so a "same as" follows a carried stay
+        for key, v in d.slots.items():               # "Same as the night before": the previous day's value; "as Day 3": day 3's
+            if v.startswith(_SAME):
+                ref = next((x for x in days[:i] if str(x.number) == v[len(_SAME):]), days[i - 1] if i else None)
+                d.slots[key] = ref.slots.get(key, '-') if ref else '-'
+                if key == 'accommodation':
+                    d.stay_city, d.checkin = (ref.stay_city, ref.checkin) if ref else (None, False)   # a stay kept is still checked into
+        if not 1 <= i < len(days) - 1: continue      # a check-in lasts until a check-out: the next nights in its city
+        prev = days[i - 1]
         if ('accommodation' not in d.slots and prev.checkin and prev.slots.get('accommodation', '-') != '-'
                 and prev.stay_city == d.end and not d.checkout):
             d.slots['accommodation'], d.stay_city, d.checkin = prev.slots['accommodation'], prev.stay_city, True
             if notes is not None: notes(f"day {d.number}: no stay written; the check-in of day {prev.number} covers the night",
                                         'carried-stay', (d.number, 'accommodation', d.slots['accommodation'], '-'))
-        elif (notes is not None and d.slots.get('accommodation', '-') == '-' and prev.slots.get('accommodation', '-') not in ('-', _SAME)
+        elif (notes is not None and d.slots.get('accommodation', '-') == '-' and prev.slots.get('accommodation', '-') != '-' and not prev.slots['accommodation'].startswith(_SAME)
               and prev.stay_city == d.end):                  # left empty: a parser may carry the stay over (the other reading)
             notes(f"day {d.number}: no stay written for a night in {d.end} after one at {prev.slots['accommodation'][:40]!r} (not carried)",
                   'empty-night', (d.number, 'accommodation', '-', prev.slots['accommodation']))
@@ -2022,7 +2060,7 @@ def _untruncated(r: Reading, days: list) -> list:
         return v
     for d in days:
         for k in ('breakfast', 'lunch', 'dinner', 'accommodation'):
-            if d.slots.get(k, '-') not in ('-', _SAME): d.slots[k] = whole(d.slots[k], d.number, k)
+            if (v := d.slots.get(k, '-')) != '-' and not v.startswith(_SAME): d.slots[k] = whole(v, d.number, k)
         d.attractions = {whole(a, d.number, 'attraction'): None for a in d.attractions}
     return days
 
@@ -3169,12 +3207,20 @@ def _nights(s: str) -> int | None:
     fw = folded_words(s)
     return next((int(fw[k - 1][:2]) for k in range(1, len(fw)) if fw[k] in ('night', 'nights') and fw[k - 1].isdecimal()), None)
 
+def _outline_number(s: str) -> int:
+    "Where the text starts after a leading section number (`3. X`, `2.3.1 X` -> after the space), else 0."
+    k = 0
+    while k < len(s) and (s[k].isdecimal() or (s[k] == '.' and k)): k += 1
+    return k + 1 if k and s[k:k + 1] == ' ' and '.' in s[:k] else 0
+
 def stay_item(line: str, day_of: dict) -> tuple[str, int, int] | None:
     """`(stay, first day, last day)` of a line that gives a stay with the nights it covers: by nights or days (`Nights
     1–2: X`, `X — Day 1 to Day 2`) or by dates (`check in Wednesday, March 16, check out Friday, March 18 (2 nights): X`,
-    `X: check-in 3/16, 2 nights`, a table row with the two dates and the stay): the night of day n is the night after its date (`day_of`: `{(month, day): n}`);
-    None otherwise."""
+    `X: check-in 3/16, 2 nights`, `X — 2 nights (check-out Friday 18 March)`, a table row with the two dates and the
+    stay): the night of day n is the night after its date (`day_of`: `{(month, day): n}`); an outline's section number
+    before it (`3.1 X`) is none of its words. None otherwise."""
     s = line.strip().lstrip(_MARKUP).strip()
+    s = s[_outline_number(s):]
     if line.lstrip().startswith('|') and len(cells := [c.strip() for c in line.strip().strip('|').split('|')]) >= 3:
         dated = [bool(dates_in(c)) for c in cells]                   # '| Sat 12 Mar | Mon 14 Mar | 2 | X (Louisville) |'
         ds = [c for c, d in zip(cells, dated) if d]
@@ -3184,8 +3230,14 @@ def stay_item(line: str, day_of: dict) -> tuple[str, int, int] | None:
     if (td := _trailing_days(s)) is not None: return td
     low = s.lower()
     ci = min((i for i in (low.find(w) for w in _CHECK_IN) if i >= 0), default=-1)
-    if ci < 0: return None
     ds = dates_in(s)
+    if ci < 0:                                   # 'X — 2 nights, 16 March to 17 March (check-out Friday 18 March)'
+        co = min((i for i in (low.find(w) for w in _CHECK_OUT[:3]) if i >= 0), default=-1)
+        dout, n = next((d for d in ds if co >= 0 and d[2] > co), None), _nights(s)
+        if dout is None or not n or dout[:2] not in day_of or day_of[dout[:2]] - n < 1: return None
+        cut = min((i for i in (s.find(' — '), s.find(' – '), s.find(' ('), ds[0][2]) if i > 0), default=0)
+        value = s[:cut].strip(' ,;:–—-*_')
+        return (value, day_of[dout[:2]] - n, day_of[dout[:2]] - 1) if value else None
     din = next((d for d in ds if d[2] > ci), None)
     if din is None or din[:2] not in day_of: return None
     co = min((i for i in (low.find(w, ci + 3) for w in _CHECK_OUT) if i >= 0), default=-1)
@@ -3386,8 +3438,9 @@ def _day_header_lines(text: str) -> dict[int, int] | None:
     return day_line
 
 def _heading_like(s: str) -> bool:
-    "Is a (stripped) line a section heading: short, no value after a colon, no list number?"
+    "Is a (stripped) line a section heading: short, no value after a colon, no list number (a heading's `## 3.` may have one)?"
     core = s.strip(' *_#').rstrip(':*_ ').strip()
+    if s.startswith('#') and (k := _outline_number(core)): core = core[k:]
     return bool(core) and len(core) <= 60 and ':' not in core and not core[:1].isdecimal() and len(core.split()) <= 8
 
 def stay_recap_as_text(text: str, task=None) -> str | None:
@@ -3447,6 +3500,49 @@ def stay_recap_as_text(text: str, task=None) -> str | None:
         if not h <= i < end: out.append(line)
     out += add.get(len(lines), [])
     return '\n'.join(out)
+
+# %% ../nbs/04b_grounded.ipynb #d8a36abe
+_SLEEP_HEADS = frozenset({'sleep', 'stay', 'stays', 'hotel', 'hotels', 'lodging', 'accommodation', 'accommodations', 'overnight',
+                          'base', 'night'})
+
+def glance_stays_as_text(text: str) -> str | None:
+    """An answer that opens with a table of its days at a glance (a `Day` column of day numbers and a column of stays:
+    `| Day | Date | Route | Where you sleep |`) and then tells each day without its stay: each day's stay from the table
+    written as an `Accommodation:` line at the end of its day (`same as Day 1`, `—` as written: the days' reading
+    carries or leaves them), the table dropped (the days told below are the plan; read as a table too, they would be
+    earlier versions of the same days). A stay the days' own text names is not added again. None without such a table,
+    or when no day lacks its stay. One pass."""
+    day_line = _day_header_lines(text)
+    if not day_line: return None
+    lines, first = text.split('\n'), min(day_line.values())
+    tab = [k for k in range(first) if lines[k].lstrip().startswith('|')]
+    rows = [_cells(lines[k]) for k in tab]
+    if len(rows) < 3: return None
+    head = [set(folded_words(c)) for c in rows[0]]
+    dc = next((x for x, h in enumerate(head) if h == {'day'}), None)
+    sc = next((x for x, h in enumerate(head) if h & _SLEEP_HEADS and not h & {'day', 'date', 'route'}), None)
+    if dc is None or sc is None: return None
+    stays, after = {}, ' '.join(folded_words('\n'.join(lines[first:])))
+    for row in rows[1:]:
+        if max(dc, sc) < len(row) and row[dc].isdecimal() and int(row[dc]) in day_line:
+            name = ' '.join(folded_words(_stay_name(row[sc])))
+            if not name or f' {name} ' not in f' {after} ': stays[int(row[dc])] = row[sc]
+    if not stays: return None
+    starts, add = sorted(set(day_line.values())), {}
+    for d, v in stays.items():
+        nxt = [x for x in starts if x > day_line[d]]
+        at = nxt[0] if nxt else len(lines)
+        while at - 1 > day_line[d] and not lines[at - 1].strip(): at -= 1
+        add.setdefault(at, []).append(f"Accommodation: {v}")
+    out, drop = [], set(tab)
+    for k, line in enumerate(lines):
+        out += add.get(k, [])
+        if k not in drop: out.append(line)
+    return '\n'.join(out + add.get(len(lines), []))
+
+def _stay_name(cell: str) -> str:
+    "A stay cell's name: the text before its first `,` or `(` (`X, right in Rockford (2 nights)` -> `X`)."
+    return cell[:min((k for k in (cell.find(','), cell.find('(')) if k >= 0), default=len(cell))]
 
 # %% ../nbs/04b_grounded.ipynb #a48r0006
 def _list_number(s: str) -> tuple[int, str] | None:
@@ -3547,16 +3643,38 @@ def _note_unread(r: Reading, days: list, by_day: dict) -> None:
 
 def _locative_venue(text: str, ws: list, m, covered, index) -> bool:
     """Is the name `m` a locative after another venue rather than a venue of its own: written in lower case `downtown
-    <City>` right after a venue and a comma (`Flying Mango, downtown Rockford`), though the database has an attraction
-    `Downtown Rockford`?"""
-    return (text[ws[m.i].a:ws[m.i].b] == 'downtown' and m.i > 0 and covered[m.i - 1] == 1
-            and text[ws[m.i - 1].b:ws[m.i].a].strip(' ') == ',' and tuple(w.w for w in ws[m.i + 1:m.j]) in index.city_seqs)
+    <City>` right after a venue and a comma, or a venue and *in* / *at* / *near* (`Flying Mango, downtown Rockford`,
+    `1897 Poe House in downtown Fayetteville`), though the database has an attraction `Downtown Rockford`?"""
+    if text[ws[m.i].a:ws[m.i].b] != 'downtown' or tuple(w.w for w in ws[m.i + 1:m.j]) not in index.city_seqs: return False
+    if m.i > 0 and covered[m.i - 1] == 1 and text[ws[m.i - 1].b:ws[m.i].a].strip(' ') == ',': return True
+    return (m.i > 1 and covered[m.i - 2] == 1 and text[ws[m.i - 1].a:ws[m.i - 1].b] in ('in', 'at', 'near')
+            and not text[ws[m.i - 2].b:ws[m.i - 1].a].strip(' ') and not text[ws[m.i - 1].b:ws[m.i].a].strip(' '))
 
 # %% ../nbs/04b_grounded.ipynb #ee8a9da6
 _MEAL_LETTER = {'B': 'breakfast', 'L': 'lunch', 'D': 'dinner'}
 
+_PROSE_MEAL_OF = {**_MEAL_OF, 'desayunar': 'breakfast', 'almorzar': 'lunch', 'cenar': 'dinner',
+                  **{_fold(w): k for k in _MEALS for w in FOREIGN_LABELS[k] if ' ' not in w and '-' not in w and w != 'diner'}}
+"""`_MEAL_OF` and the one-word meal labels of other languages (`FOREIGN_LABELS`: `Cena en X`, `Frühstück bei X`) with
+their verbs (`Para almorzar, X`), for the meal a name is written after in running text (`_meal_word`)."""
+
+_MEAL_PAIRS = {('petit', 'dejeuner'): 'breakfast', ('pequeno', 'almoco'): 'breakfast', ('da', 'manha'): 'breakfast'}
+
+def _meal_word(text: str, before: list, x: int) -> str | None:
+    """The meal the word `before[x]` names (`_PROSE_MEAL_OF`), read with the word before it: the two-word breakfasts
+    `petit-déjeuner`, `pequeno-almoço`, `café da manhã` (`_MEAL_PAIRS`, whose second words alone are lunch or morning);
+    French `dîner` only with its accent (an English *diner* is a kind of restaurant). None for another word."""
+    w = before[x].w
+    if x and (before[x - 1].w, w) in _MEAL_PAIRS: return _MEAL_PAIRS[before[x - 1].w, w]
+    if w == 'diner': return 'dinner' if 'î' in text[before[x].a:before[x].b].lower() else None
+    return _PROSE_MEAL_OF.get(w)
+
 _TIME_MEAL = {'morning': 'breakfast', 'noon': 'lunch', 'midday': 'lunch', 'afternoon': 'lunch', 'evening': 'dinner',
-              'tonight': 'dinner'}
+              'tonight': 'dinner', **dict.fromkeys(('matin', 'morgens', 'vormittag', 'mattina', 'manha', 'rano'), 'breakfast'),
+              **dict.fromkeys(('midi', 'mittag', 'mittags', 'mediodia', 'mezzogiorno', 'poludnie'), 'lunch'),
+              **dict.fromkeys(('soir', 'soiree', 'abend', 'abends', 'sera', 'wieczor', 'wieczorem'), 'dinner')}
+"""Times of day (folded; French, German, Spanish, Italian, Portuguese and Polish too: `Am Abend essen wir bei X`) and the
+meal a restaurant named after them is for."""
 
 _LEAVING = frozenset({'out', 'checkout', 'leave', 'leaving', 'depart', 'departing', 'from'})
 
@@ -3614,11 +3732,12 @@ def _cues(r: Reading, m: Match, lo: int, hi: int) -> tuple[str | None, str | Non
     seg = text[a:ws[m.i].a]
     before = [w for w in ws[lo:m.i] if w.a >= a]
     words_before = {w.w for w in before}
-    for w in reversed(before):
-        if w.w in _MEAL_OF and w.w not in ():
+    for x in range(len(before) - 1, -1, -1):
+        w = before[x]
+        if (meal := _meal_word(text, before, x)) is not None:
             close, opn = text.rfind(')', w.b, ws[m.i].a), text.rfind('(', 0, w.a)
-            prev = before[before.index(w) - 1].w if before.index(w) else ''
-            if prev not in ('for', 'as') and not (opn >= 0 and close >= 0 and text.find(')', w.b) == close): return _MEAL_OF[w.w], 'word', words_before
+            prev = before[x - 1].w if x else ''
+            if prev not in ('for', 'as') and not (opn >= 0 and close >= 0 and text.find(')', w.b) == close): return meal, 'word', words_before
     if before and ws[m.i - 1].colon and text[ws[m.i - 1].a:ws[m.i - 1].b] in _MEAL_LETTER and ws[m.i - 1].b - ws[m.i - 1].a == 1:
         return _MEAL_LETTER[text[ws[m.i - 1].a:ws[m.i - 1].b]], 'word', words_before
     emo = next((_EMOJI_LABELS[c] for c in reversed(seg) if c in _EMOJI_LABELS), None)
@@ -4056,6 +4175,83 @@ def options_as_text(text: str) -> tuple[str, list] | None:
         drop.update(said.get(d, ()))                        # the choice lines: read, and no day of their own
     return '\n'.join(l for i, l in enumerate(lines) if i not in drop), sorted(open_days)
 
+# %% ../nbs/04b_grounded.ipynb #f205b496
+def _inline_options(line: str) -> tuple[str, dict] | None:
+    """`(label, {option: value})` of a field line offering its venue in two versions or more (`- Dinner — **Option A:** X,
+    Rockford · **Option B:** Y, Rockford`): the label before the first `Option <L>:` (a field's, `label_key`), each value
+    up to the next option; or a field's value split at *or* (`- Dinner: X in Rockford *or* Y in Rockford`, options 'a',
+    'b', …; `slot_options_as_text` takes these only over a choice line). None for another line. Linear."""
+    low, marks, k = line.lower(), [], 0
+    while (k := low.find('option ', k)) >= 0:
+        c = low.find(':', k + 7, k + 12)
+        lab = low[k + 7:c].strip(' *_') if c > 0 else ''
+        if lab and len(lab) <= 2 and lab.isalnum(): marks.append((k, c + 1, lab))
+        k += 7
+    if len(marks) < 2:                            # 'Dinner: X in downtown Rockford *or* Y in downtown Rockford'
+        j, c = _after_bullets(line), line.find(': ')
+        sep = next((s for s in (' *or* ', ' _or_ ', ' **or** ', ' or ') if s in line[c + 2:]), None) if c > j else None
+        if sep is None or label_key(' '.join(folded_words(line[j:c].split('(')[0])))[0] not in _FILLED: return None
+        parts = line[c + 2:].split(sep)
+        return line[j:c].strip(' *_'), {chr(97 + x): v.strip(' *_') for x, v in enumerate(parts)} if len(parts) >= 2 else None
+    j = _after_bullets(line)
+    label = line[j:marks[0][0]].strip(' *_—–-:·|')
+    if not label or label_key(' '.join(folded_words(label.split('(')[0])))[0] not in _FILLED: return None
+    vals = {lab: line[b:(marks[x + 1][0] if x + 1 < len(marks) else len(line))].strip(' *_·|—–-') for x, (_, b, lab) in enumerate(marks)}
+    return label, vals
+
+def _picked(line: str, vals: dict) -> str | None:
+    "The option of `vals` that a choice line names (`➜ Pick: **Y**`, `I'd go with **Option B**`, `Day 4 lunch → Option B`), else None."
+    low = line.lower()
+    for lab in vals:
+        if f'option {lab}' in low.replace('*', '').replace('_', ''): return lab
+    fw = ' '.join(folded_words(line))
+    got = [lab for lab, v in vals.items() if (n := ' '.join(folded_words(v.split(',')[0]))) and f' {n} ' in f' {fw} ']
+    if not got and (a := line.find('**')) >= 0 and (b := line.find('**', a + 2)) > a + 2:   # '➜ Pick: **X**' for 'X in downtown Rockford'
+        bold = tuple(folded_words(line[a + 2:b]))
+        got = [lab for lab, v in vals.items() if tuple(folded_words(v))[:len(bold)] == bold]
+    return got[0] if len(got) == 1 else None
+
+def slot_options_as_text(text: str) -> tuple[str, list] | None:
+    """Field lines that offer their venue in several versions (`_inline_options`: `- Dinner — **Option A:** X · **Option
+    B:** Y`) read as the version the answer itself picks: on the line right under it when that line states a choice
+    (`  - ➜ Pick: **X** — open later`, `I'd go with **Option B**`), else on a choice line naming its day and field
+    anywhere after the days (`### ✅ Final picks` / `- Day 4 lunch → Option B`; `Nights 3–4 hotel → X`): the field line
+    rewritten as `- Dinner: X`, the choice lines dropped. `(text, days left open)`: the days of option lines whose choice
+    the text does not state, left as written (a doubt for the caller, never a guess). None without such lines. Linear."""
+    lines = text.split('\n')
+    opt = {i: got for i, l in enumerate(lines) if ('ption ' in l or 'or' in l) and (got := _inline_options(l)) and got[1]
+           and ('ption ' in l or (i + 1 < len(lines) and any(c in lines[i + 1].lower() for c in (*_CHOICE_CUES, '➜', 'pick'))))}
+    if not opt: return None
+    heads = sorted((li, d) for d, li in (_day_header_lines(text) or {}).items())
+    def day_at(i): return max((d for li, d in heads if li <= i), default=None)
+    later = []                                   # choice lines naming a day: (line, day, field)
+    for i, l in enumerate(lines):
+        if i in opt or not any(a in l for a in ('→', '->', '➜', ':')): continue
+        fw = folded_words(l)
+        d = next((int(fw[k + 1]) for k in range(len(fw) - 1) if fw[k] in ('day', 'night', 'nights') and fw[k + 1].isdecimal()), None)
+        f = next((x for w in fw if (x := label_key(w)[0]) in _FILLED), None)
+        if d is not None and f is not None: later.append((i, d, f))
+    drop, open_days = set(), []
+    for i, (label, vals) in opt.items():
+        nxt = i + 1 if i + 1 < len(lines) else None
+        pick, said = None, None
+        if nxt is not None and (len(lines[nxt]) - len(lines[nxt].lstrip()) > len(lines[i]) - len(lines[i].lstrip()) or '➜' in lines[nxt]) \
+                and any(c in lines[nxt].lower() for c in (*_CHOICE_CUES, '➜', 'pick', "i'd go", 'going with')):
+            pick, said = _picked(lines[nxt], vals), nxt
+        if pick is None:
+            d, f = day_at(i), label_key(' '.join(folded_words(label.split('(')[0])))[0]
+            for li, dd, ff in later:
+                if dd == d and ff == f and (pick := _picked(lines[li], vals)) is not None:
+                    said = li
+                    break
+        if pick is None:
+            open_days.append(day_at(i))
+            continue
+        j = _after_bullets(lines[i])
+        lines[i] = f"{lines[i][:j]}{label}: {vals[pick]}"
+        drop.add(said)
+    return '\n'.join(l for k, l in enumerate(lines) if k not in drop), sorted(d for d in set(open_days) if d is not None)
+
 # %% ../nbs/04b_grounded.ipynb #5075767d
 _STRIKE_TAGS = (('<del>', '</del>'), ('<s>', '</s>'), ('<strike>', '</strike>'))
 
@@ -4177,13 +4373,29 @@ def _aside_title(line: str) -> bool:
     nots = any(a == 'not' and b in _NOT_TAKEN for a, b in zip(ws, ws[1:]))         # 'Plan B (not booked)'
     return 0 < len(ws) <= 8 and (bool(set(ws) & _ASIDE_TITLE) or nots)
 
+def _aside_label(line: str) -> bool:
+    """Is the line an item under a label that sets it aside (`- Not included: X — not enough time`, `Skipped: Y`,
+    `Considered: Z`): a label of four words at most, no field's (`Alternative accommodation:` is a revision,
+    `label_key`), with a word of `_ASIDE_TITLE` or *skipped*, or saying *not included* / *not booked* (`_NOT_TAKEN`), and
+    an item after it (a data key over a block, YAML's `not_chosen:`, is read as data)?"""
+    j = _after_bullets(line)
+    c = line.find(':', j, j + 40)
+    if c <= j or '_' in line[j:c].strip('_*') or not any(ch.isalpha() for ch in line[c + 1:]): return False   # a key (`not_chosen:`) over a block
+    fw = folded_words(line[j:c])
+    if not fw or len(fw) > 4 or label_key(' '.join(fw))[0] is not None: return False
+    return bool(set(fw) & (_ASIDE_TITLE | {'skipped'})) or any(a == 'not' and b in _NOT_TAKEN for a, b in zip(fw, fw[1:]))
+
 def aside_blocks_as_text(text: str) -> str | None:
     """`text` without the blocks set aside under a title (`_aside_title`): a heading's section up to the next heading of
     its level or above, a rule (`---`) or a code fence; a directive's or a bold title's block, its indented and list lines up to the first line back at
-    its indentation. None when there is none. One pass over the lines."""
+    its indentation; and single lines under a label that sets their item aside (`_aside_label`). None when there is
+    none. One pass over the lines."""
     lines, out, i, cut = text.split('\n'), [], 0, False
     while i < len(lines):
         s = lines[i].strip()
+        if _aside_label(lines[i]):
+            i, cut = i + 1, True
+            continue
         if not _aside_title(s):
             out.append(lines[i]); i += 1
             continue
@@ -4706,15 +4918,33 @@ def restated_as_text(text: str) -> str | None:
     return '\n'.join(n if n is not None else l for l, n in zip(lines, new))
 
 _GIVEN_UP = ('planned on', 'had planned', 'was gonna', 'were gonna', 'was going to', 'were going to', 'fell through',
-             'never made it', 'skipping ', 'skipped ', 'meant to', 'had hoped')
+             'never made it', 'skipping ', 'skipped ', 'skip ', 'meant to', 'had hoped')
 _CLAUSE_HEADS = ('. ', '! ', '? ', ', but ', ' but ', ', so ', ' so ', '; ', ' — ', ', then ', ' then ')
+
+def _open_bracket(s: str, c: int) -> int:
+    "Where the bracket that position `c` of `s` stands in opens (`(skipping Y …` -> its `(`), within 300 characters; else -1."
+    depth = 0
+    for k in range(c - 1, max(-1, c - 301), -1):
+        if s[k] == ')': depth += 1
+        elif s[k] == '(':
+            if depth == 0: return k
+            depth -= 1
+    return -1
+
+def _bracket_end(s: str, o: int) -> int:
+    "Just past the `)` that closes the bracket opening at `o` (brackets inside it skipped), or the end of `s`."
+    depth = 0
+    for k in range(o, len(s)):
+        depth += (s[k] == '(') - (s[k] == ')')
+        if depth == 0: return k + 1
+    return len(s)
 
 def given_up_as_text(text: str) -> str | None:
     """An answer that tells of choices given up (`We'd planned on Y for dinner, but it was closed, so we ended up at X`,
     `Our booking at Z fell through (no hot water), so …`, `was gonna do Z but …`, `Never made it to S — ran out of
     time`, `skipping S, closed that wk`): each clause with such words (`_GIVEN_UP`; a clause runs between `. `, `, but
-    `, `, so `, `; `, ` — ` and the like) dropped, save the meal it was for (`for dinner`), so the names in it are not
-    read. None when no clause is dropped. One pass of `str.find` per cue and line."""
+    `, `, so `, `; `, ` — ` and the like; in brackets, the whole bracket: `X ➔ Z (skipping Y (Johnstown PA) this time —
+    closed)`) dropped, save the meal it was for (`for dinner`), so the names in it are not read. None when no clause is dropped. One pass of `str.find` per cue and line."""
     out, hit = [], False
     for line in text.split('\n'):
         low, cuts = line.lower(), []
@@ -4724,6 +4954,7 @@ def given_up_as_text(text: str) -> str | None:
                 if c == 0 or not low[c - 1].isalnum():
                     a = max((x + len(h) for h in _CLAUSE_HEADS if (x := low.rfind(h, 0, c)) >= 0), default=_after_bullets(line))
                     b = min((x for h in _CLAUSE_HEADS if (x := low.find(h, c + len(cue))) >= 0), default=len(line))
+                    if (o := _open_bracket(low, c)) >= 0: a, b = o, _bracket_end(low, o)   # '(skipping Y (Johnstown) — closed)'
                     cuts.append((a, b))
                 c = low.find(cue, c + 1)
         for a, b in sorted(cuts, reverse=True):
@@ -4734,18 +4965,97 @@ def given_up_as_text(text: str) -> str | None:
     return '\n'.join(out) if hit else None
 
 # %% ../nbs/04b_grounded.ipynb #00679ed5
-_STAY_NOUNS = frozenset({'hotel', 'place', 'stay', 'room', 'airbnb', 'apartment', 'apt', 'accommodation', 'lodging', 'bnb', 'spot'})
+_STAY_NOUNS = frozenset({'hotel', 'place', 'stay', 'room', 'airbnb', 'apartment', 'apt', 'accommodation', 'lodging', 'bnb', 'spot',
+                         'unterkunft', 'logement', 'hebergement', 'alojamiento', 'alojamento', 'hospedagem', 'alloggio',
+                         'apartamento', 'appartement', 'wohnung', 'quarto', 'habitacion', 'chambre', 'zimmer'})
+_SAME_WORDS = frozenset({'same', 'meme', 'mismo', 'misma', 'mesmo', 'mesma', 'selben', 'derselben', 'dieselbe', 'gleichen',
+                         'stesso', 'stessa', 'tym', 'samym'})
+"The word *same* in the languages of `FOREIGN_LABELS` (folded): `Nuit au même hôtel`, `wieder in derselben Unterkunft`."
+
+def _same_stay_sentence(s: str) -> bool:
+    "Does the sentence `s` only say the night is spent where the last one was: a *same* word then a stay noun, in 8 words?"
+    fw = folded_words(s)
+    return 2 <= len(fw) <= 8 and any(w in _SAME_WORDS and any(x in _STAY_NOUNS for x in fw[k + 1:k + 3]) for k, w in enumerate(fw))
 
 def same_stay_as_text(text: str) -> str | None:
-    """Lines that only say the night is spent where the last one was (`same hotel`, `same place as last night`) as the
-    labelled line the reader knows (`Accommodation: same as the night before`). None when there is none. One pass."""
+    """Lines that only say the night is spent where the last one was (`same hotel`, `same place as last night`), and such
+    sentences in a paragraph in any language of `FOREIGN_LABELS` (`… Nuit au même hôtel.`, `Übernachtung wieder in
+    derselben Unterkunft.`: `_same_stay_sentence`), as the labelled line the reader knows (`Accommodation: same as the
+    night before`). None when there is none. One pass."""
     lines, hit = text.split('\n'), False
     for k, line in enumerate(lines):
         j = _after_bullets(line)
         fw = folded_words(line[j:j + 60])
         if len(fw) >= 2 and fw[0] == 'same' and fw[1] in _STAY_NOUNS and ':' not in line[j:]:
             lines[k], hit = line[:j] + 'Accommodation: same as the night before', True
+        elif '. ' in line and any(w in _SAME_WORDS for w in folded_words(line)):      # '… Nuit au même hôtel.' in a paragraph
+            parts = line.split('. ')
+            new = [f'\nAccommodation: same as the night before\n' if _same_stay_sentence(s) else s for s in parts]
+            if new != parts: lines[k], hit = '. '.join(new).replace('. \n', '.\n').replace('\n. ', '\n'), True
     return '\n'.join(lines) if hit else None
+
+# %% ../nbs/04b_grounded.ipynb #0fa37c40
+def aside_sentences_as_text(text: str) -> str | None:
+    """Sentences written wholly in brackets, standing alone between others or on their own line, are asides about the
+    plan, not items of it (`Dinner at X. (We had considered Y, but it was full.) Night at Z.`, `(Passed on W — not enough
+    time.)`, `(Nous avions envisagé Y, mais c'était complet.)`): each dropped, in any language. An aside opens at a line's
+    start (after bullets) or after a sentence's end (`.`, `!`, `?`), holds three words or more and ends in `.`, `!` or
+    `?` right before its closing bracket (brackets inside it are kept with it). None when there is none. Linear: the
+    brackets are matched in one pass per line."""
+    out, hit = [], False
+    for line in text.split('\n'):
+        if '(' not in line:
+            out.append(line)
+            continue
+        match, stack = {}, []
+        for k, ch in enumerate(line):
+            if ch == '(': stack.append(k)
+            elif ch == ')' and stack: match[stack.pop()] = k
+        keep, i, j0 = [], 0, _after_bullets(line)
+        for a in sorted(match):
+            if a < i: continue
+            b, before = match[a], line[:a].rstrip(' ')
+            inner = line[a + 1:b].rstrip()
+            if (a <= j0 or line[j0:a].strip() == '' or (before[-1:] in '.!?' and a > len(before))) and inner[-1:] in '.!?' \
+                    and len(inner.split()) >= 3:
+                keep.append(line[i:a].rstrip(' ') if line[b + 1:].strip() else line[i:a])
+                i, hit = b + 1, True
+        out.append(''.join(keep) + line[i:] if keep else line)
+    return '\n'.join(out) if hit else None
+
+# %% ../nbs/04b_grounded.ipynb #0eb76988
+def _label_field(line: str) -> str | None:
+    "The plan field a line's label names (`  - Stay: X` -> 'accommodation'; `_CITY_KEYS` -> 'city'), None without one."
+    j = _after_bullets(line)
+    c = line.find(':', j, j + 40)
+    if c <= j: return None
+    head = ' '.join(folded_words(line[j:c]))
+    return 'city' if head in _CITY_KEYS else label_key(head)[0]
+
+def item_details_as_text(text: str) -> str | None:
+    """A venue's city written on a line nested under it (`- Stay: **X**` then, indented deeper, `  - Location: Rockford`)
+    describes the venue, not the day: the city joined to the venue's line (`- Stay: **X**, Rockford`) and its own line
+    dropped, so it is not read as the day's city. Only a `Location:` / `City:` bullet (`_CITY_KEYS`) of four words at
+    most right under (or among the details of) a bullet labelled with a venue field (`_FILLED`), outside code blocks
+    (YAML's `stay:` / `  city:` keys are read as YAML). None when there is none. One pass."""
+    lines, out, hit, parent, fence = text.split('\n'), [], False, None, False   # parent: (index in out, indentation) of the venue line
+    for line in lines:
+        ind = len(line) - len(line.lstrip(' \t'))
+        if line.lstrip().startswith('```'): fence, parent = not fence, None
+        if fence or not line.lstrip().startswith(('- ', '* ', '• ', '+ ')):       # bullets of markdown, not YAML / JSON keys
+            out.append(line)
+            if line.strip(): parent = None if ind <= (parent or (0, -1))[1] else parent
+            continue
+        if parent is not None and ind <= parent[1] and line.strip(): parent = None
+        if parent is not None and ind > parent[1] and _label_field(line) == 'city' and \
+                1 <= len(v := line[line.find(':') + 1:].strip(' *_')) and len(v.split()) <= 4:
+            out[parent[0]] = out[parent[0]].rstrip() + f', {v}'
+            hit = True
+            continue
+        if _label_field(line) in _FILLED and any(c.isalpha() for c in line[line.find(':') + 1:]) and '"' not in line[:line.find(':')]:
+            parent = (len(out), ind)                                  # a venue written on the line (not JSON's `"dinner": {`)
+        out.append(line)
+    return '\n'.join(out) if hit else None
 
 # %% ../nbs/04b_grounded.ipynb #4ddf8d85
 def quoted_as_text(text: str) -> str | None:
@@ -4860,8 +5170,10 @@ _PLAIN = ((unstruck, _STRUCK_NOTE),
           (transcript_as_text, "a conversation transcript: the assistant's lines read, the other speakers' dropped"),
           (quoted_as_text, "an e-mail reply quoting an earlier message: the reply's own plan read, or the quoted one"),
           (restated_as_text, "lines the answer retracts and restates as it goes (`X … wait, … scratch that. Y`): the restatement read"),
+          (aside_sentences_as_text, "sentences written wholly in brackets (`(We had considered Y, but it was full.)`) are asides: not read"),
           (same_stay_as_text, "a line that only says the night is spent where the last one was (`same hotel`): read as that stay"),
           (given_up_as_text, "choices the answer tells it gave up (`we'd planned on Y, but …`, `fell through`): those clauses not read"),
+          (item_details_as_text, "a venue's city on a line nested under it (`- Stay: X` / `  - Location: Rockford`): joined to the venue"),
           (spoken_as_text, "numbers spoken in words: flight numbers and clock times read as digits"),
           (cjk_as_text, "a plan in Chinese, Japanese or Korean: its day heads, dates and labels read in English"),
           (diff_as_text, "a plan sent as a diff: its '-' lines dropped, the rest read"),
@@ -4901,6 +5213,10 @@ def layout_text(text: str, task, notes: list) -> str:
         text, open_days = opt
         if open_days: notes.append(Note(f"day(s) {open_days} offered in several versions (options) with no choice the text states", 'options'))
         else: notes.append(Note("a day offered in several versions (options): the one the answer chooses read", 'layout'))
+    if (opt := slot_options_as_text(text)) is not None:
+        text, open_days = opt
+        if open_days: notes.append(Note(f"day(s) {open_days} offer a venue in several versions (options) with no choice the text states", 'options'))
+        else: notes.append(Note("venues offered in several versions (options): the one the answer picks read", 'layout'))
     if (conv := footnotes_as_text(text)) is not None:
         text = conv
         notes.append(Note("footnote markers resolved by their notes at the end", 'layout'))
@@ -4910,6 +5226,9 @@ def layout_text(text: str, task, notes: list) -> str:
     elif (conv := html_blocks_as_text(text)) is not None:
         text = conv
         notes.append(Note("HTML laid out in blocks (cards, lists, headings): read as the markdown it shows, comments and struck text dropped", 'layout'))
+    if (conv := glance_stays_as_text(text)) is not None:
+        text = conv
+        notes.append(Note("days at a glance in a table, then told one by one: the days read, each with its stay from the table", 'layout'))
     for f, what in _LAYOUTS:
         if (conv := f(text)) is not None:
             text = conv
@@ -4924,12 +5243,31 @@ def layout_text(text: str, task, notes: list) -> str:
     if (conv := stay_recap_as_text(text, task)) is not None:
         text = conv
         notes.append(Note("stays given in a recap by nights or dates: each placed on its days", 'layout'))
+
     return text
 
 # %% ../nbs/04b_grounded.ipynb #7fad296b
 _NEXT_DAY = (('next', 'day'), ('next', 'morning'), ('following', 'day'), ('following', 'morning'), ('day', 'after'))
 _LAST_DAY = (('last', 'day'), ('final', 'day'), ('last', 'morning'), ('final', 'morning'), ('departure', 'day'), ('return', 'day'))
 _FIRST_DAY = (('first', 'day'), ('arrival', 'day'))
+_WEEKDAY_NUMBER = {w: i for i, ws in enumerate((
+    ('monday', 'mon', 'lunes', 'lundi', 'montag', 'lunedi', 'poniedzialek', 'pazartesi'),
+    ('tuesday', 'tue', 'tues', 'martes', 'mardi', 'dienstag', 'martedi', 'wtorek', 'sali'),
+    ('wednesday', 'wed', 'miercoles', 'mercredi', 'mittwoch', 'mercoledi', 'sroda', 'carsamba'),
+    ('thursday', 'thu', 'thur', 'thurs', 'jueves', 'jeudi', 'donnerstag', 'giovedi', 'czwartek', 'persembe'),
+    ('friday', 'fri', 'viernes', 'vendredi', 'freitag', 'venerdi', 'piatek', 'cuma'),
+    ('saturday', 'sat', 'sabado', 'samedi', 'samstag', 'sabato', 'sobota', 'cumartesi'),
+    ('sunday', 'sun', 'domingo', 'dimanche', 'sonntag', 'domenica', 'niedziela', 'pazar'))) for w in ws}
+"""Weekday names (folded) by ISO weekday - 1, in the languages of `FOREIGN_LABELS` (Portuguese counts its weekdays,
+`segunda-feira`, and is left out: `quinta` is also a word of names)."""
+
+def _task_weekdays(task) -> dict:
+    "`{weekday (0 = Monday): [day numbers]}` of a task's dates (`date`: 'YYYY-MM-DD' strings), empty without them."
+    out = {}
+    for n, d in enumerate((task.get('date') if isinstance(task, dict) else getattr(task, 'date', None)) or (), 1):
+        try: out.setdefault(datetime.date.fromisoformat(str(d)[:10]).weekday(), []).append(n)
+        except ValueError: pass
+    return out
 
 def dated_marks(text: str, ws: list[Word], task=None) -> list:
     """Day marks of an answer whose days are headed by dates or by words that count days instead of numbering them
@@ -4938,9 +5276,10 @@ def dated_marks(text: str, ws: list[Word], task=None) -> list:
     export), or heading lines (`#` or bold) that start with such words. A date is the
     query's day of that date (`task.date`; else the next day); *next* / *following* / *day after*, the day after the one
     before; *last* / *final* / *departure day*, the query's last day (`task.days`) when it lies ahead; *first* / *arrival
-    day*, day 1. Numbers must rise; two heads at least, else []. Each mark's word is the one before the day's first
+    day*, day 1; a heading that starts with a weekday alone (`**Sunday**`, `### Lundi — Paris`), the next query day on
+    that weekday (else the day after the one before). Numbers must rise; two heads at least, else []. Each mark's word is the one before the day's first
     content word. Linear in the words."""
-    day_of, n_days, out = _task_dates(task), _task_days(task), []
+    day_of, n_days, out, wdays = _task_dates(task), _task_days(task), [], _task_weekdays(task)
     for k in range(len(ws)):
         if not _line_start(text, ws, k): continue
         j, head = k + 1, _head_line(text, ws[k].a)
@@ -4955,6 +5294,9 @@ def dated_marks(text: str, ws: list[Word], task=None) -> list:
             x, pair = rel
             n = 1 if pair in _FIRST_DAY else n_days if pair in _LAST_DAY and n_days and n_days > prev else prev + 1
             at = k + x
+        elif head and (wd := _WEEKDAY_NUMBER.get(fw[0])) is not None and not (len(fw) > 1 and fw[1].isdecimal()):
+            n = next((d for d in wdays.get(wd, ()) if d > prev), None) if wdays else prev + 1
+            at = k
         else: continue
         if n is not None and n > prev and n <= _MAX_DAY: out.append((n, at, n))
     return out if len(out) >= 2 else []
@@ -5156,7 +5498,7 @@ def _value_kind(r: Reading, a: int, b: int) -> tuple[str, frozenset]:
 # %% ../nbs/04b_grounded.ipynb #97d98031
 _TABLE_FIELD = {'attractions': 'attraction', 'accommodations': 'accommodation', 'restaurants': 'meal'}
 
-_VENUE_FIELDS = frozenset({'attraction', 'accommodation', *_MEALS})
+_FILLED = frozenset({'attraction', 'accommodation', *_MEALS})
 
 def learned_labels(r: Reading, rows: list) -> tuple[dict, frozenset]:
     """`({label: field}, empty values)` learned from the answer's own rows (`_label_rows`) when its labels are in words the
@@ -5212,7 +5554,7 @@ def learned_labels(r: Reading, rows: list) -> tuple[dict, frozenset]:
     for lab, v, raw in values:
         if lab in field and v:
             under.setdefault(v, set()).add(field[lab])
-            if field[lab] in _VENUE_FIELDS and len(v.split()) <= 3 and raw.lower() == raw: low.add(v)   # 'καμία', 'žádné'
+            if field[lab] in _FILLED and len(v.split()) <= 3 and raw.lower() == raw: low.add(v)   # 'καμία', 'žádné'
     return field, frozenset(v for v, fs in under.items() if len(fs) >= 2) | low
 
 # %% ../nbs/04b_grounded.ipynb #1ee6edcb

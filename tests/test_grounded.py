@@ -737,6 +737,8 @@ def test_layout_record():
     v17 = rec['heldout_v17_first_score']['all']
     assert (rec['heldout_v17_first_score']['reader'], v17['checks'], v17['violations_read_as_passes'],
             v17['violations_read_as_passes_without_doubt'], v17['undelivered'], v17['sure_checks']) == ('7d3bb7b', 0.7103, 4, 0, 117, 0.8667)
+    assert rec['heldout17']['all']['checks'] >= 0.98 and rec['heldout17']['all']['undelivered'] == 0   # tuned on since
+    assert rec['heldout17']['all']['violations_read_as_passes_without_doubt'] == 0 and rec['heldout17']['all']['sure_checks'] >= 0.99
 
 
 
@@ -833,6 +835,46 @@ def test_v16_layouts_read_after_first_tuning():
     res = layouts.measure('heldout16', plans=layouts.known_plans()[:40])
     assert {k: v['checks'] for k, v in res['layouts'].items() if v['checks'] < 0.95} == {}
     assert res['all']['undelivered'] == 0 and res['all']['violations_read_as_passes_without_doubt'] == 0
+
+def test_v17_layouts_read_after_first_tuning():
+    """Issue 48: the v17 layouts (tools/layouts_v17.py, first score 71.03 %, pinned in `test_layout_record`) read after
+    the first tuning step on them, on the first 40 known plans: days told apart by bold weekdays alone (`dated_marks`
+    by the query's dates; 58 % and 117 undelivered at first sight), numbered days mixing labels and sentences (a
+    `Location:` under a stay, `Not included:` lines; 60 %), Spanish / French / German / Portuguese prose (meal words,
+    mode words and 'same stay' sentences of those languages, bracketed asides; 63 %), themed time-of-day days (a
+    subtitle's route, `same hotel as Day 3`; 66 %), a decimal outline (`## 3. Accommodation summary` after the days;
+    73 %), a glance table then prose (`glance_stays_as_text`; 75 %), slot options picked later (`slot_options_as_text`;
+    77 %): every layout at 95 % or more, every rendering delivered, no violation read as a pass unflagged."""
+    import layouts
+    res = layouts.measure('heldout17', plans=layouts.known_plans()[:40])
+    assert {k: v['checks'] for k, v in res['layouts'].items() if v['checks'] < 0.95} == {}
+    assert res['all']['undelivered'] == 0 and res['all']['violations_read_as_passes_without_doubt'] == 0
+
+def test_v17_rewrites_on_plain_cases():
+    """The v17 rewrites on plain cases (issue 48), each read into the gold plan of train query 0: weekday heads, a stay's
+    city nested under it, a set-aside label, foreign prose with an aside in brackets, and an option picked under its line."""
+    t = TRAIN[0]
+    def read(text): return [(d['current_city'], d['breakfast'], d['lunch'], d['dinner'], d['accommodation']) for d in format_plan(text, t).plan]
+    weekdays = ('**Wednesday**\n✈ F3573659 · St. Petersburg 15:40 → Rockford 17:04\nDinner: Coco Bambu, Rockford\n\n---\n\n'
+                '**Thursday**\nBreakfast: Dial A Cake, Rockford\n- Not included: Flying Mango, Rockford — no time.\n\n---\n\n'
+                '**Friday**\nLunch: Gajalee Sea Food, Rockford\n✈ F3573120 · Rockford 19:00 → St. Petersburg 22:43')
+    assert read(weekdays) == [('from St. Petersburg to Rockford', '-', '-', 'Coco Bambu, Rockford', '-'),
+                              ('Rockford', 'Dial A Cake, Rockford', '-', '-', '-'),
+                              ('from Rockford to St. Petersburg', '-', 'Gajalee Sea Food, Rockford', '-', '-')]
+    french = ("**Jour 1 – mercredi 16 mars (St. Petersburg → Rockford)**\nVol F3573659 de St. Petersburg à Rockford. "
+              "Dîner chez Coco Bambu, Rockford. Nuit à Pure luxury one bdrm + sofa bed on Central Park, Rockford. "
+              "(Nous avions envisagé Flying Mango, mais c'était complet.)\n\n**Jour 2 – jeudi 17 mars (Rockford)**\n"
+              "Petit-déjeuner chez Dial A Cake, Rockford. Nuit au même hôtel.\n\n"
+              "**Jour 3 – vendredi 18 mars (Rockford → St. Petersburg)**\nVol F3573120 de Rockford à St. Petersburg.")
+    stay = 'Pure luxury one bdrm + sofa bed on Central Park, Rockford'
+    assert read(french) == [('from St. Petersburg to Rockford', '-', '-', 'Coco Bambu, Rockford', stay),
+                            ('Rockford', 'Dial A Cake, Rockford', '-', '-', stay), ('from Rockford to St. Petersburg', '-', '-', '-', '-')]
+    options = ('### Day 1 — St. Petersburg → Rockford\n- Travel: flight F3573659\n- Dinner — **Option A:** Coco Bambu, Rockford · '
+               '**Option B:** Flying Mango, Rockford\n  - ➜ Pick: **Coco Bambu** — open later.\n- Stay: **' + stay.split(',')[0] +
+               '**\n  - Location: Rockford\n### Day 2 — Rockford\n- Breakfast: Dial A Cake, Rockford\n- Stay: same as Day 1\n'
+               '### Day 3 — Rockford → St. Petersburg\n- Travel: flight F3573120')
+    assert read(options) == [('from St. Petersburg to Rockford', '-', '-', 'Coco Bambu, Rockford', stay),
+                             ('Rockford', 'Dial A Cake, Rockford', '-', '-', stay), ('from Rockford to St. Petersburg', '-', '-', '-', '-')]
 
 def test_counted_days_records_code_and_asides():
     """The v16 rewrites on plain cases (issue 48): days headed by a date then 'next day' / 'last day', clock times and
