@@ -1316,6 +1316,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                           'star.run.init_reference': ('run.html#init_reference', 'star/run.py'),
                           'star.run.param_dtype': ('run.html#param_dtype', 'star/run.py'),
                           'star.run.plans_for_gpus': ('run.html#plans_for_gpus', 'star/run.py'),
+                          'star.run.publish_sft_record': ('run.html#publish_sft_record', 'star/run.py'),
                           'star.run.require_device': ('run.html#require_device', 'star/run.py'),
                           'star.run.require_init': ('run.html#require_init', 'star/run.py'),
                           'star.run.rl_run_params': ('run.html#rl_run_params', 'star/run.py'),

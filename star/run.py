@@ -24,10 +24,10 @@ from .rl_config import TASK_FAMILIES, RLRunConfig, load_family, resolve_config, 
 # %% auto #0
 __all__ = ['CPU_COSTS', 'CPU_ROLLOUT_S', 'GPU_RECORDS', 'CURVE_SOURCES', 'RESUME_SAFE', 'CLIP_KEYS', 'family_name',
            'travelplanner_sft_dataset', 'family_sft_dataset', 'require_device', 'scale_note', 'require_init',
-           'init_model_source', 'init_reference', 'sft_dir', 'check_reused_sft', 'sft_checkpoint', 'cost_variant',
-           'cpu_cost', 'expected_generate_seconds', 'plans_for_gpus', 'gpu_step_records', 'gpu_precision_line',
-           'gpu_cost_line', 'run_plan', 'training_curve', 'param_dtype', 'free_port', 'ensure_master_port',
-           'rl_run_params', 'check_resume', 'clip_fractions', 'closing_lines']
+           'init_model_source', 'init_reference', 'sft_dir', 'check_reused_sft', 'publish_sft_record', 'sft_checkpoint',
+           'cost_variant', 'cpu_cost', 'expected_generate_seconds', 'plans_for_gpus', 'gpu_step_records',
+           'gpu_precision_line', 'gpu_cost_line', 'run_plan', 'training_curve', 'param_dtype', 'free_port',
+           'ensure_master_port', 'rl_run_params', 'check_resume', 'clip_fractions', 'closing_lines']
 
 # %% ../nbs/10a_run.ipynb #a0000007
 def family_name(cfg:RLRunConfig, # the run
@@ -172,6 +172,21 @@ def check_reused_sft(out:Path, # the SFT run folder that holds `final/`
         raise RunMismatchError(f"{out} holds an SFT trained with other settings ({'; '.join(diff)}): delete the folder "
                                f"to train it again with today's recipe, or start from it with init=<its final/ path>.")
 
+# %% ../nbs/10a_run.ipynb #c6fa7406
+def publish_sft_record(rec:dict, # an SFT run record (`star.sft.sft_run_record`)
+                       results_dir:Path, # where the RL run publishes (`cfg.results_dir`)
+                      ) -> Path|None:
+    """Publish the record of an SFT that an RL run trained on its way (`sft_checkpoint`) to `results_dir`, unless a
+    record of that name is there already: `results/sft_0.5B.json` is the SFT that `nbs/sft.ipynb -p scale 0.5B`
+    published, the row the tables and figures read, and an RL run given another runs folder (`STAR_RUNS_DIR`) trains
+    an SFT of the same name there -- its record stays in its own folder, where `init_reference` reads it (issue 46:
+    such a run replaced the committed record). Returns the path written, or None (with a line saying which was kept)."""
+    path = Path(results_dir) / f"{rec['run']}.json"
+    if path.exists():
+        print(f"kept {repo_relative(path)} (a record of that name is there already); this SFT's record stays in its run folder")
+        return None
+    return save_record(rec, results_dir)
+
 def sft_checkpoint(cfg:RLRunConfig, # the run (an `RLRunConfig`)
                    exclude:Sequence=(), # tasks the SFT set must not overlap (the RL prompts)
                    family=None, # its task family, if built (None: by `family_name`)
@@ -181,7 +196,8 @@ def sft_checkpoint(cfg:RLRunConfig, # the run (an `RLRunConfig`)
     family's SFT set (`family.sft_dataset`, RL prompts in `exclude` dropped; `cfg.sft_n` trajectories if set) is
     trained there with `star.sft.train_sft` and the scale's SFT defaults (`cfg.sft_steps` steps of each stage if
     set), and its run record `<dir>/<dir name>.json` (kind `sft`: what `init_reference` names the RL run's start by)
-    is written there -- and to `cfg.results_dir` when the RL run publishes its own."""
+    is written there -- and to `cfg.results_dir` when the RL run publishes its own, unless a record of that name is
+    there already (`publish_sft_record`)."""
     out = sft_dir(cfg, family)
     kw = dict(max_steps=cfg.sft_steps, row_steps=min(16, cfg.sft_steps)) if cfg.sft_steps else {}
     if (out / "final" / "config.json").exists():
@@ -194,7 +210,7 @@ def sft_checkpoint(cfg:RLRunConfig, # the run (an `RLRunConfig`)
                                                     "max_steps": cfg.sft_steps or -1, "sft_n": cfg.sft_n, "seed": cfg.seed},
                              final_model=repo_relative(final))
         save_record(rec, out)
-        if cfg.results_dir: save_record(rec, in_repo(cfg.results_dir))
+        if cfg.results_dir: publish_sft_record(rec, in_repo(cfg.results_dir))
     return final
 
 # %% ../nbs/10a_run.ipynb #daf95a63
