@@ -219,14 +219,14 @@ _FLIGHT_WORDS, _TAXI_WORDS = frozenset({'flight', 'flights', 'fly', 'flying'}), 
 
 _DRIVE_WORDS = frozenset({'drive', 'driving', 'drove', 'car', 'self'})
 
-_FOREIGN_MODES = {'flight': ('vuelo', 'vuelos', 'vol', 'vols', 'flug', 'fluge', 'volo', 'voli', 'voo', 'voos',
+_FOREIGN_MODES = {'flight': ('vuelo', 'vuelos', 'vol', 'vols', 'flug', 'fluge', 'volo', 'voli', 'voo', 'voos', 'vlucht', 'vliegt',
                              'lot', 'samolot', 'samolotem', 'uçuş', 'рейс', 'перелёт', 'самолёт', 'самолётом', 'lipad', 'پرواز'),
-                  'drive': ('coche', 'voiture', 'auto', 'mietwagen', 'carro', 'macchina', 'autem', 'samochodem',
+                  'drive': ('coche', 'voiture', 'auto', 'mietwagen', 'carro', 'macchina', 'autem', 'samochodem', 'rijdt', 'rijden',
                             'samochód', 'araba', 'arabayla', 'aracınızla', 'araçla', 'машине', 'машина', 'автомобиле',
                             'автомобиль', 'autolla', 'autóval', 'mașina', 'mașină', 'נהיגה', 'ברכב',
                             'bil', 'leiebil', 'automobil', 'automobilom', 'sasakyan', 'خودرو', 'خودروی'),
                   'taxi': ('taksi', 'taksówka', 'taksówką', 'такси', 'taksilla', 'taxival', 'taxiul', 'מונית', 'drosje', 'تاکسی')}
-"""Mode words of other languages (German, French, Spanish, Italian, Portuguese, Polish, Turkish, Russian, Finnish,
+"""Mode words of other languages (German, French, Spanish, Italian, Portuguese, Dutch, Polish, Turkish, Russian, Finnish,
 Hungarian, Romanian, Hebrew, Norwegian, Croatian, Tagalog, Persian), folded: an answer in another language names its legs with them (`Vuelo F123 de A a B`,
 `Mit dem eigenen Auto von A nach B`, `własnym autem`, `рейс F123`, `Omalla autolla: A → B`)."""
 
@@ -295,7 +295,10 @@ _TRAILER2 = frozenset({('key', 'highlights'), ('budget', 'summary'), ('budget', 
                        ('estimated', 'total'), ('remaining', 'budget'), ('trip', 'summary'), ('budget', 'overview'),
                        ('p', 's'), ('best', 'regards'), ('kind', 'regards'), ('let', 'me'), ('want', 'me'), ('would', 'you'),
                        ('feel', 'free'), ('shall', 'i'), ('safe', 'travels'), ('bon', 'voyage'), ('happy', 'travels'),
-                       ('enjoy', 'your')})
+                       ('enjoy', 'your'), ('important', 'considerations'), ('additional', 'considerations'),
+                       ('good', 'to'), ('goede', 'reis'), ('buon', 'viaggio'),
+                       ('udanej', 'podrozy'), ('iyi', 'yolculuklar'), ('gute', 'reise'), ('buen', 'viaje'), ('boa', 'viagem'),
+                       ('bonne', 'route'), ('bon', 'voyage')})
 
 _TRAILER1 = frozenset({'summary', 'notes', 'note', 'tips', 'tip', 'reminder', 'highlights', 'breakdown', 'total', 'budget', 'cheers', 'regards',
                        'sincerely', 'ps'})
@@ -414,9 +417,9 @@ def day_marks(text: str, ws: list[Word], anywhere: bool = False) -> list[tuple[i
         if n is None or '\n' in text[ws[k].b:ws[k + 1].a] or _clock_after(text, ws, k + 2): continue   # 'that day\n1 p.m.'
         last, after = _range_end(text, ws, k, n)
         head = after - 1
-        if anywhere or _line_start(text, ws, k) or _listed(text, ws, k) or _label_follows(ws, after) or (
-                (ws[head].colon or _dash_after(text, ws, head) or _in_heading(text, ws[k].a))
-                and not (k and not ws[k].strong and ws[k - 1].w in _NOT_BEFORE_DAY)):
+        ref = k and not ws[k].strong and ws[k - 1].w in _NOT_BEFORE_DAY           # 'Total cost for Day 1:', 'Alternative for Day 3 dinner:'
+        if anywhere or _line_start(text, ws, k) or _listed(text, ws, k) or (_label_follows(ws, after) and not (ref and not _line_start(text, ws, k - 1))) or (
+                (ws[head].colon or _dash_after(text, ws, head) or _in_heading(text, ws[k].a)) and not ref):
             out.append((n, k, last))
             skip = after
     return out
@@ -1524,8 +1527,10 @@ def _item_start(r: Reading, s: int, e: int, table: str) -> tuple[int, int, int, 
     q = k                              # 'and after that X', 'followed by X': lower-case words before a database name are no part of it
     while q < hi and q not in ends and not r.covered[q] and _joiner_word(text, ws[q]): q += 1
     if q > k and (q in ends or _breadcrumb_city(r, q, hi, ends)): k = q
-    if table != 'accommodations' and k not in ends and (q := min(ends, default=hi)) < hi and q - k <= 4 and ws[q - 1].w in _INTO and \
-            not any(c.isdecimal() or c in ':;|' for c in text[ws[k].a:ws[q].a]): k = q     # 'Grab dinner at X', 'Head over to X'
+    if k not in ends and (q := min(ends, default=hi)) < hi and q - k <= 6 and ws[q - 1].w in _INTO and \
+            not any(c in ':;|' for c in text[ws[k].a:ws[q].a]) and (
+            (table != 'accommodations' and not any(c.isdecimal() for c in text[ws[k].a:ws[q].a])) or
+            all(w.w in _NOT_NAME or w.w in _INTO or w.w in ('back', 'night', 'nights') or w.w.isdecimal() for w in ws[k:q])): k = q   # 'Grab dinner at X', 'Return to X', 'Night 2 of 2 at X'
     if k not in ends and (q := min(ends, default=hi)) < hi and ':' in text[ws[q - 1].b:ws[q].a]: k = q   # 'Check out, then check in: X'
     k, pcity = (pc if k not in ends and (pc := _possessive_city(r, k, hi) or _breadcrumb_city(r, k, hi, ends)) else (k, None))
     return k, lo, hi, pcity                                              # "Denver's X", 'Denver › X': X in Denver
@@ -1676,12 +1681,13 @@ def _comma_items(r: Reading, s: int, e: int, named: list) -> list:
         if lo >= hi:
             kinds.append('remark')
             continue
-        hi = r.wrange(ps, q)[1] if (q := text.find(' (', ps, pe)) > ps else hi      # a remark in brackets after it aside
+        q = min((x for x in (text.find(' (', ps, pe), text.find(' — ', ps, pe), text.find(' – ', ps, pe)) if x > ps), default=-1)
+        hi = r.wrange(ps, q)[1] if q > ps else hi      # a remark in brackets or after a dash aside ('…, based in Rockford — allow two hours')
         cs = r.cities_in(lo, lo + 1)
         lc = _locative_city(r, lo, hi) if not cs and (r.ws[lo].w in _LOCATIVE or text[r.ws[lo].a:r.ws[lo].b].islower()) else None   # '…, downtown Orlando', '…, right in Rockford'
         if lc is not None: cs = r.cities_in(lc, lc + 1)
         if cs and ((end := city_as_written(r, cs[0][0], cs[0][1], cs[0][2], hi)[3]) >= hi or (
-                cs[0][1] == lo and all(_joiner_word(text, w) for w in r.ws[end:hi]))): kinds.append('city')   # 'Stockton-এর প্রাণকেন্দ্রে'
+                cs[0][1] == lo and all(_joiner_word(text, w) or w.w in _POSTAL for w in r.ws[end:hi]))): kinds.append('city')   # 'Stockton-এর প্রাণকেন্দ্রে', 'Stockton CA'
         elif _state_piece(r, ps, pe, lo, hi): kinds.append('city')                           # 'IL', 'Illinois (sight)', 'USA (★ 4.5)'
         elif hi == lo + 1 and kinds and kinds[-1] in ('venue', 'other') and 2 <= len(t := text[ps:pe].strip(' *_.')) <= 4 and t.isupper():
             kinds.append('city')                                 # a code in capitals after a place: a state or a country ('JAV', 'САЩ')
@@ -1791,6 +1797,11 @@ def _chosen_span(r: Reading, s: int, e: int, table: str) -> tuple[int, int]:
     k = min((x for m in _NOT_MARKS if (x := r.text.find(m, s, e)) >= 0), default=-1)
     return (s, k) if k > 0 and _has_venue(r, s, k, table) and _has_venue(r, k, e, table) else (s, e)
 
+def _back_to_stay(v: str) -> bool:
+    "Does a stay's value only send the traveller back to it (`Return to your accommodation.`, `Back to the hotel`)?"
+    fw = folded_words(v[:60])
+    return 2 <= len(fw) <= 6 and fw[0] in ('return', 'back', 'head', 'go') and any(w in _STAY_NOUNS for w in fw[1:])
+
 def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: bool):
     """Fill `day`'s meals, attractions and accommodation from its labelled values `lab` (`labelled_fields`): each as
     written (`written_item`); '-' when the value is empty (`empty_lead`) and names no venue of its slot, the previous
@@ -1803,7 +1814,7 @@ def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: boo
             day.slots[key] = '-'
             continue
         named = _has_venue(r, s, e, table)
-        if not named and same_lead(r.text[s:e]):
+        if not named and (same_lead(r.text[s:e]) or (key == 'accommodation' and _back_to_stay(r.text[s:e]))):
             fw = folded_words(r.text[s:e][:60])        # 'same hotel as Day 3': that day's; else the day before's
             day.slots[key] = _SAME + next((fw[x + 1] for x in range(len(fw) - 1) if fw[x] == 'day' and fw[x + 1].isdecimal()), '')
             continue
@@ -1859,7 +1870,8 @@ _NO_SLOT = frozenset({'no', 'skip', 'without'})
 
 def fill_narrative(r: Reading, day: _Day, cls: list[Clause], order: list, travel: bool):
     """Fill a narrative day's meals, attractions and accommodation from its clauses: a meal or stay is empty after a
-    word that says so (`No breakfast planned`, `skip lunch`: `_NO_SLOT`; `You're on your own for lunch`), else the first venue
+    word that says so (`No breakfast planned`, `skip lunch`: `_NO_SLOT`; `You're on your own for lunch`), a stay the
+    night before's when the text only goes back to it (`return to your accommodation`), else the first venue
     of its table in its clause, else the name the clause gives as written (`_item_as_written`, prose rules);
     attractions come from the attraction clauses and the unlabelled ones (`Morning: …`, the header; not from a meal's
     or a stay's description); an accommodation named in an unlabelled clause counts."""
@@ -1877,6 +1889,10 @@ def fill_narrative(r: Reading, day: _Day, cls: list[Clause], order: list, travel
         return out
     for ci, c in enumerate(cls):
         ms = r.venues_in(c.lo, c.hi)
+        if c.kind == 'accommodation' and c.kind not in day.slots and c.key >= 2 and ws[c.key - 1].w in ('your', 'the', 'our') \
+                and ws[c.key - 2].w in ('to', 'at') and not ms:
+            day.slots[c.kind] = _SAME                        # 'You will return to your accommodation for the night': the last one
+            continue
         if c.kind in _MEAL_TABLE and c.kind not in day.slots and c.key and not ws[c.key].strong and (ws[c.key - 1].w in _NO_SLOT or (
                 c.key >= 2 and (ws[c.key - 2].w, ws[c.key - 1].w) == ('own', 'for'))):
             day.slots[c.kind] = '-'                          # 'No breakfast planned [$0]', 'skip lunch', 'on your own for lunch': empty
@@ -3123,13 +3139,20 @@ _NOT_DAY_AFTER = _CLOCK_WORDS | {'hour', 'hours', 'hr', 'min', 'mins', 'minutes'
                                  'guests', 'travelers', 'travellers', 'adults', 'person', 'persons', 'stars', 'star', 'rooms', 'room'}
 "Words after a number at a line's start that make it a time, a length or a count (`13 hours 41 mins`, `2 nights · …`), no day."
 
+def _near_line_start(text: str, ws: list[Word], k: int, n: int = 8) -> bool:
+    "Is word `k` among the first `n` words of its line?"
+    a = text.rfind('\n', 0, ws[k].a) + 1
+    return sum(ws[x].a >= a for x in range(max(0, k - n), k)) < n
+
 def inferred_marks(text: str, ws: list[Word]) -> list:
     """Day marks of an answer without `Day <n>` headers, in sequence 1, 2, 3, …: ordinal words (`On the second day`,
-    `Day two`), a number that starts a line (`1️⃣ March 16`, `2) Rockford`, `| 3 |`; not a clock time: `9:30`, `8 a.m.`), or headings of one wording and a
+    `Day two`; after them, *final day* / *last day* near a line's start is the day after), a number that starts a line (`1️⃣ March 16`, `2) Rockford`, `| 3 |`; not a clock time: `9:30`, `8 a.m.`), or headings of one wording and a
     number (`heading_marks`: `## दिन 1`, `## Ngày 2`). Each is an inferred boundary."""
     out = []
     for k in range(len(ws) - 1):
         if ws[k + 1].w == 'day' and ws[k].w in _ORDINALS: out.append((_ORDINALS[ws[k].w], k, _ORDINALS[ws[k].w]))
+        elif ws[k + 1].w == 'day' and ws[k].w in ('final', 'last') and out and _near_line_start(text, ws, k):
+            out.append((out[-1][0] + 1, k, out[-1][0] + 1))       # 'On Friday 18 March, your final day': the day after
     got = _in_sequence(out)
     if len(got) >= 2: return got
     out = []
@@ -3653,26 +3676,32 @@ def _locative_venue(text: str, ws: list, m, covered, index) -> bool:
 # %% ../nbs/04b_grounded.ipynb #ee8a9da6
 _MEAL_LETTER = {'B': 'breakfast', 'L': 'lunch', 'D': 'dinner'}
 
-_PROSE_MEAL_OF = {**_MEAL_OF, 'desayunar': 'breakfast', 'almorzar': 'lunch', 'cenar': 'dinner',
+_PROSE_MEAL_OF = {**_MEAL_OF, 'desayunar': 'breakfast', 'almorzar': 'lunch', 'cenar': 'dinner', 'avondeten': 'dinner',
+                  **dict.fromkeys(('sniadania', 'sniadaniu', 'kahvaltiyla', 'kahvaltıyla', 'kahvaltida', 'kahvaltıda'), 'breakfast'),
+                  **dict.fromkeys(('obiadu', 'obiedzie'), 'lunch'), **dict.fromkeys(('kolacji', 'kolacje'), 'dinner'),
                   **{_fold(w): k for k in _MEALS for w in FOREIGN_LABELS[k] if ' ' not in w and '-' not in w and w != 'diner'}}
 """`_MEAL_OF` and the one-word meal labels of other languages (`FOREIGN_LABELS`: `Cena en X`, `Frühstück bei X`) with
-their verbs (`Para almorzar, X`), for the meal a name is written after in running text (`_meal_word`)."""
+their verbs (`Para almorzar, X`) and inflected forms (Polish `od śniadania w X`, Turkish `kahvaltıyla`), for the meal a
+name is written after in running text (`_meal_word`)."""
 
-_MEAL_PAIRS = {('petit', 'dejeuner'): 'breakfast', ('pequeno', 'almoco'): 'breakfast', ('da', 'manha'): 'breakfast'}
+_MEAL_PAIRS = {('petit', 'dejeuner'): 'breakfast', ('pequeno', 'almoco'): 'breakfast', ('da', 'manha'): 'breakfast',
+               ('ogle', 'yemegi'): 'lunch', ('aksam', 'yemegi'): 'dinner', ('ogle', 'yemeginde'): 'lunch', ('aksam', 'yemeginde'): 'dinner'}
 
 def _meal_word(text: str, before: list, x: int) -> str | None:
     """The meal the word `before[x]` names (`_PROSE_MEAL_OF`), read with the word before it: the two-word breakfasts
-    `petit-déjeuner`, `pequeno-almoço`, `café da manhã` (`_MEAL_PAIRS`, whose second words alone are lunch or morning);
-    French `dîner` only with its accent (an English *diner* is a kind of restaurant). None for another word."""
+    `petit-déjeuner`, `pequeno-almoço`, `café da manhã` (`_MEAL_PAIRS`, whose second words alone are lunch or morning),
+    Turkish `öğle yemeği` / `akşam yemeği`; French `dîner` only with its accent, Dutch `diner` before `bij` (an English
+    *diner* is a kind of restaurant). None for another word."""
     w = before[x].w
     if x and (before[x - 1].w, w) in _MEAL_PAIRS: return _MEAL_PAIRS[before[x - 1].w, w]
-    if w == 'diner': return 'dinner' if 'î' in text[before[x].a:before[x].b].lower() else None
+    if w == 'diner': return 'dinner' if 'î' in text[before[x].a:before[x].b].lower() or (x + 1 < len(before) and before[x + 1].w == 'bij') else None
     return _PROSE_MEAL_OF.get(w)
 
 _TIME_MEAL = {'morning': 'breakfast', 'noon': 'lunch', 'midday': 'lunch', 'afternoon': 'lunch', 'evening': 'dinner',
               'tonight': 'dinner', **dict.fromkeys(('matin', 'morgens', 'vormittag', 'mattina', 'manha', 'rano'), 'breakfast'),
               **dict.fromkeys(('midi', 'mittag', 'mittags', 'mediodia', 'mezzogiorno', 'poludnie'), 'lunch'),
-              **dict.fromkeys(('soir', 'soiree', 'abend', 'abends', 'sera', 'wieczor', 'wieczorem'), 'dinner')}
+              **dict.fromkeys(('soir', 'soiree', 'abend', 'abends', 'sera', 'wieczor', 'wieczorem', 'avond', 'avonds', 'aksam'), 'dinner'),
+              **dict.fromkeys(('ochtend', 'ochtends', 'sabah'), 'breakfast'), **dict.fromkeys(('middag', 'middags', 'ogle'), 'lunch')}
 """Times of day (folded; French, German, Spanish, Italian, Portuguese and Polish too: `Am Abend essen wir bei X`) and the
 meal a restaurant named after them is for."""
 
@@ -4944,7 +4973,8 @@ def given_up_as_text(text: str) -> str | None:
     `Our booking at Z fell through (no hot water), so …`, `was gonna do Z but …`, `Never made it to S — ran out of
     time`, `skipping S, closed that wk`): each clause with such words (`_GIVEN_UP`; a clause runs between `. `, `, but
     `, `, so `, `; `, ` — ` and the like; in brackets, the whole bracket: `X ➔ Z (skipping Y (Johnstown PA) this time —
-    closed)`) dropped, save the meal it was for (`for dinner`), so the names in it are not read. None when no clause is dropped. One pass of `str.find` per cue and line."""
+    closed)`) dropped, save the meal it was for (`for dinner`), so the names in it are not read; and a clause that
+    opens with *instead of* / *backup:* (`Allow 2 hours · Instead of Y (too far out) |`), to its cell's or clause's end. None when no clause is dropped. One pass of `str.find` per cue and line."""
     out, hit = [], False
     for line in text.split('\n'):
         low, cuts = line.lower(), []
@@ -4957,6 +4987,14 @@ def given_up_as_text(text: str) -> str | None:
                     if (o := _open_bracket(low, c)) >= 0: a, b = o, _bracket_end(low, o)   # '(skipping Y (Johnstown) — closed)'
                     cuts.append((a, b))
                 c = low.find(cue, c + 1)
+        for cue in ('instead of ', 'backup: ', 'backup if ', 'fallback: '):   # '… · Instead of Y (too far out) |': to the cell's end
+            c = low.find(cue)
+            while c >= 0:
+                before = low[:c].rstrip(' *_')
+                if before[-1:] in ('·', '|', ';', '(', '') and not (cuts and cuts[-1][0] <= c < cuts[-1][1]):
+                    cuts.append((len(before) - 1, _bracket_end(low, len(before) - 1)) if before[-1:] == '(' else
+                                (c, min((x for h in (' · ', ' |', '; ', ', ', '. ') if (x := low.find(h, c)) >= 0), default=len(line))))
+                c = low.find(cue, c + 1)
         for a, b in sorted(cuts, reverse=True):
             if a >= b or line[a:b] == '': continue
             meal = next((f'for {m}' for m in _MEALS if f'for {m}' in low[a:b]), '')
@@ -4967,9 +5005,10 @@ def given_up_as_text(text: str) -> str | None:
 # %% ../nbs/04b_grounded.ipynb #00679ed5
 _STAY_NOUNS = frozenset({'hotel', 'place', 'stay', 'room', 'airbnb', 'apartment', 'apt', 'accommodation', 'lodging', 'bnb', 'spot',
                          'unterkunft', 'logement', 'hebergement', 'alojamiento', 'alojamento', 'hospedagem', 'alloggio',
-                         'apartamento', 'appartement', 'wohnung', 'quarto', 'habitacion', 'chambre', 'zimmer'})
+                         'apartamento', 'appartement', 'wohnung', 'quarto', 'habitacion', 'chambre', 'zimmer', 'miejscu',
+                         'miejsce', 'hotelu', 'struttura', 'verblijf', 'accommodatie', 'otel', 'otelde', 'yerde', 'konaklama'})
 _SAME_WORDS = frozenset({'same', 'meme', 'mismo', 'misma', 'mesmo', 'mesma', 'selben', 'derselben', 'dieselbe', 'gleichen',
-                         'stesso', 'stessa', 'tym', 'samym'})
+                         'stesso', 'stessa', 'tym', 'samym', 'hetzelfde', 'dezelfde', 'ayni', 'aynı'})
 "The word *same* in the languages of `FOREIGN_LABELS` (folded): `Nuit au même hôtel`, `wieder in derselben Unterkunft`."
 
 def _same_stay_sentence(s: str) -> bool:
@@ -5188,18 +5227,53 @@ _LAYOUT_NOTES = frozenset([_HTML_NOTE, *(w for _, w in _PLAIN if w != _STRUCK_NO
 "The notes of a layout rewrite: the answer's HTML / JSON / XML was read as such (`check_reading`'s `rewritten`)."
 
 # %% ../nbs/04b_grounded.ipynb #0b3c5ad4
+_ROMAN = frozenset('i ii iii iv v vi vii viii ix x xi xii'.split())
+
+def _lettered_item(line: str) -> str:
+    "An outline's lettered item as a bullet (`   (b) Meals: …`, `c) Stay: …`, `(iv) X` -> `   - Meals: …`); else the line."
+    j = len(line) - len(line.lstrip(' \t'))
+    o = j + (line[j:j + 1] == '(')
+    c = line.find(') ', o, o + 6)
+    if c > o and (line[o:c] in _ROMAN or (len(line[o:c]) == 1 and line[o:c].isalpha() and line[o:c].islower())):
+        return line[:j] + '- ' + line[c + 2:]
+    return line
+
+def _no_checkbox(line: str) -> str:
+    "A task list's line without its box (`- [x] Lunch: X` -> `- Lunch: X`): ticked or not, the item is in the plan."
+    j = len(line) - len(line.lstrip(' \t'))
+    if line[j:j + 2] in ('- ', '* ', '+ ') and line[j + 2:j + 5] in ('[ ]', '[x]', '[X]') and line[j + 5:j + 6] == ' ':
+        return line[:j + 2] + line[j + 6:]
+    return line
+
+def _no_image_tags(text: str) -> str:
+    "The text without image placeholders `[Image of X]` / `[image: X]` (a `[` then `Image`, closed on its line). Linear."
+    out, i = [], 0
+    while (j := min((x for x in (text.find('[Image', i), text.find('[image', i)) if x >= 0), default=-1)) >= 0:
+        k = text.find(']', j)
+        if k < 0 or '\n' in text[j:k] or text[j + 6:j + 7].isalpha():             # '[Imagery …' is no tag
+            out.append(text[i:j + 1]); i = j + 1
+            continue
+        out.append(text[i:j].rstrip(' ')); i = k + 1
+    return ''.join(out) + text[i:]
+
+# %% ../nbs/04b_grounded.ipynb #43751b45
 def plain_answer(text: str, notes: list) -> str:
     """The answer as the plain markdown every other rule reads, and what the finished reading is checked against
     (`check_reading`): struck-through text dropped (`unstruck`), Chinese, Japanese or Korean in English
     (`cjk_as_text`), a diff applied (`diff_as_text`), LaTeX and Mermaid charts as the markdown they stand for
     (`latex_as_text`, `mermaid_as_text`), a calendar file as days (`ics_as_text`), a place in italics as a place (`X
     _(Stockton)_`), a markdown link as its text (`[Applebee's](https://maps…), St. Petersburg`: the city written after
-    the name follows it). Each rewrite applied adds a 'layout' note to `notes`."""
+    the name follows it), an image placeholder dropped (`[Image of Rockford skyline]`: Gemini's tags name no plan
+    item), a task list's boxes dropped (`- [x] Lunch: X`: booked or still to book, the item is in the plan), an outline's
+    lettered items as bullets (`(b) Meals: …`). Each rewrite applied adds a 'layout' note to `notes`."""
     for f, what in _PLAIN:
         if (conv := f(text)) is not None:
             text = conv
             notes.append(Note(what, 'layout'))
     if '](' in text: text = _unlink(text)
+    if '[Image' in text or '[image' in text: text = _no_image_tags(text)
+    if '[ ]' in text or '[x]' in text or '[X]' in text: text = '\n'.join(map(_no_checkbox, text.split('\n')))
+    if ') ' in text: text = '\n'.join(map(_lettered_item, text.split('\n')))
     if '،' in text: text = text.replace('، ', ', ').replace('،', ', ')          # the Arabic / Persian comma
     if ': ' in text: text = _bracket_labels(text)
     return text.replace(' _(', ' (').replace(')_', ')')
