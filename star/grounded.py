@@ -1580,7 +1580,7 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
     start, end = _name_span(r, s, e, k, hi, hit)
     name = plain_value(text[start:end]).strip(' \t*_')
     if not hit: name = name.strip('"“”\'[]')
-    if not name or not any(c.isalpha() for c in name): return None
+    if not name or not (hit or any(c.isalpha() for c in name)): return None      # a database name may be digits ('12212')
     nk = r.wrange(start, end)[1]
     bare = None                                     # the database's name alone, where the text writes more around it
     if hit and hit[0].i > k and text[ws[hit[0].i - 1].b:ws[hit[0].i].a].strip(' *_') == ',' and hit[0].i < nk:
@@ -4990,8 +4990,8 @@ def given_up_as_text(text: str) -> str | None:
         for cue in ('instead of ', 'backup: ', 'backup if ', 'fallback: '):   # '… · Instead of Y (too far out) |': to the cell's end
             c = low.find(cue)
             while c >= 0:
-                before = low[:c].rstrip(' *_')
-                if before[-1:] in ('·', '|', ';', '(', '') and not (cuts and cuts[-1][0] <= c < cuts[-1][1]):
+                before = low[:c].rstrip(' *_')      # ('X (instead of Y)' is a change: `_chosen_span` reads it)
+                if before[-1:] in ('·', '|', ';', '') + (('(',) if cue != 'instead of ' else ()) and not (cuts and cuts[-1][0] <= c < cuts[-1][1]):
                     cuts.append((len(before) - 1, _bracket_end(low, len(before) - 1)) if before[-1:] == '(' else
                                 (c, min((x for h in (' · ', ' |', '; ', ', ', '. ') if (x := low.find(h, c)) >= 0), default=len(line))))
                 c = low.find(cue, c + 1)
