@@ -747,6 +747,8 @@ def test_layout_record():
     v18 = rec['heldout_v18_first_score']['all']
     assert (rec['heldout_v18_first_score']['reader'], v18['checks'], v18['violations_read_as_passes'],
             v18['violations_read_as_passes_without_doubt'], v18['undelivered'], v18['sure_checks']) == ('00fb617', 0.7974, 0, 0, 0, 0.896)
+    assert rec['heldout18']['all']['checks'] >= 0.94 and rec['heldout18']['all']['undelivered'] == 0   # tuned on since
+    assert rec['heldout18']['all']['violations_read_as_passes_without_doubt'] == 0 and rec['heldout18']['all']['sure_checks'] >= 0.99
 
 
 
