@@ -832,6 +832,13 @@ def test_v15_layouts_read_after_first_tuning():
     assert {k: v['checks'] for k, v in res['layouts'].items() if v['checks'] < 0.94} == {}
     assert res['all']['undelivered'] == 0 and res['all']['violations_read_as_passes_without_doubt'] == 0
 
+def _read_after_tuning(part: str, floor: float):
+    "A held-out part on the first 40 known plans: every layout at `floor` of the checks or more, all delivered, no unflagged false pass."
+    import layouts
+    res = layouts.measure(part, plans=layouts.known_plans()[:40])
+    assert {k: v['checks'] for k, v in res['layouts'].items() if v['checks'] < floor} == {}
+    assert res['all']['undelivered'] == 0 and res['all']['violations_read_as_passes_without_doubt'] == 0
+
 def test_v16_layouts_read_after_first_tuning():
     """Issue 48: the v16 layouts (tools/layouts_v16.py, first score 60.28 %, pinned in `test_layout_record`) read after
     the first tuning step on them, on the first 40 known plans: days told as 'the next morning' under clock times
@@ -841,10 +848,7 @@ def test_v16_layouts_read_after_first_tuning():
     out, `САЩ`; 79 %), HTML day cards (`html_blocks_as_text`; 82 %, 4 violations read as passes), rating-annotated bullets
     (89 %) and reStructuredText with an admonition of options not booked (`aside_blocks_as_text`; 95 %, 5 violations read
     as passes): every layout at 95 % or more, every rendering delivered, no violation read as a pass unflagged."""
-    import layouts
-    res = layouts.measure('heldout16', plans=layouts.known_plans()[:40])
-    assert {k: v['checks'] for k, v in res['layouts'].items() if v['checks'] < 0.95} == {}
-    assert res['all']['undelivered'] == 0 and res['all']['violations_read_as_passes_without_doubt'] == 0
+    _read_after_tuning('heldout16', 0.95)
 
 def test_v17_layouts_read_after_first_tuning():
     """Issue 48: the v17 layouts (tools/layouts_v17.py, first score 71.03 %, pinned in `test_layout_record`) read after
@@ -855,10 +859,7 @@ def test_v17_layouts_read_after_first_tuning():
     subtitle's route, `same hotel as Day 3`; 66 %), a decimal outline (`## 3. Accommodation summary` after the days;
     73 %), a glance table then prose (`glance_stays_as_text`; 75 %), slot options picked later (`slot_options_as_text`;
     77 %): every layout at 95 % or more, every rendering delivered, no violation read as a pass unflagged."""
-    import layouts
-    res = layouts.measure('heldout17', plans=layouts.known_plans()[:40])
-    assert {k: v['checks'] for k, v in res['layouts'].items() if v['checks'] < 0.95} == {}
-    assert res['all']['undelivered'] == 0 and res['all']['violations_read_as_passes_without_doubt'] == 0
+    _read_after_tuning('heldout17', 0.95)
 
 def test_v17_rewrites_on_plain_cases():
     """The v17 rewrites on plain cases (issue 48), each read into the gold plan of train query 0: weekday heads, a stay's
@@ -896,10 +897,7 @@ def test_v18_layouts_read_after_first_tuning():
     allow two hours`, `Stockton CA`; 86 %), a lettered outline (`(b) Meals: …`; 90 %), time / activity / notes tables
     (`· Instead of Y (…)`; 90 %): every layout at 90 % or more, every rendering delivered, no violation read as a pass
     unflagged."""
-    import layouts
-    res = layouts.measure('heldout18', plans=layouts.known_plans()[:40])
-    assert {k: v['checks'] for k, v in res['layouts'].items() if v['checks'] < 0.9} == {}
-    assert res['all']['undelivered'] == 0 and res['all']['violations_read_as_passes_without_doubt'] == 0
+    _read_after_tuning('heldout18', 0.9)
 
 def test_v18_rewrites_on_plain_cases():
     """The v18 rewrites on plain cases (issue 48), each read into the gold plan of train query 0: image tags, task-list
