@@ -338,8 +338,9 @@ def _day_number(w: str) -> int | None:
 # %% ../nbs/04b_grounded.ipynb #29f5130e
 _WEEKDAY_WORDS = frozenset('mon tue tues wed thu thur thurs fri sat sun monday tuesday wednesday thursday friday saturday '
                            'sunday'.split())
-_MONTH_WORDS = frozenset('january jan february feb march mar april apr may june jun july jul august aug september sep sept '
-                         'october oct november nov december dec'.split())
+_MONTHS = {m: i for i, ms in enumerate((('january', 'jan'), ('february', 'feb'), ('march', 'mar'), ('april', 'apr'), ('may',),
+                                        ('june', 'jun'), ('july', 'jul'), ('august', 'aug'), ('september', 'sep', 'sept'),
+                                        ('october', 'oct'), ('november', 'nov'), ('december', 'dec')), 1) for m in ms}
 
 def _short_day(text: str, ws: list[Word], k: int) -> int | None:
     """The day of a texted day word `d2` / `D2` (word k) written before a weekday or ':' (`d2 thu 3/17`, `D2:`): 1 to 99;
@@ -649,7 +650,7 @@ def clean_piece(piece: str, city_seqs=()) -> str | None:
     key = tuple(folded_words(p))
     if ' '.join(key) in _EMPTY_SLOT: return '-'
     if ' '.join(key) in _SEQUENCE_ONLY: return None                  # 'A; next, ~~B~~; next, C': B struck, 'next' left
-    if all(w in _WEEKDAY_WORDS or w in _MONTH_WORDS or w.isdecimal() for w in key) and not all(w.isdecimal() for w in key): return None   # a date ('Monday', 'March 28'; '#45' is a name)
+    if all(w in _WEEKDAY_WORDS or w in _MONTHS or w.isdecimal() for w in key) and not all(w.isdecimal() for w in key): return None   # a date ('Monday', 'March 28'; '#45' is a name)
     if key in city_seqs or not any(c.isalpha() for c in p): return None
     return p
 
@@ -3174,10 +3175,6 @@ class _CityOrState:
         return seq in cs or any(seq[:i] in cs and seq[i:] in _states(self.index) for i in range(1, len(seq)))
 
 # %% ../nbs/04b_grounded.ipynb #a48r0002
-_MONTHS = {m: i for i, ms in enumerate((('january', 'jan'), ('february', 'feb'), ('march', 'mar'), ('april', 'apr'), ('may',),
-                                        ('june', 'jun'), ('july', 'jul'), ('august', 'aug'), ('september', 'sep', 'sept'),
-                                        ('october', 'oct'), ('november', 'nov'), ('december', 'dec')), 1) for m in ms}
-
 def dates_in(s: str) -> list[tuple[int, int, int]]:
     """`[(month, day, position)]` of the calendar dates written in `s`, in order: `March 16`, `Wed, Mar 16`, `16 March`,
     `3/16/2022`, `3/16`, `2022-03-16` (the year is not kept: a TravelPlanner trip lasts a week). One pass over the words."""
