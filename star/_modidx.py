@@ -708,6 +708,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                'star.grounded._states': ('grounded.html#_states', 'star/grounded.py'),
                                'star.grounded._stay_heading': ('grounded.html#_stay_heading', 'star/grounded.py'),
                                'star.grounded._stay_name': ('grounded.html#_stay_name', 'star/grounded.py'),
+                               'star.grounded._stays_at_day_ends': ('grounded.html#_stays_at_day_ends', 'star/grounded.py'),
                                'star.grounded._stops_in': ('grounded.html#_stops_in', 'star/grounded.py'),
                                'star.grounded._tag_after': ('grounded.html#_tag_after', 'star/grounded.py'),
                                'star.grounded._task_cities': ('grounded.html#_task_cities', 'star/grounded.py'),

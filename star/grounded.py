@@ -3463,6 +3463,21 @@ def _heading_like(s: str) -> bool:
     if s.startswith('#') and (k := _outline_number(core)): core = core[k:]
     return bool(core) and len(core) <= 60 and ':' not in core and not core[:1].isdecimal() and len(core.split()) <= 8
 
+# %% ../nbs/04b_grounded.ipynb #8837000a
+def _stays_at_day_ends(lines: list, day_line: dict, items, limit: int | None = None) -> dict:
+    """`{line index: [lines to insert there]}`: each stay `(value, first day, last day)` of `items` as an `Accommodation:`
+    line at the end of each of its days (`day_line`: day -> its header's line), before the blank lines that end the day
+    and before line `limit` when it lies inside the day (a recap written after the day)."""
+    starts, add = sorted(set(day_line.values())), {}
+    for value, a, b in items:
+        for d in range(a, b + 1):
+            if d not in day_line: continue
+            nxt = [x for x in starts if x > day_line[d]]
+            at = min(nxt[0] if nxt else len(lines), limit if limit is not None and limit > day_line[d] else len(lines))
+            while at - 1 > day_line[d] and not lines[at - 1].strip(): at -= 1
+            add.setdefault(at, []).append(f"Accommodation: {value}")
+    return add
+
 def stay_recap_as_text(text: str, task=None) -> str | None:
     """An answer that writes its days without their stays and gives the stays in a recap section (`Where you'll
     sleep`, or any heading above the days whose first item checks in: `Bases:`; then items each with the nights it covers,
@@ -3505,15 +3520,7 @@ def stay_recap_as_text(text: str, task=None) -> str | None:
         items.append(it)
     if not items: return None
     end = end if end is not None else len(lines)
-    starts = sorted(set(day_line.values()))
-    add = {}
-    for value, a, b in items:
-        for d in range(a, b + 1):
-            if d not in day_line: continue
-            nxt = [x for x in starts if x > day_line[d]]
-            at = min(nxt[0] if nxt else len(lines), h if h > day_line[d] else len(lines))
-            while at - 1 > day_line[d] and not lines[at - 1].strip(): at -= 1      # before the blank lines that end the day
-            add.setdefault(at, []).append(f"Accommodation: {value}")
+    add = _stays_at_day_ends(lines, day_line, items, h)
     out = []
     for i, line in enumerate(lines):
         out += add.get(i, [])
@@ -3548,12 +3555,7 @@ def glance_stays_as_text(text: str) -> str | None:
             name = ' '.join(folded_words(_stay_name(row[sc])))
             if not name or f' {name} ' not in f' {after} ': stays[int(row[dc])] = row[sc]
     if not stays: return None
-    starts, add = sorted(set(day_line.values())), {}
-    for d, v in stays.items():
-        nxt = [x for x in starts if x > day_line[d]]
-        at = nxt[0] if nxt else len(lines)
-        while at - 1 > day_line[d] and not lines[at - 1].strip(): at -= 1
-        add.setdefault(at, []).append(f"Accommodation: {v}")
+    add = _stays_at_day_ends(lines, day_line, [(v, d, d) for d, v in stays.items()])
     out, drop = [], set(tab)
     for k, line in enumerate(lines):
         out += add.get(k, [])
