@@ -909,6 +909,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                              'star.models.dtype_choice': ('models.html#dtype_choice', 'star/models.py'),
                              'star.models.eager_engine': ('models.html#eager_engine', 'star/models.py'),
                              'star.models.engine_dtype': ('models.html#engine_dtype', 'star/models.py'),
+                             'star.models.exit_process': ('models.html#exit_process', 'star/models.py'),
                              'star.models.fd_stdout': ('models.html#fd_stdout', 'star/models.py'),
                              'star.models.get_spec': ('models.html#get_spec', 'star/models.py'),
                              'star.models.guard_cpu_seeded_prefill': ('models.html#guard_cpu_seeded_prefill', 'star/models.py'),

@@ -14,6 +14,7 @@ import gzip, hashlib, importlib.metadata, json, math, os, shutil, sys, tempfile,
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import NoReturn
 from .paths import data_path
 
 # %% auto #0
@@ -27,7 +28,7 @@ __all__ = ['K', 'QWEN25_CODER_05B_GGUF', 'QWEN25_CODER_15B_GGUF', 'QWEN25_VOCAB'
            'load_model', 'vllm_available', 'tiny_checkpoint', 'model_path', 'keep_cpu_linear_weights',
            'guard_kernel_scan', 'guard_cpu_seeded_prefill', 'fd_stdout', 'set_cpu_kv_cache', 'patch_vllm',
            'compile_break_even_s', 'eager_engine', 'engine_dtype', 'make_llm', 'trl_engine_dtype', 'uses_deepspeed',
-           'train_device', 'is_main_rank', 'destroy_process_group_at_exit', 'cpu_compact_logprobs']
+           'train_device', 'is_main_rank', 'destroy_process_group_at_exit', 'exit_process', 'cpu_compact_logprobs']
 
 # %% ../nbs/08_models.ipynb #468d2547
 K = 1024  # the paper's "30K"/"32K" contexts are in units of 1,024 tokens (vLLM `--max-model-len 32768`)
@@ -902,6 +903,26 @@ def destroy_process_group_at_exit() -> bool:
     atexit.register(_destroy)
     _PG_EXIT.append(_destroy)
     return True
+
+# %% ../nbs/08_models.ipynb #8d286714
+def exit_process(code:int=0, # the process's exit status
+                ) -> NoReturn:
+    """End the process with status `code` (never returns). When this process joined a `torch.distributed` group
+    (`destroy_process_group_at_exit` registered, or a group still initialised): run the `atexit` handlers now (our
+    group destroy, `logging.shutdown`, vLLM's engine shutdown, `weakref.finalize` callbacks), flush stdout and stderr,
+    then `os._exit(code)`: the interpreter's finalisation and C++ static destructors are skipped, in which a rank whose
+    model was wrapped in DDP aborts now and then with SIGABRT (`terminate called without an active exception`; DDP
+    keeps gloo's threads alive after `destroy_process_group`, see above; pytorch/pytorch#190489). Otherwise raise
+    `SystemExit(code)`, the usual exit. Files left open are not flushed on the first path: write through `with`."""
+    import atexit, os
+    dist = sys.modules.get("torch.distributed")
+    if not (_PG_EXIT or (dist is not None and dist.is_available() and dist.is_initialized())): raise SystemExit(code)
+    try: atexit._run_exitfuncs()   # what the interpreter would run first at exit; each handler's error is printed
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try: stream.flush()
+            except Exception: pass
+        os._exit(code)
 
 # %% ../nbs/08_models.ipynb #34997dca
 def cpu_compact_logprobs(enable: bool = True) -> bool:

@@ -25,7 +25,7 @@ from .evaluator import PlanResult, dataset_metrics, evaluate_plan
 from .formatter import eval_formatter, format_plan
 from .memory import check_fits
 from .models import (K, REGISTRY, DtypeChoice, cpu_compact_logprobs, dtype_choice, eager_engine, engine_dtype,
-                         destroy_process_group_at_exit, fd_stdout, get_spec, is_main_rank, load_model, load_tokenizer, model_path,
+                         destroy_process_group_at_exit, exit_process, fd_stdout, get_spec, is_main_rank, load_model, load_tokenizer, model_path,
                          normalize_dtype, on_cuda, patch_vllm, set_cpu_kv_cache, train_device, trl_engine_dtype, uses_deepspeed, vllm_available)
 from .paths import in_repo, repo_relative
 from .results import (append_jsonl, best_checkpoint, check_publish, new_record, read_jsonl, rewrite_jsonl,
@@ -1082,9 +1082,13 @@ def main(argv:Sequence[str]|None=None, # command-line words (None: sys.argv[1:])
 INPUT_ERRORS = ("ValueError", "TypeError", "FileNotFoundError", "UnknownScaleError", "RunMismatchError", "RunLockedError",
                 "RunFolderError", "NoUsableCheckpointError", "MemoryPlanError", "LauncherError", "DirtyTreeError")
 
+# The process ends through `exit_process` (08_models): under several ranks, after the atexit handlers, past the
+# interpreter's finalisation, in which a rank whose model DDP wrapped can abort after its work is done.
 if __name__ == "__main__" and "ipykernel" not in __import__("sys").modules and "execnb" not in __import__("sys").modules:
-    try: main()
+    import sys, traceback
+    try: main(); _code = 0
     except Exception as e:
-        if not any(c.__name__ in INPUT_ERRORS for c in type(e).__mro__): raise
-        print(f"star.rl: {type(e).__name__}: {' '.join(str(e).split())}", file=__import__("sys").stderr)
-        raise SystemExit(2)
+        if any(c.__name__ in INPUT_ERRORS for c in type(e).__mro__):
+            print(f"star.rl: {type(e).__name__}: {' '.join(str(e).split())}", file=sys.stderr); _code = 2
+        else: traceback.print_exc(); _code = 1
+    exit_process(_code)

@@ -185,6 +185,7 @@ import torch.distributed as dist
 import star.models
 print("RANK " + json.dumps({"rank": dist.get_rank(), "calls": calls, "pg_exit": len(star.models._PG_EXIT),
                             "log": next(h for h in res["trl_log"] if "reward" in h)}), flush=True)
+star.models.exit_process(0)   # as `python -m star.rl` ends: past the finalisation in which a DDP rank can abort
 '''
 
 
