@@ -491,7 +491,7 @@ part must be written, and scored once, before this set is tuned on further: none
 PARTS = {'dev': (DEV_LAYOUTS, DEV_PHRASES), 'heldout1': (HELDOUT_LAYOUTS, HELDOUT_PHRASES),
          'heldout2': (HELDOUT2_LAYOUTS, HELDOUT2_PHRASES), 'heldout3': (HELDOUT3_LAYOUTS, HELDOUT3_PHRASES),
          'heldout': (HELDOUT4_LAYOUTS, HELDOUT4_PHRASES)}
-SEALED = {'heldout5': 5, 'heldout6': 6, 'heldout7': 7, 'heldout8': 8, 'heldout9': 9, 'heldout10': 10, 'heldout11': 11, 'heldout12': 12, 'heldout13': 13, 'heldout14': 14, 'heldout15': 15, 'heldout16': 16, 'heldout17': 17, 'heldout18': 18}
+SEALED = {'heldout5': 5, 'heldout6': 6, 'heldout7': 7, 'heldout8': 8, 'heldout9': 9, 'heldout10': 10, 'heldout11': 11, 'heldout12': 12, 'heldout13': 13, 'heldout14': 14, 'heldout15': 15, 'heldout16': 16, 'heldout17': 17, 'heldout18': 18, 'heldout19': 19}
 """The held-out parts written 2026-12-06 and -07 by hands that did not read the reader, each after the previous one was scored:
 part -> k, for `tools/layouts_v<k>.py` (eight layouts, `HELDOUT<k>_LAYOUTS`, phrasings `HELDOUT<k>_PHRASES` drawn by
 its `Phr<k>`), each sealed until scored once (`heldout_v<k>_first_score` in the record). Loaded when asked for
