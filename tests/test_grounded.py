@@ -749,6 +749,14 @@ def test_layout_record():
             v18['violations_read_as_passes_without_doubt'], v18['undelivered'], v18['sure_checks']) == ('00fb617', 0.7974, 0, 0, 0, 0.896)
     assert rec['heldout18']['all']['checks'] >= 0.94 and rec['heldout18']['all']['undelivered'] == 0   # tuned on since
     assert rec['heldout18']['all']['violations_read_as_passes_without_doubt'] == 0 and rec['heldout18']['all']['sure_checks'] >= 0.99
+    # v19 (tools/layouts_v19.py: a tour brochure with meal codes, a hedged Llama-style answer, Japanese / Chinese / Korean
+    # / Russian prose, a Reddit 'rate my plan' post with rejected suggestions in its comments, an app's flat key-path
+    # export, a week grid with a column per day, a second-person story in chapters, a ChatGPT conversation with one day
+    # per turn), scored once on the reader tuned on v18: 57 % of the checks, the story's chapters not delivered (315),
+    # no violation read as a pass, every reading doubted
+    v19 = rec['heldout_v19_first_score']['all']
+    assert (rec['heldout_v19_first_score']['reader'], v19['checks'], v19['violations_read_as_passes'],
+            v19['violations_read_as_passes_without_doubt'], v19['undelivered'], v19['sure_checks']) == ('36aa1ef', 0.5723, 0, 0, 315, 0.0)
 
 
 
