@@ -685,6 +685,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                'star.grounded._raw_words': ('grounded.html#_raw_words', 'star/grounded.py'),
                                'star.grounded._read_grounded': ('grounded.html#_read_grounded', 'star/grounded.py'),
                                'star.grounded._reference': ('grounded.html#_reference', 'star/grounded.py'),
+                               'star.grounded._remark_sentences_cut': ('grounded.html#_remark_sentences_cut', 'star/grounded.py'),
                                'star.grounded._repeats': ('grounded.html#_repeats', 'star/grounded.py'),
                                'star.grounded._restated': ('grounded.html#_restated', 'star/grounded.py'),
                                'star.grounded._route_line': ('grounded.html#_route_line', 'star/grounded.py'),

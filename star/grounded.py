@@ -295,7 +295,8 @@ _TRAILER2 = frozenset({('key', 'highlights'), ('budget', 'summary'), ('budget', 
                        ('estimated', 'total'), ('remaining', 'budget'), ('trip', 'summary'), ('budget', 'overview'),
                        ('p', 's'), ('best', 'regards'), ('kind', 'regards'), ('let', 'me'), ('want', 'me'), ('would', 'you'),
                        ('feel', 'free'), ('shall', 'i'), ('safe', 'travels'), ('bon', 'voyage'), ('happy', 'travels'),
-                       ('enjoy', 'your'), ('important', 'considerations'), ('additional', 'considerations'),
+                       ('enjoy', 'your'), ('important', 'considerations'), ('additional', 'considerations'), ('important', 'notes'),
+                       ('your', 'tour'),
                        ('good', 'to'), ('goede', 'reis'), ('buon', 'viaggio'),
                        ('udanej', 'podrozy'), ('iyi', 'yolculuklar'), ('gute', 'reise'), ('buen', 'viaje'), ('boa', 'viagem'),
                        ('bonne', 'route'), ('bon', 'voyage')})
@@ -374,13 +375,14 @@ def _label_follows(ws: list[Word], j: int) -> bool:
     return False
 
 _DAY_WORDS = frozenset({'day', 'days', 'tag', 'tage', 'jour', 'jours', 'dia', 'dias', 'giorno', 'giorni', 'dag', 'dagen',
-                        'dzien', 'день', 'dan', 'araw', 'روز'})
+                        'dzien', 'день', 'dan', 'araw', 'روز', 'chapter'})
 
 _DAY_AFTER = frozenset({'gun', 'день'})
 """The word after a day's number in a header (Turkish `1. Gün`, Russian `1-й день`)."""
 """The word before a day's number in a header, in English and in the languages an answer may be written in (German
 `Tag 2`, French `Jour 2`, Spanish / Portuguese `Día 2` folded `dia`, Italian `Giorno 2`, Dutch / Scandinavian `Dag 2`,
-Polish `Dzień 2`, Russian `День 2`, Croatian `Dan 2`, Tagalog `Araw 2`, Persian `روز ۲`)."""
+Polish `Dzień 2`, Russian `День 2`, Croatian `Dan 2`, Tagalog `Araw 2`, Persian `روز ۲`), and a story's `Chapter Two`
+heading a day as the others do."""
 
 def _in_heading(text: str, a: int) -> bool:
     "Is position `a` on a markdown heading's line (`## Slide 3 — Day 1 · Sat 12 Mar`)?"
@@ -471,7 +473,9 @@ def day_versions(text: str, ws: list[Word], marks: list) -> list[tuple[int, int,
     one ends at a closing section. Marks of one day that follow each other, each heading its line, are one version: a
     plan written as a list of steps heads each line with its day (`Day 2, 08:00 — Lunch: X`, `Day 2, 09:30 — Visit Y`).
     A field of an earlier day written after the last day's last version (`- Day 5 dinner: make it X, not Y` below Day 7) is no version
-    of its own: a remark on that day (what it changes, `corrections` reads), ending the version before it."""
+    of its own: a remark on that day (what it changes, `corrections` reads), ending the version before it. Where a
+    closing section follows the last day's first version (a brochure's `YOUR TOUR INCLUDES` then `IMPORTANT NOTES` ·
+    `Day 2: breakfast is at X rather than Y`), the days named after it are remarks, no versions."""
     marks = [m for i, m in enumerate(marks) if not (i and (marks[i - 1][0], marks[i - 1][2]) == (m[0], m[2])
                                                     and (_line_start(text, ws, m[1]) or _listed(text, ws, m[1])))]
     out = [(n, k, marks[i + 1][1] if i + 1 < len(marks) else len(ws), last) for i, (n, k, last) in enumerate(marks)]
@@ -479,6 +483,10 @@ def day_versions(text: str, ws: list[Word], marks: list) -> list[tuple[int, int,
         n, k, e, last = out[-1]
         out[-1] = (n, k, _closing(text, ws, k, e), last)
     top = max((v[3] for v in out), default=0)
+    first = next((i for i, v in enumerate(out) if v[3] == top), 0)
+    if first + 1 < len(out) and (c := _closing(text, ws, out[first][1], out[first][2])) < out[first][2]:
+        n, k, _, last = out[first]                     # a closing section after the last day's first version: the days
+        return out[:first] + [(n, k, c, last)]         # named in it (`IMPORTANT NOTES` · `Day 3: breakfast is at X rather than Y`) are remarks
     last = max((i for i, v in enumerate(out) if v[3] == top), default=0)     # the last day's last version
     return out[:last + 1] + [v for v in out[last + 1:] if not (v[0] < top and _label_follows(ws, v[1] + 2))]
 
@@ -1417,7 +1425,7 @@ def _best_hit(r: Reading, k: int, hi: int, table: str, order: list, slot: str, t
 
 # %% ../nbs/04b_grounded.ipynb #e208f458
 _LOCATIVE = frozenset({'in', 'at', 'downtown', 'near', 'central', 'uptown', 'midtown', 'located', 'situated', 'which', 'that', 'is',
-                       'right', 'just', 'innenstadt', 'zentrum', 'stadtzentrum', 'stadtmitte', 'altstadt'})
+                       'right', 'just', 'found', 'based', 'innenstadt', 'zentrum', 'stadtzentrum', 'stadtmitte', 'altstadt'})
 
 def _locative_city(r: Reading, q: int, hi: int) -> int | None:
     """The first word of the city that a locative starting at word `q` names (`in Minneapolis`, `downtown Austin`, `in
@@ -1611,7 +1619,8 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
     if q2 < hi and q2 in r.city_at and (q2 != q0 or (g := text[after if remark else end:ws[q2].a]).strip(' ,*_–—-').lower() in ('', 'in', 'at') or _pin(g)):
         c, c_end = r.city_at[q2]
         city, alt_city, kind, _ = city_as_written(r, c, q2, c_end, hi)
-        if kind == 'state' and q2 != q0: city, alt_city = alt_city, city      # 'X in Rockford, Illinois': a place said, the city
+        if kind in ('state', 'bracket-state') and q2 != q0: city, alt_city = alt_city, city   # 'X in Rockford, Illinois', 'X in
+                                                                              #  Rockford (Illinois)': a place said, the city
         city = unstate(city)                                                  # 'Abilene(Texas)' -> 'Abilene' (glued: the City(State) form); 'Buffalo (New York)' kept
     elif hit is None or not _ends_with_city(r, k, nk, hit[0]): pass
     else: return _noted(r, day, slot, (nm := _with_bracket_state(r, name, start, end, e)), f"{nm}, {hit[1].city}", 'near-match',
@@ -1774,6 +1783,25 @@ def _meal_pieces(text: str, s: int, e: int) -> list:
         if all(_slot_in_parens(text, a, b)[0] for a, b in ps): return ps
     return [(s, e)]
 
+# %% ../nbs/04b_grounded.ipynb #38377fa3
+def _remark_sentences_cut(r: Reading, s: int, e: int, table: str) -> int:
+    """Where the value `text[s:e]` ends without the sentences after its last venue of `table` that name none (`Sightseeing:
+    X in Rockford. Some attractions may have limited hours, so please check ahead.`): the position after the first
+    sentence end after that venue ('. ' then a capital, not inside a city's or a venue's name: `St. Petersburg`), when
+    no venue of `table` follows it; else e."""
+    lo, hi = r.wrange(s, e)
+    ms = [m for m in r.venues_in(lo, hi) if any(v.table == table for v in m.entries)]
+    if not ms: return e
+    i = r.text.find('. ', r.ws[ms[-1].j - 1].b, e)
+    while i >= 0:
+        q = r.wrange(i + 2, e)[0]
+        inside = any(c <= q < c_end for c, (_, c_end) in ((c, r.city_at[c]) for c in range(max(q - 3, 0), q + 1) if c in r.city_at)) \
+            or any(m.i <= q < m.j for m in r.venues_in(max(q - 6, 0), q + 1))
+        if r.text[i + 2:i + 3].isupper() and not inside:
+            return i + 1 if not any(any(v.table == table for v in m.entries) for m in r.venues_in(q, hi)) else e
+        i = r.text.find('. ', i + 1, e)
+    return e
+
 # %% ../nbs/04b_grounded.ipynb #05046cf7
 _CHANGE_ARROWS = (' → ', ' -> ', ' ⇒ ', ' => ', ' ➜ ', ' ➔ ')
 
@@ -1815,7 +1843,8 @@ def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: boo
             day.slots[key] = '-'
             continue
         named = _has_venue(r, s, e, table)
-        if not named and (same_lead(r.text[s:e]) or (key == 'accommodation' and _back_to_stay(r.text[s:e]))):
+        if not named and (same_lead(r.text[s:e]) or (key == 'accommodation' and (_back_to_stay(r.text[s:e]) or   # 'You could stay at
+                _same_stay_sentence(r.text[s:e].split('. ')[0], 12)))):                                              #  the same place as …'
             fw = folded_words(r.text[s:e][:60])        # 'same hotel as Day 3': that day's; else the day before's
             day.slots[key] = _SAME + next((fw[x + 1] for x in range(len(fw) - 1) if fw[x] == 'day' and fw[x + 1].isdecimal()), '')
             continue
@@ -1839,7 +1868,7 @@ def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: boo
             if item and slot not in day.slots: day.slots[slot] = item
     for s, e in lab.get('attraction', ()):
         if dash_first(r.text[s:e]): continue
-        for s2, e2 in _list_pieces(r.text, s, e):
+        for s2, e2 in _list_pieces(r.text, s, _remark_sentences_cut(r, s, e, 'attractions')):
             s2 = _after_change(r, s2, e2, 'attractions')
             lo, hi = r.wrange(s2, e2)
             named = [m for m in r.venues_in(lo, hi) if any(v.table == 'attractions' for v in m.entries)]
@@ -4946,7 +4975,8 @@ def restated_as_text(text: str) -> str | None:
     return '\n'.join(n if n is not None else l for l, n in zip(lines, new))
 
 _GIVEN_UP = ('planned on', 'had planned', 'was gonna', 'were gonna', 'was going to', 'were going to', 'fell through',
-             'never made it', 'skipping ', 'skipped ', 'skip ', 'meant to', 'had hoped')
+             'never made it', 'skipping ', 'skipped ', 'skip ', 'meant to', 'had hoped', 'had thought about', 'had thought of',
+             'for another trip', 'for another time', 'for next time', "haven't included", 'have not included')
 _CLAUSE_HEADS = ('. ', '! ', '? ', ', but ', ' but ', ', so ', ' so ', '; ', ' — ', ', then ', ' then ')
 
 def _open_bracket(s: str, c: int) -> int:
@@ -4983,6 +5013,8 @@ def given_up_as_text(text: str) -> str | None:
                 if c == 0 or not low[c - 1].isalnum():
                     a = max((x + len(h) for h in _CLAUSE_HEADS if (x := low.rfind(h, 0, c)) >= 0), default=_after_bullets(line))
                     b = min((x for h in _CLAUSE_HEADS if (x := low.find(h, c + len(cue))) >= 0), default=len(line))
+                    if low.startswith(('it ', 'it,', 'it.', 'them '), c + len(cue) + (cue[-1] != ' ')):   # 'X — I'd skip it this time': X's clause too
+                        a = max((x + len(h) for h in _CLAUSE_HEADS if (x := low.rfind(h, 0, a - len(h))) >= 0), default=_after_bullets(line))
                     if (o := _open_bracket(low, c)) >= 0: a, b = o, _bracket_end(low, o)   # '(skipping Y (Johnstown) — closed)'
                     cuts.append((a, b))
                 c = low.find(cue, c + 1)
@@ -5010,10 +5042,10 @@ _SAME_WORDS = frozenset({'same', 'meme', 'mismo', 'misma', 'mesmo', 'mesma', 'se
                          'stesso', 'stessa', 'tym', 'samym', 'hetzelfde', 'dezelfde', 'ayni', 'aynı'})
 "The word *same* in the languages of `FOREIGN_LABELS` (folded): `Nuit au même hôtel`, `wieder in derselben Unterkunft`."
 
-def _same_stay_sentence(s: str) -> bool:
-    "Does the sentence `s` only say the night is spent where the last one was: a *same* word then a stay noun, in 8 words?"
+def _same_stay_sentence(s: str, most: int = 8) -> bool:
+    "Does the sentence `s` only say the night is spent where the last one was: a *same* word then a stay noun, in `most` words?"
     fw = folded_words(s)
-    return 2 <= len(fw) <= 8 and any(w in _SAME_WORDS and any(x in _STAY_NOUNS for x in fw[k + 1:k + 3]) for k, w in enumerate(fw))
+    return 2 <= len(fw) <= most and any(w in _SAME_WORDS and any(x in _STAY_NOUNS for x in fw[k + 1:k + 3]) for k, w in enumerate(fw))
 
 def same_stay_as_text(text: str) -> str | None:
     """Lines that only say the night is spent where the last one was (`same hotel`, `same place as last night`), and such
