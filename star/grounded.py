@@ -30,15 +30,16 @@ __all__ = ['LABEL_VOCABULARY', 'FOREIGN_LABELS', 'LABELS', 'CHECK_KINDS', 'MAX_G
            'plain_value', 'dash_first', 'empty_lead', 'same_lead', 'named_in', 'label_key', 'slot_line',
            'labelled_fields', 'Note', 'Reading', 'city_as_written', 'read_current_city', 'route_as_written',
            'read_transportation', 'drop_bracket_states', 'written_item', 'read_labelled_day', 'fill_narrative',
-           'json_as_text', 'toml_as_text', 'ini_as_text', 'yaml_as_text', 'sql_tables', 'sql_as_text', 'grid_days',
-           'day_rows_as_labels', 'long_days', 'tables_as_text', 'jsonld_as_text', 'todo_as_text', 'sections_as_text',
-           'index_as_text', 'tagged_as_text', 'events_as_text', 'heading_marks', 'inferred_marks', 'dates_in',
-           'stay_item', 'stay_records', 'records_as_text', 'code_as_text', 'stay_recap_as_text', 'glance_stays_as_text',
-           'references_as_text', 'final_answer', 'complete_day', 'html_as_text', 'html_blocks_as_text', 'xml_as_text',
-           'footnotes_as_text', 'stay_blocks_as_text', 'options_as_text', 'slot_options_as_text', 'unstruck',
-           'wiki_as_text', 'cancelled_as_text', 'aside_blocks_as_text', 'diff_as_text', 'latex_as_text',
-           'mermaid_as_text', 'flowchart_as_text', 'ics_as_text', 'cjk_as_text', 'chained_as_text',
-           'transcript_as_text', 'restated_as_text', 'given_up_as_text', 'same_stay_as_text', 'aside_sentences_as_text',
+           'json_as_text', 'key_paths_as_text', 'toml_as_text', 'ini_as_text', 'yaml_as_text', 'sql_tables',
+           'sql_as_text', 'grid_days', 'day_rows_as_labels', 'long_days', 'tables_as_text', 'jsonld_as_text',
+           'todo_as_text', 'sections_as_text', 'index_as_text', 'tagged_as_text', 'events_as_text', 'heading_marks',
+           'inferred_marks', 'dates_in', 'stay_item', 'stay_records', 'records_as_text', 'code_as_text',
+           'stay_recap_as_text', 'glance_stays_as_text', 'references_as_text', 'final_answer', 'complete_day',
+           'html_as_text', 'html_blocks_as_text', 'xml_as_text', 'footnotes_as_text', 'stay_blocks_as_text',
+           'options_as_text', 'slot_options_as_text', 'unstruck', 'wiki_as_text', 'cancelled_as_text',
+           'aside_blocks_as_text', 'diff_as_text', 'latex_as_text', 'mermaid_as_text', 'flowchart_as_text',
+           'ics_as_text', 'cjk_as_text', 'chained_as_text', 'transcript_as_text', 'said_turns_as_text',
+           'restated_as_text', 'given_up_as_text', 'same_stay_as_text', 'aside_sentences_as_text',
            'item_details_as_text', 'quoted_as_text', 'spoken_as_text', 'plain_answer', 'layout_text', 'dated_marks',
            'noted_marks', 'check_reading', 'learned_labels', 'learned_labels_as_text', 'corrections',
            'apply_corrections', 'format_grounded', 'plain_plan']
@@ -274,7 +275,7 @@ def clauses(ws: list[Word], s: int, e: int, covered) -> list[Clause]:
             gate, last = _GATED.get(seq), k + len(seq) - 1
             if gate == 'colon' and not ws[last].colon: seq = None
             elif gate == 'at' and not (ws[last].colon or (last + 1 < e and ws[last + 1].w == 'at')): seq = None
-        if seq is None:
+        if seq is None or (seq == ('dine',) and out[-1].kind in _MEALS and out[-1].lo == k):   # 'Breakfast: dine at X'
             k += 1
             continue
         if (_SLOTS[seq] == 'time' and out[-1].kind in _FILLED and not ws[k].strong and k - out[-1].lo <= 3
@@ -296,13 +297,13 @@ _TRAILER2 = frozenset({('key', 'highlights'), ('budget', 'summary'), ('budget', 
                        ('p', 's'), ('best', 'regards'), ('kind', 'regards'), ('let', 'me'), ('want', 'me'), ('would', 'you'),
                        ('feel', 'free'), ('shall', 'i'), ('safe', 'travels'), ('bon', 'voyage'), ('happy', 'travels'),
                        ('enjoy', 'your'), ('important', 'considerations'), ('additional', 'considerations'), ('important', 'notes'),
-                       ('your', 'tour'),
+                       ('your', 'tour'), ('tl', 'dr'),
                        ('good', 'to'), ('goede', 'reis'), ('buon', 'viaggio'),
                        ('udanej', 'podrozy'), ('iyi', 'yolculuklar'), ('gute', 'reise'), ('buen', 'viaje'), ('boa', 'viagem'),
                        ('bonne', 'route'), ('bon', 'voyage')})
 
 _TRAILER1 = frozenset({'summary', 'notes', 'note', 'tips', 'tip', 'reminder', 'highlights', 'breakdown', 'total', 'budget', 'cheers', 'regards',
-                       'sincerely', 'ps'})
+                       'sincerely', 'ps', 'edit'})
 
 _MAX_DAY = 99            # a larger number is no day of a TravelPlanner trip (they last 3, 5 or 7 days)
 
@@ -392,6 +393,11 @@ def _in_heading(text: str, a: int) -> bool:
 _CLOCK_WORDS = frozenset({'am', 'pm', 'h', 'hrs', 'uhr', 'oclock'})
 "Words after a number that make it a clock time (`8 pm`, `20 h`, `8 o'clock`; `8 a.m.`: `_clock_after`), no day number."
 
+def _asks(text: str, a: int) -> bool:
+    "Does the line that position `a` is on end with a question mark (`Shall I do Day 3?`: an offer, no day's heading)?"
+    e = text.find('\n', a)
+    return text[a:e if e >= 0 else len(text)].rstrip(' *_').endswith('?')
+
 def _clock_after(text: str, ws: list, j: int) -> bool:
     "Does word j (after a number, on its line) make the number a clock time: `pm`, `h`, or `a.m.` / `p.m.` (not the article `a`)?"
     if j >= len(ws) or '\n' in text[ws[j - 1].b:ws[j].a]: return False
@@ -421,6 +427,8 @@ def day_marks(text: str, ws: list[Word], anywhere: bool = False) -> list[tuple[i
         last, after = _range_end(text, ws, k, n)
         head = after - 1
         ref = k and not ws[k].strong and ws[k - 1].w in _NOT_BEFORE_DAY           # 'Total cost for Day 1:', 'Alternative for Day 3 dinner:'
+        if not anywhere and not _line_start(text, ws, k) and _asks(text, ws[k].b):   # 'Want me to keep going with Day 3?'
+            continue
         if anywhere or _line_start(text, ws, k) or _listed(text, ws, k) or (_label_follows(ws, after) and not (ref and not _line_start(text, ws, k - 1))) or (
                 (ws[head].colon or _dash_after(text, ws, head) or _in_heading(text, ws[k].a)) and not ref):
             out.append((n, k, last))
@@ -675,8 +683,8 @@ _EMPTY_LEAD = frozenset({'none', 'n a', 'na', 'nil', 'null', 'not applicable', '
 "First words (folded) that make a slot value empty when no venue of the slot is named in it."
 
 _SAME_LEAD = frozenset({'same', 'already', 'continue', 'continued', 'continuing', 'previous', 'remain', 'remaining',
-                        'still', 'as above', 'as before', 'see above', 'ditto'})
-"First words of a value that refers to the previous day's (`Same as Day 1`, `Already paid for on Day 1`)."
+                        'still', 'as above', 'as before', 'see above', 'ditto', 'as day', 'as on', 'as night'})
+"First words of a value that refers to the previous day's (`Same as Day 1`, `Already paid for on Day 1`, `as Day 1`)."
 
 def drop_brackets(v: str, drop) -> str:
     """`v` without each `(…)` group for which `drop(v, j, inner)` holds (`j`: the index of its `(`, `inner`: the text
@@ -1845,7 +1853,7 @@ def read_labelled_day(r: Reading, day: _Day, lab: dict, order: list, travel: boo
         named = _has_venue(r, s, e, table)
         if not named and (same_lead(r.text[s:e]) or (key == 'accommodation' and (_back_to_stay(r.text[s:e]) or   # 'You could stay at
                 _same_stay_sentence(r.text[s:e].split('. ')[0], 12)))):                                              #  the same place as …'
-            fw = folded_words(r.text[s:e][:60])        # 'same hotel as Day 3': that day's; else the day before's
+            fw = folded_words(r.text[s:e][:60].split('\n')[0])   # 'same hotel as Day 3' (on its line): that day's; else the day before's
             day.slots[key] = _SAME + next((fw[x + 1] for x in range(len(fw) - 1) if fw[x] == 'day' and fw[x + 1].isdecimal()), '')
             continue
         if not named and empty_lead(r.text[s:e]):
@@ -2113,7 +2121,8 @@ def _untruncated(r: Reading, days: list) -> list:
 
 # %% ../nbs/04b_grounded.ipynb #0810fec5
 def _json_days(obj, depth: int = 0):
-    """The first list of day objects (dicts with a day key) in a decoded JSON value, searched breadth-first to depth 6;
+    """The first list of day objects (dicts with a day key, or any dicts listed under a key `days` / `itinerary`) in a
+    decoded JSON value, searched breadth-first to depth 6;
     a string that holds JSON itself (an OpenAI tool call's `"arguments": "{\\"days\\": …}"`) is decoded and searched."""
     if depth > 6: return None
     if isinstance(obj, str) and obj.lstrip()[:1] in ('{', '['):
@@ -2121,6 +2130,10 @@ def _json_days(obj, depth: int = 0):
         except ValueError: return None
     if isinstance(obj, list) and obj and all(isinstance(d, dict) for d in obj) and \
             any(_label_words(k) in _DAY_KEYS for d in obj for k in d): return obj
+    if isinstance(obj, dict):                           # `"days": [{"date": …}, …]`: named days, no day key in them
+        got = next((v for k, v in obj.items() if _label_words(k) in ('days', 'itinerary') and isinstance(v, list) and v
+                    and all(isinstance(d, dict) for d in v)), None)
+        if got is not None: return got
     kids = obj.values() if isinstance(obj, dict) else obj if isinstance(obj, list) else ()
     for v in kids:
         if (got := _json_days(v, depth + 1)) is not None: return got
@@ -2161,6 +2174,12 @@ _NOT_CHOSEN = frozenset({'not', 'rejected', 'alternatives', 'alternative', 'drop
                          'canceled', 'declined', 'options'})
 "Words of a key whose value is no part of the plan (`not_chosen`, `alternatives`, `rejected_options`)."
 
+def _not_chosen(item: dict) -> bool:
+    "Does an item's status say it is no part of the plan (`\"status\": \"skipped — closed for renovation\"`, `rejected`)?"
+    st = next((v for k, v in item.items() if _label_words(k) in ('status', 'state')), None)
+    fw = folded_words(st[:40]) if isinstance(st, str) else []
+    return bool(fw) and (fw[0] in _NOT_CHOSEN or fw[0] in ('skipped', 'skip', 'removed', 'excluded'))
+
 def _days_as_text(obj) -> str | None:
     """The first list of day records in a decoded JSON / TOML / INI / YAML value (`_json_days`) as labelled days: `Day
     N:` then `Label: value` per key (nested objects one line per key; a leg object as one leg, `from A to B`; a list of
@@ -2190,7 +2209,7 @@ def _days_as_text(obj) -> str | None:
             elif isinstance(v, list) and v and all(isinstance(x, str) and label_key(x.split(':', 1)[0])[0] and ':' in x for x in v):
                 out += [x.strip() for x in v]                     # "eat": ["breakfast: X", "lunch: Y"]: labelled items
             elif isinstance(v, list) and v and all(isinstance(x, dict) for x in v) and all(ev := [_event_line(x) for x in v]):
-                out += ev                                         # "events": [{"type": "meal", "meal": "lunch", "name": X}, …]
+                out += [e for x, e in zip(v, ev) if not _not_chosen(x)]   # "events": [{"type": "meal", "meal": "lunch", "name": X}, …]
             else: out.append(f"{lw.capitalize()}: {_json_value(v) or '-'}")
         out.append('')
     return '\n'.join(out)
@@ -2212,6 +2231,63 @@ def json_as_text(text: str) -> str | None:
     except (ValueError, RecursionError): return None
     return _days_as_text(obj)
 
+
+# %% ../nbs/04b_grounded.ipynb #719f05da
+def _key_path(k: str) -> list | None:
+    "The steps of a key path (`days[1].items[2].name` -> `['days', 1, 'items', 2, 'name']`); None for another string. Linear."
+    out, i, n = [], 0, len(k)
+    while i < n:
+        if k[i] == '[':
+            j = k.find(']', i)
+            if j < 0 or not k[i + 1:j].isdecimal() or not out: return None
+            out.append(int(k[i + 1:j])); i = j + 1
+            continue
+        if k[i] == '.':
+            if not out: return None
+            i += 1
+        j = i
+        while j < n and (k[j].isalnum() or k[j] == '_'): j += 1
+        if j == i: return None
+        out.append(k[i:j]); i = j
+    return out or None
+
+def _put_path(root: dict, p: list, v) -> bool:
+    "Set the value at key path `p` of `root`, making the dicts and lists on the way (lists padded with None); False on a clash."
+    node = root
+    for a, b in zip(p, p[1:]):
+        new = [] if isinstance(b, int) else {}
+        if isinstance(a, int) != isinstance(node, list): return False
+        if isinstance(node, list):
+            node.extend([None] * (a + 1 - len(node)))
+            if node[a] is None: node[a] = new
+            node = node[a]
+        else: node = node.setdefault(a, new)
+        if type(node) is not type(new): return False
+    if isinstance(p[-1], int) != isinstance(node, list): return False
+    if isinstance(node, list): node.extend([None] * (p[-1] + 1 - len(node)))
+    node[p[-1]] = v
+    return True
+
+def key_paths_as_text(text: str) -> str | None:
+    """A plan exported as one key path per line (a trip app's "copy as text": `days[1].items[2].name = Flying Mango`),
+    built into the object it spells -- lists by their indices, a value that is itself a path of the export
+    (`days[0].stay = stays[0]`) replaced by what it names -- and read as JSON is (`_days_as_text`: items of what was
+    not chosen skipped). None unless ten lines or more are such paths. One pass over the lines, one over the links."""
+    root, n, links = {}, 0, []
+    for line in text.split('\n'):
+        k, sep, v = line.strip().partition(' = ')
+        if not sep or ' ' in k or (p := _key_path(k)) is None: continue
+        if _put_path(root, p, v.strip()): n += 1
+        if (q := _key_path(v.strip())) is not None and isinstance(q[0], str) and len(q) > 1: links.append((p, q))
+    if n < 10: return None
+    for p, q in links:
+        node = root
+        for s in q:
+            ok = (isinstance(s, int) and isinstance(node, list) and s < len(node)) or (isinstance(node, dict) and s in node)
+            node = node[s] if ok else None
+            if node is None: break
+        if node is not None: _put_path(root, p, node)
+    return _days_as_text(root)
 
 # %% ../nbs/04b_grounded.ipynb #4f8bebdb
 def _fenced(text: str, tags: tuple) -> str | None:
@@ -4951,6 +5027,24 @@ def transcript_as_text(text: str) -> str | None:
     return '\n'.join(x[1] if x and x[0] == bot else l for l, x in zip(lines, said) if not x or x[0] == bot)
 
 
+# %% ../nbs/04b_grounded.ipynb #97394404
+def said_turns_as_text(text: str) -> str | None:
+    """A conversation copied from a chat page, each turn under a line `<Speaker> said:` (`You said:` / `ChatGPT said:`),
+    as what the assistant says: the user's turns (`You said:` and the other `_USER_SPEAKERS`) dropped with their marker
+    lines -- their requests (`what about Y instead of X?`) are not the plan --, the assistant's kept without theirs;
+    text before the first marker is the assistant's first answer. None unless a user and another speaker each head a
+    turn so. One pass over the lines."""
+    lines, out, user, hit = text.split('\n'), [], False, set()
+    for line in lines:
+        s = line.strip().rstrip(':').strip('*_ ')
+        if line.strip().endswith(':') and s.endswith(' said') and 0 < len(s) - 5 <= 24:
+            who = s[:-5].strip().lower()
+            user = who in _USER_SPEAKERS
+            hit.add(user)
+            continue
+        if not user: out.append(line)
+    return '\n'.join(out) if hit == {True, False} else None
+
 # %% ../nbs/04b_grounded.ipynb #5cc50568
 _RETRACTIONS = ('… wait', '... wait', 'wait,', 'scratch that', 'strike that', 'actually,', 'on second thought', 'no wait')
 
@@ -4976,7 +5070,8 @@ def restated_as_text(text: str) -> str | None:
 
 _GIVEN_UP = ('planned on', 'had planned', 'was gonna', 'were gonna', 'was going to', 'were going to', 'fell through',
              'never made it', 'skipping ', 'skipped ', 'skip ', 'meant to', 'had hoped', 'had thought about', 'had thought of',
-             'for another trip', 'for another time', 'for next time', "haven't included", 'have not included')
+             'for another trip', 'for another time', 'for next time', "haven't included", 'have not included', 'fully booked',
+             'no rooms left', 'had no rooms', 'has no rooms', 'sold out', 'no tables', 'closed for renovation')
 _CLAUSE_HEADS = ('. ', '! ', '? ', ', but ', ' but ', ', so ', ' so ', '; ', ' — ', ', then ', ' then ')
 
 def _open_bracket(s: str, c: int) -> int:
@@ -5013,7 +5108,8 @@ def given_up_as_text(text: str) -> str | None:
                 if c == 0 or not low[c - 1].isalnum():
                     a = max((x + len(h) for h in _CLAUSE_HEADS if (x := low.rfind(h, 0, c)) >= 0), default=_after_bullets(line))
                     b = min((x for h in _CLAUSE_HEADS if (x := low.find(h, c + len(cue))) >= 0), default=len(line))
-                    if low.startswith(('it ', 'it,', 'it.', 'them '), c + len(cue) + (cue[-1] != ' ')):   # 'X — I'd skip it this time': X's clause too
+                    if (low.startswith(('it ', 'it,', 'it.', 'them '), c + len(cue) + (cue[-1] != ' '))   # 'X — I'd skip it this time',
+                            or low.startswith(("it's ", 'it is ', 'it was ', "it’s "), a)):                # 'leave X out — it's closed …': X's clause too
                         a = max((x + len(h) for h in _CLAUSE_HEADS if (x := low.rfind(h, 0, a - len(h))) >= 0), default=_after_bullets(line))
                     if (o := _open_bracket(low, c)) >= 0: a, b = o, _bracket_end(low, o)   # '(skipping Y (Johnstown) — closed)'
                     cuts.append((a, b))
@@ -5057,7 +5153,7 @@ def same_stay_as_text(text: str) -> str | None:
         j = _after_bullets(line)
         fw = folded_words(line[j:j + 60])
         if len(fw) >= 2 and fw[0] == 'same' and fw[1] in _STAY_NOUNS and ':' not in line[j:]:
-            lines[k], hit = line[:j] + 'Accommodation: same as the night before', True
+            lines[k], hit = line[:len(line) - len(line.lstrip(' \t*-+•>'))] + 'Accommodation: same as the night before', True   # its emoji dropped
         elif '. ' in line and any(w in _SAME_WORDS for w in folded_words(line)):      # '… Nuit au même hôtel.' in a paragraph
             parts = line.split('. ')
             new = [f'\nAccommodation: same as the night before\n' if _same_stay_sentence(s) else s for s in parts]
@@ -5215,6 +5311,7 @@ def _bracket_labels(text: str) -> str:
 # %% ../nbs/04b_grounded.ipynb #a48l0001
 _LAYOUTS = ((jsonld_as_text, "the plan is schema.org JSON-LD: its reservations placed on the days by their dates"),
             (json_as_text, "the plan is JSON: read key by key"),
+            (key_paths_as_text, "the plan is an export of key paths (`days[1].items[2].name = X`): built into its object, read key by key"),
             (toml_as_text, "the plan is TOML: read key by key"),
             (ini_as_text, "the plan is an INI file: read section by section"),
             (yaml_as_text, "the plan is YAML: read key by key, its aliases resolved"),
@@ -5237,6 +5334,7 @@ _PLAIN = ((unstruck, _STRUCK_NOTE),
           (cancelled_as_text, "lines that mark their item cancelled (`X   ✕ CANCELLED`) are what the answer dropped: not read"),
           (aside_blocks_as_text, "blocks under a title that sets them aside (`Considered, not booked`, `Rejected options`): not read"),
           (wiki_as_text, "a plan in Confluence wiki markup: read as markdown, panels of items set aside dropped"),
+          (said_turns_as_text, "a conversation copied from a chat page (`You said:` / `ChatGPT said:`): the user's turns dropped"),
           (transcript_as_text, "a conversation transcript: the assistant's lines read, the other speakers' dropped"),
           (quoted_as_text, "an e-mail reply quoting an earlier message: the reply's own plan read, or the quoted one"),
           (restated_as_text, "lines the answer retracts and restates as it goes (`X … wait, … scratch that. Y`): the restatement read"),
