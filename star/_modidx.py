@@ -693,6 +693,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                'star.grounded._repeats': ('grounded.html#_repeats', 'star/grounded.py'),
                                'star.grounded._restated': ('grounded.html#_restated', 'star/grounded.py'),
                                'star.grounded._route_line': ('grounded.html#_route_line', 'star/grounded.py'),
+                               'star.grounded._row_field': ('grounded.html#_row_field', 'star/grounded.py'),
                                'star.grounded._row_kind': ('grounded.html#_row_kind', 'star/grounded.py'),
                                'star.grounded._ruled_rows': ('grounded.html#_ruled_rows', 'star/grounded.py'),
                                'star.grounded._runs': ('grounded.html#_runs', 'star/grounded.py'),

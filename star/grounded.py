@@ -1578,6 +1578,9 @@ _COUNTRY = (('usa',), ('us',), ('u', 's', 'a'), ('u', 's'), ('united', 'states')
 _CITY_KEYS = frozenset({'city', 'town', 'location', 'stadt', 'ort', 'ville', 'ciudad', 'citta', 'cidade'})
 "The key word of a bracketed city, `X (city: Rockford)`, in English and in the languages of `FOREIGN_LABELS`."
 
+_AREA = (('metro', 'area'), ('metro',), ('metropolitan', 'area'), ('area',))
+"Words after a bracketed city that name its area (`X (Rockford metro)`): the city is the place."
+
 # %% ../nbs/04b_grounded.ipynb #17d7c752
 def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str, travel: bool, day: int) -> str | None:
     """`Name, City` of one labelled item `text[s:e]` exactly as written, as the benchmark's parser keeps it: the name
@@ -1612,6 +1615,7 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
         if inner[:1] in (('in',), ('at',)): inner = inner[1:]
         elif inner[:1] and inner[0] in _CITY_KEYS and ':' in text[end:close]: inner = inner[1:]   # 'X (city: Rockford)', '(Stadt: …)'
         inner = next((inner[:-len(c)] for c in _COUNTRY if len(inner) > len(c) and inner[-len(c):] == c), inner)   # '(Rockford, USA)'
+        inner = next((inner[:-len(c)] for c in _AREA if len(inner) > len(c) and inner[-len(c):] == c), inner)      # '(Rockford metro)'
         if inner not in r.index.city_seqs and len(inner) > 1:                 # '(Louisville, KY)', '(Salem, Oregon)'
             inner = inner[:-1] if inner[-1] in _POSTAL else next((inner[:-len(t)] for t in _states(r.index)
                                                                   if len(inner) > len(t) and inner[-len(t):] == t), inner)
@@ -2514,15 +2518,29 @@ def _day_record(number, fields: list) -> list[str]:
     for f, label, v in fields:
         if f in _LABEL_OF: out.append(f"{label if label_key(' '.join(folded_words(label)))[2] else _LABEL_OF[f]}: {_unlabelled(v, label)}")
         elif f == 'time' and v != '-': out.append(f"{label}: {v}")       # '🌅 Morning: Breakfast: X; See: Y': read as the day's text
+        elif f == 'clock' and v != '-': out.append(f"- {v}")              # '| 08:00 | 🍳 Breakfast => X |': an item of the day
     return out + ['']
+
+def _row_field(row: list[str]) -> str | None:
+    """The field of a row of a table with one day per column, by its first cell: a field's label (`🍳 Breakfast`, `🛏️
+    night`), a time of day (`Morning`: 'time') or a clock time (`08:00`: 'clock'), whose cells are each day's text, or an emoji
+    alone over routes (`| 📍 | A → B | B |`: 'current_city'); else None (`✏️ notes`: not read)."""
+    if not row: return None
+    c = row[0].strip(' *_')
+    if (f := _column_field(c)): return f
+    fw = folded_words(c)
+    if fw and fw[0] in _TIME_WORDS: return 'time'
+    if c.count(':') == 1 and all(x.isdecimal() and 1 <= len(x) <= 2 for x in c.split(':')): return 'clock'
+    if not fw and c and any('→' in x for x in row[1:]) and all(len(folded_words(x)) <= 6 for x in row[1:]): return 'current_city'
+    return None
 
 def grid_days(rows: list[list[str]]) -> list[list[str]] | None:
     """The days of a table given as rows of cells (the first row its header), read by the words of its header, in
     either orientation -- **days as rows** (a header cell names the day or the date, at least two others a field or a
     time of day: `| Day | Route | Breakfast | … |`, `| Day | Morning | Afternoon | Evening |`, a time of day's cell kept
     as the day's text under its own label; a row whose day cell is empty continues the day above) or **days as columns**
-    (the header's cells after the first name days, `Day 1 (Wed, Mar 16)`, and at least two row labels name a field:
-    `| 🍳 Breakfast | A | B |`) -- as the lines of labelled days (`_day_record`); None for any other table (a
+    (the header's cells after the first name days, `Day 1 (Wed, Mar 16)`, and at least two row labels name a field or
+    a time, `_row_field`: `| 🍳 Breakfast | A | B |`, `| 08:00 | A | B |`) -- as the lines of labelled days (`_day_record`); None for any other table (a
     budget, a list of costs). Linear in the cells."""
     if len(rows) < 2: return None
     head = [_column_field(c) or ('time' if (fw := folded_words(c)) and fw[0] in _TIME_WORDS else None) for c in rows[0]]
@@ -2539,7 +2557,7 @@ def grid_days(rows: list[list[str]]) -> list[list[str]] | None:
                 else: prev.extend(fields)
             else: days.append((num if num is not None else len(days) + 1, fields))
     else:                                                                         # one day per column
-        labels = [_column_field(r[0]) if r else None for r in rows[1:]]
+        labels = [_row_field(r) for r in rows[1:]]
         nums = [_day_in(c) for c in rows[0][1:]]
         if sum(lab not in (None, 'day', 'date') for lab in labels) < 2 or not nums or None in nums: return None
         for j, num in enumerate(nums, 1):
