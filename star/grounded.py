@@ -5140,7 +5140,11 @@ def given_up_as_text(text: str) -> str | None:
                     cuts.append((len(before) - 1, _bracket_end(low, len(before) - 1)) if before[-1:] == '(' else
                                 (c, min((x for h in (' · ', ' |', '; ', ', ', '. ') if (x := low.find(h, c)) >= 0), default=len(line))))
                 c = low.find(cue, c + 1)
-        for a, b in sorted(cuts, reverse=True):
+        merged = []                                   # overlapping cuts as one ('X for another trip — it's closed …')
+        for a, b in sorted(cuts):
+            if merged and a <= merged[-1][1]: merged[-1] = (merged[-1][0], max(b, merged[-1][1]))
+            else: merged.append((a, b))
+        for a, b in reversed(merged):
             if a >= b or line[a:b] == '': continue
             meal = next((f'for {m}' for m in _MEALS if f'for {m}' in low[a:b]), '')
             line, low, hit = line[:a] + meal + line[b:], low[:a] + meal + low[b:], True
