@@ -550,6 +550,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                'star.grounded._chosen_span': ('grounded.html#_chosen_span', 'star/grounded.py'),
                                'star.grounded._city_with_state': ('grounded.html#_city_with_state', 'star/grounded.py'),
                                'star.grounded._cjk': ('grounded.html#_cjk', 'star/grounded.py'),
+                               'star.grounded._cjk_prose': ('grounded.html#_cjk_prose', 'star/grounded.py'),
                                'star.grounded._clock_after': ('grounded.html#_clock_after', 'star/grounded.py'),
                                'star.grounded._clock_meal': ('grounded.html#_clock_meal', 'star/grounded.py'),
                                'star.grounded._closing': ('grounded.html#_closing', 'star/grounded.py'),

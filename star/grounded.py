@@ -1612,13 +1612,14 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
     if text.startswith((' (', ' ['), end) and name:                         # 'Name (private room)': kept or dropped by the parser
         close = text.find(')' if text[end + 1] == '(' else ']', end, e)
         inner = tuple(folded_words(text[end + 2:close])) if close > 0 else ()
-        if inner[:1] in (('in',), ('at',)): inner = inner[1:]
+        if inner[:1] and inner[0] in ('in', 'at', 'в', 'во'): inner = inner[1 + (inner[1:2] == ('черте',)):]   # '(in Rockford)', '(в черте Denver)'
         elif inner[:1] and inner[0] in _CITY_KEYS and ':' in text[end:close]: inner = inner[1:]   # 'X (city: Rockford)', '(Stadt: …)'
         inner = next((inner[:-len(c)] for c in _COUNTRY if len(inner) > len(c) and inner[-len(c):] == c), inner)   # '(Rockford, USA)'
         inner = next((inner[:-len(c)] for c in _AREA if len(inner) > len(c) and inner[-len(c):] == c), inner)      # '(Rockford metro)'
         if inner not in r.index.city_seqs and len(inner) > 1:                 # '(Louisville, KY)', '(Salem, Oregon)'
             inner = inner[:-1] if inner[-1] in _POSTAL else next((inner[:-len(t)] for t in _states(r.index)
                                                                   if len(inner) > len(t) and inner[-len(t):] == t), inner)
+            if len(inner) > 1 and inner[-1] in ('state', 'штат'): inner = inner[:-1]    # '(Louisville, штат Kentucky)'
         if inner in r.index.city_seqs: bcity, after = r.index.city_seqs[inner], close + 1   # 'X (Rockford)', 'X (in Rockford)': its city
         elif close > 0 and not (hit and tuple(folded_words(text[end:close])) in _states(r.index)):
             remark, after = plain_value(text[end:close + 1]).strip(), close + 1
@@ -3801,9 +3802,13 @@ _MEAL_LETTER = {'B': 'breakfast', 'L': 'lunch', 'D': 'dinner'}
 _PROSE_MEAL_OF = {**_MEAL_OF, 'desayunar': 'breakfast', 'almorzar': 'lunch', 'cenar': 'dinner', 'avondeten': 'dinner',
                   **dict.fromkeys(('sniadania', 'sniadaniu', 'kahvaltiyla', 'kahvaltıyla', 'kahvaltida', 'kahvaltıda'), 'breakfast'),
                   **dict.fromkeys(('obiadu', 'obiedzie'), 'lunch'), **dict.fromkeys(('kolacji', 'kolacje'), 'dinner'),
+                  **dict.fromkeys(('завтрак', 'завтрака', 'завтраком', 'завтракаем', 'завтракаете'), 'breakfast'),
+                  **dict.fromkeys(('обед', 'обеда', 'обедом', 'обедаем', 'обедаете'), 'lunch'),
+                  **dict.fromkeys(('ужин', 'ужина', 'ужином', 'ужинаем', 'ужинаете'), 'dinner'),
                   **{_fold(w): k for k in _MEALS for w in FOREIGN_LABELS[k] if ' ' not in w and '-' not in w and w != 'diner'}}
 """`_MEAL_OF` and the one-word meal labels of other languages (`FOREIGN_LABELS`: `Cena en X`, `Frühstück bei X`) with
-their verbs (`Para almorzar, X`) and inflected forms (Polish `od śniadania w X`, Turkish `kahvaltıyla`), for the meal a
+their verbs (`Para almorzar, X`) and inflected forms (Polish `od śniadania w X`, Turkish `kahvaltıyla`, Russian `с
+завтрака в X`, `ужинаем в X`; Russian `обед` is lunch), for the meal a
 name is written after in running text (`_meal_word`)."""
 
 _MEAL_PAIRS = {('petit', 'dejeuner'): 'breakfast', ('pequeno', 'almoco'): 'breakfast', ('da', 'manha'): 'breakfast',
@@ -4887,12 +4892,15 @@ _CJK_DROP = frozenset('発 出発 着 到着 出发 起飞 到达 抵达 출발 
                       '所在地 位置 位于 位於 場所 地点 위치'.split())
 "Departure / arrival marks, joining words and place markers: dropped (a place marker with its colon)."
 _CJK_UNITS = {'時間': 'hours', '小时': 'hours', '小時': 'hours', '시간': 'hours', '分': 'mins', '分钟': 'mins', '分鐘': 'mins',
-              '분': 'mins', 'ドル': '$', '美元': '$', '달러': '$'}
+              '분': 'mins', 'ドル': '$', '美元': '$', '달러': '$', '晚': 'nights', '泊': 'nights', '박': 'nights'}
 _CJK_NUMS = {c: i for i, c in enumerate('一二三四五六七八九十', 1)}
 _KO_ORD = {'첫째': 1, '둘째': 2, '셋째': 3, '넷째': 4, '다섯째': 5, '여섯째': 6, '일곱째': 7}
 _CJK_WEEKDAYS = frozenset([*'月火水木金土日월화수목금토일', *(f'{p}{d}' for p in ('星期', '周', '週', '礼拜') for d in '一二三四五六日天'),
                            *(f'{d}曜日' for d in '月火水木金土日'), *(f'{d}曜' for d in '月火水木金土日'),
                            *(f'{d}요일' for d in '월화수목금토일')])
+
+_MONTH_NAMES = ('January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October',
+                'November', 'December')
 
 def _han_number(s: str) -> int | None:
     "1-19 in Han numerals (`三`, `十二`) or ASCII digits; else None."
@@ -4911,6 +4919,45 @@ def _runs(text: str) -> list[tuple[bool, str]]:
         i = j
     return out
 
+# %% ../nbs/04b_grounded.ipynb #300ce710
+_CJK_PROSE = {
+    'Breakfast ': '早餐 早饭 朝食 朝ごはん 아침 조식 朝は', 'Lunch ': '午餐 午饭 昼食 ランチ 점심 중식 お昼 昼は', 'Dinner ': '晚餐 晚饭 夕食 ディナー 저녁 석식',
+    'Dinner at ': '晚上在 夜は', 'no breakfast': '早餐自理', 'no lunch': '午餐自理', 'no dinner': '晚餐自理', 'on your own': '자유롭게 自理',
+    'Check in at ': '入住 チェックイン', 'Accommodation: ': '宿泊は 숙소는', 'Visit ': '游览 参观 観光', 'then visit ': '続いて 이어서',
+    'Self-driving ': '自驾 レンタカー 운전해서', 'Taxi ': '出租车 タクシー 택시', 'Flight ': '航班 항공편 飛行機 乘坐 비행기',
+    "'s": '的 にある', 'at ': '在', 'from ': '从', 'to ': '前往', '': '吃早餐 吃午餐 吃晚餐 で夕食 で昼食 で朝食',
+    '\nAccommodation: same as the night before.\n': '仍住同一家酒店 继续入住同一家酒店 같은숙소 同じホテル 同じ宿',
+}
+"""Chinese, Japanese and Korean words of a plan written as prose (`晚餐在位于Rockford的Coco Bambu。`), found anywhere in a
+run of CJK characters (longest first), by the English that `cjk_as_text` writes for them: meals, stays, sights and
+legs, an empty meal (`早餐自理`), the same stay as the night before, and the possessive that puts a city before a name
+(`Rockford的X`, `Rockford にある X`, `Rockford에 있는 X`: `Rockford's X`, as `_possessive_city` reads it)."""
+_CJK_PROSE_TERMS = {w: en for en, ws in _CJK_PROSE.items() for w in ws.split()}
+_CJK_PROSE_LONGEST = max(len(w) for w in _CJK_PROSE_TERMS)
+
+def _cjk_prose(p: str, out: list, nxt: str) -> str:
+    """The English of a run `p` of CJK prose that is no whole term (`_CJK_PROSE` words found in it, the other characters
+    dropped), spaced from the Latin names around it; `p` itself, spaced, when it holds none. A state marker after a
+    state in brackets (`(California州Stockton市)`, `(Florida주 Pensacola)`) drops the state, and `的` / `にある` / `에 있는`
+    glue `'s` to the city before it (edits `out`). Linear in `p` (each position tries the few lengths of a term)."""
+    if p in ('州', '주', '州的') and out and (b := max(out[-1].rfind('('), out[-1].rfind('（'))) >= 0 and out[-1][b + 1:].strip().replace(' ', '').isalpha():
+        out[-1] = out[-1][:b].rstrip() + ' ('                 # '(California州Stockton市)' -> '(Stockton)', 'X(Florida주 Y)' -> 'X (Y)'
+        return ''
+    if p in ('市', '시'): return ''
+    got, i = [], 0
+    while i < len(p):
+        n = next((n for n in range(min(_CJK_PROSE_LONGEST, len(p) - i), 0, -1) if p[i:i + n] in _CJK_PROSE_TERMS), 0)
+        if n: got.append(_CJK_PROSE_TERMS[p[i:i + n]])
+        i += n or 1
+    latin = lambda s: s[:1].isascii() and s[:1].isalpha()
+    if not got:                                               # 'Dhaba에서', 'F3573659편' apart ('第1天' kept whole)
+        return (' ' if out and out[-1][-1:].isascii() and out[-1][-1:].isalnum() else '') + p + (' ' if latin(nxt) else '')
+    if got[0] == "'s" and out and out[-1].rstrip()[-1:].isalnum():
+        out[-1] = out[-1].rstrip() + "'s"
+        got = got[1:]
+    elif got[0] == "'s": got = got[1:]
+    return ' ' + ''.join(got)
+
 # %% ../nbs/04b_grounded.ipynb #ae46bb8b
 def cjk_as_text(text: str) -> str | None:
     """The answer with its Chinese, Japanese or Korean plan words in English, when it heads days in one of those
@@ -4919,7 +4966,7 @@ def cjk_as_text(text: str) -> str | None:
     `_CJK_WORDS` and `_CJK_UNITS` translated, `_CJK_DROP` dropped, full-width punctuation in ASCII. Names in Latin
     letters are kept character for character, unknown CJK words as written. None for any other answer. Linear."""
     if not any(_cjk(c) for c in text[:20000]): return None
-    rs = _runs(text)
+    rs = _runs(text.replace('같은 숙소', '같은숙소'))
     out, days, terms, i, glue = [], 0, 0, 0, False
     while i < len(rs):
         k, p = rs[i]
@@ -4942,9 +4989,12 @@ def cjk_as_text(text: str) -> str | None:
             out.append(f"Day {_KO_ORD[p]}"); days += 1       # '둘째 날'
             i += 3
             continue
+        elif num and p in ('月', '월') and 1 <= int(num) <= 12 and not prev[:a].endswith('-'):
+            out[-1] = prev[:a] + _MONTH_NAMES[int(num) - 1]    # '3月27日' -> 'March 27' (as '3-27', 'Day 1 — 3-27' read as days 1-3)
+            out.append(' '); glue = True
         elif num and p in ('年', '년', '月', '월'):
             out.append('-'); glue = True
-        elif num and p in ('日', '일') and len(out) > 1 and out[-2] == '-':
+        elif num and p in ('日', '일') and len(out) > 1 and (out[-2] == '-' or out[-2] == ' '):
             pass                                            # a date's day: its digits kept
         elif p in _CJK_WEEKDAYS and prev.rstrip()[-1:] in ('(', '（') and nxt.lstrip()[:1] in (')', '）'):
             out[-1] = prev.rstrip()[:-1].rstrip()           # '（木）' after a date: dropped with its brackets
@@ -4958,10 +5008,22 @@ def cjk_as_text(text: str) -> str | None:
             out.append((' ' if prev[-1:].isalnum() else '') + _CJK_TERMS[p] + (' ' if nxt[:1].isalnum() else ''))
         elif p in _CJK_DROP:
             if nxt.lstrip()[:1] in (':', '：'): rs[i + 1] = (False, nxt.lstrip()[1:].lstrip())   # '（所在地：X）'
-        else: out.append(p)
+            elif prev[-1:].isalnum() and nxt[:1].isalnum(): out.append(' ')                # '22:43抵达St. Petersburg'
+        elif p == '에' and nxt == ' ' and i + 2 < len(rs) and rs[i + 2][1].startswith('있는') and out and out[-1][-1:].isalnum():
+            out[-1] += "'s"                                 # 'Rockford에 있는 X': the possessive, '있는' with it
+            rs[i + 2] = (bool(rs[i + 2][1][2:]), rs[i + 2][1][2:])
+        else: out.append(_cjk_prose(p, out, nxt))
         i += 1
     if not days and terms < 3: return None
-    return ''.join(_CJK_PUNCT.get(c, c) for c in ''.join(out))
+    res = ''.join(_CJK_PUNCT.get(c, c) for c in ''.join(out))
+    if 'on your own' not in res: return res
+    lines = res.split('\n')                             # 'Breakfast on your own 해결합니다.': no breakfast
+    for k, line in enumerate(lines):
+        ss = line.split('. ')
+        for q, s in enumerate(ss):
+            if 'on your own' in s and len(ms := [m for m in ('Breakfast', 'Lunch', 'Dinner') if m in s]) == 1: ss[q] = f' no {ms[0].lower()}'
+        lines[k] = '. '.join(ss)
+    return '\n'.join(lines)
 
 # %% ../nbs/04b_grounded.ipynb #77be3a71
 _LEG_ARROWS = ('→', '➜', '➝', '➔', '⟶', '->')
@@ -5157,12 +5219,16 @@ _STAY_NOUNS = frozenset({'hotel', 'place', 'stay', 'room', 'airbnb', 'apartment'
                          'apartamento', 'appartement', 'wohnung', 'quarto', 'habitacion', 'chambre', 'zimmer', 'miejscu',
                          'miejsce', 'hotelu', 'struttura', 'verblijf', 'accommodatie', 'otel', 'otelde', 'yerde', 'konaklama'})
 _SAME_WORDS = frozenset({'same', 'meme', 'mismo', 'misma', 'mesmo', 'mesma', 'selben', 'derselben', 'dieselbe', 'gleichen',
-                         'stesso', 'stessa', 'tym', 'samym', 'hetzelfde', 'dezelfde', 'ayni', 'aynı'})
-"The word *same* in the languages of `FOREIGN_LABELS` (folded): `Nuit au même hôtel`, `wieder in derselben Unterkunft`."
+                         'stesso', 'stessa', 'tym', 'samym', 'hetzelfde', 'dezelfde', 'ayni', 'aynı', 'же'})
+"The word *same* in the languages of `FOREIGN_LABELS` (folded): `Nuit au même hôtel`, `wieder in derselben Unterkunft`, Russian `там же`."
+
+_SAME_STAY_SENTENCES = frozenset({'ночуем там же', 'ночлег там же', 'ночь там же', 'ночуем в том же отеле'})
+"Whole sentences that say the night is spent where the last one was with no stay noun (Russian `Ночуем там же.`), folded."
 
 def _same_stay_sentence(s: str, most: int = 8) -> bool:
     "Does the sentence `s` only say the night is spent where the last one was: a *same* word then a stay noun, in `most` words?"
     fw = folded_words(s)
+    if ' '.join(fw) in _SAME_STAY_SENTENCES: return True
     return 2 <= len(fw) <= most and any(w in _SAME_WORDS and any(x in _STAY_NOUNS for x in fw[k + 1:k + 3]) for k, w in enumerate(fw))
 
 def same_stay_as_text(text: str) -> str | None:
@@ -5360,12 +5426,12 @@ _PLAIN = ((unstruck, _STRUCK_NOTE),
           (transcript_as_text, "a conversation transcript: the assistant's lines read, the other speakers' dropped"),
           (quoted_as_text, "an e-mail reply quoting an earlier message: the reply's own plan read, or the quoted one"),
           (restated_as_text, "lines the answer retracts and restates as it goes (`X … wait, … scratch that. Y`): the restatement read"),
+          (cjk_as_text, "a plan in Chinese, Japanese or Korean: its day heads, dates and labels read in English"),
           (aside_sentences_as_text, "sentences written wholly in brackets (`(We had considered Y, but it was full.)`) are asides: not read"),
           (same_stay_as_text, "a line that only says the night is spent where the last one was (`same hotel`): read as that stay"),
           (given_up_as_text, "choices the answer tells it gave up (`we'd planned on Y, but …`, `fell through`): those clauses not read"),
           (item_details_as_text, "a venue's city on a line nested under it (`- Stay: X` / `  - Location: Rockford`): joined to the venue"),
           (spoken_as_text, "numbers spoken in words: flight numbers and clock times read as digits"),
-          (cjk_as_text, "a plan in Chinese, Japanese or Korean: its day heads, dates and labels read in English"),
           (diff_as_text, "a plan sent as a diff: its '-' lines dropped, the rest read"),
           (latex_as_text, "a plan written in LaTeX: read as the markdown it renders to"),
           (mermaid_as_text, "a plan drawn as a Mermaid gantt chart: its sections and tasks read as headings and items"),
