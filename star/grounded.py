@@ -2144,8 +2144,16 @@ def _json_days(obj, depth: int = 0):
         if (got := _json_days(v, depth + 1)) is not None: return got
     return None
 
+_DROPPED_STATUS = frozenset({'skipped', 'skip', 'removed', 'excluded', 'rejected', 'dropped', 'cancelled', 'canceled', 'declined', 'not'})
+
+def _not_chosen(item: dict) -> bool:
+    "Does an item's status say it is no part of the plan (`\"status\": \"skipped — closed for renovation\"`, `rejected`)?"
+    st = next((v for k, v in item.items() if _label_words(k) in ('status', 'state')), None)
+    fw = folded_words(st[:40]) if isinstance(st, str) else []
+    return bool(fw) and fw[0] in _DROPPED_STATUS
+
 def _json_value(v) -> str:
-    if isinstance(v, list): return '; '.join(_json_value(x) for x in v)
+    if isinstance(v, list): return '; '.join(_json_value(x) for x in v if not (isinstance(x, dict) and _not_chosen(x)))
     if isinstance(v, dict):
         name = next((v[k] for k in v if _label_words(k) in ('name', 'venue', 'place', 'title')), None)
         city = next((v[k] for k in v if _label_words(k) in ('city', 'town', 'location')), None)
@@ -2178,12 +2186,6 @@ def _leg_value(rest: list, ends: dict) -> str:
 _NOT_CHOSEN = frozenset({'not', 'rejected', 'alternatives', 'alternative', 'dropped', 'backup', 'backups', 'cancelled',
                          'canceled', 'declined', 'options'})
 "Words of a key whose value is no part of the plan (`not_chosen`, `alternatives`, `rejected_options`)."
-
-def _not_chosen(item: dict) -> bool:
-    "Does an item's status say it is no part of the plan (`\"status\": \"skipped — closed for renovation\"`, `rejected`)?"
-    st = next((v for k, v in item.items() if _label_words(k) in ('status', 'state')), None)
-    fw = folded_words(st[:40]) if isinstance(st, str) else []
-    return bool(fw) and (fw[0] in _NOT_CHOSEN or fw[0] in ('skipped', 'skip', 'removed', 'excluded'))
 
 def _days_as_text(obj) -> str | None:
     """The first list of day records in a decoded JSON / TOML / INI / YAML value (`_json_days`) as labelled days: `Day
@@ -2522,6 +2524,7 @@ def _day_record(number, fields: list) -> list[str]:
         elif f == 'clock' and v != '-': out.append(f"- {v}")              # '| 08:00 | 🍳 Breakfast => X |': an item of the day
     return out + ['']
 
+# %% ../nbs/04b_grounded.ipynb #8bdcb9ff
 def _row_field(row: list[str]) -> str | None:
     """The field of a row of a table with one day per column, by its first cell: a field's label (`🍳 Breakfast`, `🛏️
     night`), a time of day (`Morning`: 'time') or a clock time (`08:00`: 'clock'), whose cells are each day's text, or an emoji
@@ -4989,7 +4992,7 @@ def cjk_as_text(text: str) -> str | None:
             out.append(f"Day {_KO_ORD[p]}"); days += 1       # '둘째 날'
             i += 3
             continue
-        elif num and p in ('月', '월') and 1 <= int(num) <= 12 and not prev[:a].endswith('-'):
+        elif num and p in ('月', '월') and 1 <= int(num) <= 12 and not prev[:a].endswith('-') and not (len(out) > 1 and out[-2] == '-'):
             out[-1] = prev[:a] + _MONTH_NAMES[int(num) - 1]    # '3月27日' -> 'March 27' (as '3-27', 'Day 1 — 3-27' read as days 1-3)
             out.append(' '); glue = True
         elif num and p in ('年', '년', '月', '월'):
@@ -5148,11 +5151,12 @@ def restated_as_text(text: str) -> str | None:
     if not any(new): return None
     return '\n'.join(n if n is not None else l for l, n in zip(lines, new))
 
+# %% ../nbs/04b_grounded.ipynb #8e47c636
 _GIVEN_UP = ('planned on', 'had planned', 'was gonna', 'were gonna', 'was going to', 'were going to', 'fell through',
              'never made it', 'skipping ', 'skipped ', 'skip ', 'meant to', 'had hoped', 'had thought about', 'had thought of',
              'for another trip', 'for another time', 'for next time', "haven't included", 'have not included', 'fully booked',
              'no rooms left', 'had no rooms', 'has no rooms', 'sold out', 'no tables', 'closed for renovation')
-_CLAUSE_HEADS = ('. ', '! ', '? ', ', but ', ' but ', ', so ', ' so ', '; ', ' — ', ', then ', ' then ')
+_CLAUSE_HEADS = ('. ', '! ', '? ', ', but ', ' but ', ', so ', ' so ', '; ', ' — ', ', then ', ' then ', ' | ', ' · ')
 
 def _open_bracket(s: str, c: int) -> int:
     "Where the bracket that position `c` of `s` stands in opens (`(skipping Y …` -> its `(`), within 300 characters; else -1."
@@ -5181,6 +5185,9 @@ def given_up_as_text(text: str) -> str | None:
     opens with *instead of* / *backup:* (`Allow 2 hours · Instead of Y (too far out) |`), to its cell's or clause's end. None when no clause is dropped. One pass of `str.find` per cue and line."""
     out, hit = [], False
     for line in text.split('\n'):
+        if (kv := line.strip().partition(' = '))[1] and _key_path(kv[0]) is not None:   # an export's `….status = skipped — …`:
+            out.append(line)                                                          #  read as data (`key_paths_as_text`)
+            continue
         low, cuts = line.lower(), []
         for cue in _GIVEN_UP:
             c = low.find(cue)

@@ -757,6 +757,8 @@ def test_layout_record():
     v19 = rec['heldout_v19_first_score']['all']
     assert (rec['heldout_v19_first_score']['reader'], v19['checks'], v19['violations_read_as_passes'],
             v19['violations_read_as_passes_without_doubt'], v19['undelivered'], v19['sure_checks']) == ('36aa1ef', 0.5723, 0, 0, 315, 0.0)
+    assert rec['heldout19']['all']['checks'] >= 0.98 and rec['heldout19']['all']['undelivered'] == 0   # tuned on since
+    assert rec['heldout19']['all']['violations_read_as_passes_without_doubt'] == 0
 
 
 
@@ -941,6 +943,65 @@ def test_v18_rewrites_on_plain_cases():
     assert read(dutch) == [('from St. Petersburg to Rockford', '-', '-', 'Coco Bambu, Rockford', '-', stay),
                            ('Rockford', 'Dial A Cake, Rockford', '-', 'Cafe Southall, Rockford', '-', stay),
                            ('from Rockford to St. Petersburg', '-', '-', '-', '-', '-')]
+
+def test_v19_layouts_read_after_first_tuning():
+    """Issue 48: the v19 layouts (tools/layouts_v19.py, first score 57.23 %, pinned in `test_layout_record`) read after
+    the first tuning step on them, on the first 40 known plans: a second-person story in chapters (`Chapter Two`; not
+    delivered at first sight), an app's key-path export (`days[1].items[2].name = X`: built into its object; 55 %), a
+    week grid with a column per day (clock-time rows; 54 %), a tour brochure (`IMPORTANT NOTES` after the days; 57 %),
+    Chinese / Japanese / Korean / Russian prose (63 %), a hedged Llama-style answer (72 %), a Reddit post with its
+    comments (`EDIT:`, `TL;DR`; 79 %), a ChatGPT page (`You said:` turns dropped; 80 %): every layout at 94 % or more,
+    every rendering delivered, no violation read as a pass unflagged."""
+    _read_after_tuning('heldout19', 0.94)
+
+
+def test_v19_rewrites_on_plain_cases():
+    """The v19 rewrites on plain cases (issue 48), each read into the gold plan of train query 0: a chat page's user
+    turns, a key-path export, a table with one day per column and clock-time rows, Chinese prose, and a story's
+    chapters with a given-up sight."""
+    t = TRAIN[0]
+    def read(text): return [(d['current_city'], d['breakfast'], d['lunch'], d['dinner'], d['attraction'], d['accommodation']) for d in format_plan(text, t).plan]
+    stay = 'Pure luxury one bdrm + sofa bed on Central Park, Rockford'
+    gold = [('from St. Petersburg to Rockford', '-', '-', 'Coco Bambu, Rockford', '-', stay),
+            ('Rockford', 'Dial A Cake, Rockford', '-', '-', 'Burpee Museum of Natural History, Rockford;', stay),
+            ('from Rockford to St. Petersburg', '-', '-', '-', '-', '-')]
+    chat = ('**Day 1 — St. Petersburg → Rockford**\n- ✈️ Flight F3573659: St. Petersburg → Rockford\n- Dinner: Coco Bambu (Rockford metro)\n'
+            '- 🏨 Check in: ' + stay + ' (2 nights)\n\nShall I do Day 2?\nYou said:\nwhat about Cafe Southall for dinner instead of Coco Bambu?\n'
+            'ChatGPT said:\nCafe Southall is fully booked that day, so Coco Bambu it is.\nYou said:\nyes\nChatGPT said:\n'
+            '**Day 2 — Rockford**\n- Breakfast: dine at Dial A Cake, Rockford\n- 📍 Burpee Museum of Natural History, Rockford\n'
+            '- 🏨 Same hotel as last night\n\nWant me to keep going with Day 3?\nYou said:\nnext\nChatGPT said:\n'
+            '**Day 3 — Rockford → St. Petersburg**\n- ✈️ Flight F3573120: Rockford → St. Petersburg\n- 🏨 No hotel — you\'re heading home')
+    assert read(chat) == gold
+    paths = ('trip.title = St. Petersburg to Rockford\nstays[0].name = Pure luxury one bdrm + sofa bed on Central Park\n'
+             'stays[0].city = Rockford\nstays[0].nights = 2\ndays[0].route.from = St. Petersburg\ndays[0].route.to = Rockford\n'
+             'days[0].transport.flight_no = F3573659\ndays[0].items[0].meal = dinner\ndays[0].items[0].name = Coco Bambu\n'
+             'days[0].items[0].city = Rockford\ndays[0].stay = stays[0]\ndays[1].route.city = Rockford\ndays[1].items[0].meal = breakfast\n'
+             'days[1].items[0].name = Dial A Cake\ndays[1].items[0].city = Rockford\ndays[1].items[1].type = attraction\n'
+             'days[1].items[1].name = Midway Village Museum\ndays[1].items[1].city = Rockford\ndays[1].items[1].status = skipped — closed\n'
+             'days[1].items[2].type = attraction\ndays[1].items[2].name = Burpee Museum of Natural History\ndays[1].items[2].city = Rockford\n'
+             'days[1].stay = stays[0]\ndays[2].route.from = Rockford\ndays[2].route.to = St. Petersburg\ndays[2].transport.flight_no = F3573120')
+    assert read(paths) == gold
+    grid = ('| | **Day 1** · Wed 3/16 | **Day 2** · Thu 3/17 | **Day 3** · Fri 3/18 |\n|---|---|---|---|\n'
+            '| 📍 | St. Petersburg → Rockford | Rockford | Rockford → St. Petersburg |\n'
+            '| 08:00 |  | 🍳 Breakfast => Dial A Cake (Rockford metro) |  |\n'
+            '| 09:00 |  | 🎟️ Burpee Museum of Natural History (Rockford metro) |  |\n'
+            '| 15:00 | ✈️ F3573659 · St. Petersburg 15:40 → Rockford 17:04 |  | ✈️ F3573120 · Rockford 19:00 → St. Petersburg 22:43 |\n'
+            '| 18:00 | 🍝 Dinner => Coco Bambu (Rockford metro) |  |  |\n'
+            '| 🛏️ night | 🏨 ' + stay.split(',')[0] + ' (Rockford metro) · 2 nights | 🏨 same as Day 1 | — |\n'
+            '| ✏️ notes | ✗ not Cafe Southall for dinner — fully booked |  |  |')
+    assert read(grid) == gold
+    zh = ('**第1天：3月16日 星期三（St. Petersburg → Rockford）**\n航班F3573659：15:40从St. Petersburg起飞，17:04降落在Rockford。'
+          '晚餐在位于Rockford的Coco Bambu。早餐自理。午餐自理。入住位于Rockford的' + stay.split(',')[0] + '（2晚）。（Spacious 3BDR Prime Location!已经订满了。）\n\n'
+          '**第2天：3月17日 星期四（Rockford）**\n早餐在位于Rockford的Dial A Cake。游览位于Rockford的Burpee Museum of Natural History。仍住同一家酒店。\n\n'
+          '**第3天：3月18日 星期五（Rockford → St. Petersburg）**\n乘坐F3573120航班从Rockford出发（19:00起飞），22:43抵达St. Petersburg。')
+    assert read(zh) == gold
+    story = ('## Chapter One — Wednesday, March 16: St. Petersburg to Rockford\n\nAt 15:40, flight F3573659 lifts off from St. Petersburg. '
+             'The evening ends with dinner at Coco Bambu, found in Rockford. You check in at ' + stay.split(',')[0] + ', found in Rockford, '
+             'your home for two nights.\n\n## Chapter Two — Thursday, March 17: Rockford\n\nBreakfast is at Dial A Cake, found in Rockford. '
+             'You wander through Burpee Museum of Natural History, found in Rockford. You leave Midway Village Museum, found in Rockford, '
+             'for another trip — it is closed for renovation. Back in your room for the night, you fall asleep quickly.\n\n'
+             '## Chapter Three — Friday, March 18: Rockford to St. Petersburg\n\nAt 19:00, flight F3573120 lifts off from Rockford.\n\n*The End.*')
+    assert read(story) == gold
 
 def test_counted_days_records_code_and_asides():
     """The v16 rewrites on plain cases (issue 48): days headed by a date then 'next day' / 'last day', clock times and
