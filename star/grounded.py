@@ -481,8 +481,8 @@ def day_versions(text: str, ws: list[Word], marks: list) -> list[tuple[int, int,
     one ends at a closing section. Marks of one day that follow each other, each heading its line, are one version: a
     plan written as a list of steps heads each line with its day (`Day 2, 08:00 — Lunch: X`, `Day 2, 09:30 — Visit Y`).
     A field of an earlier day written after the last day's last version (`- Day 5 dinner: make it X, not Y` below Day 7) is no version
-    of its own: a remark on that day (what it changes, `corrections` reads), ending the version before it. Where a
-    closing section follows the last day's first version (a brochure's `YOUR TOUR INCLUDES` then `IMPORTANT NOTES` ·
+    of its own: a remark on that day (what it changes, `corrections` reads), ending the version before it. Where the days
+    before the last are each written once, in order, and a closing section follows the last day's first version (a brochure's `YOUR TOUR INCLUDES` then `IMPORTANT NOTES` ·
     `Day 2: breakfast is at X rather than Y`), the days named after it are remarks, no versions."""
     marks = [m for i, m in enumerate(marks) if not (i and (marks[i - 1][0], marks[i - 1][2]) == (m[0], m[2])
                                                     and (_line_start(text, ws, m[1]) or _listed(text, ws, m[1])))]
@@ -492,7 +492,8 @@ def day_versions(text: str, ws: list[Word], marks: list) -> list[tuple[int, int,
         out[-1] = (n, k, _closing(text, ws, k, e), last)
     top = max((v[3] for v in out), default=0)
     first = next((i for i, v in enumerate(out) if v[3] == top), 0)
-    if first + 1 < len(out) and (c := _closing(text, ws, out[first][1], out[first][2])) < out[first][2]:
+    whole = [v[0] for v in out[:first]] == list(range(1, out[first][0]))          # days 1 … top-1, each once, before it
+    if whole and first + 1 < len(out) and (c := _closing(text, ws, out[first][1], out[first][2])) < out[first][2]:
         n, k, _, last = out[first]                     # a closing section after the last day's first version: the days
         return out[:first] + [(n, k, c, last)]         # named in it (`IMPORTANT NOTES` · `Day 3: breakfast is at X rather than Y`) are remarks
     last = max((i for i, v in enumerate(out) if v[3] == top), default=0)     # the last day's last version
@@ -1632,7 +1633,7 @@ def written_item(r: Reading, s: int, e: int, table: str, order: list, slot: str,
     if q2 < hi and q2 in r.city_at and (q2 != q0 or (g := text[after if remark else end:ws[q2].a]).strip(' ,*_–—-').lower() in ('', 'in', 'at') or _pin(g)):
         c, c_end = r.city_at[q2]
         city, alt_city, kind, _ = city_as_written(r, c, q2, c_end, hi)
-        if kind in ('state', 'bracket-state') and q2 != q0: city, alt_city = alt_city, city   # 'X in Rockford, Illinois', 'X in
+        if (kind == 'state' or (kind == 'bracket-state' and '(' in city)) and q2 != q0: city, alt_city = alt_city, city   # 'X in Rockford, Illinois', 'X in
                                                                               #  Rockford (Illinois)': a place said, the city
         city = unstate(city)                                                  # 'Abilene(Texas)' -> 'Abilene' (glued: the City(State) form); 'Buffalo (New York)' kept
     elif hit is None or not _ends_with_city(r, k, nk, hit[0]): pass
@@ -4947,13 +4948,15 @@ def _cjk_prose(p: str, out: list, nxt: str) -> str:
         out[-1] = out[-1][:b].rstrip() + ' ('                 # '(California州Stockton市)' -> '(Stockton)', 'X(Florida주 Y)' -> 'X (Y)'
         return ''
     if p in ('市', '시'): return ''
-    got, i = [], 0
+    if out and out[-1][-1:] == ' ' and nxt[:1] == ' ' and all(0x3400 <= ord(c) <= 0x9fff for c in p): return p   # a Han
+    got, i = [], 0                                          # word between spaces: a name's own (`… 豪华卧室 旅途中的家 E`)
     while i < len(p):
         n = next((n for n in range(min(_CJK_PROSE_LONGEST, len(p) - i), 0, -1) if p[i:i + n] in _CJK_PROSE_TERMS), 0)
         if n: got.append(_CJK_PROSE_TERMS[p[i:i + n]])
         i += n or 1
     latin = lambda s: s[:1].isascii() and s[:1].isalpha()
-    if not got:                                               # 'Dhaba에서', 'F3573659편' apart ('第1天' kept whole)
+    if not got:                         # 'Dhaba에서', 'F3573659편' apart; '第1天' and a name's own Han letter (`Chawla's宊`) whole
+        if len(p) == 1 and 0x3400 <= ord(p) <= 0x9fff: return p
         return (' ' if out and out[-1][-1:].isascii() and out[-1][-1:].isalnum() else '') + p + (' ' if latin(nxt) else '')
     if got[0] == "'s" and out and out[-1].rstrip()[-1:].isalnum():
         out[-1] = out[-1].rstrip() + "'s"
@@ -5192,7 +5195,7 @@ def given_up_as_text(text: str) -> str | None:
         for cue in _GIVEN_UP:
             c = low.find(cue)
             while c >= 0:
-                if c == 0 or not low[c - 1].isalnum():
+                if c == 0 or not (low[c - 1].isalnum() or low[c - 1] in '\'"'):   # a quoted value (`reason='no rooms left'`) is data
                     a = max((x + len(h) for h in _CLAUSE_HEADS if (x := low.rfind(h, 0, c)) >= 0), default=_after_bullets(line))
                     b = min((x for h in _CLAUSE_HEADS if (x := low.find(h, c + len(cue))) >= 0), default=len(line))
                     if (low.startswith(('it ', 'it,', 'it.', 'them '), c + len(cue) + (cue[-1] != ' '))   # 'X — I'd skip it this time',
@@ -5988,7 +5991,8 @@ def apply_corrections(r: Reading, days: list) -> None:
 # %% ../nbs/04b_grounded.ipynb #bea9e3fe
 def _one_change(r: Reading, days: list, new, old, named: set, meal: str | None) -> None:
     """Apply a change that names one name (`corrections`): on each day of `named`, the sight `old` dropped, or the meal
-    `meal` set to `new` (read as written), each with a note (kind 'correction', the value before as the other reading)."""
+    `meal` set to `new` (read as written), each with a note (kind 'correction', the value before as the other reading);
+    the meal's own name again with no city written after it changes nothing."""
     for day in days:
         if day.number not in named: continue
         if new is None:
@@ -5998,7 +6002,8 @@ def _one_change(r: Reading, days: list, new, old, named: set, meal: str | None) 
                 r.note(f"day {day.number}: attraction {a!r} dropped by a later line of the answer", 'correction', (day.number, 'attraction', '-', a))
         elif (got := written_item(r, r.ws[new.i].a, r.ws[_past_place(r, new.j, len(r.ws)) - 1].b, 'restaurants', day.order,
                                   meal, day.travel, day.number)) and got != '-' and got != (was := day.slots.get(meal, '-')):
-            day.slots[meal] = got
+            if got.rsplit(', ', 1)[0] == was.rsplit(', ', 1)[0] and _past_place(r, new.j, len(r.ws)) == new.j: continue   # the
+            day.slots[meal] = got                      # same name, no city written: what the day says stands
             r.note(f"day {day.number}: {meal} {was!r} changed to {got!r} by a later line of the answer", 'correction', (day.number, meal, got, was))
 
 # %% ../nbs/04b_grounded.ipynb #1201b8d7
