@@ -2145,7 +2145,13 @@ def _json_days(obj, depth: int = 0):
         if (got := _json_days(v, depth + 1)) is not None: return got
     return None
 
-_DROPPED_STATUS = frozenset({'skipped', 'skip', 'removed', 'excluded', 'rejected', 'dropped', 'cancelled', 'canceled', 'declined', 'not'})
+_NOT_CHOSEN = frozenset({'not', 'rejected', 'alternatives', 'alternative', 'dropped', 'backup', 'backups', 'cancelled',
+                         'canceled', 'declined', 'options'})
+"Words of a key whose value is no part of the plan (`not_chosen`, `alternatives`, `rejected_options`)."
+
+_DROPPED_STATUS = (_NOT_CHOSEN - {'alternatives', 'alternative', 'backup', 'backups', 'options'}) | {'skipped', 'skip', 'removed', 'excluded'}
+"First words of an item's status that put it out of the plan: `_NOT_CHOSEN`'s verdicts (`rejected`, `cancelled`) and `skipped`."
+
 
 def _not_chosen(item: dict) -> bool:
     "Does an item's status say it is no part of the plan (`\"status\": \"skipped — closed for renovation\"`, `rejected`)?"
@@ -2184,9 +2190,6 @@ def _leg_value(rest: list, ends: dict) -> str:
     if 'from' in ends and 'to' in ends: rest = rest[:2] + [f"from {ends['from']} to {ends['to']}"] + rest[2:]
     return ', '.join(rest)
 
-_NOT_CHOSEN = frozenset({'not', 'rejected', 'alternatives', 'alternative', 'dropped', 'backup', 'backups', 'cancelled',
-                         'canceled', 'declined', 'options'})
-"Words of a key whose value is no part of the plan (`not_chosen`, `alternatives`, `rejected_options`)."
 
 def _days_as_text(obj) -> str | None:
     """The first list of day records in a decoded JSON / TOML / INI / YAML value (`_json_days`) as labelled days: `Day
